@@ -1,0 +1,163 @@
+// `ringlab bench`: nccl-tests' all_reduce_perf, in shape and in column meaning.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "bench_run.hpp"
+#include "commands.hpp"
+#include "common_options.hpp"
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/reduce.hpp"
+#include "ringlab/core/units.hpp"
+#include "ringlab/schedule/ring_order.hpp"
+#include "run_info.hpp"
+
+namespace ringlab::cli {
+namespace {
+
+struct BenchArgs {
+  int ranks = 4;
+  std::string minBytes = "8", maxBytes = "64M", segment = "256K";
+  std::uint64_t stepFactor = 2;
+  std::string dtype = "float32", op = "sum", algo = "ring", transport = "inproc", json;
+  int iterations = 20, warmup = 2, check = 1;
+  double timeoutSeconds = 60;
+  RingOrderOptions ring;
+};
+
+double busFactor(int p) { return p > 1 ? 2.0 * (p - 1) / p : 0.0; }
+
+std::string resultColumns(std::uint64_t bytes, const BenchResult& r, int p, bool check) {
+  const double algbw = r.timeUs > 0 ? bytes / (r.timeUs * 1e3) : 0.0;
+  return fmt::format("{:9.1f} {:7.2f} {:7.2f} {:>6}", r.timeUs, algbw, algbw * busFactor(p),
+                     check ? std::to_string(r.wrong) : std::string("N/A"));
+}
+
+nlohmann::json resultJson(std::uint64_t bytes, const BenchResult& r, int p, bool check) {
+  const double algbw = r.timeUs > 0 ? bytes / (r.timeUs * 1e3) : 0.0;
+  nlohmann::json j = {{"time_us", r.timeUs}, {"algbw_GBps", algbw}, {"busbw_GBps", algbw * busFactor(p)}};
+  j["wrong"] = check ? nlohmann::json(r.wrong) : nlohmann::json(nullptr);
+  return j;
+}
+
+int runBenchCommand(const BenchArgs& args) {
+  checkRanks(args.ranks);
+  if (args.transport != "inproc") {
+    throwInvalid("transport '" + args.transport + "' is not available yet: valid is inproc");
+  }
+  if (!(args.timeoutSeconds > 0)) throwInvalid("--timeout " + fmt::format("{}", args.timeoutSeconds) + ": must be > 0 seconds");
+  if (args.check != 0 && args.check != 1) throwInvalid("-c/--check " + std::to_string(args.check) + ": must be 0 or 1");
+  BenchConfig config;
+  config.ranks = args.ranks;
+  config.type = parseDataType(args.dtype);
+  config.op = parseReduceOp(args.op);
+  config.minBytes = parseSize(args.minBytes);
+  config.maxBytes = parseSize(args.maxBytes);
+  config.stepFactor = args.stepFactor;
+  config.iterations = args.iterations;
+  config.warmup = args.warmup;
+  config.check = args.check == 1;
+  config.collective.algorithm.name = args.algo;
+  config.collective.algorithm.ringOrder = args.ring.resolve(args.ranks);
+  config.collective.exec.segmentBytes = parseSize(args.segment);
+  config.collective.exec.timeout = std::chrono::milliseconds(static_cast<long>(args.timeoutSeconds * 1000));
+  validate(config);
+
+  RunInfo info = currentRunInfo();
+  info.transport = args.transport;
+  info.algorithm = args.algo;
+  info.ringOrder = config.collective.algorithm.ringOrder.empty()
+                       ? schedule::RingOrder::identity(args.ranks).toString()
+                       : schedule::RingOrder::fromList(config.collective.algorithm.ringOrder, args.ranks).toString();
+  info.topology = "single host, ranks as threads";
+  info.ranks = args.ranks;
+  info.dtype = dataTypeName(config.type);
+  info.op = reduceOpName(config.op);
+
+  std::printf("# ringlab bench: allreduce  algorithm %s  transport %s  p %d\n", info.algorithm.c_str(),
+              info.transport.c_str(), info.ranks);
+  std::printf("# version %s  host %s  date %s  kernels %s\n", info.version.c_str(), info.host.c_str(),
+              info.date.c_str(), reduceKernelIsa());
+  std::printf("# ring order %s  topology: %s  segment %s  iters %d  warmup %d  check %s\n",
+              info.ringOrder.c_str(), info.topology.c_str(),
+              formatSize(config.collective.exec.segmentBytes).c_str(), config.iterations, config.warmup,
+              config.check ? "on" : "off");
+  std::printf("# time: mean per iteration of the slowest rank.  algbw = size / time.  "
+              "busbw = algbw x 2(p-1)/p (nccl-tests' allreduce convention: per-rank send volume / time).  "
+              "GB/s = 1e9 B/s\n");
+  std::printf("# %58s %32s\n", "out-of-place", "in-place");
+  std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n", "size", "count", "type", "redop",
+              "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
+  std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n", "(B)", "(elements)", "", "",
+              "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+  std::fflush(stdout);
+
+  const std::vector<std::uint64_t> sizes = sweepSizes(config);
+  const bool progress = isatty(STDERR_FILENO) && sizes.size() > 4;
+  std::size_t done = 0;
+  std::uint64_t totalWrong = 0;
+  nlohmann::json rows = nlohmann::json::array();
+  runBench(config, [&](const BenchRow& row) {
+    if (progress) std::fprintf(stderr, "\r\033[K");
+    std::printf("  %12llu %12llu %8s %6s %s %s\n", static_cast<unsigned long long>(row.bytes),
+                static_cast<unsigned long long>(row.count), info.dtype.c_str(), info.op.c_str(),
+                resultColumns(row.bytes, row.outOfPlace, config.ranks, config.check).c_str(),
+                resultColumns(row.bytes, row.inPlace, config.ranks, config.check).c_str());
+    std::fflush(stdout);
+    totalWrong += row.outOfPlace.wrong + row.inPlace.wrong;
+    rows.push_back({{"size_bytes", row.bytes},
+                    {"count", row.count},
+                    {"out_of_place", resultJson(row.bytes, row.outOfPlace, config.ranks, config.check)},
+                    {"in_place", resultJson(row.bytes, row.inPlace, config.ranks, config.check)}});
+    if (progress && ++done < sizes.size()) {
+      std::fprintf(stderr, "[%zu/%zu] next: %s", done, sizes.size(), formatSize(sizes[done]).c_str());
+    }
+  });
+  std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
+  if (!args.json.empty()) {
+    nlohmann::json doc = {{"run", toJson(info)},
+                          {"conventions",
+                           {{"time", "mean per iteration of the slowest rank, microseconds"},
+                            {"algbw", "size / time, GB/s = 1e9 B/s"},
+                            {"busbw", "algbw x 2(p-1)/p (nccl-tests allreduce)"}}},
+                          {"segment_bytes", config.collective.exec.segmentBytes},
+                          {"iterations", config.iterations},
+                          {"warmup", config.warmup},
+                          {"rows", rows}};
+    std::ofstream out(args.json);
+    if (!out) throwInvalid("--json " + args.json + ": cannot open for writing");
+    out << doc.dump(2) << "\n";
+  }
+  return totalWrong == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+Action addBenchCommand(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* cmd = app.add_subcommand("bench", "measure AllReduce over a size sweep (nccl-tests style)");
+  cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
+  cmd->add_option("-b,--minbytes", args->minBytes, "smallest size (8, 4K, 64KiB, 1M, 2G: powers of 1024)")->capture_default_str();
+  cmd->add_option("-e,--maxbytes", args->maxBytes, "largest size")->capture_default_str();
+  cmd->add_option("-f,--stepfactor", args->stepFactor, "multiply the size by this each step")->capture_default_str();
+  cmd->add_option("-d,--datatype", args->dtype, "int8 uint8 int32 uint32 int64 uint64 float16|half bfloat16 float32|float float64|double")->capture_default_str();
+  cmd->add_option("-o,--op", args->op, "sum prod min max avg")->capture_default_str();
+  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size")->capture_default_str();
+  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations before timing")->capture_default_str();
+  cmd->add_option("-c,--check", args->check, "1: check every size against the closed-form result")->capture_default_str();
+  cmd->add_option("--algo", args->algo, "algorithm: ring")->capture_default_str();
+  cmd->add_option("--transport", args->transport, "inproc (ranks as threads)")->capture_default_str();
+  cmd->add_option("--segment", args->segment, "pipeline segment size")->capture_default_str();
+  cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message")->capture_default_str();
+  cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  args->ring.add(*cmd);
+  return [args] { return runBenchCommand(*args); };
+}
+
+}  // namespace ringlab::cli

@@ -1,0 +1,14 @@
+#pragma once
+// Each subcommand registers its options on the app and returns the action to run once parsed.
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace ringlab::cli {
+
+using Action = std::function<int()>;
+
+Action addBenchCommand(CLI::App& app);
+Action addVerifyCommand(CLI::App& app);
+
+}  // namespace ringlab::cli

@@ -1,0 +1,50 @@
+// ringlab: run, verify and measure ring AllReduce. One executable, one subcommand per job.
+#include <cstdio>
+#include <map>
+
+#include "commands.hpp"
+#include "ringlab/core/error.hpp"
+#include "ringlab/version.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"ringlab: ring AllReduce you can run, verify, count and measure"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", ringlab::version());
+  std::map<CLI::App*, ringlab::cli::Action> actions;
+  auto add = [&](auto&& factory) {
+    ringlab::cli::Action action = factory(app);
+    actions[app.get_subcommands({}).back()] = std::move(action);
+  };
+  add(ringlab::cli::addBenchCommand);
+  add(ringlab::cli::addVerifyCommand);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::fputs(app.help().c_str(), stdout);
+    return 0;
+  } catch (const CLI::CallForAllHelp&) {
+    std::fputs(app.help("", CLI::AppFormatMode::All).c_str(), stdout);
+    return 0;
+  } catch (const CLI::CallForVersion&) {
+    std::printf("ringlab %s\n", ringlab::version());
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "ringlab: error: %s (see ringlab --help)\n", e.what());
+    return 2;
+  }
+  try {
+    for (auto& [sub, action] : actions) {
+      if (sub->parsed()) return action();
+    }
+    return 2;
+  } catch (const ringlab::Error& e) {
+    std::fprintf(stderr, "ringlab: error: %s\n", e.what());
+    return e.code() == ringlab::ErrorCode::InvalidArgument ? 2 : 1;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "ringlab: error: out of memory; try a smaller -e/--maxbytes or fewer ranks\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ringlab: error: %s\n", e.what());
+    return 1;
+  }
+}

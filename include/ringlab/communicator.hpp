@@ -1,0 +1,51 @@
+#pragma once
+// The API other programs link: one Communicator per rank, over any Transport. Collectives follow
+// NCCL's buffer conventions (reduce-scatter: rank r receives block r of p equal blocks; allgather:
+// rank r contributes block r). send == recv means in place. A call blocks until this rank's part
+// is done. After an exception (timeout, lost peer) the communicator must not be used again.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "ringlab/core/dtype.hpp"
+#include "ringlab/core/reduce_op.hpp"
+#include "ringlab/exec/executor.hpp"
+#include "ringlab/exec/rank_plan.hpp"
+#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/transport/transport.hpp"
+
+namespace ringlab {
+
+struct CollectiveOptions {
+  schedule::AlgorithmSpec algorithm;  // ring, in rank order, by default
+  exec::ExecOptions exec;             // segment size, pipeline depth, timeout
+};
+
+class Communicator {
+ public:
+  explicit Communicator(transport::Transport& transport);
+
+  int rank() const { return transport_.rank(); }
+  int size() const { return transport_.size(); }
+
+  // recv[i] = op over ranks of send[i], for i < count, on every rank.
+  void allreduce(const void* send, void* recv, std::uint64_t count, DataType type, ReduceOp op,
+                 const CollectiveOptions& options = {});
+  // send holds recvCount * p elements; recv gets block `rank` of the reduction.
+  void reduceScatter(const void* send, void* recv, std::uint64_t recvCount, DataType type,
+                     ReduceOp op, const CollectiveOptions& options = {});
+  // send holds sendCount elements; recv (sendCount * p) gets every rank's block in rank order.
+  void allgather(const void* send, void* recv, std::uint64_t sendCount, DataType type,
+                 const CollectiveOptions& options = {});
+
+ private:
+  const exec::RankPlan& planFor(schedule::Collective collective, std::uint64_t count,
+                                const CollectiveOptions& options);
+
+  transport::Transport& transport_;
+  exec::Executor executor_;
+  std::vector<std::byte> work_;  // reduce-scatter's full-size working buffer, reused
+  std::map<std::string, exec::RankPlan> plans_;
+};
+
+}  // namespace ringlab

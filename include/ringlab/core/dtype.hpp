@@ -1,0 +1,23 @@
+#pragma once
+// Element datatypes. Chunks, segments and counts are always whole elements of one of these.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace ringlab {
+
+enum class DataType { Int8, Uint8, Int32, Uint32, Int64, Uint64, Float16, Bfloat16, Float32, Float64 };
+
+inline constexpr DataType kAllDataTypes[] = {
+    DataType::Int8,    DataType::Uint8,    DataType::Int32,   DataType::Uint32,  DataType::Int64,
+    DataType::Uint64,  DataType::Float16,  DataType::Bfloat16, DataType::Float32, DataType::Float64};
+
+std::size_t dataTypeSize(DataType type);
+bool isFloating(DataType type);
+// Canonical name: int8 ... float64.
+const char* dataTypeName(DataType type);
+// Accepts the canonical names and nccl-tests' aliases (half, float, double, ...);
+// throws InvalidArgument naming the value and the valid names otherwise.
+DataType parseDataType(std::string_view name);
+
+}  // namespace ringlab

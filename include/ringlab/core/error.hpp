@@ -1,0 +1,26 @@
+#pragma once
+// One small exception hierarchy for the whole library: every failure carries a code
+// that callers can branch on and a message that names the offending value and the fix.
+#include <stdexcept>
+#include <string>
+
+namespace ringlab {
+
+enum class ErrorCode { InvalidArgument, Mismatch, Timeout, PeerLost, Transport, Internal };
+
+const char* errorCodeName(ErrorCode code);
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message)
+      : std::runtime_error(message), code_(code) {}
+  ErrorCode code() const { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+// Shorthand for the most common case: bad user input.
+[[noreturn]] void throwInvalid(const std::string& message);
+
+}  // namespace ringlab

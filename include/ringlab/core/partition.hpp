@@ -1,0 +1,23 @@
+#pragma once
+// Partition of `count` datatype elements into `parts` contiguous chunks: deterministic and
+// balanced (the first count % parts chunks hold one element more), empty chunks when
+// count < parts. Never splits an element: all offsets and sizes are in elements.
+#include <cstdint>
+
+namespace ringlab {
+
+struct ElementRange {
+  std::uint64_t offset = 0;  // first element
+  std::uint64_t count = 0;   // number of elements
+  std::uint64_t end() const { return offset + count; }
+  bool operator==(const ElementRange&) const = default;
+};
+
+// Chunk `index` (0 <= index < parts) of a `count`-element buffer split into `parts` chunks.
+ElementRange partitionChunk(std::uint64_t count, std::uint32_t parts, std::uint32_t index);
+
+// The element range spanned by chunks [first, last) (contiguous by construction).
+ElementRange partitionSpan(std::uint64_t count, std::uint32_t parts, std::uint32_t first,
+                           std::uint32_t last);
+
+}  // namespace ringlab

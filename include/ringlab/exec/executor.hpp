@@ -1,0 +1,61 @@
+#pragma once
+// Runs one rank's plan over a Transport on real buffers. Within a step, every transfer is cut into
+// segments: receives go into a few reused scratch slots and are reduced while the next segments
+// are in flight, so reduction overlaps transfer. Scratch is owned by the Executor and only ever
+// grows: after the first call of a given size no memory is allocated or first touched.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "ringlab/core/dtype.hpp"
+#include "ringlab/core/reduce_op.hpp"
+#include "ringlab/exec/rank_plan.hpp"
+#include "ringlab/transport/transport.hpp"
+
+namespace ringlab::exec {
+
+inline constexpr std::uint64_t kDefaultSegmentBytes = 256 * 1024;
+inline constexpr int kDefaultPipelineDepth = 4;
+
+struct ExecOptions {
+  // Transfers are cut into segments of this many bytes, rounded down to whole elements (at least
+  // one element per segment).
+  std::uint64_t segmentBytes = kDefaultSegmentBytes;
+  // Receive segments in flight per step (scratch slots).
+  int pipelineDepth = kDefaultPipelineDepth;
+  // Longest wait for any one message before giving up with ErrorCode::Timeout.
+  std::chrono::milliseconds timeout{60'000};
+};
+
+// Throws InvalidArgument naming the bad field.
+void validate(const ExecOptions& options);
+
+// A receive segment in flight: where it lands and how it is applied.
+struct InFlight {
+  transport::Request request;
+  const PlannedRecv* recv = nullptr;
+  std::uint64_t offset = 0;  // element offset within the buffer
+  std::uint64_t count = 0;
+  std::byte* landing = nullptr;  // scratch slot, or the output itself for direct copies
+};
+
+class Executor {
+ public:
+  explicit Executor(transport::Transport& transport) : transport_(transport) {}
+
+  // input == output means in place. `input` may be null for in-place runs.
+  void run(const RankPlan& plan, DataType type, ReduceOp op, const void* input, void* output,
+           const ExecOptions& options);
+
+ private:
+  std::byte* scratch(std::size_t bytes);
+
+  transport::Transport& transport_;
+  std::vector<std::byte> scratch_;
+  // Reused across steps and calls so the hot path does not allocate.
+  std::vector<transport::Request> sends_;
+  std::vector<InFlight> recvs_;
+};
+
+}  // namespace ringlab::exec

@@ -1,0 +1,49 @@
+#pragma once
+// One rank's view of a Schedule on a concrete buffer: per step, the element ranges it sends and
+// receives, split at block boundaries and told where each send reads from (the caller's input
+// until the block is first written, the output after) so out-of-place runs need no initial copy.
+#include <cstdint>
+#include <vector>
+
+#include "ringlab/core/partition.hpp"
+#include "ringlab/schedule/schedule.hpp"
+
+namespace ringlab::exec {
+
+struct PlannedSend {
+  int peer = 0;
+  ElementRange range;
+  bool fromOutput = false;  // false: read the caller's input buffer (block not yet written)
+};
+
+struct PlannedRecv {
+  int peer = 0;
+  ElementRange range;
+  schedule::RecvMode mode = schedule::RecvMode::Copy;
+  bool accumulatesOutput = false;  // Reduce: false means combine with the input, not the output
+};
+
+struct PlannedStep {
+  std::uint32_t index = 0;  // the schedule's step number, used as the message tag
+  std::vector<PlannedSend> sends;
+  std::vector<PlannedRecv> recvs;
+  // A receive writes elements that a send of the same step reads: all of the step's receives
+  // must then land in scratch and be applied only after the sends complete.
+  bool writesWhatItSends = false;
+};
+
+struct RankPlan {
+  int rank = 0;
+  std::uint64_t count = 0;
+  std::vector<PlannedStep> steps;
+  // Element ranges this rank never writes; out-of-place runs copy them from input to output.
+  std::vector<ElementRange> untouched;
+  // Where the result lives on this rank (the whole buffer, or the owned block of a
+  // reduce-scatter); avg divides exactly this range.
+  ElementRange result;
+  std::uint64_t maxStepRecvElements = 0;
+};
+
+RankPlan planForRank(const schedule::Schedule& schedule, int rank, std::uint64_t count);
+
+}  // namespace ringlab::exec

@@ -1,0 +1,64 @@
+#include "ringlab/core/dtype.hpp"
+
+#include <utility>
+
+#include "ringlab/core/error.hpp"
+
+namespace ringlab {
+
+std::size_t dataTypeSize(DataType type) {
+  switch (type) {
+    case DataType::Int8:
+    case DataType::Uint8: return 1;
+    case DataType::Float16:
+    case DataType::Bfloat16: return 2;
+    case DataType::Int32:
+    case DataType::Uint32:
+    case DataType::Float32: return 4;
+    case DataType::Int64:
+    case DataType::Uint64:
+    case DataType::Float64: return 8;
+  }
+  throw Error(ErrorCode::Internal, "unknown DataType value");
+}
+
+bool isFloating(DataType type) {
+  return type == DataType::Float16 || type == DataType::Bfloat16 || type == DataType::Float32 ||
+         type == DataType::Float64;
+}
+
+const char* dataTypeName(DataType type) {
+  switch (type) {
+    case DataType::Int8: return "int8";
+    case DataType::Uint8: return "uint8";
+    case DataType::Int32: return "int32";
+    case DataType::Uint32: return "uint32";
+    case DataType::Int64: return "int64";
+    case DataType::Uint64: return "uint64";
+    case DataType::Float16: return "float16";
+    case DataType::Bfloat16: return "bfloat16";
+    case DataType::Float32: return "float32";
+    case DataType::Float64: return "float64";
+  }
+  return "unknown";
+}
+
+DataType parseDataType(std::string_view name) {
+  static const std::pair<std::string_view, DataType> kNames[] = {
+      {"int8", DataType::Int8},         {"char", DataType::Int8},
+      {"uint8", DataType::Uint8},       {"int32", DataType::Int32},
+      {"int", DataType::Int32},         {"uint32", DataType::Uint32},
+      {"int64", DataType::Int64},       {"uint64", DataType::Uint64},
+      {"float16", DataType::Float16},   {"half", DataType::Float16},
+      {"bfloat16", DataType::Bfloat16}, {"float32", DataType::Float32},
+      {"float", DataType::Float32},     {"float64", DataType::Float64},
+      {"double", DataType::Float64}};
+  for (const auto& [known, type] : kNames) {
+    if (known == name) return type;
+  }
+  throwInvalid("unknown datatype '" + std::string(name) +
+               "': valid are int8, uint8, int32, uint32, int64, uint64, float16 (half), bfloat16, "
+               "float32 (float), float64 (double)");
+}
+
+}  // namespace ringlab

@@ -1,0 +1,36 @@
+#include "ringlab/core/reduce.hpp"
+
+#include <cstdint>
+
+namespace ringlab {
+
+#define RINGLAB_DECLARE_KERNELS(NS)                                                            \
+  namespace NS {                                                                               \
+  void reduce(DataType, ReduceOp, void*, const void*, const void*, std::size_t);               \
+  void divideBy(DataType, void*, std::size_t, std::uint64_t);                                  \
+  }
+RINGLAB_DECLARE_KERNELS(generic)
+RINGLAB_DECLARE_KERNELS(avx2)
+#undef RINGLAB_DECLARE_KERNELS
+
+namespace {
+// Decided once per process: the CPU does not change under us.
+const bool kHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+}  // namespace
+
+void reduce(DataType type, ReduceOp op, void* out, const void* a, const void* b,
+            std::size_t count) {
+  if (count == 0) return;
+  if (kHasAvx2) return avx2::reduce(type, op, out, a, b, count);
+  generic::reduce(type, op, out, a, b, count);
+}
+
+void divideBy(DataType type, void* data, std::size_t count, std::uint64_t divisor) {
+  if (count == 0 || divisor == 1) return;
+  if (kHasAvx2) return avx2::divideBy(type, data, count, divisor);
+  generic::divideBy(type, data, count, divisor);
+}
+
+const char* reduceKernelIsa() { return kHasAvx2 ? "avx2" : "generic"; }
+
+}  // namespace ringlab

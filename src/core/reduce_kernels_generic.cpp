@@ -1,0 +1,2 @@
+#define RINGLAB_KERNEL_NS generic
+#include "reduce_kernels.inc"

@@ -1,0 +1,80 @@
+#include "ringlab/communicator.hpp"
+
+#include <cstring>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/units.hpp"
+
+namespace ringlab {
+namespace {
+
+constexpr std::size_t kMaxCachedPlans = 64;
+
+std::string planKey(schedule::Collective collective, std::uint64_t count,
+                    const schedule::AlgorithmSpec& spec) {
+  std::string key = std::string(schedule::collectiveName(collective)) + "|" + spec.name + "|" +
+                    std::to_string(count) + "|" + std::to_string(spec.ownershipOffset) + "|";
+  for (int r : spec.ringOrder) key += std::to_string(r) + ",";
+  return key;
+}
+
+// reduce-scatter and allgather keep NCCL's layout (rank r owns block r): offset 0 only.
+void requireRankAlignedBlocks(const CollectiveOptions& options, const char* what) {
+  if (options.algorithm.ownershipOffset != 0) {
+    throwInvalid(std::string(what) + " with ownership offset " +
+                 std::to_string(options.algorithm.ownershipOffset) +
+                 ": the API keeps NCCL's layout (rank r owns block r), so the offset must be 0");
+  }
+}
+
+std::size_t bufferBytes(std::uint64_t count, DataType type) {
+  return checkedMultiply(count, dataTypeSize(type), "element count x datatype size");
+}
+
+}  // namespace
+
+Communicator::Communicator(transport::Transport& transport)
+    : transport_(transport), executor_(transport) {}
+
+const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std::uint64_t count,
+                                            const CollectiveOptions& options) {
+  const std::string key = planKey(collective, count, options.algorithm);
+  auto it = plans_.find(key);
+  if (it != plans_.end()) return it->second;
+  if (plans_.size() >= kMaxCachedPlans) plans_.clear();
+  const schedule::Schedule s = schedule::buildSchedule(collective, size(), options.algorithm);
+  return plans_.emplace(key, exec::planForRank(s, rank(), count)).first->second;
+}
+
+void Communicator::allreduce(const void* send, void* recv, std::uint64_t count, DataType type,
+                             ReduceOp op, const CollectiveOptions& options) {
+  bufferBytes(count, type);
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllReduce, count, options);
+  executor_.run(plan, type, op, send, recv, options.exec);
+}
+
+void Communicator::reduceScatter(const void* send, void* recv, std::uint64_t recvCount,
+                                 DataType type, ReduceOp op, const CollectiveOptions& options) {
+  requireRankAlignedBlocks(options, "reduceScatter");
+  const std::uint64_t total = checkedMultiply(recvCount, static_cast<std::uint64_t>(size()), "reduce-scatter count x p");
+  const std::size_t bytes = bufferBytes(total, type);
+  const exec::RankPlan& plan = planFor(schedule::Collective::ReduceScatter, total, options);
+  if (work_.size() < bytes) work_.resize(bytes);
+  executor_.run(plan, type, op, send, work_.data(), options.exec);
+  std::memmove(recv, work_.data() + plan.result.offset * dataTypeSize(type),
+               plan.result.count * dataTypeSize(type));
+}
+
+void Communicator::allgather(const void* send, void* recv, std::uint64_t sendCount, DataType type,
+                             const CollectiveOptions& options) {
+  requireRankAlignedBlocks(options, "allgather");
+  const std::uint64_t total = checkedMultiply(sendCount, static_cast<std::uint64_t>(size()), "allgather count x p");
+  bufferBytes(total, type);
+  const std::size_t blockBytes = sendCount * dataTypeSize(type);
+  auto* mine = static_cast<std::byte*>(recv) + static_cast<std::size_t>(rank()) * blockBytes;
+  if (mine != send) std::memmove(mine, send, blockBytes);
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllGather, total, options);
+  executor_.run(plan, type, ReduceOp::Sum, recv, recv, options.exec);
+}
+
+}  // namespace ringlab

@@ -1,0 +1,219 @@
+#include "ringlab/transport/inproc.hpp"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <deque>
+#include <mutex>
+
+#include "ringlab/core/error.hpp"
+
+namespace ringlab::transport {
+namespace {
+
+enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kSleeping = 2 };
+
+struct Slot {
+  std::atomic<std::uint32_t> state{kPending};
+  void* data = nullptr;  // const for sends
+  std::size_t bytes = 0;
+  std::uint32_t tag = 0;
+  bool isSend = false;
+  bool sizeMismatch = false;
+  std::size_t peerBytes = 0;
+};
+
+void futexWait(std::atomic<std::uint32_t>* word, std::uint32_t expected, long nanoseconds) {
+  timespec ts{nanoseconds / 1000000000L, nanoseconds % 1000000000L};
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), FUTEX_WAIT_PRIVATE, expected, &ts,
+          nullptr, 0);
+}
+
+void futexWakeAll(std::atomic<std::uint32_t>* word) {
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), FUTEX_WAKE_PRIVATE, INT32_MAX,
+          nullptr, nullptr, 0);
+}
+
+void complete(Slot* slot) {
+  if (slot->state.exchange(kDone, std::memory_order_acq_rel) == kSleeping) futexWakeAll(&slot->state);
+}
+
+// Posted but unmatched operations from one rank to another.
+struct Channel {
+  std::mutex mutex;
+  std::deque<Slot*> sends;
+  std::deque<Slot*> recvs;
+};
+
+class InprocTransport;
+
+}  // namespace
+
+struct InprocWorld::Shared {
+  int ranks = 0;
+  std::vector<Channel> channels;  // [src * ranks + dst]
+  std::vector<std::unique_ptr<InprocTransport>> transports;
+  std::atomic<bool> aborted{false};
+  std::mutex reasonMutex;
+  std::string abortReason;
+  Channel& channel(int src, int dst) { return channels[static_cast<std::size_t>(src) * ranks + dst]; }
+};
+
+namespace {
+
+class InprocTransport final : public Transport {
+ public:
+  InprocTransport(InprocWorld::Shared& shared, int rank) : shared_(shared), rank_(rank) {}
+
+  int rank() const override { return rank_; }
+  int size() const override { return shared_.ranks; }
+  std::string name() const override { return "inproc"; }
+
+  Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
+    checkPeer(peer);
+    return post(shared_.channel(rank_, peer), const_cast<void*>(data), bytes, tag, true);
+  }
+
+  Request irecv(int peer, void* data, std::size_t bytes, std::uint32_t tag) override {
+    checkPeer(peer);
+    return post(shared_.channel(peer, rank_), data, bytes, tag, false);
+  }
+
+  void wait(Request request, std::chrono::milliseconds timeout) override {
+    Slot& slot = slots_[request.slot];
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    // Spin briefly: a peer on another core usually completes within microseconds.
+    for (int i = 0; i < 2000 && slot.state.load(std::memory_order_acquire) != kDone; ++i) {
+      __builtin_ia32_pause();
+    }
+    while (slot.state.load(std::memory_order_acquire) != kDone) {
+      throwIfAborted();
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= deadline) {
+        throw Error(ErrorCode::Timeout,
+                    "rank " + std::to_string(rank_) + ": " + (slot.isSend ? "send" : "receive") +
+                        " of " + std::to_string(slot.bytes) + " bytes (tag " +
+                        std::to_string(slot.tag) + ") not matched within " +
+                        std::to_string(timeout.count()) +
+                        " ms; a peer is missing, stuck, or running a different schedule");
+      }
+      std::uint32_t expected = kPending;
+      slot.state.compare_exchange_strong(expected, kSleeping, std::memory_order_acq_rel);
+      if (expected == kDone) break;
+      // Sleep in slices so that an abort is noticed promptly.
+      futexWait(&slot.state, kSleeping, 10'000'000L);
+    }
+    const bool mismatch = slot.sizeMismatch;
+    const std::size_t bytes = slot.bytes, peerBytes = slot.peerBytes;
+    freeSlots_.push_back(request.slot);
+    if (mismatch) {
+      throw Error(ErrorCode::Mismatch, "rank " + std::to_string(rank_) + ": posted " +
+                                           std::to_string(bytes) + " bytes but the peer posted " +
+                                           std::to_string(peerBytes) +
+                                           "; ranks disagree on count, dtype or schedule");
+    }
+  }
+
+ private:
+  void checkPeer(int peer) const {
+    if (peer < 0 || peer >= shared_.ranks || peer == rank_) {
+      throwInvalid("rank " + std::to_string(rank_) + ": peer " + std::to_string(peer) +
+                   " is not another rank in 0.." + std::to_string(shared_.ranks - 1));
+    }
+  }
+
+  std::uint32_t allocateSlot() {
+    if (freeSlots_.empty()) {
+      slots_.emplace_back();  // deque: existing slots never move, peers may hold pointers
+      return static_cast<std::uint32_t>(slots_.size() - 1);
+    }
+    const std::uint32_t index = freeSlots_.back();
+    freeSlots_.pop_back();
+    return index;
+  }
+
+  void throwIfAborted() {
+    if (!shared_.aborted.load()) return;
+    std::lock_guard lock(shared_.reasonMutex);
+    throw Error(ErrorCode::PeerLost,
+                "rank " + std::to_string(rank_) + ": communicator aborted: " + shared_.abortReason);
+  }
+
+  Request post(Channel& channel, void* data, std::size_t bytes, std::uint32_t tag, bool isSend) {
+    throwIfAborted();
+    const std::uint32_t index = allocateSlot();
+    Slot* mine = &slots_[index];
+    mine->state.store(kPending, std::memory_order_relaxed);
+    mine->data = data;
+    mine->bytes = bytes;
+    mine->tag = tag;
+    mine->isSend = isSend;
+    mine->sizeMismatch = false;
+    Slot* match = nullptr;
+    {
+      std::lock_guard lock(channel.mutex);
+      auto& others = isSend ? channel.recvs : channel.sends;
+      for (auto it = others.begin(); it != others.end(); ++it) {
+        if ((*it)->tag == tag) {
+          match = *it;
+          others.erase(it);
+          break;
+        }
+      }
+      if (!match) (isSend ? channel.sends : channel.recvs).push_back(mine);
+    }
+    if (match) {
+      Slot* send = isSend ? mine : match;
+      Slot* recv = isSend ? match : mine;
+      if (send->bytes != recv->bytes) {
+        send->sizeMismatch = recv->sizeMismatch = true;
+        send->peerBytes = recv->bytes;
+        recv->peerBytes = send->bytes;
+      } else if (send->bytes) {
+        std::memcpy(recv->data, send->data, send->bytes);
+      }
+      complete(match);
+      complete(mine);
+    }
+    return Request{index};
+  }
+
+  InprocWorld::Shared& shared_;
+  const int rank_;
+  std::deque<Slot> slots_;
+  std::vector<std::uint32_t> freeSlots_;
+};
+
+}  // namespace
+
+InprocWorld::InprocWorld(int ranks) : shared_(std::make_unique<Shared>()) {
+  if (ranks < 1) throwInvalid("p = " + std::to_string(ranks) + ": the number of ranks must be >= 1");
+  shared_->ranks = ranks;
+  shared_->channels = std::vector<Channel>(static_cast<std::size_t>(ranks) * ranks);
+  for (int r = 0; r < ranks; ++r) shared_->transports.push_back(std::make_unique<InprocTransport>(*shared_, r));
+}
+
+InprocWorld::~InprocWorld() = default;
+
+int InprocWorld::size() const { return shared_->ranks; }
+
+Transport& InprocWorld::transport(int rank) {
+  if (rank < 0 || rank >= shared_->ranks) {
+    throwInvalid("rank " + std::to_string(rank) + " is out of range 0.." + std::to_string(shared_->ranks - 1));
+  }
+  return *shared_->transports[rank];
+}
+
+void InprocWorld::abort(const std::string& reason) {
+  {
+    std::lock_guard lock(shared_->reasonMutex);
+    if (shared_->aborted.load()) return;
+    shared_->abortReason = reason;
+  }
+  shared_->aborted.store(true);
+}
+
+}  // namespace ringlab::transport
