@@ -8,6 +8,7 @@ namespace ringlab {
   namespace NS {                                                                               \
   void reduce(DataType, ReduceOp, void*, const void*, const void*, std::size_t);               \
   void divideBy(DataType, void*, std::size_t, std::uint64_t);                                  \
+  void copyBytes(void*, const void*, std::size_t);                                             \
   }
 RINGLAB_DECLARE_KERNELS(generic)
 RINGLAB_DECLARE_KERNELS(avx2)
@@ -29,6 +30,12 @@ void divideBy(DataType type, void* data, std::size_t count, std::uint64_t diviso
   if (count == 0 || divisor == 1) return;
   if (kHasAvx2) return avx2::divideBy(type, data, count, divisor);
   generic::divideBy(type, data, count, divisor);
+}
+
+void copyBytes(void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0) return;
+  if (kHasAvx2) return avx2::copyBytes(dst, src, bytes);
+  generic::copyBytes(dst, src, bytes);
 }
 
 const char* reduceKernelIsa() { return kHasAvx2 ? "avx2" : "generic"; }

@@ -86,7 +86,7 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
         const std::byte* mine = (f.recv->accumulatesOutput ? out : in) + f.offset * esize;
         reduce(type, op, dst, mine, f.landing, f.count);
       } else if (f.landing != dst) {
-        std::memcpy(dst, f.landing, f.count * esize);
+        copyBytes(dst, f.landing, f.count * esize);
       }
     };
 
@@ -109,7 +109,7 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
 
   if (in != out) {
     for (const ElementRange& r : plan.untouched) {
-      std::memcpy(out + r.offset * esize, in + r.offset * esize, r.count * esize);
+      copyBytes(out + r.offset * esize, in + r.offset * esize, r.count * esize);
     }
   }
   if (op == ReduceOp::Avg) {

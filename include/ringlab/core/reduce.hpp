@@ -17,6 +17,10 @@ void reduce(DataType type, ReduceOp op, void* out, const void* a, const void* b,
 // data[i] = data[i] / divisor (integers truncate toward zero); avg's final step.
 void divideBy(DataType type, void* data, std::size_t count, std::uint64_t divisor);
 
+// memcpy for the data path (transports, executor): non-overlapping buffers. It avoids glibc's
+// `rep movsb` path, which some virtual machines run at a fraction of memory bandwidth.
+void copyBytes(void* dst, const void* src, std::size_t bytes);
+
 // Which kernel build runs on this CPU: "avx2" or "generic".
 const char* reduceKernelIsa();
 

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/reduce.hpp"
 
 namespace ringlab::transport {
 namespace {
@@ -173,7 +174,7 @@ class InprocTransport final : public Transport {
         send->peerBytes = recv->bytes;
         recv->peerBytes = send->bytes;
       } else if (send->bytes) {
-        std::memcpy(recv->data, send->data, send->bytes);
+        copyBytes(recv->data, send->data, send->bytes);
       }
       complete(match);
       complete(mine);
