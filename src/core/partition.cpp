@@ -14,11 +14,12 @@ std::uint64_t chunkOffset(std::uint64_t count, std::uint32_t parts, std::uint32_
   return index * base + (index < extra ? index : extra);
 }
 
-void checkParts(std::uint32_t parts, std::uint32_t index) {
+void checkSpan(std::uint32_t parts, std::uint32_t first, std::uint32_t last) {
   if (parts == 0) throwInvalid("partition into 0 chunks: parts must be >= 1");
-  if (index > parts) {
-    throwInvalid("chunk index " + std::to_string(index) + " out of range for " +
-                 std::to_string(parts) + " chunks");
+  if (last > parts) {
+    throwInvalid("chunk span [" + std::to_string(first) + ", " + std::to_string(last) +
+                 ") out of range for " + std::to_string(parts) + " chunks 0.." +
+                 std::to_string(parts - 1));
   }
 }
 
@@ -30,7 +31,7 @@ ElementRange partitionChunk(std::uint64_t count, std::uint32_t parts, std::uint3
 
 ElementRange partitionSpan(std::uint64_t count, std::uint32_t parts, std::uint32_t first,
                            std::uint32_t last) {
-  checkParts(parts, last);
+  checkSpan(parts, first, last);
   if (first > last) {
     throwInvalid("chunk span [" + std::to_string(first) + ", " + std::to_string(last) +
                  ") is reversed");
