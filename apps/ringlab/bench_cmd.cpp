@@ -1,6 +1,7 @@
 // `ringlab bench`: nccl-tests' all_reduce_perf, in shape and in column meaning.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -24,7 +25,7 @@ namespace {
 struct BenchArgs {
   int ranks = 4;
   std::string minBytes = "8", maxBytes = "64M", segment = "256K";
-  std::uint64_t stepFactor = 2;
+  long long stepFactor = 2;  // signed, so that a negative value is reported, not wrapped
   std::string dtype = "float32", op = "sum", algo = "ring", transport = "inproc", json;
   int iterations = 20, warmup = 2, check = 1;
   double timeoutSeconds = 60;
@@ -51,7 +52,11 @@ int runBenchCommand(const BenchArgs& args) {
   if (args.transport != "inproc") {
     throwInvalid("transport '" + args.transport + "' is not available yet: valid is inproc");
   }
-  if (!(args.timeoutSeconds > 0)) throwInvalid("--timeout " + fmt::format("{}", args.timeoutSeconds) + ": must be > 0 seconds");
+  if (args.stepFactor < 2) throwInvalid("-f/--stepfactor " + std::to_string(args.stepFactor) + ": must be >= 2");
+  // At least a millisecond, at most a day: NaN, infinities and overflowing values are refused.
+  if (!(args.timeoutSeconds >= 0.001 && args.timeoutSeconds <= 86400)) {
+    throwInvalid("--timeout " + fmt::format("{}", args.timeoutSeconds) + ": must be between 0.001 and 86400 seconds");
+  }
   if (args.check != 0 && args.check != 1) throwInvalid("-c/--check " + std::to_string(args.check) + ": must be 0 or 1");
   BenchConfig config;
   config.ranks = args.ranks;
@@ -59,15 +64,22 @@ int runBenchCommand(const BenchArgs& args) {
   config.op = parseReduceOp(args.op);
   config.minBytes = parseSize(args.minBytes);
   config.maxBytes = parseSize(args.maxBytes);
-  config.stepFactor = args.stepFactor;
+  config.stepFactor = static_cast<std::uint64_t>(args.stepFactor);
   config.iterations = args.iterations;
   config.warmup = args.warmup;
   config.check = args.check == 1;
   config.collective.algorithm.name = args.algo;
   config.collective.algorithm.ringOrder = args.ring.resolve(args.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
-  config.collective.exec.timeout = std::chrono::milliseconds(static_cast<long>(args.timeoutSeconds * 1000));
+  config.collective.exec.timeout = std::chrono::milliseconds(std::llround(args.timeoutSeconds * 1000));
   validate(config);
+  // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
+  schedule::buildSchedule(schedule::Collective::AllReduce, config.ranks, config.collective.algorithm);
+  std::ofstream jsonOut;
+  if (!args.json.empty()) {
+    jsonOut.open(args.json);
+    if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
+  }
 
   RunInfo info = currentRunInfo();
   info.transport = args.transport;
@@ -130,9 +142,7 @@ int runBenchCommand(const BenchArgs& args) {
                           {"iterations", config.iterations},
                           {"warmup", config.warmup},
                           {"rows", rows}};
-    std::ofstream out(args.json);
-    if (!out) throwInvalid("--json " + args.json + ": cannot open for writing");
-    out << doc.dump(2) << "\n";
+    jsonOut << doc.dump(2) << "\n";
   }
   return totalWrong == 0 ? 0 : 1;
 }

@@ -1,0 +1,7 @@
+# CLI tests: run the real `ringlab` binary as a child process (bad input and a few good runs).
+# Included from tests/CMakeLists.txt, after include(GoogleTest).
+add_executable(ringlab_cli_tests cli_test.cpp)
+target_link_libraries(ringlab_cli_tests PRIVATE GTest::gtest_main)
+target_compile_definitions(ringlab_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
+add_dependencies(ringlab_cli_tests ringlab_cli)
+gtest_discover_tests(ringlab_cli_tests DISCOVERY_TIMEOUT 60)
