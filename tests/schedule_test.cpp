@@ -171,8 +171,12 @@ TEST(ScheduleVerify, SendingDataNotYetHeldIsCaught) {
 }
 
 TEST(ScheduleVerify, BuildScheduleRejectsUnknownAlgorithm) {
-  EXPECT_THROW(buildSchedule(Collective::AllReduce, 4, {"tree", {}, 0}), Error);
-  EXPECT_THROW(buildSchedule(Collective::AllReduce, 4, {"ring", {0, 0, 1, 2}, 0}), Error);
+  AlgorithmSpec unknown;
+  unknown.name = "tree";
+  EXPECT_THROW(buildSchedule(Collective::AllReduce, 4, unknown), Error);
+  AlgorithmSpec duplicate;
+  duplicate.ringOrder = {0, 0, 1, 2};
+  EXPECT_THROW(buildSchedule(Collective::AllReduce, 4, duplicate), Error);
 }
 
 TEST(ScheduleVolume, RingAllReduceMatchesClosedFormWhenDivisible) {

@@ -1,20 +1,31 @@
 #pragma once
 // Options that several subcommands share, parsed one way everywhere.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "ringlab/schedule/algorithms.hpp"
+
 namespace ringlab::cli {
 
-// --ring-order LIST | --ring-stride A, resolved against p into an explicit order.
-struct RingOrderOptions {
-  std::string list;
-  int stride = 0;  // 0: not given
+// --algo NAME, --ring-order LIST | --ring-stride A, --channels K, --ranks-per-node N, resolved
+// against p into an AlgorithmSpec (buildSchedule then rejects options the algorithm does not take).
+struct AlgorithmOptions {
+  std::string algo = "ring";
+  std::string ringOrderList;
+  std::optional<int> ringStride;  // unset: not given (0 is an error, not "identity")
+  int channels = 1;               // multi_ring
+  int ranksPerNode = 0;           // hierarchical; 0: not given
   void add(CLI::App& app);
-  std::vector<int> resolve(int ranks) const;  // empty when neither was given (identity)
+  schedule::AlgorithmSpec resolve(int ranks) const;
 };
+
+// The ring order(s) a spec runs, for run records: "0,1,2,3" for ring, the k channel orders joined
+// by " | " for multi_ring, and a short note for algorithms without a ring order.
+std::string ringOrderText(const schedule::AlgorithmSpec& spec, int ranks);
 
 // Throws InvalidArgument unless p is in 1..kMaxRanks.
 inline constexpr int kMaxRanks = 1024;

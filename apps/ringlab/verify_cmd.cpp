@@ -18,9 +18,9 @@ namespace {
 
 struct VerifyArgs {
   int ranks = 8;
-  std::string algo = "ring", collective = "allreduce", size = "1M", dtype = "float32";
+  std::string collective = "allreduce", size = "1M", dtype = "float32";
   int offset = 0;
-  RingOrderOptions ring;
+  AlgorithmOptions algorithm;
 };
 
 std::string blocksText(const schedule::Transfer& t) {
@@ -37,11 +37,12 @@ int runVerifyCommand(const VerifyArgs& args) {
     throwInvalid("--size " + std::to_string(bytes) + " is not a multiple of the " +
                  std::string(dataTypeName(type)) + " size (" + std::to_string(dataTypeSize(type)) + " bytes)");
   }
-  const schedule::AlgorithmSpec spec{args.algo, args.ring.resolve(args.ranks), args.offset};
+  schedule::AlgorithmSpec spec = args.algorithm.resolve(args.ranks);
+  spec.ownershipOffset = args.offset;
   const schedule::Schedule s = schedule::buildSchedule(collective, args.ranks, spec);
   std::printf("# %s %s, p = %d, ring order %s, ownership offset %d, %zu steps, %u blocks\n",
               s.algorithm.c_str(), schedule::collectiveName(s.collective), s.ranks,
-              fmt::format("{}", fmt::join(s.ringOrder, ",")).c_str(), args.offset, s.steps.size(), s.blocks);
+              ringOrderText(spec, args.ranks).c_str(), args.offset, s.steps.size(), s.blocks);
   std::printf("# each entry: sender->receiver block, and whether the receiver reduces or copies\n");
   for (std::size_t k = 0; k < s.steps.size(); ++k) {
     std::string line = fmt::format("step {:>3} {:<15}", k + 1, s.steps[k].phase);
@@ -80,12 +81,11 @@ Action addVerifyCommand(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
   CLI::App* cmd = app.add_subcommand("verify", "print a schedule step by step and prove it correct");
   cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
-  cmd->add_option("--algo", args->algo, "algorithm: ring")->capture_default_str();
   cmd->add_option("--collective", args->collective, "allreduce, reduce_scatter or allgather")->capture_default_str();
   cmd->add_option("--offset", args->offset, "ring: chunk-ownership offset")->capture_default_str();
   cmd->add_option("--size", args->size, "buffer size for the volume count")->capture_default_str();
   cmd->add_option("-d,--datatype", args->dtype, "datatype for the volume count")->capture_default_str();
-  args->ring.add(*cmd);
+  args->algorithm.add(*cmd);
   return [args] { return runVerifyCommand(*args); };
 }
 

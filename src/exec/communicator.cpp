@@ -13,8 +13,13 @@ constexpr std::size_t kMaxCachedPlans = 64;
 std::string planKey(schedule::Collective collective, std::uint64_t count,
                     const schedule::AlgorithmSpec& spec) {
   std::string key = std::string(schedule::collectiveName(collective)) + "|" + spec.name + "|" +
-                    std::to_string(count) + "|" + std::to_string(spec.ownershipOffset) + "|";
+                    std::to_string(count) + "|" + std::to_string(spec.ownershipOffset) + "|" +
+                    std::to_string(spec.channels) + "|" + std::to_string(spec.ranksPerNode) + "|";
   for (int r : spec.ringOrder) key += std::to_string(r) + ",";
+  for (const std::vector<int>& order : spec.channelOrders) {
+    key += "|";
+    for (int r : order) key += std::to_string(r) + ",";
+  }
   return key;
 }
 

@@ -113,6 +113,19 @@ int RingOrder::rankAt(long position) const {
   return order_[static_cast<std::size_t>(((position % p) + p) % p)];
 }
 
+RingOrder RingOrder::reversed() const {
+  std::vector<int> order(order_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = rankAt(-static_cast<long>(i));
+  return RingOrder(std::move(order));
+}
+
+RingOrder RingOrder::strided(int stride) const {
+  const RingOrder walk = fromStride(size(), stride);
+  std::vector<int> order(order_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = rankAt(walk.rankAt(static_cast<long>(i)));
+  return RingOrder(std::move(order));
+}
+
 std::string RingOrder::toString() const { return joinInts(order_); }
 
 }  // namespace ringlab::schedule

@@ -1,6 +1,12 @@
 #pragma once
 // The one place that turns an algorithm name and its parameters into a Schedule, for the CLI,
 // the Communicator and the lab alike.
+//
+// Every schedule here combines contributions in whatever order its steps bring them together
+// (ring order, butterfly partners, tree shape), so the result is the reduction over all ranks only
+// for commutative and associative ops. All of ringlab's ops (sum, prod, min, max, avg) are; a
+// non-commutative op would not be supported by any of these schedules. (Floating-point sums are
+// identical on every rank of one schedule, but may differ in the last bits between algorithms.)
 #include <string>
 #include <vector>
 
@@ -10,14 +16,22 @@ namespace ringlab::schedule {
 
 struct AlgorithmSpec {
   std::string name = "ring";
-  std::vector<int> ringOrder;  // empty: ranks in order 0..p-1
-  int ownershipOffset = 0;     // ring: which block each rank ends the reduce-scatter owning
+  // ring, and multi_ring's base order: empty means ranks 0..p-1 in order.
+  std::vector<int> ringOrder;
+  // ring, multi_ring: which block each rank ends the reduce-scatter owning.
+  int ownershipOffset = 0;
+  int channels = 1;                             // multi_ring: k
+  std::vector<std::vector<int>> channelOrders;  // multi_ring: explicit orders, else derived
+  int ranksPerNode = 0;                         // hierarchical: ranks per node (must divide p)
 };
 
-// The algorithm names ringlab knows, as accepted by --algo.
+// The algorithm names ringlab knows, as accepted by --algo: ring, recursive_doubling,
+// rabenseifner, binomial_tree, multi_ring, hierarchical.
 const std::vector<std::string>& algorithmNames();
 
-// Builds and verifies the schedule; throws InvalidArgument naming the bad value.
+// Builds and verifies the schedule; throws InvalidArgument naming the bad value: an unknown name,
+// a parameter the algorithm does not take (e.g. channels for ring), or a reduce_scatter or
+// allgather asked of an algorithm other than ring (the others build allreduce only).
 Schedule buildSchedule(Collective collective, int ranks, const AlgorithmSpec& spec);
 
 }  // namespace ringlab::schedule

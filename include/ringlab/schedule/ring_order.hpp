@@ -29,6 +29,12 @@ class RingOrder {
   int next(int rank) const { return rankAt(positionOf(rank) + 1L); }
   int previous(int rank) const { return rankAt(positionOf(rank) - 1L); }
   const std::vector<int>& ranks() const { return order_; }
+  // The same cycle walked the other way from the same first rank: every link used in the
+  // opposite direction (NCCL's second ring on a bidirectional fabric).
+  RingOrder reversed() const;
+  // This ring's positions visited 0, a, 2a, ... (mod p): fromStride applied on top of this order.
+  // Throws as fromStride does when the stride shares a factor with p.
+  RingOrder strided(int stride) const;
   std::string toString() const;  // "0,1,2,3"
 
  private:
