@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -17,6 +18,8 @@
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/schedule/ring_order.hpp"
+#include "comparison.hpp"
+#include "model_options.hpp"
 #include "run_info.hpp"
 
 namespace ringlab::cli {
@@ -26,10 +29,11 @@ struct BenchArgs {
   int ranks = 4;
   std::string minBytes = "8", maxBytes = "64M", segment = "256K";
   long long stepFactor = 2;  // signed, so that a negative value is reported, not wrapped
-  std::string dtype = "float32", op = "sum", algo = "ring", transport = "inproc", json;
+  std::string dtype = "float32", op = "sum", transport = "inproc", json;
   int iterations = 20, warmup = 2, check = 1;
   double timeoutSeconds = 60;
-  RingOrderOptions ring;
+  std::string modelProfile;  // --model: add predicted time and measured/predicted
+  AlgorithmOptions algorithm;
 };
 
 double busFactor(int p) { return p > 1 ? 2.0 * (p - 1) / p : 0.0; }
@@ -68,8 +72,7 @@ int runBenchCommand(const BenchArgs& args) {
   config.iterations = args.iterations;
   config.warmup = args.warmup;
   config.check = args.check == 1;
-  config.collective.algorithm.name = args.algo;
-  config.collective.algorithm.ringOrder = args.ring.resolve(args.ranks);
+  config.collective.algorithm = args.algorithm.resolve(args.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
   config.collective.exec.timeout = std::chrono::milliseconds(std::llround(args.timeoutSeconds * 1000));
   validate(config);
@@ -83,10 +86,8 @@ int runBenchCommand(const BenchArgs& args) {
 
   RunInfo info = currentRunInfo();
   info.transport = args.transport;
-  info.algorithm = args.algo;
-  info.ringOrder = config.collective.algorithm.ringOrder.empty()
-                       ? schedule::RingOrder::identity(args.ranks).toString()
-                       : schedule::RingOrder::fromList(config.collective.algorithm.ringOrder, args.ranks).toString();
+  info.algorithm = config.collective.algorithm.name;
+  info.ringOrder = ringOrderText(config.collective.algorithm, args.ranks);
   info.topology = "single host, ranks as threads";
   info.ranks = args.ranks;
   info.dtype = dataTypeName(config.type);
@@ -103,11 +104,22 @@ int runBenchCommand(const BenchArgs& args) {
   std::printf("# time: mean per iteration of the slowest rank.  algbw = size / time.  "
               "busbw = algbw x 2(p-1)/p (nccl-tests' allreduce convention: per-rank send volume / time).  "
               "GB/s = 1e9 B/s\n");
+  std::optional<model::Profile> profile;
+  if (!args.modelProfile.empty()) {
+    profile = readProfile(args.modelProfile);
+    std::printf("# model: profile %s (transport %s, host %s): alpha %.3f us, %.2f GB/s per direction, "
+                "gamma %.4f ns/B; model(us) is the prediction for this algorithm\n",
+                args.modelProfile.c_str(), profile->transport.c_str(), profile->host.c_str(),
+                profile->params.link.alpha_s * 1e6, 1e-9 / profile->params.link.beta_s_per_byte,
+                profile->params.reduce.gamma_s_per_byte * 1e9);
+  }
+  const char* modelHead = profile ? "  model(us) oop/model ip/model" : "";
+  const char* modelUnits = profile ? "                              " : "";
   std::printf("# %58s %32s\n", "out-of-place", "in-place");
-  std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n", "size", "count", "type", "redop",
-              "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
-  std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s\n", "(B)", "(elements)", "", "",
-              "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+  std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s%s\n", "size", "count", "type", "redop",
+              "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong", modelHead);
+  std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s%s\n", "(B)", "(elements)", "", "",
+              "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", modelUnits);
   std::fflush(stdout);
 
   const std::vector<std::uint64_t> sizes = sweepSizes(config);
@@ -117,16 +129,28 @@ int runBenchCommand(const BenchArgs& args) {
   nlohmann::json rows = nlohmann::json::array();
   runBench(config, [&](const BenchRow& row) {
     if (progress) std::fprintf(stderr, "\r\033[K");
-    std::printf("  %12llu %12llu %8s %6s %s %s\n", static_cast<unsigned long long>(row.bytes),
+    std::string modelColumns;
+    nlohmann::json oop = resultJson(row.bytes, row.outOfPlace, config.ranks, config.check);
+    nlohmann::json ip = resultJson(row.bytes, row.inPlace, config.ranks, config.check);
+    nlohmann::json predicted = nullptr;
+    if (profile) {
+      const double us = predictedMicros(config.collective.algorithm, config.ranks, row.bytes, config.type, *profile);
+      modelColumns = fmt::format(" {:10.1f} {:9.2f} {:8.2f}", us, row.outOfPlace.timeUs / us, row.inPlace.timeUs / us);
+      predicted = us;
+      oop["measured_over_predicted"] = row.outOfPlace.timeUs / us;
+      ip["measured_over_predicted"] = row.inPlace.timeUs / us;
+    }
+    std::printf("  %12llu %12llu %8s %6s %s %s%s\n", static_cast<unsigned long long>(row.bytes),
                 static_cast<unsigned long long>(row.count), info.dtype.c_str(), info.op.c_str(),
                 resultColumns(row.bytes, row.outOfPlace, config.ranks, config.check).c_str(),
-                resultColumns(row.bytes, row.inPlace, config.ranks, config.check).c_str());
+                resultColumns(row.bytes, row.inPlace, config.ranks, config.check).c_str(), modelColumns.c_str());
     std::fflush(stdout);
     totalWrong += row.outOfPlace.wrong + row.inPlace.wrong;
     rows.push_back({{"size_bytes", row.bytes},
                     {"count", row.count},
-                    {"out_of_place", resultJson(row.bytes, row.outOfPlace, config.ranks, config.check)},
-                    {"in_place", resultJson(row.bytes, row.inPlace, config.ranks, config.check)}});
+                    {"predicted_us", predicted},
+                    {"out_of_place", oop},
+                    {"in_place", ip}});
     if (progress && ++done < sizes.size()) {
       std::fprintf(stderr, "[%zu/%zu] next: %s", done, sizes.size(), formatSize(sizes[done]).c_str());
     }
@@ -161,12 +185,12 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("-n,--iters", args->iterations, "timed iterations per size")->capture_default_str();
   cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations before timing")->capture_default_str();
   cmd->add_option("-c,--check", args->check, "1: check every size against the closed-form result")->capture_default_str();
-  cmd->add_option("--algo", args->algo, "algorithm: ring")->capture_default_str();
   cmd->add_option("--transport", args->transport, "inproc (ranks as threads)")->capture_default_str();
   cmd->add_option("--segment", args->segment, "pipeline segment size")->capture_default_str();
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message")->capture_default_str();
   cmd->add_option("--json", args->json, "also write the results as JSON to this file");
-  args->ring.add(*cmd);
+  cmd->add_option("--model", args->modelProfile, "profile (ringlab calibrate): add predicted time and measured/predicted");
+  args->algorithm.add(*cmd);
   return [args] { return runBenchCommand(*args); };
 }
 

@@ -10,5 +10,8 @@ using Action = std::function<int()>;
 
 Action addBenchCommand(CLI::App& app);
 Action addVerifyCommand(CLI::App& app);
+Action addModelCommand(CLI::App& app);
+Action addCalibrateCommand(CLI::App& app);
+Action addCompareCommand(CLI::App& app);
 
 }  // namespace ringlab::cli

@@ -17,6 +17,9 @@ int main(int argc, char** argv) {
   };
   add(ringlab::cli::addBenchCommand);
   add(ringlab::cli::addVerifyCommand);
+  add(ringlab::cli::addModelCommand);
+  add(ringlab::cli::addCalibrateCommand);
+  add(ringlab::cli::addCompareCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

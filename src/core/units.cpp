@@ -1,6 +1,9 @@
 #include "ringlab/core/units.hpp"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <utility>
 #include <limits>
 
 #include "ringlab/core/error.hpp"
@@ -50,6 +53,61 @@ std::uint64_t parseSize(std::string_view text) {
     }
   }
   return checkedMultiply(value, scale, "size '" + std::string(text) + "'");
+}
+
+namespace {
+
+// Splits "12.5GB/s" into 12.5 and "GB/s"; throws with `fail` when there is no leading number.
+std::pair<double, std::string> splitNumber(std::string_view text, const std::string& expected) {
+  const std::string s(text);
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(s, &used);
+  } catch (const std::exception&) {
+    throwInvalid("invalid value '" + s + "': expected " + expected);
+  }
+  if (!std::isfinite(value)) throwInvalid("invalid value '" + s + "': must be finite");
+  if (value < 0) throwInvalid("invalid value '" + s + "': must not be negative");
+  std::string unit = s.substr(used);
+  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
+  return {value, unit};
+}
+
+}  // namespace
+
+double parseSeconds(std::string_view text) {
+  const std::string expected = "a duration such as 5us, 1.5ms, 80ns or 0.002s";
+  const auto [value, unit] = splitNumber(text, expected);
+  static const std::pair<const char*, double> kUnits[] = {
+      {"", 1.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+  for (const auto& [name, scale] : kUnits) {
+    if (unit == name) return value * scale;
+  }
+  throwInvalid("invalid duration '" + std::string(text) + "': expected " + expected);
+}
+
+double parseBandwidth(std::string_view text) {
+  const std::string expected = "a bandwidth such as 12.5GB/s, 900MB/s or 100Gb/s (bits)";
+  const auto [value, unit] = splitNumber(text, expected);
+  static const std::pair<const char*, double> kUnits[] = {
+      {"B/s", 1.0},         {"KB/s", 1e3},        {"MB/s", 1e6},      {"GB/s", 1e9},
+      {"TB/s", 1e12},       {"Kb/s", 1e3 / 8},    {"Mb/s", 1e6 / 8},  {"Gb/s", 1e9 / 8},
+      {"Tb/s", 1e12 / 8},   {"Gbit/s", 1e9 / 8},  {"Mbit/s", 1e6 / 8}, {"Gbps", 1e9 / 8}};
+  for (const auto& [name, scale] : kUnits) {
+    if (unit == name) {
+      if (value <= 0) throwInvalid("bandwidth '" + std::string(text) + "' must be > 0");
+      return value * scale;
+    }
+  }
+  throwInvalid("invalid bandwidth '" + std::string(text) + "': expected " + expected);
+}
+
+std::string formatMicros(double seconds) {
+  const double us = seconds * 1e6;
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, us < 10 ? "%.3f us" : us < 1000 ? "%.1f us" : "%.0f us", us);
+  return buffer;
 }
 
 std::string formatSize(std::uint64_t bytes) {

@@ -13,6 +13,18 @@ std::uint64_t parseSize(std::string_view text);
 // 1024 -> "1 KiB", 1536 -> "1536 B": exact binary units only, otherwise bytes.
 std::string formatSize(std::uint64_t bytes);
 
+// Durations: "5us", "1.5ms", "2e-6s", "80ns", "0" (a bare number is seconds). Throws
+// InvalidArgument naming the value; negative, NaN and infinite values are refused.
+double parseSeconds(std::string_view text);
+
+// Bandwidth as bytes per second: "12.5GB/s", "900MB/s", "100Gb/s" or "100Gbit/s" (bits),
+// decimal prefixes (GB/s = 1e9 B/s, the convention of every bandwidth ringlab prints). Must be
+// > 0 and finite.
+double parseBandwidth(std::string_view text);
+
+// Microseconds with a sensible number of digits: "3.25 us", "1250 us".
+std::string formatMicros(double seconds);
+
 // a * b, or InvalidArgument naming `what` when the product does not fit in 64 bits.
 std::uint64_t checkedMultiply(std::uint64_t a, std::uint64_t b, std::string_view what);
 

@@ -1,0 +1,154 @@
+// `ringlab calibrate`: alpha and beta from point-to-point ping-pong over the transport at hand,
+// gamma from the reduction kernel alone. Never fitted to AllReduce timings (the seed's warning).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/reduce.hpp"
+#include "ringlab/core/units.hpp"
+#include "ringlab/exec/pingpong.hpp"
+#include "ringlab/model/fit.hpp"
+#include "ringlab/model/profile.hpp"
+#include "ringlab/transport/inproc.hpp"
+#include "run_info.hpp"
+
+namespace ringlab::cli {
+namespace {
+
+struct CalibrateArgs {
+  std::string transport = "inproc", out = "ringlab-profile.json";
+  std::string minBytes = "8", maxBytes = "64M";
+  int iterations = 20;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::vector<std::uint64_t> sizesByFour(std::uint64_t lo, std::uint64_t hi) {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t s = lo; s <= hi; s *= 4) {
+    sizes.push_back(s);
+    if (s > hi / 4) break;
+  }
+  return sizes;
+}
+
+// Median one-way time per size, two ranks as threads over the in-process transport.
+std::vector<double> measureLink(const std::vector<std::uint64_t>& sizes, int iterations) {
+  transport::InprocWorld world(2);
+  std::vector<double> medians;
+  std::vector<std::vector<std::byte>> buffers(2, std::vector<std::byte>(sizes.back(), std::byte{1}));
+  const std::chrono::milliseconds timeout(60'000);
+  for (std::uint64_t bytes : sizes) {
+    std::vector<double> samples;
+    std::thread peer([&] { exec::pingPong(world.transport(1), 0, false, buffers[1].data(), bytes, 2, iterations, timeout); });
+    samples = exec::pingPong(world.transport(0), 1, true, buffers[0].data(), bytes, 2, iterations, timeout);
+    peer.join();
+    medians.push_back(median(samples));
+  }
+  return medians;
+}
+
+// Median time of reduce(float32, sum) in place over `bytes`, per size.
+std::vector<double> measureReduce(const std::vector<std::uint64_t>& sizes, int iterations) {
+  std::vector<float> a(sizes.back() / 4, 1.0f), b(sizes.back() / 4, 2.0f);
+  std::vector<double> medians;
+  for (std::uint64_t bytes : sizes) {
+    std::vector<double> samples;
+    for (int i = 0; i < iterations + 2; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      reduce(DataType::Float32, ReduceOp::Sum, a.data(), a.data(), b.data(), bytes / 4);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (i >= 2) samples.push_back(s);
+    }
+    medians.push_back(median(samples));
+  }
+  return medians;
+}
+
+void printFit(const char* what, const std::vector<std::uint64_t>& sizes, const std::vector<double>& times,
+              const model::LineFit& fit) {
+  std::printf("# %s: median of the samples per size; fit = intercept + slope x bytes "
+              "(least squares on relative error); R^2 = %.5f\n", what, fit.r2);
+  std::printf("# %12s %14s %14s %10s\n", "bytes", "measured(us)", "fit(us)", "residual");
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    const double predicted = times[i] - fit.residuals[i];
+    std::printf("  %12llu %14.3f %14.3f %+9.1f%%\n", static_cast<unsigned long long>(sizes[i]),
+                times[i] * 1e6, predicted * 1e6, 100 * fit.residuals[i] / times[i]);
+  }
+}
+
+int runCalibrateCommand(const CalibrateArgs& a) {
+  if (a.transport != "inproc") throwInvalid("transport '" + a.transport + "' is not available yet: valid is inproc");
+  if (a.iterations < 3) throwInvalid("-n/--iters " + std::to_string(a.iterations) + ": must be >= 3 for a median");
+  const std::uint64_t lo = parseSize(a.minBytes), hi = parseSize(a.maxBytes);
+  if (lo == 0 || lo > hi || hi > (1ull << 30)) {
+    throwInvalid("-b/--minbytes " + a.minBytes + " and -e/--maxbytes " + a.maxBytes +
+                 ": need 0 < min <= max <= 1G");
+  }
+  std::ofstream out(a.out);
+  if (!out) throwInvalid("--out " + a.out + ": cannot open for writing");
+
+  const std::vector<std::uint64_t> linkSizes = sizesByFour(lo, hi);
+  if (linkSizes.size() < 3) throwInvalid("calibration needs at least 3 sizes: widen -b/-e (sizes grow x4)");
+  std::vector<double> xs(linkSizes.begin(), linkSizes.end());
+  const std::vector<double> linkTimes = measureLink(linkSizes, a.iterations);
+  const model::LineFit link = model::fitLineRelative(xs, linkTimes);
+
+  const std::vector<std::uint64_t> reduceSizes = sizesByFour(std::max<std::uint64_t>(lo, 64 * 1024), std::max<std::uint64_t>(hi, 1 << 20));
+  std::vector<double> rx(reduceSizes.begin(), reduceSizes.end());
+  const std::vector<double> reduceTimes = measureReduce(reduceSizes, a.iterations);
+  const model::LineFit red = model::fitLineRelative(rx, reduceTimes);
+
+  const RunInfo info = currentRunInfo();
+  std::printf("# ringlab calibrate: transport %s, host %s, version %s, date %s\n", a.transport.c_str(),
+              info.host.c_str(), info.version.c_str(), info.date.c_str());
+  printFit("point-to-point one-way time (ping-pong / 2)", linkSizes, linkTimes, link);
+  printFit("reduction kernel, float32 sum in place", reduceSizes, reduceTimes, red);
+  if (link.slope <= 0 || red.slope <= 0) {
+    throw Error(ErrorCode::Internal, fmt::format("calibration gave a non-positive slope (beta {}, gamma {}); "
+                                                 "the machine is too noisy or the sizes too small: rerun with a larger -e",
+                                                 link.slope, red.slope));
+  }
+  model::Profile p;
+  p.params.link = {std::max(0.0, link.intercept), link.slope};
+  p.params.reduce = {red.slope};
+  p.transport = a.transport;
+  p.host = info.host;
+  p.ringlabVersion = info.version;
+  p.date = info.date;
+  p.linkFitR2 = link.r2;
+  p.reduceFitR2 = red.r2;
+  std::printf("# alpha = %s, beta = %.4f ns/B (%.2f GB/s per direction), gamma = %.4f ns/B (%.2f GB/s)\n",
+              formatMicros(p.params.link.alpha_s).c_str(), link.slope * 1e9, 1e-9 / link.slope,
+              red.slope * 1e9, 1e-9 / red.slope);
+  if (link.intercept < 0) std::printf("# note: the fitted intercept was negative (%.3f us); alpha set to 0\n", link.intercept * 1e6);
+  out << model::toJson(p).dump(2) << "\n";
+  std::printf("# profile written to %s\n", a.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+Action addCalibrateCommand(CLI::App& app) {
+  auto args = std::make_shared<CalibrateArgs>();
+  CLI::App* cmd = app.add_subcommand("calibrate", "measure alpha, beta (ping-pong) and gamma (kernel) into a profile");
+  cmd->add_option("--transport", args->transport, "inproc (ranks as threads)")->capture_default_str();
+  cmd->add_option("-o,--out", args->out, "profile file to write")->capture_default_str();
+  cmd->add_option("-b,--minbytes", args->minBytes, "smallest ping-pong size")->capture_default_str();
+  cmd->add_option("-e,--maxbytes", args->maxBytes, "largest ping-pong size (sizes grow x4)")->capture_default_str();
+  cmd->add_option("-n,--iters", args->iterations, "timed round trips per size (median taken)")->capture_default_str();
+  return [args] { return runCalibrateCommand(*args); };
+}
+
+}  // namespace ringlab::cli

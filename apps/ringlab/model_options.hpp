@@ -1,0 +1,28 @@
+#pragma once
+// Model parameters from the command line: a profile file, overridden by --alpha/--bw/--gamma,
+// with the volume-convention check of the seed (a bandwidth that counts both directions must not
+// be paired with a send-only volume, nor the reverse).
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "ringlab/model/profile.hpp"
+
+namespace ringlab::cli {
+
+struct ModelOptions {
+  std::string profilePath;
+  std::string alpha, bandwidth, gamma;
+  std::string bandwidthCounts = "send";  // what --bw counts: send (one direction) or send+recv
+  std::string volume = "send";           // which volume the user divides by --bw
+  void add(CLI::App& app);
+  // The profile to use, and where each parameter came from. Warnings (convention mismatches) are
+  // appended to `warnings`, one line each.
+  model::Profile resolve(std::vector<std::string>& warnings, std::string& source) const;
+};
+
+// Reads and checks a profile file; throws InvalidArgument naming the path and the problem.
+model::Profile readProfile(const std::string& path);
+
+}  // namespace ringlab::cli

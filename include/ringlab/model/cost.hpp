@@ -1,0 +1,43 @@
+#pragma once
+// Predicted AllReduce time = steps x alpha + bytes x beta + reduced bytes x gamma.
+//
+// Two ways to compute it, which tests hold equal: closed forms per algorithm (Thakur, Rabenseifner
+// & Gropp, "Optimization of Collective Communication Operations in MPICH", IJHPCA 2005), written
+// with exact chunk sizes so that a count not divisible by p is priced by its largest chunk; and
+// scheduleCost, which walks the Schedule itself. Assumptions (the seed's): every rank has the same
+// link parameters to every other, a rank sends and receives at once without serialisation (full
+// duplex), transfers of one step do not contend for a link, and a step ends when its slowest
+// transfer and reduction end. Left out: memory reads beyond the reduction, synchronisation,
+// protocol overhead and topology routing (see docs/models.md).
+#include <cstdint>
+#include <string>
+
+#include "ringlab/core/dtype.hpp"
+#include "ringlab/model/params.hpp"
+#include "ringlab/schedule/schedule.hpp"
+
+namespace ringlab::model {
+
+struct Cost {
+  std::uint64_t steps = 0;
+  double startup_s = 0;    // steps x alpha
+  double bandwidth_s = 0;  // bytes on the critical path x beta
+  double reduce_s = 0;     // reduced bytes on the critical path x gamma
+  double total_s() const { return startup_s + bandwidth_s + reduce_s; }
+};
+
+// Closed forms. `count` elements of `elementBytes` bytes each, p ranks.
+Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
+Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
+Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
+Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
+Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
+Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
+
+// The model applied step by step to a schedule: per step, alpha, plus beta times the largest of
+// any rank's bytes sent and bytes received in that step, plus gamma times the largest bytes any
+// rank reduces in that step.
+Cost scheduleCost(const schedule::Schedule& schedule, std::uint64_t count, DataType type,
+                  const ModelParams& m);
+
+}  // namespace ringlab::model

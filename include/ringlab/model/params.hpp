@@ -1,0 +1,23 @@
+#pragma once
+// Parameters of the alpha-beta-gamma cost model, each in a named struct with its unit in the
+// field name; formulas never carry magic numbers.
+namespace ringlab::model {
+
+// One point-to-point message of m bytes costs alpha + m * beta. beta is per direction: a rank can
+// send m bytes and receive m bytes in the same alpha + m * beta (full duplex, the seed's model).
+struct LinkParams {
+  double alpha_s = 0;           // startup per message, seconds
+  double beta_s_per_byte = 0;   // seconds per byte, one direction
+};
+
+// Reducing m bytes locally (read two inputs, write one) costs m * gamma.
+struct ReduceParams {
+  double gamma_s_per_byte = 0;
+};
+
+struct ModelParams {
+  LinkParams link;
+  ReduceParams reduce;
+};
+
+}  // namespace ringlab::model

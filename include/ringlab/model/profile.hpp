@@ -1,0 +1,35 @@
+#pragma once
+// A calibrated profile: the model parameters measured on one machine and transport, with what
+// produced them. Stored as JSON; read back strictly (format version, every field, units).
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ringlab/model/params.hpp"
+
+namespace ringlab::model {
+
+inline constexpr const char* kProfileFormat = "ringlab-profile/1";
+
+struct Profile {
+  ModelParams params;
+  std::string transport;       // what the link parameters were measured over
+  std::string host;
+  std::string ringlabVersion;
+  std::string date;
+  double linkFitR2 = 0;        // quality of the alpha-beta fit
+  double reduceFitR2 = 0;      // quality of the gamma fit
+};
+
+// Stated defaults for when no profile is given: alpha 2 us, 5 GB/s per direction, reduction at
+// 5 GB/s. Round figures of the order measured on a two-core virtual machine for in-process
+// ranks (docs/models.md); not tuned to any result.
+Profile defaultProfile();
+
+nlohmann::json toJson(const Profile& profile);
+
+// Throws InvalidArgument naming `source` and the problem: another format version, a missing or
+// mistyped field, a negative or non-finite parameter.
+Profile profileFromJson(const nlohmann::json& json, const std::string& source);
+
+}  // namespace ringlab::model

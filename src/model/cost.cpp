@@ -1,0 +1,121 @@
+#include "ringlab/model/cost.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "ringlab/core/partition.hpp"
+
+namespace ringlab::model {
+namespace {
+
+// Largest chunk of `count` elements split into `parts`, in bytes: it sets each step's time.
+double largestChunkBytes(std::uint64_t count, std::uint64_t parts, std::uint64_t elementBytes) {
+  return static_cast<double>((count + parts - 1) / parts * elementBytes);
+}
+
+int floorLog2(int p) {
+  int k = 0;
+  while ((2 << k) <= p) ++k;
+  return k;
+}
+
+int ceilLog2(int p) {
+  int k = 0;
+  while ((1 << k) < p) ++k;
+  return k;
+}
+
+// `steps` steps that each move `bytes` per rank and reduce `reduced` bytes.
+Cost uniformSteps(std::uint64_t steps, double bytes, double reduced, const ModelParams& m) {
+  Cost c;
+  c.steps = steps;
+  c.startup_s = steps * m.link.alpha_s;
+  c.bandwidth_s = steps * bytes * m.link.beta_s_per_byte;
+  c.reduce_s = steps * reduced * m.reduce.gamma_s_per_byte;
+  return c;
+}
+
+Cost operator+(Cost a, const Cost& b) {
+  a.steps += b.steps;
+  a.startup_s += b.startup_s;
+  a.bandwidth_s += b.bandwidth_s;
+  a.reduce_s += b.reduce_s;
+  return a;
+}
+
+// MPICH's non-power-of-two handling (recursive doubling, Rabenseifner): with r = p - p' extra
+// ranks, one step folds them in (full vector, reduced) and one step hands the result back.
+Cost foldExtraRanks(int p, double vectorBytes, const ModelParams& m) {
+  if ((p & (p - 1)) == 0) return {};
+  return uniformSteps(1, vectorBytes, vectorBytes, m) + uniformSteps(1, vectorBytes, 0, m);
+}
+
+}  // namespace
+
+Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+  const double chunk = largestChunkBytes(count, p, elementBytes);
+  return uniformSteps(p - 1, chunk, chunk, m);
+}
+
+Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+  return uniformSteps(p - 1, largestChunkBytes(count, p, elementBytes), 0, m);
+}
+
+Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+  // 2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma when p divides the count.
+  return ringReduceScatterCost(p, count, elementBytes, m) + ringAllGatherCost(p, count, elementBytes, m);
+}
+
+Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+  // lg p (alpha + n beta + n gamma) for a power of two.
+  const double n = static_cast<double>(count * elementBytes);
+  return uniformSteps(floorLog2(p), n, n, m) + foldExtraRanks(p, n, m);
+}
+
+Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+  // 2 lg p alpha + 2(p-1)/p n beta + (p-1)/p n gamma for a power of two. Exactly: the buffer is
+  // split into p' = 2^floor(lg p) blocks; halving step k moves an aligned span of p'/2^k blocks,
+  // the largest of which is the first (it holds the blocks with the extra element).
+  const int levels = floorLog2(p);
+  const std::uint64_t blocks = std::uint64_t{1} << levels;
+  Cost c;
+  for (int k = 1; k <= levels; ++k) {
+    const std::uint64_t span = blocks >> k;
+    const double bytes = static_cast<double>(partitionSpan(count, blocks, 0, span).count * elementBytes);
+    c = c + uniformSteps(1, bytes, bytes, m) + uniformSteps(1, bytes, 0, m);
+  }
+  return c + foldExtraRanks(p, static_cast<double>(count * elementBytes), m);
+}
+
+Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+  // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector.
+  const double n = static_cast<double>(count * elementBytes);
+  return uniformSteps(ceilLog2(p), n, n, m) + uniformSteps(ceilLog2(p), n, 0, m);
+}
+
+Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType type, const ModelParams& m) {
+  const std::uint64_t elementBytes = dataTypeSize(type);
+  Cost c;
+  std::vector<double> sent(s.ranks), received(s.ranks), reduced(s.ranks);
+  for (const schedule::Step& step : s.steps) {
+    std::fill(sent.begin(), sent.end(), 0.0);
+    std::fill(received.begin(), received.end(), 0.0);
+    std::fill(reduced.begin(), reduced.end(), 0.0);
+    for (const schedule::Transfer& t : step.transfers) {
+      const double bytes = static_cast<double>(
+          partitionSpan(count, s.blocks, t.firstBlock, t.lastBlock).count * elementBytes);
+      sent[t.src] += bytes;
+      received[t.dst] += bytes;
+      if (t.mode == schedule::RecvMode::Reduce) reduced[t.dst] += bytes;
+    }
+    double moved = 0, reducedMax = 0;
+    for (int r = 0; r < s.ranks; ++r) {
+      moved = std::max({moved, sent[r], received[r]});
+      reducedMax = std::max(reducedMax, reduced[r]);
+    }
+    c = c + uniformSteps(1, moved, reducedMax, m);
+  }
+  return c;
+}
+
+}  // namespace ringlab::model

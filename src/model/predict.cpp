@@ -1,0 +1,47 @@
+#include "ringlab/model/predict.hpp"
+
+namespace ringlab::model {
+
+const std::vector<std::string>& modelledAlgorithms() {
+  static const std::vector<std::string> kNames = {"ring", "recursive_doubling", "rabenseifner",
+                                                  "binomial_tree"};
+  return kNames;
+}
+
+Cost predictAllReduce(const schedule::AlgorithmSpec& spec, int p, std::uint64_t count, DataType type,
+                      const ModelParams& m) {
+  const std::uint64_t e = dataTypeSize(type);
+  if (spec.name == "ring") return ringAllReduceCost(p, count, e, m);
+  if (spec.name == "recursive_doubling") return recursiveDoublingCost(p, count, e, m);
+  if (spec.name == "rabenseifner") return rabenseifnerCost(p, count, e, m);
+  if (spec.name == "binomial_tree") return binomialTreeCost(p, count, e, m);
+  return scheduleCost(schedule::buildSchedule(schedule::Collective::AllReduce, p, spec), count, type, m);
+}
+
+std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, const ModelParams& m) {
+  std::vector<Prediction> out;
+  for (const std::string& name : modelledAlgorithms()) {
+    schedule::AlgorithmSpec spec;
+    spec.name = name;
+    const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, p, spec);
+    out.push_back({name, predictAllReduce(spec, p, count, type, m), schedule::countVolume(s, count, type)});
+  }
+  return out;
+}
+
+std::string fastestAlgorithm(int p, std::uint64_t count, DataType type, const ModelParams& m) {
+  std::string best;
+  double bestTime = 0;
+  for (const std::string& name : modelledAlgorithms()) {
+    schedule::AlgorithmSpec spec;
+    spec.name = name;
+    const double t = predictAllReduce(spec, p, count, type, m).total_s();
+    if (best.empty() || t < bestTime) {
+      best = name;
+      bestTime = t;
+    }
+  }
+  return best;
+}
+
+}  // namespace ringlab::model

@@ -1,0 +1,147 @@
+// The closed forms against the schedules they describe, the textbook formulas, the fit, profiles
+// and duration/bandwidth parsing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/units.hpp"
+#include "ringlab/model/cost.hpp"
+#include "ringlab/model/fit.hpp"
+#include "ringlab/model/predict.hpp"
+#include "ringlab/model/profile.hpp"
+#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/schedule/ring.hpp"
+
+namespace ringlab::model {
+namespace {
+
+// Distinct, awkward parameters so that a term on the wrong coefficient shows.
+const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10}};
+
+void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
+  EXPECT_EQ(closed.steps, walked.steps) << what;
+  const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)) + 1e-18; };
+  EXPECT_TRUE(near(closed.startup_s, walked.startup_s)) << what << " startup " << closed.startup_s << " vs " << walked.startup_s;
+  EXPECT_TRUE(near(closed.bandwidth_s, walked.bandwidth_s)) << what << " bandwidth " << closed.bandwidth_s << " vs " << walked.bandwidth_s;
+  EXPECT_TRUE(near(closed.reduce_s, walked.reduce_s)) << what << " reduce " << closed.reduce_s << " vs " << walked.reduce_s;
+}
+
+TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
+  const std::uint64_t counts[] = {0, 1, 5, 64, 1000, 1001, 4097, 1 << 20};
+  for (int p = 1; p <= 33; ++p) {
+    for (std::uint64_t count : counts) {
+      for (const std::string& name : modelledAlgorithms()) {
+        schedule::AlgorithmSpec spec;
+        spec.name = name;
+        const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, p, spec);
+        expectSameCost(predictAllReduce(spec, p, count, DataType::Float32, kParams),
+                       scheduleCost(s, count, DataType::Float32, kParams),
+                       name + " p=" + std::to_string(p) + " count=" + std::to_string(count));
+      }
+      const schedule::RingOrder order = schedule::RingOrder::identity(p);
+      const std::string at = " p=" + std::to_string(p) + " count=" + std::to_string(count);
+      expectSameCost(ringReduceScatterCost(p, count, 2, kParams),
+                     scheduleCost(schedule::ringReduceScatter(order), count, DataType::Float16, kParams),
+                     "ring reduce-scatter" + at);
+      expectSameCost(ringAllGatherCost(p, count, 8, kParams),
+                     scheduleCost(schedule::ringAllGather(order), count, DataType::Float64, kParams),
+                     "ring allgather" + at);
+    }
+  }
+}
+
+TEST(ModelClosedForm, TextbookFormulasWhenPDividesTheCount) {
+  // Thakur, Rabenseifner & Gropp (2005), n bytes, power-of-two p dividing the count.
+  const double a = kParams.link.alpha_s, b = kParams.link.beta_s_per_byte, g = kParams.reduce.gamma_s_per_byte;
+  for (int p : {2, 4, 8, 16, 32}) {
+    const std::uint64_t count = 1024 * p;
+    const double n = count * 4.0, lg = std::log2(p), f = (p - 1.0) / p;
+    const auto total = [&](const Cost& c) { return c.total_s(); };
+    EXPECT_NEAR(total(ringAllReduceCost(p, count, 4, kParams)), 2 * (p - 1) * a + 2 * f * n * b + f * n * g, 1e-15);
+    EXPECT_NEAR(total(recursiveDoublingCost(p, count, 4, kParams)), lg * (a + n * b + n * g), 1e-15);
+    EXPECT_NEAR(total(rabenseifnerCost(p, count, 4, kParams)), 2 * lg * a + 2 * f * n * b + f * n * g, 1e-15);
+    EXPECT_NEAR(total(binomialTreeCost(p, count, 4, kParams)), 2 * lg * (a + n * b) + lg * n * g, 1e-15);
+  }
+}
+
+TEST(ModelClosedForm, UnevenCountIsPricedByTheLargestChunk) {
+  // 10 elements over 4 ranks: chunks of 3,3,2,2; every ring step moves 3 elements.
+  const Cost c = ringAllReduceCost(4, 10, 4, kParams);
+  EXPECT_EQ(c.steps, 6u);
+  EXPECT_DOUBLE_EQ(c.bandwidth_s, 6 * 12 * kParams.link.beta_s_per_byte);
+  EXPECT_DOUBLE_EQ(c.reduce_s, 3 * 12 * kParams.reduce.gamma_s_per_byte);
+}
+
+TEST(ModelClosedForm, SeedLimitsBandwidthTermTendsToTwoNBetaStartupGrowsLinearly) {
+  const double n = 1 << 30;
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {0}};
+  double previous = 0;
+  for (int p : {2, 4, 8, 64, 1024}) {
+    const Cost c = ringAllReduceCost(p, static_cast<std::uint64_t>(n) / 4, 4, m);
+    EXPECT_LT(c.bandwidth_s, 2 * n * m.link.beta_s_per_byte);
+    EXPECT_GT(c.bandwidth_s, previous);
+    previous = c.bandwidth_s;
+    EXPECT_DOUBLE_EQ(c.startup_s, 2 * (p - 1) * m.link.alpha_s);
+  }
+  EXPECT_GT(previous, 0.99 * 2 * n * m.link.beta_s_per_byte);
+}
+
+TEST(ModelSelection, TinyMessagesFavourFewerStepsLargeOnesTheRing) {
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}};
+  EXPECT_NE(fastestAlgorithm(64, 1, DataType::Float32, m), "ring");
+  EXPECT_EQ(fastestAlgorithm(63, 1 << 28, DataType::Float32, m), "ring");
+}
+
+TEST(ModelFit, RecoversAnExactLineAndReportsResiduals) {
+  const std::vector<double> x = {0, 1024, 65536, 1 << 20};
+  std::vector<double> y;
+  for (double v : x) y.push_back(2e-6 + v * 2e-10);
+  const LineFit fit = fitLine(x, y);
+  EXPECT_NEAR(fit.intercept, 2e-6, 1e-15);
+  EXPECT_NEAR(fit.slope, 2e-10, 1e-20);
+  EXPECT_NEAR(fit.r2, 1.0, 1e-12);
+  ASSERT_EQ(fit.residuals.size(), 4u);
+  y[1] += 1e-6;
+  EXPECT_LT(fitLine(x, y).r2, 1.0);
+  EXPECT_THROW(fitLine({1}, {1}), Error);
+  EXPECT_THROW(fitLine({1, 1}, {1, 2}), Error);
+}
+
+TEST(ModelProfile, RoundTripsAndRejectsBadFiles) {
+  Profile p = defaultProfile();
+  p.transport = "inproc";
+  const Profile back = profileFromJson(toJson(p), "test");
+  EXPECT_EQ(back.params.link.alpha_s, p.params.link.alpha_s);
+  EXPECT_EQ(back.params.link.beta_s_per_byte, p.params.link.beta_s_per_byte);
+  EXPECT_EQ(back.transport, "inproc");
+  nlohmann::json j = toJson(p);
+  j["format"] = "ringlab-profile/0";
+  EXPECT_THROW(profileFromJson(j, "old.json"), Error);
+  j = toJson(p);
+  j.erase("beta_s_per_byte");
+  try {
+    profileFromJson(j, "cut.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("beta_s_per_byte"), std::string::npos) << e.what();
+  }
+  j = toJson(p);
+  j["alpha_s"] = -1;
+  EXPECT_THROW(profileFromJson(j, "neg.json"), Error);
+  EXPECT_THROW(profileFromJson(nlohmann::json::array(), "array.json"), Error);
+}
+
+TEST(ModelUnits, DurationsAndBandwidths) {
+  EXPECT_DOUBLE_EQ(parseSeconds("5us"), 5e-6);
+  EXPECT_DOUBLE_EQ(parseSeconds("1.5ms"), 1.5e-3);
+  EXPECT_DOUBLE_EQ(parseSeconds("80ns"), 80e-9);
+  EXPECT_DOUBLE_EQ(parseSeconds("0"), 0);
+  EXPECT_DOUBLE_EQ(parseBandwidth("12.5GB/s"), 12.5e9);
+  EXPECT_DOUBLE_EQ(parseBandwidth("100Gb/s"), 12.5e9);
+  for (const char* bad : {"", "fast", "-5us", "5 parsecs", "nan", "inf"}) EXPECT_THROW(parseSeconds(bad), Error) << bad;
+  for (const char* bad : {"0GB/s", "-1GB/s", "12.5", "12.5GiB/s", "abc"}) EXPECT_THROW(parseBandwidth(bad), Error) << bad;
+}
+
+}  // namespace
+}  // namespace ringlab::model
