@@ -17,7 +17,9 @@ namespace ringlab::model {
 namespace {
 
 // Distinct, awkward parameters so that a term on the wrong coefficient shows.
-const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10}};
+const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10}, {0}};
+// The same with a host that runs only 1.7 transfers at full speed at once.
+const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10}, {1.7}};
 
 void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
   EXPECT_EQ(closed.steps, walked.steps) << what;
@@ -35,9 +37,12 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
         schedule::AlgorithmSpec spec;
         spec.name = name;
         const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, p, spec);
-        expectSameCost(predictAllReduce(spec, p, count, DataType::Float32, kParams),
-                       scheduleCost(s, count, DataType::Float32, kParams),
-                       name + " p=" + std::to_string(p) + " count=" + std::to_string(count));
+        for (const ModelParams& m : {kParams, kContended}) {
+          expectSameCost(predictAllReduce(spec, p, count, DataType::Float32, m),
+                         scheduleCost(s, count, DataType::Float32, m),
+                         name + " p=" + std::to_string(p) + " count=" + std::to_string(count) +
+                             " concurrency=" + std::to_string(m.host.concurrent_transfers));
+        }
       }
       const schedule::RingOrder order = schedule::RingOrder::identity(p);
       const std::string at = " p=" + std::to_string(p) + " count=" + std::to_string(count);
@@ -65,6 +70,18 @@ TEST(ModelClosedForm, TextbookFormulasWhenPDividesTheCount) {
   }
 }
 
+TEST(ModelClosedForm, ContentionScalesBandwidthAndReduceTermsOnly) {
+  // Ring at p = 8: 8 transfers per step on a host that runs 2 at full speed: 4x slower transfers.
+  ModelParams two = kParams;
+  two.host.concurrent_transfers = 2;
+  const Cost free = ringAllReduceCost(8, 8000, 4, kParams), shared = ringAllReduceCost(8, 8000, 4, two);
+  EXPECT_DOUBLE_EQ(shared.startup_s, free.startup_s);
+  EXPECT_DOUBLE_EQ(shared.bandwidth_s, 4 * free.bandwidth_s);
+  EXPECT_DOUBLE_EQ(shared.reduce_s, 4 * free.reduce_s);
+  two.host.concurrent_transfers = 16;  // more than the transfers: no slowdown
+  EXPECT_DOUBLE_EQ(ringAllReduceCost(8, 8000, 4, two).total_s(), free.total_s());
+}
+
 TEST(ModelClosedForm, UnevenCountIsPricedByTheLargestChunk) {
   // 10 elements over 4 ranks: chunks of 3,3,2,2; every ring step moves 3 elements.
   const Cost c = ringAllReduceCost(4, 10, 4, kParams);
@@ -75,7 +92,7 @@ TEST(ModelClosedForm, UnevenCountIsPricedByTheLargestChunk) {
 
 TEST(ModelClosedForm, SeedLimitsBandwidthTermTendsToTwoNBetaStartupGrowsLinearly) {
   const double n = 1 << 30;
-  const ModelParams m{{5e-6, 1 / 12.5e9}, {0}};
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {0}, {0}};
   double previous = 0;
   for (int p : {2, 4, 8, 64, 1024}) {
     const Cost c = ringAllReduceCost(p, static_cast<std::uint64_t>(n) / 4, 4, m);
@@ -88,7 +105,7 @@ TEST(ModelClosedForm, SeedLimitsBandwidthTermTendsToTwoNBetaStartupGrowsLinearly
 }
 
 TEST(ModelSelection, TinyMessagesFavourFewerStepsLargeOnesTheRing) {
-  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}};
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}};
   EXPECT_NE(fastestAlgorithm(64, 1, DataType::Float32, m), "ring");
   EXPECT_EQ(fastestAlgorithm(63, 1 << 28, DataType::Float32, m), "ring");
 }

@@ -107,11 +107,9 @@ int runBenchCommand(const BenchArgs& args) {
   std::optional<model::Profile> profile;
   if (!args.modelProfile.empty()) {
     profile = readProfile(args.modelProfile);
-    std::printf("# model: profile %s (transport %s, host %s): alpha %.3f us, %.2f GB/s per direction, "
-                "gamma %.4f ns/B; model(us) is the prediction for this algorithm\n",
-                args.modelProfile.c_str(), profile->transport.c_str(), profile->host.c_str(),
-                profile->params.link.alpha_s * 1e6, 1e-9 / profile->params.link.beta_s_per_byte,
-                profile->params.reduce.gamma_s_per_byte * 1e9);
+    std::printf("# model: profile %s (transport %s, host %s): %s; model(us) is the prediction for this "
+                "algorithm\n", args.modelProfile.c_str(), profile->transport.c_str(), profile->host.c_str(),
+                describeModel(*profile).c_str());
   }
   const char* modelHead = profile ? "  model(us) oop/model ip/model" : "";
   const char* modelUnits = profile ? "                              " : "";

@@ -43,20 +43,49 @@ std::vector<std::uint64_t> sizesByFour(std::uint64_t lo, std::uint64_t hi) {
   return sizes;
 }
 
-// Median one-way time per size, two ranks as threads over the in-process transport.
-std::vector<double> measureLink(const std::vector<std::uint64_t>& sizes, int iterations) {
-  transport::InprocWorld world(2);
-  std::vector<double> medians;
-  std::vector<std::vector<std::byte>> buffers(2, std::vector<std::byte>(sizes.back(), std::byte{1}));
+// Median one-way time of `bytes` for each of `pairs` ping-pong pairs running at once, ranks as
+// threads over the in-process transport (pair i is ranks 2i and 2i+1).
+std::vector<double> pingPongPairs(int pairs, std::uint64_t bytes, int iterations) {
+  transport::InprocWorld world(2 * pairs);
+  std::vector<std::vector<std::byte>> buffers(2 * pairs, std::vector<std::byte>(bytes, std::byte{1}));
+  std::vector<double> medians(pairs);
   const std::chrono::milliseconds timeout(60'000);
-  for (std::uint64_t bytes : sizes) {
-    std::vector<double> samples;
-    std::thread peer([&] { exec::pingPong(world.transport(1), 0, false, buffers[1].data(), bytes, 2, iterations, timeout); });
-    samples = exec::pingPong(world.transport(0), 1, true, buffers[0].data(), bytes, 2, iterations, timeout);
-    peer.join();
-    medians.push_back(median(samples));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2 * pairs; ++r) {
+    threads.emplace_back([&, r] {
+      const bool initiator = r % 2 == 0;
+      const auto samples = exec::pingPong(world.transport(r), initiator ? r + 1 : r - 1, initiator,
+                                          buffers[r].data(), bytes, 2, iterations, timeout);
+      if (initiator) medians[r / 2] = median(samples);
+    });
   }
+  for (auto& t : threads) t.join();
   return medians;
+}
+
+std::vector<double> measureLink(const std::vector<std::uint64_t>& sizes, int iterations) {
+  std::vector<double> medians;
+  for (std::uint64_t bytes : sizes) medians.push_back(pingPongPairs(1, bytes, iterations).front());
+  return medians;
+}
+
+// How many transfers progress at full speed at once on this host: the aggregate rate of k
+// simultaneous ping-pong pairs over the rate of one, at its best over k = 1, 2, 4, ... up to twice
+// the core count.
+double measureConcurrency(std::uint64_t bytes, int iterations) {
+  const int maxPairs = 2 * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::printf("# concurrent transfers: k ping-pong pairs of %s at once; aggregate rate = sum of "
+              "bytes / one-way time\n", formatSize(bytes).c_str());
+  std::printf("# %6s %16s %12s\n", "pairs", "aggregate(GB/s)", "vs 1 pair");
+  double single = 0, best = 1;
+  for (int pairs = 1; pairs <= maxPairs; pairs *= 2) {
+    double rate = 0;
+    for (double t : pingPongPairs(pairs, bytes, iterations)) rate += static_cast<double>(bytes) / t;
+    if (pairs == 1) single = rate;
+    best = std::max(best, rate / single);
+    std::printf("  %6d %16.2f %12.2f\n", pairs, rate / 1e9, rate / single);
+  }
+  return best;
 }
 
 // Median time of reduce(float32, sum) in place over `bytes`, per size.
@@ -99,6 +128,9 @@ int runCalibrateCommand(const CalibrateArgs& a) {
   std::ofstream out(a.out);
   if (!out) throwInvalid("--out " + a.out + ": cannot open for writing");
 
+  const RunInfo info = currentRunInfo();
+  std::printf("# ringlab calibrate: transport %s, host %s, version %s, date %s\n", a.transport.c_str(),
+              info.host.c_str(), info.version.c_str(), info.date.c_str());
   const std::vector<std::uint64_t> linkSizes = sizesByFour(lo, hi);
   if (linkSizes.size() < 3) throwInvalid("calibration needs at least 3 sizes: widen -b/-e (sizes grow x4)");
   std::vector<double> xs(linkSizes.begin(), linkSizes.end());
@@ -109,10 +141,8 @@ int runCalibrateCommand(const CalibrateArgs& a) {
   std::vector<double> rx(reduceSizes.begin(), reduceSizes.end());
   const std::vector<double> reduceTimes = measureReduce(reduceSizes, a.iterations);
   const model::LineFit red = model::fitLineRelative(rx, reduceTimes);
+  const double concurrency = measureConcurrency(std::min<std::uint64_t>(hi, 16 << 20), a.iterations);
 
-  const RunInfo info = currentRunInfo();
-  std::printf("# ringlab calibrate: transport %s, host %s, version %s, date %s\n", a.transport.c_str(),
-              info.host.c_str(), info.version.c_str(), info.date.c_str());
   printFit("point-to-point one-way time (ping-pong / 2)", linkSizes, linkTimes, link);
   printFit("reduction kernel, float32 sum in place", reduceSizes, reduceTimes, red);
   if (link.slope <= 0 || red.slope <= 0) {
@@ -123,15 +153,17 @@ int runCalibrateCommand(const CalibrateArgs& a) {
   model::Profile p;
   p.params.link = {std::max(0.0, link.intercept), link.slope};
   p.params.reduce = {red.slope};
+  p.params.host = {concurrency};
   p.transport = a.transport;
   p.host = info.host;
   p.ringlabVersion = info.version;
   p.date = info.date;
   p.linkFitR2 = link.r2;
   p.reduceFitR2 = red.r2;
-  std::printf("# alpha = %s, beta = %.4f ns/B (%.2f GB/s per direction), gamma = %.4f ns/B (%.2f GB/s)\n",
+  std::printf("# alpha = %s, beta = %.4f ns/B (%.2f GB/s per direction), gamma = %.4f ns/B (%.2f GB/s), "
+              "concurrent transfers = %.2f\n",
               formatMicros(p.params.link.alpha_s).c_str(), link.slope * 1e9, 1e-9 / link.slope,
-              red.slope * 1e9, 1e-9 / red.slope);
+              red.slope * 1e9, 1e-9 / red.slope, concurrency);
   if (link.intercept < 0) std::printf("# note: the fitted intercept was negative (%.3f us); alpha set to 0\n", link.intercept * 1e6);
   out << model::toJson(p).dump(2) << "\n";
   std::printf("# profile written to %s\n", a.out.c_str());

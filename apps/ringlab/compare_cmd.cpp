@@ -33,10 +33,8 @@ int runCompareCommand(const CompareArgs& a) {
     comparisons.push_back(compare(m, spec, profile));
   }
   std::printf("# ringlab compare: measured against the alpha-beta-gamma model [%s]\n", source.c_str());
-  std::printf("# alpha %.3f us, %.2f GB/s per direction, gamma %.4f ns/B; model(us) is the prediction "
-              "for the algorithm named on each table\n",
-              profile.params.link.alpha_s * 1e6, 1e-9 / profile.params.link.beta_s_per_byte,
-              profile.params.reduce.gamma_s_per_byte * 1e9);
+  std::printf("# %s; model(us) is the prediction for the algorithm named on each table\n",
+              describeModel(profile).c_str());
   for (const Comparison& c : comparisons) printComparison(c);
   if (!a.svg.empty()) {
     writeSvg(a.svg, comparisons, "AllReduce: measured (solid) and predicted (dashed)");

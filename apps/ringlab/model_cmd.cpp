@@ -46,10 +46,7 @@ std::uint64_t elementCount(std::uint64_t bytes, DataType type, const char* flag)
 }
 
 void printHeader(const model::Profile& prof, const std::string& source) {
-  const model::ModelParams& m = prof.params;
-  std::printf("# alpha %s, beta %.4f ns/B (%.2f GB/s per direction), gamma %.4f ns/B  [%s]\n",
-              formatMicros(m.link.alpha_s).c_str(), m.link.beta_s_per_byte * 1e9,
-              1e-9 / m.link.beta_s_per_byte, m.reduce.gamma_s_per_byte * 1e9, source.c_str());
+  std::printf("# %s  [%s]\n", describeModel(prof).c_str(), source.c_str());
   std::printf("# time = steps x alpha + bytes x beta + reduced bytes x gamma (full duplex: a rank's "
               "sends and receives overlap)\n");
 }

@@ -14,11 +14,24 @@ void ModelOptions::add(CLI::App& app) {
   app.add_option("--alpha", alpha, "startup per message, e.g. 5us (overrides the profile)");
   app.add_option("--bw", bandwidth, "bandwidth per direction, e.g. 12.5GB/s or 100Gb/s");
   app.add_option("--gamma", gamma, "reduction cost per byte (0, 0.05ns) or rate (20GB/s)");
+  app.add_option("--concurrency", concurrency,
+                 "transfers that progress at full speed at once on one host (0: unlimited)");
   app.add_option("--bw-counts", bandwidthCounts,
                  "what --bw counts: send (one direction of a full-duplex link) or send+recv (both)")
       ->capture_default_str();
   app.add_option("--volume", volume, "the volume you divide by --bw: send or send+recv")
       ->capture_default_str();
+}
+
+std::string describeModel(const model::Profile& p) {
+  const model::ModelParams& m = p.params;
+  const std::string concurrency = m.host.concurrent_transfers > 0
+                                      ? fmt::format("{:.2f}", m.host.concurrent_transfers)
+                                      : std::string("unlimited");
+  return fmt::format("alpha {}, beta {:.4f} ns/B ({:.2f} GB/s per direction), gamma {:.4f} ns/B, "
+                     "concurrent transfers {}",
+                     formatMicros(m.link.alpha_s), m.link.beta_s_per_byte * 1e9,
+                     1e-9 / m.link.beta_s_per_byte, m.reduce.gamma_s_per_byte * 1e9, concurrency);
 }
 
 model::Profile readProfile(const std::string& path) {
@@ -41,7 +54,22 @@ model::Profile ModelOptions::resolve(std::vector<std::string>& warnings, std::st
   }
   model::Profile p = profilePath.empty() ? model::defaultProfile() : readProfile(profilePath);
   source = profilePath.empty() ? "stated defaults (not calibrated)" : "profile " + profilePath;
-  if (!alpha.empty() || !bandwidth.empty() || !gamma.empty()) source += ", overridden by flags";
+  if (!alpha.empty() || !bandwidth.empty() || !gamma.empty() || !concurrency.empty()) {
+    source += ", overridden by flags";
+  }
+  if (!concurrency.empty()) {
+    double value = -1;
+    try {
+      std::size_t used = 0;
+      value = std::stod(concurrency, &used);
+      if (used != concurrency.size()) value = -1;
+    } catch (const std::exception&) {
+    }
+    if (!(value >= 0 && value < 1e6)) {
+      throwInvalid("--concurrency '" + concurrency + "': a number >= 0 (0: unlimited)");
+    }
+    p.params.host.concurrent_transfers = value;
+  }
   if (!alpha.empty()) p.params.link.alpha_s = parseSeconds(alpha);
   if (!bandwidth.empty()) {
     const double bw = parseBandwidth(bandwidth);

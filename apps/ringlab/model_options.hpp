@@ -13,7 +13,7 @@ namespace ringlab::cli {
 
 struct ModelOptions {
   std::string profilePath;
-  std::string alpha, bandwidth, gamma;
+  std::string alpha, bandwidth, gamma, concurrency;
   std::string bandwidthCounts = "send";  // what --bw counts: send (one direction) or send+recv
   std::string volume = "send";           // which volume the user divides by --bw
   void add(CLI::App& app);
@@ -21,6 +21,10 @@ struct ModelOptions {
   // appended to `warnings`, one line each.
   model::Profile resolve(std::vector<std::string>& warnings, std::string& source) const;
 };
+
+// "alpha 5.000 us, beta 0.0800 ns/B (12.50 GB/s per direction), gamma 0 ns/B, concurrent
+// transfers unlimited": the one way every command prints the parameters it predicts with.
+std::string describeModel(const model::Profile& profile);
 
 // Reads and checks a profile file; throws InvalidArgument naming the path and the problem.
 model::Profile readProfile(const std::string& path);

@@ -19,19 +19,22 @@ int floorLog2(int p) {
   return k;
 }
 
-int ceilLog2(int p) {
-  int k = 0;
-  while ((1 << k) < p) ++k;
-  return k;
+// How much slower a step with `transfers` concurrent transfers moves and reduces its bytes.
+double contention(std::uint64_t transfers, const ModelParams& m) {
+  const double limit = m.host.concurrent_transfers;
+  return limit > 0 ? std::max(1.0, static_cast<double>(transfers) / limit) : 1.0;
 }
 
-// `steps` steps that each move `bytes` per rank and reduce `reduced` bytes.
-Cost uniformSteps(std::uint64_t steps, double bytes, double reduced, const ModelParams& m) {
+// `steps` steps that each run `transfers` transfers at once, the busiest rank moving `bytes`
+// and reducing `reduced` bytes.
+Cost uniformSteps(std::uint64_t steps, double bytes, double reduced, std::uint64_t transfers,
+                  const ModelParams& m) {
+  const double slowdown = contention(transfers, m);
   Cost c;
   c.steps = steps;
   c.startup_s = steps * m.link.alpha_s;
-  c.bandwidth_s = steps * bytes * m.link.beta_s_per_byte;
-  c.reduce_s = steps * reduced * m.reduce.gamma_s_per_byte;
+  c.bandwidth_s = steps * bytes * m.link.beta_s_per_byte * slowdown;
+  c.reduce_s = steps * reduced * m.reduce.gamma_s_per_byte * slowdown;
   return c;
 }
 
@@ -44,21 +47,23 @@ Cost operator+(Cost a, const Cost& b) {
 }
 
 // MPICH's non-power-of-two handling (recursive doubling, Rabenseifner): with r = p - p' extra
-// ranks, one step folds them in (full vector, reduced) and one step hands the result back.
+// ranks, one step folds them in (full vector, reduced) and one step hands the result back; each
+// is r transfers.
 Cost foldExtraRanks(int p, double vectorBytes, const ModelParams& m) {
   if ((p & (p - 1)) == 0) return {};
-  return uniformSteps(1, vectorBytes, vectorBytes, m) + uniformSteps(1, vectorBytes, 0, m);
+  const std::uint64_t extra = p - (1 << floorLog2(p));
+  return uniformSteps(1, vectorBytes, vectorBytes, extra, m) + uniformSteps(1, vectorBytes, 0, extra, m);
 }
 
 }  // namespace
 
 Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
   const double chunk = largestChunkBytes(count, p, elementBytes);
-  return uniformSteps(p - 1, chunk, chunk, m);
+  return uniformSteps(p - 1, chunk, chunk, p, m);  // every rank sends one chunk per step
 }
 
 Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
-  return uniformSteps(p - 1, largestChunkBytes(count, p, elementBytes), 0, m);
+  return uniformSteps(p - 1, largestChunkBytes(count, p, elementBytes), 0, p, m);
 }
 
 Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
@@ -69,7 +74,7 @@ Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes, c
 Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
   // lg p (alpha + n beta + n gamma) for a power of two.
   const double n = static_cast<double>(count * elementBytes);
-  return uniformSteps(floorLog2(p), n, n, m) + foldExtraRanks(p, n, m);
+  return uniformSteps(floorLog2(p), n, n, 1 << floorLog2(p), m) + foldExtraRanks(p, n, m);
 }
 
 Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
@@ -82,15 +87,21 @@ Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, co
   for (int k = 1; k <= levels; ++k) {
     const std::uint64_t span = blocks >> k;
     const double bytes = static_cast<double>(partitionSpan(count, blocks, 0, span).count * elementBytes);
-    c = c + uniformSteps(1, bytes, bytes, m) + uniformSteps(1, bytes, 0, m);
+    c = c + uniformSteps(1, bytes, bytes, blocks, m) + uniformSteps(1, bytes, 0, blocks, m);
   }
   return c + foldExtraRanks(p, static_cast<double>(count * elementBytes), m);
 }
 
 Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
-  // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector.
+  // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector. The round at
+  // distance d has ceil((p - d) / 2d) senders, in the reduce and in the broadcast alike.
   const double n = static_cast<double>(count * elementBytes);
-  return uniformSteps(ceilLog2(p), n, n, m) + uniformSteps(ceilLog2(p), n, 0, m);
+  Cost c;
+  for (int d = 1; d < p; d *= 2) {
+    const std::uint64_t senders = (p - d + 2 * d - 1) / (2 * d);
+    c = c + uniformSteps(1, n, n, senders, m) + uniformSteps(1, n, 0, senders, m);
+  }
+  return c;
 }
 
 Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType type, const ModelParams& m) {
@@ -113,7 +124,7 @@ Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType typ
       moved = std::max({moved, sent[r], received[r]});
       reducedMax = std::max(reducedMax, reduced[r]);
     }
-    c = c + uniformSteps(1, moved, reducedMax, m);
+    c = c + uniformSteps(1, moved, reducedMax, step.transfers.size(), m);
   }
   return c;
 }

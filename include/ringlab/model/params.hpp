@@ -15,9 +15,18 @@ struct ReduceParams {
   double gamma_s_per_byte = 0;
 };
 
+// Transfers that share one host's cores and memory bus do not all progress at full speed. A step
+// with t concurrent transfers runs its bandwidth and reduction terms max(1, t / concurrency)
+// times slower. 0 means unlimited: every rank has its own path (separate hosts and NICs, the
+// seed's model). Calibrated by running 1, 2, 4 ... ping-pong pairs at once (ringlab calibrate).
+struct HostParams {
+  double concurrent_transfers = 0;
+};
+
 struct ModelParams {
   LinkParams link;
   ReduceParams reduce;
+  HostParams host;
 };
 
 }  // namespace ringlab::model

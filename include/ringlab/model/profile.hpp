@@ -22,8 +22,8 @@ struct Profile {
 };
 
 // Stated defaults for when no profile is given: alpha 2 us, 5 GB/s per direction, reduction at
-// 5 GB/s. Round figures of the order measured on a two-core virtual machine for in-process
-// ranks (docs/models.md); not tuned to any result.
+// 5 GB/s, no limit on concurrent transfers. Round figures of the order measured on a two-core
+// virtual machine for in-process ranks (docs/models.md); not tuned to any result.
 Profile defaultProfile();
 
 nlohmann::json toJson(const Profile& profile);
