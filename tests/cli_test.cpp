@@ -10,10 +10,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -24,6 +27,9 @@
 
 #ifndef RINGLAB_BINARY
 #error "RINGLAB_BINARY must be defined as the path of the ringlab executable"
+#endif
+#ifndef RINGLAB_TEST_DATA
+#error "RINGLAB_TEST_DATA must be defined as the path of tests/data"
 #endif
 
 namespace {
@@ -689,6 +695,514 @@ TEST(CliGeneral, BenchHelp) {
   const RunResult r = runRinglab({"bench", "--help"});
   expectSuccess(r);
   EXPECT_NE(r.out.find("--ranks"), std::string::npos) << r.describe();
+}
+
+// ---------------------------------------------------------------------------------------------
+// model, calibrate, compare: helpers
+
+// A fixture under tests/data.
+std::string dataFile(const std::string& name) {
+  return std::string(RINGLAB_TEST_DATA) + "/" + name;
+}
+
+// A fresh directory (mkdtemp) for the files one test writes; removed with everything in it.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = ::testing::TempDir() + "ringlab_cli_dir_XXXXXX";
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    if (::mkdtemp(buf.data()) == nullptr) throw std::runtime_error("mkdtemp failed for " + pattern);
+    path_ = buf.data();
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// A whole field as a number; fails the test (and returns NaN) when it is not one.
+double number(const std::string& field) {
+  std::size_t used = 0;
+  double value = std::nan("");
+  try {
+    value = std::stod(field, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != field.size() || field.empty()) {
+    ADD_FAILURE() << "'" << field << "' is not a number";
+    return std::nan("");
+  }
+  return value;
+}
+
+// The data line (not a '#' comment) whose first field is `first`; empty when there is none.
+std::vector<std::string> rowStartingWith(const std::string& out, const std::string& first) {
+  for (const auto& row : benchRows(out)) {
+    if (row.front() == first) return row;
+  }
+  return {};
+}
+
+Json parseJsonOrFail(const std::string& text) {
+  try {
+    return JsonParser(text).parseDocument();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what() << "\n--- text ---\n" << text;
+    return Json{};
+  }
+}
+
+// The model's parameters in the good-input runs below, and the closed forms they are checked
+// against (no calibrated profile, so no host-contention factor applies).
+constexpr double kAlphaUs = 5.0;
+constexpr double kBandwidth = 12.5e9;  // bytes per second, per direction
+constexpr double kGiB = 1073741824.0;
+// Ring AllReduce of n bytes over p ranks: 2(p-1) steps, 2(p-1)/p n bytes sent per rank.
+double ringSendBytes(int p, double n) {
+  return 2.0 * (p - 1) / p * n;
+}
+double ringTimeUs(int p, double n, double alphaUs, double bandwidth) {
+  return 2.0 * (p - 1) * alphaUs + ringSendBytes(p, n) / bandwidth * 1e6;
+}
+
+const std::vector<std::string> kModelledAlgorithms = {"ring", "recursive_doubling", "rabenseifner",
+                                                      "binomial_tree"};
+
+// ---------------------------------------------------------------------------------------------
+// model: bad input
+
+TEST(CliModelBadInput, RanksZero) {
+  expectCleanError(runRinglab({"model", "-p", "0"}), {"0"});
+}
+TEST(CliModelBadInput, BandwidthZero) {
+  expectCleanError(runRinglab({"model", "--bw", "0GB/s"}), {"0GB/s"});
+}
+TEST(CliModelBadInput, BandwidthNegative) {
+  expectCleanError(runRinglab({"model", "--bw", "-5GB/s"}), {"-5GB/s"});
+}
+TEST(CliModelBadInput, BandwidthNotANumber) {
+  expectCleanError(runRinglab({"model", "--bw", "fast"}), {"fast"});
+}
+TEST(CliModelBadInput, AlphaNegative) {
+  expectCleanError(runRinglab({"model", "--alpha", "-1us"}), {"-1us"});
+}
+TEST(CliModelBadInput, AlphaUnknownUnit) {
+  expectCleanError(runRinglab({"model", "--alpha", "3parsecs"}), {"3parsecs"});
+}
+TEST(CliModelBadInput, GammaNegative) {
+  expectCleanError(runRinglab({"model", "--gamma", "-1ns"}), {"-1ns"});
+}
+TEST(CliModelBadInput, SizeNotMultipleOfDatatype) {
+  expectCleanError(runRinglab({"model", "--size", "5", "-d", "float32"}), {"5", "float32"});
+}
+TEST(CliModelBadInput, SizeOverflows64Bits) {
+  expectCleanError(runRinglab({"model", "--size", "99999999999999999999"}),
+                   {"99999999999999999999"});
+}
+TEST(CliModelBadInput, ProfileMissing) {
+  expectCleanError(runRinglab({"model", "--profile", "/nonexistent.json"}), {"/nonexistent.json"});
+}
+TEST(CliModelBadInput, ProfileMalformedJson) {
+  const std::string path = dataFile("profile_malformed.json");
+  expectCleanError(runRinglab({"model", "--profile", path}), {path});
+}
+TEST(CliModelBadInput, ProfileOtherFormatVersion) {
+  const std::string path = dataFile("profile_format0.json");
+  expectCleanError(runRinglab({"model", "--profile", path}), {path, "ringlab-profile/0"});
+}
+TEST(CliModelBadInput, ProfileLacksBeta) {
+  const std::string path = dataFile("profile_no_beta.json");
+  expectCleanError(runRinglab({"model", "--profile", path}), {path, "beta_s_per_byte"});
+}
+TEST(CliModelBadInput, BandwidthCountsUnknown) {
+  expectCleanError(runRinglab({"model", "--bw-counts", "both"}), {"both"});
+}
+TEST(CliModelBadInput, SweepMinAboveMax) {
+  expectCleanError(runRinglab({"model", "--sweep", "-b", "64", "-e", "8"}), {"64", "8"});
+}
+TEST(CliModelBadInput, SweepWithVersusRanks) {
+  expectCleanError(runRinglab({"model", "--sweep", "--vs-p"}), {"--sweep", "--vs-p"});
+}
+TEST(CliModelBadInput, VersusRanksMaxPOne) {
+  expectCleanError(runRinglab({"model", "--vs-p", "--max-p", "1"}), {"1"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// calibrate: bad input (each writes, if anything, into a scratch directory, never the cwd)
+
+TEST(CliCalibrateBadInput, ItersOne) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"calibrate", "-n", "1", "-o", dir.file("p.json")}), {"1"});
+}
+TEST(CliCalibrateBadInput, MinBytesZero) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"calibrate", "-b", "0", "-o", dir.file("p.json")}), {"0"});
+}
+TEST(CliCalibrateBadInput, MinAboveMax) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"calibrate", "-b", "64M", "-e", "8", "-o", dir.file("p.json")}),
+                   {"64M", "8"});
+}
+TEST(CliCalibrateBadInput, MaxBytesAboveOneGiB) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"calibrate", "-e", "4G", "-o", dir.file("p.json")}), {"4G"});
+}
+TEST(CliCalibrateBadInput, OutInMissingDirectory) {
+  expectCleanError(runRinglab({"calibrate", "-o", "/nonexistent-dir/x.json"}),
+                   {"/nonexistent-dir/x.json"});
+}
+TEST(CliCalibrateBadInput, TransportNotAvailable) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"calibrate", "--transport", "tcp", "-o", dir.file("p.json")}),
+                   {"tcp"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// compare: bad input
+
+TEST(CliCompareBadInput, NoFileArgument) {
+  expectCleanError(runRinglab({"compare"}), {"files|file|FILE|FILES"});
+}
+TEST(CliCompareBadInput, MissingFile) {
+  expectCleanError(runRinglab({"compare", "/nonexistent.log"}), {"/nonexistent.log"});
+}
+TEST(CliCompareBadInput, EmptyFile) {
+  const std::string path = dataFile("empty.log");
+  expectCleanError(runRinglab({"compare", path}), {path, "empty"});
+}
+TEST(CliCompareBadInput, NeitherFormat) {
+  const std::string path = dataFile("plain_text.txt");
+  expectCleanError(runRinglab({"compare", path}), {path});
+}
+TEST(CliCompareBadInput, BenchJsonWithoutRows) {
+  const std::string path = dataFile("bench_no_rows.json");
+  expectCleanError(runRinglab({"compare", path}), {path, "rows"});
+}
+// all_gather_perf: redop "none"; the collective is not all_reduce.
+TEST(CliCompareBadInput, AllGatherLog) {
+  const std::string path = dataFile("nccl_all_gather_perf_8ranks.log");
+  expectCleanError(runRinglab({"compare", path}), {path, "another collective"});
+}
+// reduce_scatter_perf: redop sum and root -1 like all_reduce, but count = size / sizeof / p and
+// busbw = algbw (p-1)/p.
+TEST(CliCompareBadInput, ReduceScatterLog) {
+  const std::string path = dataFile("nccl_reduce_scatter_perf_8ranks.log");
+  expectCleanError(runRinglab({"compare", path}), {path, "another collective"});
+}
+// The run stopped after three sizes: no "# Avg bus bandwidth" summary.
+TEST(CliCompareBadInput, AllReduceLogWithoutSummary) {
+  const std::string path = dataFile("nccl_all_reduce_perf_truncated.log");
+  expectCleanError(runRinglab({"compare", path}), {path, "truncated"});
+}
+// The file ends in the middle of a row (no newline at the end).
+TEST(CliCompareBadInput, AllReduceLogCutMidRow) {
+  const std::string path = dataFile("nccl_all_reduce_perf_cut_row.log");
+  expectCleanError(runRinglab({"compare", path}), {path, "truncated"});
+}
+TEST(CliCompareBadInput, BadProfile) {
+  const std::string profile = dataFile("profile_malformed.json");
+  expectCleanError(
+      runRinglab({"compare", dataFile("nccl_all_reduce_perf_16ranks.log"), "--profile", profile}),
+      {profile});
+}
+
+// ---------------------------------------------------------------------------------------------
+// model: good input
+
+const std::vector<std::string> kModelAtOneGiB = {
+    "model", "-p", "8", "--size", "1G", "--alpha", "5us", "--bw", "12.5GB/s", "--gamma", "0"};
+
+// Columns: algorithm steps send(B) send+recv(B) startup bandwidth reduce time [<- fastest].
+TEST(CliModel, TableAtOneGiB) {
+  const RunResult r = runRinglab(kModelAtOneGiB);
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  for (const std::string& algorithm : kModelledAlgorithms) {
+    EXPECT_FALSE(rowStartingWith(r.out, algorithm).empty()) << "no row for " << algorithm;
+  }
+  const std::vector<std::string> ring = rowStartingWith(r.out, "ring");
+  ASSERT_GE(ring.size(), 8u);
+  EXPECT_EQ(ring[1], "14");                                                       // 2(p-1)
+  EXPECT_EQ(ring[2], "1879048192");                                               // 2 (7/8) 2^30
+  EXPECT_NEAR(number(ring[7]), ringTimeUs(8, kGiB, kAlphaUs, kBandwidth), 0.01);  // 150393.86
+  EXPECT_NEAR(ringTimeUs(8, kGiB, kAlphaUs, kBandwidth), 150393.86, 0.01);
+}
+
+TEST(CliModel, JsonAtOneGiB) {
+  std::vector<std::string> args = kModelAtOneGiB;
+  args.push_back("--json");
+  const RunResult r = runRinglab(args);
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  const Json doc = parseJsonOrFail(r.out);
+  ASSERT_EQ(doc.kind, Json::Kind::Array);
+  ASSERT_EQ(doc.items.size(), 4u);
+  std::vector<std::string> seen;
+  for (const Json& item : doc.items) {
+    ASSERT_EQ(item.kind, Json::Kind::Object);
+    const Json* algorithm = item.find("algorithm");
+    ASSERT_NE(algorithm, nullptr) << "no \"algorithm\"";
+    ASSERT_EQ(algorithm->kind, Json::Kind::String);
+    seen.push_back(algorithm->string);
+    SCOPED_TRACE(algorithm->string);
+    const Json* steps = item.find("steps");
+    ASSERT_NE(steps, nullptr) << "no \"steps\"";
+    EXPECT_EQ(steps->kind, Json::Kind::Number);
+    const Json* time = item.find("time_us");
+    ASSERT_NE(time, nullptr) << "no \"time_us\"";
+    EXPECT_EQ(time->kind, Json::Kind::Number);
+    const Json* bytes = item.find("bytes_per_rank");
+    ASSERT_NE(bytes, nullptr) << "no \"bytes_per_rank\"";
+    ASSERT_EQ(bytes->kind, Json::Kind::Object);
+    const Json* send = bytes->find("send");
+    const Json* sendRecv = bytes->find("send+recv");
+    ASSERT_NE(send, nullptr) << "bytes_per_rank has no \"send\"";
+    ASSERT_NE(sendRecv, nullptr) << "bytes_per_rank has no \"send+recv\"";
+    EXPECT_EQ(send->kind, Json::Kind::Number);
+    EXPECT_EQ(sendRecv->kind, Json::Kind::Number);
+    if (algorithm->string == "ring") {
+      EXPECT_EQ(steps->number, 14);
+      EXPECT_EQ(send->number, 1879048192.0);
+      EXPECT_NEAR(time->number, ringTimeUs(8, kGiB, kAlphaUs, kBandwidth), 0.01);
+    }
+  }
+  for (const std::string& algorithm : kModelledAlgorithms) {
+    EXPECT_NE(std::find(seen.begin(), seen.end(), algorithm), seen.end())
+        << "no object for " << algorithm;
+  }
+}
+
+// 25 GB/s counted over both directions is 12.5 GB/s per direction: the same prediction, and a
+// warning that says so.
+TEST(CliModel, BandwidthCountingBothDirections) {
+  const RunResult r = runRinglab({"model", "-p", "8", "--size", "1G", "--alpha", "5us", "--bw",
+                                  "25GB/s", "--bw-counts", "send+recv", "--gamma", "0"});
+  SCOPED_TRACE(r.describe());
+  ASSERT_FALSE(r.timedOut);
+  ASSERT_EQ(r.signal, 0);
+  ASSERT_TRUE(r.exited);
+  ASSERT_EQ(r.exitCode, 0);
+  const std::vector<std::string> lines = splitLines(r.err);
+  ASSERT_EQ(lines.size(), 1u) << "expected one warning line on stderr";
+  EXPECT_NE(lines.front().find("warning"), std::string::npos);
+  EXPECT_NE(lines.front().find("both directions"), std::string::npos);
+  const std::vector<std::string> ring = rowStartingWith(r.out, "ring");
+  ASSERT_GE(ring.size(), 8u);
+  EXPECT_NEAR(number(ring[7]), ringTimeUs(8, kGiB, kAlphaUs, kBandwidth), 0.01);
+
+  const RunResult perDirection = runRinglab(kModelAtOneGiB);
+  expectSuccess(perDirection);
+  const std::vector<std::string> reference = rowStartingWith(perDirection.out, "ring");
+  ASSERT_GE(reference.size(), 8u);
+  EXPECT_EQ(ring[7], reference[7]) << "--bw 25GB/s --bw-counts send+recv and --bw 12.5GB/s differ";
+}
+
+TEST(CliModel, SweepFindsCrossover) {
+  const RunResult r = runRinglab({"model", "--sweep", "-p", "64", "-b", "4", "-e", "1G", "--alpha",
+                                  "5us", "--bw", "12.5GB/s", "--gamma", "20GB/s"});
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  std::size_t crossovers = 0;
+  for (const std::string& line : splitLines(r.out)) {
+    if (startsWith(line, "#") && line.find(" -> ") != std::string::npos &&
+        line.find(" at ") != std::string::npos) {
+      ++crossovers;
+    }
+  }
+  EXPECT_GE(crossovers, 1u) << "no crossover line ('A -> B at N B')";
+  // One row per size, 4 B to 1 GiB by x2.
+  EXPECT_EQ(benchRows(r.out).size(), 29u);
+}
+
+// Columns: p steps startup bandwidth bandwidth/limit time.
+TEST(CliModel, VersusRanks) {
+  const RunResult r = runRinglab(
+      {"model", "--vs-p", "--size", "1G", "--alpha", "5us", "--bw", "12.5GB/s", "--max-p", "256"});
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  const auto rows = benchRows(r.out);
+  ASSERT_EQ(rows.size(), 8u);  // p = 2, 4, ..., 256
+  double previousShare = 0;
+  int expectedP = 2;
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 6u);
+    const int p = static_cast<int>(number(row[0]));
+    EXPECT_EQ(p, expectedP);
+    EXPECT_EQ(number(row[1]), 2.0 * (p - 1));
+    EXPECT_NEAR(number(row[2]), 2.0 * (p - 1) * kAlphaUs, 0.005) << "startup at p = " << p;
+    const double share = number(row[4]);
+    EXPECT_GT(share, previousShare) << "bandwidth/limit does not grow at p = " << p;
+    EXPECT_LT(share, 1.0) << "bandwidth/limit reaches 1 at p = " << p;
+    previousShare = share;
+    expectedP *= 2;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// calibrate -> model --profile -> bench --model
+
+TEST(CliCalibrate, ProfileFeedsModelAndBench) {
+  ScratchDir dir;
+  const std::string profile = dir.file("profile.json");
+  const RunResult cal = runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "5", "-o", profile});
+  expectSuccess(cal);
+  const std::string text = slurp(profile);
+  {
+    SCOPED_TRACE(cal.describe() + "\n--- profile ---\n" + text);
+    const Json doc = parseJsonOrFail(text);
+    ASSERT_EQ(doc.kind, Json::Kind::Object);
+    for (const char* key : {"format", "alpha_s", "beta_s_per_byte", "gamma_s_per_byte"}) {
+      EXPECT_NE(doc.find(key), nullptr) << "profile has no \"" << key << "\"";
+    }
+  }
+
+  const RunResult model = runRinglab({"model", "--profile", profile});
+  expectSuccess(model);
+  {
+    SCOPED_TRACE(model.describe());
+    for (const std::string& algorithm : kModelledAlgorithms) {
+      EXPECT_FALSE(rowStartingWith(model.out, algorithm).empty()) << "no row for " << algorithm;
+    }
+  }
+
+  const RunResult bench =
+      runRinglab({"bench", "-p", "2", "-b", "1K", "-e", "4K", "-n", "2", "--model", profile});
+  expectSuccess(bench);
+  SCOPED_TRACE(bench.describe());
+  EXPECT_NE(bench.out.find("model(us)"), std::string::npos) << "no model(us) column";
+  EXPECT_TRUE(bench.out.find("meas/model") != std::string::npos ||
+              bench.out.find("oop/model") != std::string::npos)
+      << "no measured/model column";
+  const auto rows = benchRows(bench.out);
+  ASSERT_EQ(rows.size(), 3u);
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 15u) << "12 bench columns + model(us), oop/model, ip/model";
+    const double modelUs = number(row[12]);
+    EXPECT_GT(modelUs, 0);
+    // ratio x model = time, within the rounding of the printed figures.
+    for (const auto& [time, ratio] : {std::pair{4, 13}, std::pair{8, 14}}) {
+      const double t = number(row[time]), q = number(row[ratio]);
+      EXPECT_NEAR(q * modelUs, t, 0.05 * q + 0.005 * modelUs + 0.06) << "row " << row[0];
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// compare: good input
+
+// compare's table: size model(us) out-of-place meas/model in-place meas/model.
+void expectConsistentComparisonRows(const std::vector<std::vector<std::string>>& rows) {
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 6u);
+    const double modelUs = number(row[1]);
+    EXPECT_GT(modelUs, 0) << "row " << row[0];
+    for (const auto& [time, ratio] : {std::pair{2, 3}, std::pair{4, 5}}) {
+      const double t = number(row[time]), q = number(row[ratio]);
+      EXPECT_NEAR(q * modelUs, t, 0.005 * modelUs + 0.05 * q + 0.06) << "row " << row[0];
+    }
+  }
+}
+
+const std::vector<std::string> kCompareModelFlags = {"--alpha", "10us",    "--bw",
+                                                     "25GB/s",  "--gamma", "0"};
+
+TEST(CliCompare, NcclTestsLog16Ranks) {
+  std::vector<std::string> args = {"compare", dataFile("nccl_all_reduce_perf_16ranks.log")};
+  args.insert(args.end(), kCompareModelFlags.begin(), kCompareModelFlags.end());
+  const RunResult r = runRinglab(args);
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  EXPECT_NE(r.out.find("p = 16"), std::string::npos) << "p not read as 16";
+  const auto rows = benchRows(r.out);
+  ASSERT_EQ(rows.size(), 5u);
+  const std::vector<std::string> sizes = {"8", "1048576", "16777216", "268435456", "8589934592"};
+  const std::vector<std::string> measured = {"135.8", "203.2", "977.6", "2360.9", "47535.0"};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 6u);
+    EXPECT_EQ(rows[i][0], sizes[i]);
+    EXPECT_NEAR(number(rows[i][2]), number(measured[i]), 0.051) << "row " << sizes[i];
+  }
+  expectConsistentComparisonRows(rows);
+  // Ring closed form at 16 MiB: 2(p-1) alpha + 2(p-1)/p n / bw = 300 + 1258.29 us.
+  const std::vector<std::string> row = rowStartingWith(r.out, "16777216");
+  ASSERT_EQ(row.size(), 6u);
+  EXPECT_NEAR(number(row[1]), ringTimeUs(16, 16777216.0, 10.0, 25e9), 0.051);
+  // And at every size whose element count splits evenly over 16 ranks.
+  for (const auto& each : rows) {
+    const double bytes = number(each[0]);
+    if (std::fmod(bytes / 4, 16) != 0) continue;
+    EXPECT_NEAR(number(each[1]), ringTimeUs(16, bytes, 10.0, 25e9), 0.051) << "row " << each[0];
+  }
+}
+
+TEST(CliCompare, NcclTestsLogWithoutRootColumn) {
+  std::vector<std::string> args = {"compare", dataFile("nccl_all_reduce_perf_noroot.log")};
+  args.insert(args.end(), kCompareModelFlags.begin(), kCompareModelFlags.end());
+  const RunResult r = runRinglab(args);
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  EXPECT_NE(r.out.find("p = 4"), std::string::npos) << "p not read as 4";
+  const auto rows = benchRows(r.out);
+  ASSERT_EQ(rows.size(), 6u);
+  const std::vector<std::string> sizes = {"8", "1024", "65536", "1048576", "16777216", "134217728"};
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i][0], sizes[i]);
+  expectConsistentComparisonRows(rows);
+  const std::vector<std::string> row = rowStartingWith(r.out, "16777216");
+  ASSERT_EQ(row.size(), 6u);
+  EXPECT_NEAR(number(row[1]), ringTimeUs(4, 16777216.0, 10.0, 25e9), 0.051);
+  EXPECT_NEAR(number(row[2]), 2415.6, 0.051);
+}
+
+TEST(CliCompare, TwoFilesTwoTables) {
+  std::vector<std::string> args = {"compare", dataFile("nccl_all_reduce_perf_16ranks.log"),
+                                   dataFile("nccl_all_reduce_perf_noroot.log")};
+  args.insert(args.end(), kCompareModelFlags.begin(), kCompareModelFlags.end());
+  const RunResult r = runRinglab(args);
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  EXPECT_NE(r.out.find("p = 16"), std::string::npos);
+  EXPECT_NE(r.out.find("p = 4"), std::string::npos);
+  EXPECT_EQ(benchRows(r.out).size(), 11u);
+}
+
+TEST(CliCompare, Svg) {
+  ScratchDir dir;
+  const std::string svg = dir.file("x.svg");
+  std::vector<std::string> args = {"compare", dataFile("nccl_all_reduce_perf_16ranks.log"), "--svg",
+                                   svg};
+  args.insert(args.end(), kCompareModelFlags.begin(), kCompareModelFlags.end());
+  const RunResult r = runRinglab(args);
+  expectSuccess(r);
+  const std::string text = slurp(svg);
+  EXPECT_TRUE(startsWith(text, "<svg")) << r.describe() << "\n--- svg ---\n" << text.substr(0, 200);
+  EXPECT_NE(text.find("</svg>"), std::string::npos);
+}
+
+TEST(CliCompare, BenchJson) {
+  ScratchDir dir;
+  const std::string json = dir.file("bench.json");
+  const RunResult bench =
+      runRinglab({"bench", "-p", "2", "-b", "1K", "-e", "4K", "-n", "2", "--json", json});
+  expectSuccess(bench);
+  std::vector<std::string> args = {"compare", json};
+  args.insert(args.end(), kCompareModelFlags.begin(), kCompareModelFlags.end());
+  const RunResult r = runRinglab(args);
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  EXPECT_NE(r.out.find("p = 2"), std::string::npos) << "p not read as 2";
+  const auto rows = benchRows(r.out);
+  ASSERT_EQ(rows.size(), 3u);
+  const std::vector<std::string> sizes = {"1024", "2048", "4096"};
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i][0], sizes[i]);
+  expectConsistentComparisonRows(rows);
 }
 
 }  // namespace

@@ -3,5 +3,6 @@
 add_executable(ringlab_cli_tests cli_test.cpp)
 target_link_libraries(ringlab_cli_tests PRIVATE GTest::gtest_main)
 target_compile_definitions(ringlab_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
+target_compile_definitions(ringlab_cli_tests PRIVATE RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 add_dependencies(ringlab_cli_tests ringlab_cli)
 gtest_discover_tests(ringlab_cli_tests DISCOVERY_TIMEOUT 60)

@@ -17,6 +17,7 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/model/predict.hpp"
 #include "ringlab/schedule/ring_order.hpp"
 #include "comparison.hpp"
 #include "model_options.hpp"
@@ -75,9 +76,13 @@ int runBenchCommand(const BenchArgs& args) {
   config.collective.algorithm = args.algorithm.resolve(args.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
   config.collective.exec.timeout = std::chrono::milliseconds(std::llround(args.timeoutSeconds * 1000));
-  validate(config);
+  std::optional<model::Profile> profile;
+  if (!args.modelProfile.empty()) {
+    profile = readProfile(args.modelProfile);
+    config.collective.autoModel = profile->params;  // --algo auto chooses with the same model
+  }
   // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
-  schedule::buildSchedule(schedule::Collective::AllReduce, config.ranks, config.collective.algorithm);
+  validate(config);
   std::ofstream jsonOut;
   if (!args.json.empty()) {
     jsonOut.open(args.json);
@@ -104,20 +109,23 @@ int runBenchCommand(const BenchArgs& args) {
   std::printf("# time: mean per iteration of the slowest rank.  algbw = size / time.  "
               "busbw = algbw x 2(p-1)/p (nccl-tests' allreduce convention: per-rank send volume / time).  "
               "GB/s = 1e9 B/s\n");
-  std::optional<model::Profile> profile;
-  if (!args.modelProfile.empty()) {
-    profile = readProfile(args.modelProfile);
+  const bool automatic = config.collective.algorithm.name == model::kAutoAlgorithm;
+  if (automatic) {
+    std::printf("# auto: each size runs the algorithm the model predicts fastest (%s), shown in the "
+                "last column\n", profile ? ("profile " + args.modelProfile).c_str() : "stated default parameters");
+  }
+  if (profile) {
     std::printf("# model: profile %s (transport %s, host %s): %s; model(us) is the prediction for this "
                 "algorithm\n", args.modelProfile.c_str(), profile->transport.c_str(), profile->host.c_str(),
                 describeModel(*profile).c_str());
   }
-  const char* modelHead = profile ? "  model(us) oop/model ip/model" : "";
-  const char* modelUnits = profile ? "                              " : "";
+  const std::string modelHead = std::string(profile ? "  model(us) oop/model ip/model" : "") + (automatic ? "  algorithm" : "");
+  const std::string modelUnits;
   std::printf("# %58s %32s\n", "out-of-place", "in-place");
   std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s%s\n", "size", "count", "type", "redop",
-              "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong", modelHead);
+              "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong", modelHead.c_str());
   std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s%s\n", "(B)", "(elements)", "", "",
-              "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", modelUnits);
+              "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", modelUnits.c_str());
   std::fflush(stdout);
 
   const std::vector<std::uint64_t> sizes = sweepSizes(config);
@@ -138,6 +146,10 @@ int runBenchCommand(const BenchArgs& args) {
       oop["measured_over_predicted"] = row.outOfPlace.timeUs / us;
       ip["measured_over_predicted"] = row.inPlace.timeUs / us;
     }
+    const std::string ran = model::chooseAlgorithm(config.collective.algorithm, schedule::Collective::AllReduce,
+                                                   config.ranks, row.count, config.type, config.collective.autoModel)
+                                .name;
+    if (automatic) modelColumns += "  " + ran;
     std::printf("  %12llu %12llu %8s %6s %s %s%s\n", static_cast<unsigned long long>(row.bytes),
                 static_cast<unsigned long long>(row.count), info.dtype.c_str(), info.op.c_str(),
                 resultColumns(row.bytes, row.outOfPlace, config.ranks, config.check).c_str(),
@@ -146,6 +158,7 @@ int runBenchCommand(const BenchArgs& args) {
     totalWrong += row.outOfPlace.wrong + row.inPlace.wrong;
     rows.push_back({{"size_bytes", row.bytes},
                     {"count", row.count},
+                    {"algorithm", ran},
                     {"predicted_us", predicted},
                     {"out_of_place", oop},
                     {"in_place", ip}});

@@ -14,6 +14,7 @@
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/model/predict.hpp"
 #include "ringlab/transport/inproc.hpp"
 
 namespace ringlab::cli {
@@ -105,6 +106,10 @@ void validate(const BenchConfig& c) {
   if (c.iterations < 1) throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 1");
   if (c.warmup < 0) throwInvalid("-w/--warmup_iters " + std::to_string(c.warmup) + ": must be >= 0");
   exec::validate(c.collective.exec);
+  // The schedule must build and verify (for "auto", whatever it would choose for one element).
+  schedule::buildSchedule(schedule::Collective::AllReduce, c.ranks,
+                          model::chooseAlgorithm(c.collective.algorithm, schedule::Collective::AllReduce,
+                                                 c.ranks, 1, c.type, c.collective.autoModel));
   // Two buffers of maxBytes per rank, plus scratch; refuse what cannot fit rather than swap or die.
   const std::uint64_t needed = checkedMultiply(checkedMultiply(c.maxBytes, 2, "buffer size"),
                                                static_cast<std::uint64_t>(c.ranks), "buffer size x p");
@@ -126,9 +131,7 @@ std::vector<std::uint64_t> sweepSizes(const BenchConfig& c) {
 }
 
 void runBench(const BenchConfig& config, const std::function<void(const BenchRow&)>& onRow) {
-  validate(config);
-  // Build and verify the schedule before any thread starts, so bad options fail once, cleanly.
-  schedule::buildSchedule(schedule::Collective::AllReduce, config.ranks, config.collective.algorithm);
+  validate(config);  // before any thread starts, so that bad options fail once, cleanly
   const std::vector<std::uint64_t> sizes = sweepSizes(config);
   Sweep sweep(config.ranks);
   std::vector<std::thread> threads;

@@ -11,14 +11,18 @@
 #include "ringlab/core/reduce_op.hpp"
 #include "ringlab/exec/executor.hpp"
 #include "ringlab/exec/rank_plan.hpp"
+#include "ringlab/model/params.hpp"
+#include "ringlab/model/profile.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/transport/transport.hpp"
 
 namespace ringlab {
 
 struct CollectiveOptions {
-  schedule::AlgorithmSpec algorithm;  // ring, in rank order, by default
+  schedule::AlgorithmSpec algorithm;  // ring, in rank order, by default; "auto" chooses per call
   exec::ExecOptions exec;             // segment size, pipeline depth, timeout
+  // The model "auto" chooses with: a calibrated profile's parameters, or the stated defaults.
+  model::ModelParams autoModel = model::defaultProfile().params;
 };
 
 class Communicator {
@@ -39,7 +43,7 @@ class Communicator {
                  const CollectiveOptions& options = {});
 
  private:
-  const exec::RankPlan& planFor(schedule::Collective collective, std::uint64_t count,
+  const exec::RankPlan& planFor(schedule::Collective collective, std::uint64_t count, DataType type,
                                 const CollectiveOptions& options);
 
   transport::Transport& transport_;

@@ -4,6 +4,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/model/predict.hpp"
 
 namespace ringlab {
 namespace {
@@ -42,19 +43,22 @@ Communicator::Communicator(transport::Transport& transport)
     : transport_(transport), executor_(transport) {}
 
 const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std::uint64_t count,
-                                            const CollectiveOptions& options) {
-  const std::string key = planKey(collective, count, options.algorithm);
+                                            DataType type, const CollectiveOptions& options) {
+  // Every rank resolves "auto" from the same model, count and type, so all choose alike.
+  const schedule::AlgorithmSpec spec =
+      model::chooseAlgorithm(options.algorithm, collective, size(), count, type, options.autoModel);
+  const std::string key = planKey(collective, count, spec);
   auto it = plans_.find(key);
   if (it != plans_.end()) return it->second;
   if (plans_.size() >= kMaxCachedPlans) plans_.clear();
-  const schedule::Schedule s = schedule::buildSchedule(collective, size(), options.algorithm);
+  const schedule::Schedule s = schedule::buildSchedule(collective, size(), spec);
   return plans_.emplace(key, exec::planForRank(s, rank(), count)).first->second;
 }
 
 void Communicator::allreduce(const void* send, void* recv, std::uint64_t count, DataType type,
                              ReduceOp op, const CollectiveOptions& options) {
   bufferBytes(count, type);
-  const exec::RankPlan& plan = planFor(schedule::Collective::AllReduce, count, options);
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllReduce, count, type, options);
   executor_.run(plan, type, op, send, recv, options.exec);
 }
 
@@ -63,7 +67,7 @@ void Communicator::reduceScatter(const void* send, void* recv, std::uint64_t rec
   requireRankAlignedBlocks(options, "reduceScatter");
   const std::uint64_t total = checkedMultiply(recvCount, static_cast<std::uint64_t>(size()), "reduce-scatter count x p");
   const std::size_t bytes = bufferBytes(total, type);
-  const exec::RankPlan& plan = planFor(schedule::Collective::ReduceScatter, total, options);
+  const exec::RankPlan& plan = planFor(schedule::Collective::ReduceScatter, total, type, options);
   if (work_.size() < bytes) work_.resize(bytes);
   executor_.run(plan, type, op, send, work_.data(), options.exec);
   std::memmove(recv, work_.data() + plan.result.offset * dataTypeSize(type),
@@ -78,7 +82,7 @@ void Communicator::allgather(const void* send, void* recv, std::uint64_t sendCou
   const std::size_t blockBytes = sendCount * dataTypeSize(type);
   auto* mine = static_cast<std::byte*>(recv) + static_cast<std::size_t>(rank()) * blockBytes;
   if (mine != send) std::memmove(mine, send, blockBytes);
-  const exec::RankPlan& plan = planFor(schedule::Collective::AllGather, total, options);
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllGather, total, type, options);
   executor_.run(plan, type, ReduceOp::Sum, recv, recv, options.exec);
 }
 

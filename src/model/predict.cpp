@@ -1,5 +1,7 @@
 #include "ringlab/model/predict.hpp"
 
+#include "ringlab/core/error.hpp"
+
 namespace ringlab::model {
 
 const std::vector<std::string>& modelledAlgorithms() {
@@ -8,8 +10,24 @@ const std::vector<std::string>& modelledAlgorithms() {
   return kNames;
 }
 
-Cost predictAllReduce(const schedule::AlgorithmSpec& spec, int p, std::uint64_t count, DataType type,
+schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec, schedule::Collective collective,
+                                        int p, std::uint64_t count, DataType type, const ModelParams& m) {
+  if (spec.name != kAutoAlgorithm) return spec;
+  if (!spec.ringOrder.empty() || spec.ownershipOffset != 0 || spec.channels != 1 ||
+      !spec.channelOrders.empty() || spec.ranksPerNode != 0) {
+    throwInvalid("algorithm 'auto' chooses among " + std::to_string(modelledAlgorithms().size()) +
+                 " algorithms by their model and takes no ring order, offset, channels or ranks per "
+                 "node; name an algorithm to give those");
+  }
+  schedule::AlgorithmSpec chosen;
+  chosen.name = collective == schedule::Collective::AllReduce ? fastestAlgorithm(p, count, type, m) : "ring";
+  return chosen;
+}
+
+Cost predictAllReduce(const schedule::AlgorithmSpec& requested, int p, std::uint64_t count, DataType type,
                       const ModelParams& m) {
+  const schedule::AlgorithmSpec spec =
+      chooseAlgorithm(requested, schedule::Collective::AllReduce, p, count, type, m);
   const std::uint64_t e = dataTypeSize(type);
   if (spec.name == "ring") return ringAllReduceCost(p, count, e, m);
   if (spec.name == "recursive_doubling") return recursiveDoublingCost(p, count, e, m);

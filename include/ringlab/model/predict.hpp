@@ -10,10 +10,20 @@
 
 namespace ringlab::model {
 
+// `--algo auto`: the algorithm is chosen per call, as the fastest modelled one at that size.
+inline constexpr const char* kAutoAlgorithm = "auto";
+
+// `spec` itself, or for "auto" the fastest modelled AllReduce algorithm at this size (ring for
+// reduce-scatter and allgather, the only algorithm that builds them). Throws InvalidArgument when
+// "auto" is given parameters that belong to one algorithm (ring order, channels, ranks per node).
+schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec, schedule::Collective collective,
+                                        int p, std::uint64_t count, DataType type, const ModelParams& m);
+
 // The AllReduce algorithms with a closed form, in the order tables list them.
 const std::vector<std::string>& modelledAlgorithms();
 
-// The closed form where the algorithm has one, else the model walked over its schedule.
+// The closed form where the algorithm has one, else the model walked over its schedule; "auto"
+// is priced as the algorithm it chooses.
 Cost predictAllReduce(const schedule::AlgorithmSpec& spec, int p, std::uint64_t count, DataType type,
                       const ModelParams& m);
 
