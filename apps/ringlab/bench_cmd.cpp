@@ -34,6 +34,7 @@ struct BenchArgs {
   int iterations = 20, warmup = 2, check = 1;
   double timeoutSeconds = 60;
   std::string modelProfile;  // --model: add predicted time and measured/predicted
+  std::string tuned;         // --tuned: decision table that --algo auto prefers to the model
   AlgorithmOptions algorithm;
 };
 
@@ -81,6 +82,17 @@ int runBenchCommand(const BenchArgs& args) {
     profile = readProfile(args.modelProfile);
     config.collective.autoModel = profile->params;  // --algo auto chooses with the same model
   }
+  if (!args.tuned.empty()) {
+    if (config.collective.algorithm.name != model::kAutoAlgorithm) {
+      throwInvalid("--tuned " + args.tuned + " is used by --algo auto only; add --algo auto");
+    }
+    config.collective.autoTable = std::make_shared<model::DecisionTable>(readDecisionTable(args.tuned));
+    if (config.collective.autoTable->ranks != config.ranks) {
+      throwInvalid("--tuned " + args.tuned + " was measured at p = " +
+                   std::to_string(config.collective.autoTable->ranks) + ", this run has p = " +
+                   std::to_string(config.ranks) + "; tune at this p");
+    }
+  }
   // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
   validate(config);
   std::ofstream jsonOut;
@@ -111,8 +123,10 @@ int runBenchCommand(const BenchArgs& args) {
               "GB/s = 1e9 B/s\n");
   const bool automatic = config.collective.algorithm.name == model::kAutoAlgorithm;
   if (automatic) {
-    std::printf("# auto: each size runs the algorithm the model predicts fastest (%s), shown in the "
-                "last column\n", profile ? ("profile " + args.modelProfile).c_str() : "stated default parameters");
+    const std::string basis = !args.tuned.empty() ? "the measured decision table " + args.tuned
+                              : profile           ? "the model with profile " + args.modelProfile
+                                                  : "the model with its stated default parameters";
+    std::printf("# auto: each size runs the algorithm chosen by %s, shown in the last column\n", basis.c_str());
   }
   if (profile) {
     std::printf("# model: profile %s (transport %s, host %s): %s; model(us) is the prediction for this "
@@ -147,7 +161,8 @@ int runBenchCommand(const BenchArgs& args) {
       ip["measured_over_predicted"] = row.inPlace.timeUs / us;
     }
     const std::string ran = model::chooseAlgorithm(config.collective.algorithm, schedule::Collective::AllReduce,
-                                                   config.ranks, row.count, config.type, config.collective.autoModel)
+                                                   config.ranks, row.count, config.type, config.collective.autoModel,
+                                                   config.collective.autoTable.get())
                                 .name;
     if (automatic) modelColumns += "  " + ran;
     std::printf("  %12llu %12llu %8s %6s %s %s%s\n", static_cast<unsigned long long>(row.bytes),
@@ -200,6 +215,7 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("--segment", args->segment, "pipeline segment size")->capture_default_str();
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message")->capture_default_str();
   cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
   cmd->add_option("--model", args->modelProfile, "profile (ringlab calibrate): add predicted time and measured/predicted");
   args->algorithm.add(*cmd);
   return [args] { return runBenchCommand(*args); };

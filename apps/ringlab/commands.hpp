@@ -13,5 +13,6 @@ Action addVerifyCommand(CLI::App& app);
 Action addModelCommand(CLI::App& app);
 Action addCalibrateCommand(CLI::App& app);
 Action addCompareCommand(CLI::App& app);
+Action addTuneCommand(CLI::App& app);
 
 }  // namespace ringlab::cli

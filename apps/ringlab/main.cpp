@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   add(ringlab::cli::addModelCommand);
   add(ringlab::cli::addCalibrateCommand);
   add(ringlab::cli::addCompareCommand);
+  add(ringlab::cli::addTuneCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

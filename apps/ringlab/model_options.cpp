@@ -34,16 +34,28 @@ std::string describeModel(const model::Profile& p) {
                      1e-9 / m.link.beta_s_per_byte, m.reduce.gamma_s_per_byte * 1e9, concurrency);
 }
 
-model::Profile readProfile(const std::string& path) {
+namespace {
+
+nlohmann::json readJsonFile(const std::string& what, const std::string& path) {
   std::ifstream in(path);
-  if (!in) throwInvalid("profile " + path + ": cannot be read (missing or not readable)");
+  if (!in) throwInvalid(what + " " + path + ": cannot be read (missing or not readable)");
   nlohmann::json j;
   try {
     in >> j;
   } catch (const nlohmann::json::exception& e) {
-    throwInvalid("profile " + path + ": not valid JSON (" + e.what() + ")");
+    throwInvalid(what + " " + path + ": not valid JSON (" + e.what() + ")");
   }
-  return model::profileFromJson(j, path);
+  return j;
+}
+
+}  // namespace
+
+model::Profile readProfile(const std::string& path) {
+  return model::profileFromJson(readJsonFile("profile", path), path);
+}
+
+model::DecisionTable readDecisionTable(const std::string& path) {
+  return model::decisionTableFromJson(readJsonFile("decision table", path), path);
 }
 
 model::Profile ModelOptions::resolve(std::vector<std::string>& warnings, std::string& source) const {

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ringlab/model/decision_table.hpp"
 #include "ringlab/model/profile.hpp"
 
 namespace ringlab::cli {
@@ -25,6 +26,10 @@ struct ModelOptions {
 // "alpha 5.000 us, beta 0.0800 ns/B (12.50 GB/s per direction), gamma 0 ns/B, concurrent
 // transfers unlimited": the one way every command prints the parameters it predicts with.
 std::string describeModel(const model::Profile& profile);
+
+// Reads and checks a decision table written by `ringlab tune`; throws InvalidArgument naming the
+// path and the problem.
+model::DecisionTable readDecisionTable(const std::string& path);
 
 // Reads and checks a profile file; throws InvalidArgument naming the path and the problem.
 model::Profile readProfile(const std::string& path);

@@ -5,12 +5,14 @@
 // is done. After an exception (timeout, lost peer) the communicator must not be used again.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/reduce_op.hpp"
 #include "ringlab/exec/executor.hpp"
 #include "ringlab/exec/rank_plan.hpp"
+#include "ringlab/model/decision_table.hpp"
 #include "ringlab/model/params.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/schedule/algorithms.hpp"
@@ -23,6 +25,8 @@ struct CollectiveOptions {
   exec::ExecOptions exec;             // segment size, pipeline depth, timeout
   // The model "auto" chooses with: a calibrated profile's parameters, or the stated defaults.
   model::ModelParams autoModel = model::defaultProfile().params;
+  // A measured decision table (`ringlab tune`); "auto" prefers it to the model when its p matches.
+  std::shared_ptr<const model::DecisionTable> autoTable;
 };
 
 class Communicator {

@@ -46,7 +46,8 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
                                             DataType type, const CollectiveOptions& options) {
   // Every rank resolves "auto" from the same model, count and type, so all choose alike.
   const schedule::AlgorithmSpec spec =
-      model::chooseAlgorithm(options.algorithm, collective, size(), count, type, options.autoModel);
+      model::chooseAlgorithm(options.algorithm, collective, size(), count, type, options.autoModel,
+                             options.autoTable.get());
   const std::string key = planKey(collective, count, spec);
   auto it = plans_.find(key);
   if (it != plans_.end()) return it->second;

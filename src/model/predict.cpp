@@ -11,7 +11,8 @@ const std::vector<std::string>& modelledAlgorithms() {
 }
 
 schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec, schedule::Collective collective,
-                                        int p, std::uint64_t count, DataType type, const ModelParams& m) {
+                                        int p, std::uint64_t count, DataType type, const ModelParams& m,
+                                        const DecisionTable* measured) {
   if (spec.name != kAutoAlgorithm) return spec;
   if (!spec.ringOrder.empty() || spec.ownershipOffset != 0 || spec.channels != 1 ||
       !spec.channelOrders.empty() || spec.ranksPerNode != 0) {
@@ -20,7 +21,13 @@ schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec, sch
                  "node; name an algorithm to give those");
   }
   schedule::AlgorithmSpec chosen;
-  chosen.name = collective == schedule::Collective::AllReduce ? fastestAlgorithm(p, count, type, m) : "ring";
+  if (collective != schedule::Collective::AllReduce) {
+    chosen.name = "ring";
+  } else if (measured && measured->ranks == p) {
+    chosen.name = measured->choose(count * dataTypeSize(type));
+  } else {
+    chosen.name = fastestAlgorithm(p, count, type, m);
+  }
   return chosen;
 }
 

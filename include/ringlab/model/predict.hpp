@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ringlab/model/cost.hpp"
+#include "ringlab/model/decision_table.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/volume.hpp"
 
@@ -13,11 +14,13 @@ namespace ringlab::model {
 // `--algo auto`: the algorithm is chosen per call, as the fastest modelled one at that size.
 inline constexpr const char* kAutoAlgorithm = "auto";
 
-// `spec` itself, or for "auto" the fastest modelled AllReduce algorithm at this size (ring for
-// reduce-scatter and allgather, the only algorithm that builds them). Throws InvalidArgument when
-// "auto" is given parameters that belong to one algorithm (ring order, channels, ranks per node).
+// `spec` itself, or for "auto": the measured decision table's choice when one is given for this
+// p, else the fastest modelled AllReduce algorithm at this size (ring for reduce-scatter and
+// allgather, the only algorithm that builds them). Throws InvalidArgument when "auto" is given
+// parameters that belong to one algorithm (ring order, channels, ranks per node).
 schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec, schedule::Collective collective,
-                                        int p, std::uint64_t count, DataType type, const ModelParams& m);
+                                        int p, std::uint64_t count, DataType type, const ModelParams& m,
+                                        const DecisionTable* measured = nullptr);
 
 // The AllReduce algorithms with a closed form, in the order tables list them.
 const std::vector<std::string>& modelledAlgorithms();

@@ -1,0 +1,118 @@
+#include "ringlab/model/decision_table.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/schedule/algorithms.hpp"
+
+namespace ringlab::model {
+
+std::string MeasuredSize::fastest() const {
+  std::string best;
+  for (const auto& [name, us] : timeUs) {
+    if (best.empty() || us < timeUs.at(best)) best = name;
+  }
+  return best;
+}
+
+std::vector<DecisionRule> DecisionTable::rules() const {
+  std::vector<DecisionRule> out;
+  for (const MeasuredSize& m : measured) {
+    const std::string winner = m.fastest();
+    if (out.empty()) {
+      out.push_back({0, winner});
+    } else if (out.back().algorithm != winner) {
+      out.push_back({m.bytes, winner});
+    }
+  }
+  return out;
+}
+
+std::string DecisionTable::choose(std::uint64_t bytes) const {
+  std::string chosen = "ring";
+  for (const DecisionRule& r : rules()) {
+    if (r.fromBytes <= bytes) chosen = r.algorithm;
+  }
+  return chosen;
+}
+
+nlohmann::json toJson(const DecisionTable& t) {
+  nlohmann::json measured = nlohmann::json::array();
+  for (const MeasuredSize& m : t.measured) {
+    measured.push_back({{"bytes", m.bytes}, {"time_us", m.timeUs}, {"fastest", m.fastest()}});
+  }
+  nlohmann::json rules = nlohmann::json::array();
+  for (const DecisionRule& r : t.rules()) rules.push_back({{"from_bytes", r.fromBytes}, {"algorithm", r.algorithm}});
+  return {{"format", kDecisionTableFormat}, {"p", t.ranks},       {"transport", t.transport},
+          {"dtype", t.dtype},               {"host", t.host},     {"ringlab_version", t.ringlabVersion},
+          {"date", t.date},                 {"rules", rules},     {"measured", measured}};
+}
+
+DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& source) {
+  const auto fail = [&](const std::string& what) -> void {
+    throwInvalid("decision table " + source + ": " + what + "; write a new one with `ringlab tune`");
+  };
+  if (!j.is_object() || !j.contains("format") || !j["format"].is_string()) fail("no \"format\" field");
+  if (j["format"] != kDecisionTableFormat) {
+    fail("format " + j["format"].get<std::string>() + ", this ringlab reads " + kDecisionTableFormat);
+  }
+  DecisionTable t;
+  try {
+    t.ranks = j.at("p").get<int>();
+    t.transport = j.at("transport").get<std::string>();
+    t.dtype = j.at("dtype").get<std::string>();
+    t.host = j.at("host").get<std::string>();
+    t.ringlabVersion = j.at("ringlab_version").get<std::string>();
+    t.date = j.at("date").get<std::string>();
+    for (const auto& m : j.at("measured")) {
+      MeasuredSize size{m.at("bytes").get<std::uint64_t>(), m.at("time_us").get<std::map<std::string, double>>()};
+      for (const auto& [name, us] : size.timeUs) {
+        const auto& known = schedule::algorithmNames();
+        if (std::find(known.begin(), known.end(), name) == known.end()) fail("unknown algorithm '" + name + "'");
+        if (!(us > 0)) fail("time for " + name + " must be > 0");
+      }
+      if (size.timeUs.empty()) fail("a size with no measured algorithm");
+      t.measured.push_back(size);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    fail(std::string("missing or mistyped field (") + e.what() + ")");
+  }
+  if (t.measured.empty()) fail("no measured sizes");
+  return t;
+}
+
+int openMpiAllreduceAlgorithm(const std::string& algorithm) {
+  // coll_tuned's MPI_Allreduce algorithms: 1 basic linear, 2 nonoverlapping (reduce then
+  // broadcast), 3 recursive doubling, 4 ring, 5 segmented ring, 6 Rabenseifner.
+  if (algorithm == "recursive_doubling") return 3;
+  if (algorithm == "ring") return 4;
+  if (algorithm == "rabenseifner") return 6;
+  if (algorithm == "binomial_tree") return 2;  // Open MPI's reduce + broadcast; its trees differ
+  return 0;
+}
+
+std::string toOpenMpiRules(const DecisionTable& t) {
+  const std::vector<DecisionRule> rules = t.rules();
+  std::ostringstream out;
+  out << "rule-file-version-2\n"
+      << "# written by ringlab tune: p = " << t.ranks << ", transport " << t.transport << ", " << t.dtype
+      << ", host " << t.host << ", ringlab " << t.ringlabVersion << ", " << t.date << "\n"
+      << "1 # number of collectives\n"
+      << "2 # collective id: allreduce\n"
+      << "1 # number of communicator sizes\n"
+      << t.ranks << " # communicator size\n"
+      << rules.size() << " # number of rules\n"
+      << "# bytes algorithm topo segsize requests\n";
+  for (const DecisionRule& r : rules) {
+    const int number = openMpiAllreduceAlgorithm(r.algorithm);
+    if (number == 0) {
+      throwInvalid("algorithm '" + r.algorithm + "' has no Open MPI allreduce equivalent; tune with "
+                   "ring, recursive_doubling, rabenseifner, binomial_tree to export rules");
+    }
+    out << r.fromBytes << " " << number << " 0 0 0 # " << r.algorithm << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace ringlab::model

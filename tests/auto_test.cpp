@@ -1,0 +1,111 @@
+// `--algo auto`: the choice from the model and from a measured decision table, its Open MPI
+// export, and correct results whatever it chooses.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "ringlab/communicator.hpp"
+#include "ringlab/core/error.hpp"
+#include "ringlab/model/decision_table.hpp"
+#include "ringlab/model/predict.hpp"
+#include "ringlab/transport/inproc.hpp"
+
+namespace ringlab::model {
+namespace {
+
+DecisionTable sampleTable() {
+  DecisionTable t;
+  t.ranks = 4;
+  t.transport = "inproc";
+  t.dtype = "float32";
+  t.host = "h";
+  t.ringlabVersion = "v";
+  t.date = "d";
+  t.measured = {{8, {{"ring", 30}, {"recursive_doubling", 10}}},
+                {64, {{"ring", 31}, {"recursive_doubling", 11}}},
+                {4096, {{"ring", 40}, {"recursive_doubling", 45}}},
+                {1 << 20, {{"ring", 900}, {"recursive_doubling", 2000}}}};
+  return t;
+}
+
+TEST(AutoDecisionTable, MergesRunsAndChoosesBySize) {
+  const DecisionTable t = sampleTable();
+  const auto rules = t.rules();
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[0].fromBytes, 0u);
+  EXPECT_EQ(rules[0].algorithm, "recursive_doubling");
+  EXPECT_EQ(rules[1].fromBytes, 4096u);
+  EXPECT_EQ(rules[1].algorithm, "ring");
+  EXPECT_EQ(t.choose(1), "recursive_doubling");
+  EXPECT_EQ(t.choose(4095), "recursive_doubling");
+  EXPECT_EQ(t.choose(4096), "ring");
+  EXPECT_EQ(t.choose(1ull << 40), "ring");
+}
+
+TEST(AutoDecisionTable, OpenMpiRulesStartAtZeroWithOpenMpiNumbers) {
+  const std::string rules = toOpenMpiRules(sampleTable());
+  EXPECT_EQ(rules.rfind("rule-file-version-2\n", 0), 0u);
+  EXPECT_NE(rules.find("\n2 # collective id: allreduce\n"), std::string::npos);
+  EXPECT_NE(rules.find("\n4 # communicator size\n"), std::string::npos);
+  EXPECT_NE(rules.find("\n0 3 0 0 0 # recursive_doubling\n"), std::string::npos);
+  EXPECT_NE(rules.find("\n4096 4 0 0 0 # ring\n"), std::string::npos);
+  EXPECT_EQ(openMpiAllreduceAlgorithm("rabenseifner"), 6);
+  EXPECT_EQ(openMpiAllreduceAlgorithm("multi_ring"), 0);
+}
+
+TEST(AutoDecisionTable, JsonRoundTripAndStrictReading) {
+  const DecisionTable back = decisionTableFromJson(toJson(sampleTable()), "t.json");
+  EXPECT_EQ(back.choose(8), "recursive_doubling");
+  EXPECT_EQ(back.ranks, 4);
+  nlohmann::json j = toJson(sampleTable());
+  j["format"] = "ringlab-tune/0";
+  EXPECT_THROW(decisionTableFromJson(j, "old.json"), Error);
+  j = toJson(sampleTable());
+  j["measured"][0]["time_us"]["warp_drive"] = 1.0;
+  EXPECT_THROW(decisionTableFromJson(j, "unknown.json"), Error);
+  j = toJson(sampleTable());
+  j.erase("p");
+  EXPECT_THROW(decisionTableFromJson(j, "no-p.json"), Error);
+}
+
+TEST(AutoChoice, TableFirstThenModel) {
+  schedule::AlgorithmSpec autoSpec;
+  autoSpec.name = kAutoAlgorithm;
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}};
+  const DecisionTable t = sampleTable();
+  const auto all = schedule::Collective::AllReduce;
+  EXPECT_EQ(chooseAlgorithm(autoSpec, all, 4, 2, DataType::Float32, m, &t).name, "recursive_doubling");
+  EXPECT_EQ(chooseAlgorithm(autoSpec, all, 4, 1 << 20, DataType::Float32, m, &t).name, "ring");
+  // A table measured at another p is not used: the model decides.
+  EXPECT_EQ(chooseAlgorithm(autoSpec, all, 8, 1 << 20, DataType::Float32, m, &t).name,
+            fastestAlgorithm(8, 1 << 20, DataType::Float32, m));
+  EXPECT_EQ(chooseAlgorithm(autoSpec, schedule::Collective::ReduceScatter, 4, 8, DataType::Float32, m).name, "ring");
+  schedule::AlgorithmSpec withOrder = autoSpec;
+  withOrder.ringOrder = {0, 1, 2, 3};
+  EXPECT_THROW(chooseAlgorithm(withOrder, all, 4, 8, DataType::Float32, m), Error);
+}
+
+TEST(AutoChoice, CommunicatorRunsWhateverItChoosesCorrectly) {
+  const int p = 5;
+  transport::InprocWorld world(p);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < p; ++r) {
+    threads.emplace_back([&, r] {
+      Communicator comm(world.transport(r));
+      CollectiveOptions options;
+      options.algorithm.name = kAutoAlgorithm;
+      for (std::uint64_t count : {1ull, 100ull, 300000ull}) {
+        std::vector<std::int32_t> data(count);
+        for (std::uint64_t i = 0; i < count; ++i) data[i] = static_cast<std::int32_t>(i % 1000) * (r + 1);
+        comm.allreduce(data.data(), data.data(), count, DataType::Int32, ReduceOp::Sum, options);
+        for (std::uint64_t i = 0; i < count; ++i) {
+          ASSERT_EQ(data[i], static_cast<std::int32_t>(i % 1000) * 15) << "count " << count << " element " << i;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+}
+
+}  // namespace
+}  // namespace ringlab::model
