@@ -89,14 +89,8 @@ void runRank(const BenchConfig& config, const std::vector<std::uint64_t>& sizes,
 }  // namespace
 
 void validate(const BenchConfig& c) {
-  const std::size_t esize = dataTypeSize(c.type);
-  const std::string type = dataTypeName(c.type);
-  for (auto [name, bytes] : {std::pair{"-b/--minbytes", c.minBytes}, std::pair{"-e/--maxbytes", c.maxBytes}}) {
-    if (bytes % esize != 0) {
-      throwInvalid(std::string(name) + " " + std::to_string(bytes) + " is not a multiple of the " +
-                   type + " size (" + std::to_string(esize) + " bytes)");
-    }
-  }
+  elementCount(c.minBytes, c.type, "-b/--minbytes");
+  elementCount(c.maxBytes, c.type, "-e/--maxbytes");
   if (c.minBytes == 0) throwInvalid("-b/--minbytes 0: the sweep starts at 1 element or more");
   if (c.minBytes > c.maxBytes) {
     throwInvalid("-b/--minbytes " + std::to_string(c.minBytes) + " is larger than -e/--maxbytes " +

@@ -37,14 +37,6 @@ nlohmann::json predictionJson(const model::Prediction& p) {
           {"bytes_per_rank_note", "the busiest rank; link-hop needs a topology"}};
 }
 
-std::uint64_t elementCount(std::uint64_t bytes, DataType type, const char* flag) {
-  if (bytes % dataTypeSize(type) != 0) {
-    throwInvalid(std::string(flag) + " " + std::to_string(bytes) + " is not a multiple of the " +
-                 dataTypeName(type) + " size (" + std::to_string(dataTypeSize(type)) + " bytes)");
-  }
-  return bytes / dataTypeSize(type);
-}
-
 void printHeader(const model::Profile& prof, const std::string& source) {
   std::printf("# %s  [%s]\n", describeModel(prof).c_str(), source.c_str());
   std::printf("# time = steps x alpha + bytes x beta + reduced bytes x gamma (full duplex: a rank's "

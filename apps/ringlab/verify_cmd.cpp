@@ -33,10 +33,7 @@ int runVerifyCommand(const VerifyArgs& args) {
   const schedule::Collective collective = schedule::parseCollective(args.collective);
   const DataType type = parseDataType(args.dtype);
   const std::uint64_t bytes = parseSize(args.size);
-  if (bytes % dataTypeSize(type) != 0) {
-    throwInvalid("--size " + std::to_string(bytes) + " is not a multiple of the " +
-                 std::string(dataTypeName(type)) + " size (" + std::to_string(dataTypeSize(type)) + " bytes)");
-  }
+  elementCount(bytes, type, "--size");
   schedule::AlgorithmSpec spec = args.algorithm.resolve(args.ranks);
   spec.ownershipOffset = args.offset;
   const schedule::Schedule s = schedule::buildSchedule(collective, args.ranks, spec);

@@ -61,4 +61,13 @@ DataType parseDataType(std::string_view name) {
                "float32 (float), float64 (double)");
 }
 
+std::uint64_t elementCount(std::uint64_t bytes, DataType type, std::string_view what) {
+  const std::uint64_t size = dataTypeSize(type);
+  if (bytes % size != 0) {
+    throwInvalid(std::string(what) + " " + std::to_string(bytes) + " is not a multiple of the " +
+                 dataTypeName(type) + " size (" + std::to_string(size) + " bytes)");
+  }
+  return bytes / size;
+}
+
 }  // namespace ringlab

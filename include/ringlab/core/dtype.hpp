@@ -1,6 +1,7 @@
 #pragma once
 // Element datatypes. Chunks, segments and counts are always whole elements of one of these.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,9 @@ const char* dataTypeName(DataType type);
 // Accepts the canonical names and nccl-tests' aliases (half, float, double, ...);
 // throws InvalidArgument naming the value and the valid names otherwise.
 DataType parseDataType(std::string_view name);
+
+// bytes / dataTypeSize(type); throws InvalidArgument, naming `what` (e.g. "--size") and the
+// value, when bytes is not a whole number of elements.
+std::uint64_t elementCount(std::uint64_t bytes, DataType type, std::string_view what);
 
 }  // namespace ringlab
