@@ -5,26 +5,20 @@
 // reference.
 #include <gtest/gtest.h>
 
-#include <barrier>
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <functional>
-#include <memory>
-#include <numeric>
 #include <random>
 #include <string>
-#include <thread>
 
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/core/reduce.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/multi_ring.hpp"
 #include "ringlab/schedule/ring.hpp"
 #include "ringlab/schedule/verify.hpp"
 #include "ringlab/schedule/volume.hpp"
-#include "ringlab/transport/inproc.hpp"
+#include "test_support.hpp"
 
 namespace ringlab {
 namespace {
@@ -182,12 +176,7 @@ TEST(AlgoSchedule, MultiRingWithExplicitOrdersAndOffsetVerifies) {
   std::mt19937 rng(99);
   for (int p = 1; p <= kMaxP; p += 4) {
     AlgorithmSpec s = multiRing(3);
-    for (int c = 0; c < 3; ++c) {
-      std::vector<int> order(p);
-      std::iota(order.begin(), order.end(), 0);
-      std::shuffle(order.begin(), order.end(), rng);
-      s.channelOrders.push_back(order);
-    }
+    for (int c = 0; c < 3; ++c) s.channelOrders.push_back(test::shuffledOrder(p, rng));
     s.ownershipOffset = static_cast<int>(rng() % 9) - 4;
     EXPECT_TRUE(schedule::verify(schedule::buildSchedule(Collective::AllReduce, p, s)).valid) << p;
   }
@@ -375,26 +364,8 @@ TEST(AlgoBuild, OnlyRingBuildsReduceScatterAndAllgather) {
 // ---------------------------------------------------------------------------------------------
 // End to end: ranks as threads over the in-process transport
 
-using Bytes = std::vector<std::byte>;
-
-// Runs fn(rank, communicator) on p threads; a failing rank aborts the world so no peer hangs.
-void runRanks(int p, const std::function<void(int, Communicator&)>& fn) {
-  transport::InprocWorld world(p);
-  std::vector<std::unique_ptr<Communicator>> comms;
-  for (int r = 0; r < p; ++r) comms.push_back(std::make_unique<Communicator>(world.transport(r)));
-  std::vector<std::thread> threads;
-  for (int r = 0; r < p; ++r) {
-    threads.emplace_back([&, r] {
-      try {
-        fn(r, *comms[r]);
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << "rank " << r << ": " << e.what();
-        world.abort(e.what());
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-}
+using test::Bytes;
+using test::Case;
 
 // int32: any bit pattern (sum wraps). float32: values in [-4, 4), so that rounding differs with
 // the order of the sum and a rank that combined in another order would differ bitwise.
@@ -413,71 +384,29 @@ Bytes randomInput(DataType type, std::uint64_t count, std::uint32_t seed) {
   return data;
 }
 
-struct RunCase {
-  DataType type;
-  ReduceOp op;
-  std::uint64_t count;
-  bool inPlace;
-  CollectiveOptions options;
-  std::uint32_t seed;
-};
-
-std::string describe(const RunCase& c, int p) {
+std::string describe(const Case& c, int p) {
   return describe(c.options.algorithm, p) + " " + dataTypeName(c.type) + " " + reduceOpName(c.op) +
          " count=" + std::to_string(c.count) + (c.inPlace ? " in place" : " out of place") +
          " segment=" + std::to_string(c.options.exec.segmentBytes);
 }
 
 // int32: exact against the serial fold (wrapping sum and max are associative and commutative).
-// float32: max exact; sum within (p-1) u sum|x| of the float64 sum, as any summation order is.
-void checkResult(const RunCase& c, int p, const std::vector<Bytes>& inputs, const Bytes& out) {
+// float32: max exact; sum within p u sum|x| of the float64 sum, as any summation order is.
+void checkResult(const Case& c, int p, const std::vector<Bytes>& inputs, const Bytes& out) {
   if (c.type == DataType::Int32 || c.op == ReduceOp::Max) {
-    Bytes ref = inputs[0];
-    for (int r = 1; r < p; ++r)
-      reduce(c.type, c.op, ref.data(), ref.data(), inputs[r].data(), c.count);
-    ASSERT_TRUE(ref == out) << describe(c, p);
+    test::checkExact(c, p, inputs, out, describe(c, p));
     return;
   }
-  for (std::uint64_t i = 0; i < c.count; ++i) {
-    double exact = 0, magnitude = 0;
-    for (int r = 0; r < p; ++r) {
-      float v;
-      std::memcpy(&v, inputs[r].data() + i * 4, 4);
-      exact += v;
-      magnitude += std::fabs(v);
-    }
-    float got;
-    std::memcpy(&got, out.data() + i * 4, 4);
-    ASSERT_LE(std::fabs(got - exact), p * std::ldexp(1.0, -24) * magnitude)
-        << describe(c, p) << " element " << i;
-  }
+  const auto bound = [&](const test::Float64Element& e) {
+    return p * test::unitRoundoff(DataType::Float32) * e.magnitude;
+  };
+  test::checkAgainstFloat64(c, p, inputs, out, bound, describe(c, p));
 }
 
-// Every rank checks its own result; rank 0 then checks that all ranks ended bitwise identical.
-void runCases(int p, const std::vector<RunCase>& cases) {
-  std::vector<Bytes> outputs(p);
-  std::barrier sync(p);
-  runRanks(p, [&](int rank, Communicator& comm) {
-    for (const RunCase& c : cases) {
-      std::vector<Bytes> inputs;
-      for (int r = 0; r < p; ++r) inputs.push_back(randomInput(c.type, c.count, c.seed * 131 + r));
-      Bytes out(c.count * 4, std::byte{0xAB});
-      if (c.inPlace) {
-        out = inputs[rank];
-        comm.allreduce(out.data(), out.data(), c.count, c.type, c.op, c.options);
-      } else {
-        comm.allreduce(inputs[rank].data(), out.data(), c.count, c.type, c.op, c.options);
-      }
-      checkResult(c, p, inputs, out);
-      outputs[rank] = std::move(out);
-      sync.arrive_and_wait();
-      if (rank == 0) {
-        for (int r = 1; r < p; ++r)
-          EXPECT_TRUE(outputs[r] == outputs[0]) << "rank " << r << ": " << describe(c, p);
-      }
-      sync.arrive_and_wait();
-    }
-  });
+void runCases(int p, const std::vector<Case>& cases) {
+  test::runCases(
+      p, cases, [](const Case& c, std::uint32_t seed) { return randomInput(c.type, c.count, seed); },
+      checkResult, [](const Case& c, int p) { return describe(c, p); });
 }
 
 class AlgoExec : public ::testing::TestWithParam<std::string> {};
@@ -488,13 +417,13 @@ TEST_P(AlgoExec, AllreduceMatchesTheReference) {
     std::mt19937 rng(7000 + p);
     const auto n = static_cast<std::uint64_t>(p);
     const std::vector<int> divisors = divisorsOf(p);
-    std::vector<RunCase> cases;
+    std::vector<Case> cases;
     std::uint32_t seed = 0;
     for (DataType type : {DataType::Int32, DataType::Float32}) {
       for (ReduceOp op : {ReduceOp::Sum, ReduceOp::Max}) {
         for (std::uint64_t count : std::vector<std::uint64_t>{0, 1, n - 1, n + 1, 97, 1031}) {
           for (bool inPlace : {false, true}) {
-            RunCase c{type, op, count, inPlace, {}, ++seed};
+            Case c{type, op, count, inPlace, {}, ++seed};
             c.options.algorithm.name = name;
             if (name == "multi_ring") {
               c.options.algorithm.channels = 1 + static_cast<int>(seed % 4);
@@ -502,12 +431,7 @@ TEST_P(AlgoExec, AllreduceMatchesTheReference) {
             }
             if (name == "hierarchical")
               c.options.algorithm.ranksPerNode = divisors[seed % divisors.size()];
-            if (name == "ring" && seed % 2) {
-              std::vector<int> order(p);
-              std::iota(order.begin(), order.end(), 0);
-              std::shuffle(order.begin(), order.end(), rng);
-              c.options.algorithm.ringOrder = order;
-            }
+            if (name == "ring" && seed % 2) c.options.algorithm.ringOrder = test::shuffledOrder(p, rng);
             // Tiny forced segments (one and three elements) on a third of the cases each.
             const std::uint64_t segments[] = {4, 12, exec::kDefaultSegmentBytes};
             c.options.exec.segmentBytes = segments[seed % 3];

@@ -4,69 +4,24 @@
 // bitwise across ranks and within a stated bound of a float64 reference.
 #include <gtest/gtest.h>
 
-#include <barrier>
 #include <cmath>
 #include <cstring>
-#include <functional>
-#include <numeric>
 #include <random>
+#include <string>
 #include <thread>
 
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/half.hpp"
-#include "ringlab/core/reduce.hpp"
 #include "ringlab/exec/executor.hpp"
 #include "ringlab/transport/inproc.hpp"
+#include "test_support.hpp"
 
 namespace ringlab {
 namespace {
 
-using Bytes = std::vector<std::byte>;
-
-// Runs fn(rank, communicator) on p threads; a failing rank aborts the world so no peer hangs.
-void runRanks(int p, const std::function<void(int, Communicator&)>& fn) {
-  transport::InprocWorld world(p);
-  std::vector<std::unique_ptr<Communicator>> comms;
-  for (int r = 0; r < p; ++r) comms.push_back(std::make_unique<Communicator>(world.transport(r)));
-  std::vector<std::thread> threads;
-  for (int r = 0; r < p; ++r) {
-    threads.emplace_back([&, r] {
-      try {
-        fn(r, *comms[r]);
-      } catch (const std::exception& e) {
-        ADD_FAILURE() << "rank " << r << ": " << e.what();
-        world.abort(e.what());
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-}
-
-// Element value as double, whatever the type.
-double loadValue(DataType type, const Bytes& data, std::uint64_t i) {
-  const std::byte* at = data.data() + i * dataTypeSize(type);
-  auto get = [&](auto v) { std::memcpy(&v, at, sizeof v); return v; };
-  switch (type) {
-    case DataType::Float16: return halfToFloat(get(std::uint16_t{}));
-    case DataType::Bfloat16: return bfloat16ToFloat(get(std::uint16_t{}));
-    case DataType::Float32: return get(float{});
-    case DataType::Float64: return get(double{});
-    default: break;
-  }
-  ADD_FAILURE() << "loadValue is for floating types";
-  return 0;
-}
-
-// Unit roundoff of each floating type.
-double unitRoundoff(DataType type) {
-  switch (type) {
-    case DataType::Float16: return std::ldexp(1.0, -11);
-    case DataType::Bfloat16: return std::ldexp(1.0, -8);
-    case DataType::Float32: return std::ldexp(1.0, -24);
-    default: return std::ldexp(1.0, -53);
-  }
-}
+using test::Bytes;
+using test::Case;
 
 Bytes randomInput(DataType type, ReduceOp op, std::uint64_t count, std::uint32_t seed) {
   std::mt19937_64 rng(seed);
@@ -92,92 +47,35 @@ Bytes randomInput(DataType type, ReduceOp op, std::uint64_t count, std::uint32_t
   return data;
 }
 
-struct Case {
-  DataType type;
-  ReduceOp op;
-  std::uint64_t count;
-  bool inPlace;
-  CollectiveOptions options;
-  std::uint32_t seed;
-};
+std::string describe(const Case& c, int p) {
+  return std::string(dataTypeName(c.type)) + " " + reduceOpName(c.op) + " p=" + std::to_string(p) +
+         " count=" + std::to_string(c.count);
+}
 
-// Checks one rank's AllReduce output against the inputs of all ranks.
+// Checks one rank's AllReduce output against the inputs of all ranks: integers exactly against
+// the serial fold, floats within a bound of the float64 reference.
 void checkAgainstReference(const Case& c, int p, const std::vector<Bytes>& inputs, const Bytes& out) {
-  const std::size_t es = dataTypeSize(c.type);
   if (!isFloating(c.type)) {
-    // Integer reduction with wrap-around is associative and commutative: any order gives the
-    // same bits, so the serial fold over ranks 0..p-1 is an exact reference.
-    Bytes ref = inputs[0];
-    for (int r = 1; r < p; ++r) reduce(c.type, c.op, ref.data(), ref.data(), inputs[r].data(), c.count);
-    if (c.op == ReduceOp::Avg) divideBy(c.type, ref.data(), c.count, p);
-    for (std::uint64_t i = 0; i < c.count; ++i) {
-      ASSERT_EQ(std::memcmp(ref.data() + i * es, out.data() + i * es, es), 0)
-          << dataTypeName(c.type) << " " << reduceOpName(c.op) << " p=" << p << " count=" << c.count
-          << " element " << i;
-    }
+    test::checkExact(c, p, inputs, out, describe(c, p));
     return;
   }
   // The float64 reference itself rounds: allow its own (p-1) roundings on top of the result's.
-  const double u = unitRoundoff(c.type) + std::ldexp(1.0, -53);
-  for (std::uint64_t i = 0; i < c.count; ++i) {
-    double exact = loadValue(c.type, inputs[0], i), magnitude = std::fabs(exact);
-    for (int r = 1; r < p; ++r) {
-      const double v = loadValue(c.type, inputs[r], i);
-      magnitude += std::fabs(v);
-      switch (c.op) {
-        case ReduceOp::Sum: case ReduceOp::Avg: exact += v; break;
-        case ReduceOp::Prod: exact *= v; break;
-        case ReduceOp::Min: exact = std::min(exact, v); break;
-        case ReduceOp::Max: exact = std::max(exact, v); break;
-      }
+  const double u = test::unitRoundoff(c.type) + std::ldexp(1.0, -53);
+  const auto bound = [&](const test::Float64Element& e) {
+    switch (c.op) {
+      case ReduceOp::Sum: return (p - 1) * u * e.magnitude;
+      case ReduceOp::Avg: return (p - 1) * u * e.magnitude / p + u * std::fabs(e.exact);
+      case ReduceOp::Prod: return 1.01 * (p - 1) * u * std::fabs(e.exact);
+      default: return 0.0;  // min and max round nothing: exact
     }
-    const double got = loadValue(c.type, out, i);
-    double bound = 0;  // min and max round nothing: exact
-    if (c.op == ReduceOp::Sum) bound = (p - 1) * u * magnitude;
-    if (c.op == ReduceOp::Avg) { exact /= p; bound = (p - 1) * u * magnitude / p + u * std::fabs(exact); }
-    if (c.op == ReduceOp::Prod) bound = 1.01 * (p - 1) * u * std::fabs(exact);
-    ASSERT_LE(std::fabs(got - exact), bound)
-        << dataTypeName(c.type) << " " << reduceOpName(c.op) << " p=" << p << " count=" << c.count
-        << " element " << i << " got " << got << " exact " << exact;
-  }
+  };
+  test::checkAgainstFloat64(c, p, inputs, out, bound, describe(c, p));
 }
 
-// Runs a list of cases on one world of p ranks; every rank checks its own output and rank 0
-// checks that all ranks ended bitwise identical.
 void runCases(int p, const std::vector<Case>& cases) {
-  std::vector<Bytes> outputs(p);
-  std::barrier sync(p);
-  runRanks(p, [&](int rank, Communicator& comm) {
-    for (const Case& c : cases) {
-      std::vector<Bytes> inputs;
-      for (int r = 0; r < p; ++r) inputs.push_back(randomInput(c.type, c.op, c.count, c.seed * 131 + r));
-      Bytes out(c.count * dataTypeSize(c.type), std::byte{0xAB});
-      if (c.inPlace) {
-        out = inputs[rank];
-        comm.allreduce(out.data(), out.data(), c.count, c.type, c.op, c.options);
-      } else {
-        comm.allreduce(inputs[rank].data(), out.data(), c.count, c.type, c.op, c.options);
-      }
-      checkAgainstReference(c, p, inputs, out);
-      outputs[rank] = std::move(out);
-      sync.arrive_and_wait();
-      if (rank == 0) {
-        for (int r = 1; r < p; ++r) {
-          EXPECT_EQ(outputs[r], outputs[0]) << "rank " << r << " differs from rank 0: "
-                                            << dataTypeName(c.type) << " " << reduceOpName(c.op)
-                                            << " p=" << p << " count=" << c.count;
-        }
-      }
-      sync.arrive_and_wait();
-    }
-  });
-}
-
-std::vector<int> shuffledOrder(int p, std::mt19937& rng) {
-  std::vector<int> order(p);
-  std::iota(order.begin(), order.end(), 0);
-  std::shuffle(order.begin(), order.end(), rng);
-  return order;
+  test::runCases(
+      p, cases, [](const Case& c, std::uint32_t seed) { return randomInput(c.type, c.op, c.count, seed); },
+      checkAgainstReference, describe);
 }
 
 class ExecAllReduce : public ::testing::TestWithParam<int> {};
@@ -196,7 +94,7 @@ TEST_P(ExecAllReduce, EveryDtypeOpCountOrderAndSegment) {
     for (ReduceOp op : kAllReduceOps) {
       for (std::uint64_t count : counts) {
         Case c{type, op, count, (seed % 2) == 1, {}, ++seed};
-        c.options.algorithm.ringOrder = shuffledOrder(p, rng);
+        c.options.algorithm.ringOrder = test::shuffledOrder(p, rng);
         c.options.algorithm.ownershipOffset = static_cast<int>(rng() % 7) - 3;
         // Tiny forced segments (one or three elements) on some cases, default on the rest.
         const std::uint64_t segmentChoices[] = {1, 3 * dataTypeSize(type), exec::kDefaultSegmentBytes};
@@ -228,7 +126,7 @@ TEST(ExecAllReduceLarge, FewMebibytesWithSmallSegments) {
 TEST(ExecCommunicator, ReduceScatterAndAllgatherFollowNcclLayout) {
   for (int p : {1, 2, 5, 8}) {
     const std::uint64_t block = 37;
-    runRanks(p, [&](int rank, Communicator& comm) {
+    test::runRanks(p, [&](int rank, Communicator& comm) {
       std::vector<std::int64_t> send(block * p), recv(block, -1);
       for (std::uint64_t i = 0; i < send.size(); ++i) send[i] = static_cast<std::int64_t>(i * 1000 + rank);
       comm.reduceScatter(send.data(), recv.data(), block, DataType::Int64, ReduceOp::Sum);
@@ -250,7 +148,7 @@ TEST(ExecCommunicator, ReduceScatterAndAllgatherFollowNcclLayout) {
 }
 
 TEST(ExecCommunicator, ReduceScatterRejectsOffset) {
-  runRanks(2, [&](int, Communicator& comm) {
+  test::runRanks(2, [&](int, Communicator& comm) {
     CollectiveOptions options;
     options.algorithm.ownershipOffset = 1;
     std::vector<float> send(4), recv(2);
