@@ -1206,3 +1206,57 @@ TEST(CliCompare, BenchJson) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// tune, bench --algo auto --tuned
+
+TEST(CliTune, TableFeedsAutoAndExportsOpenMpiRules) {
+  ScratchDir dir;
+  const std::string table = dir.file("tune.json"), rules = dir.file("rules.conf");
+  const RunResult tune = runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n",
+                                     "2", "--rounds", "1", "--out", table, "--ompi-rules", rules});
+  expectSuccess(tune);
+  const std::string text = slurp(rules);
+  EXPECT_TRUE(startsWith(text, "rule-file-version-2\n")) << text;
+  EXPECT_NE(text.find("\n2 # collective id: allreduce\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n3 # communicator size\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("\n0 "), std::string::npos)
+      << "the first rule must start at 0 bytes: " << text;
+  const RunResult bench = runRinglab({"bench", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n",
+                                      "1", "--algo", "auto", "--tuned", table});
+  expectSuccess(bench);
+  EXPECT_NE(bench.out.find("measured decision table"), std::string::npos) << bench.out;
+  EXPECT_NE(bench.out.find("wrong elements in total: 0"), std::string::npos) << bench.out;
+}
+
+TEST(CliTuneBadInput, TunedNeedsAuto) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"bench", "-p", "2", "-n", "1", "--tuned", dir.file("none.json")}),
+                   {"--tuned"});
+}
+TEST(CliTuneBadInput, TunedMissingFile) {
+  expectCleanError(runRinglab({"bench", "-p", "2", "-n", "1", "--algo", "auto", "--tuned",
+                               "/nonexistent-tune.json"}),
+                   {"/nonexistent-tune.json"});
+}
+TEST(CliTuneBadInput, TunedMalformed) {
+  expectCleanError(runRinglab({"bench", "-p", "2", "-n", "1", "--algo", "auto", "--tuned",
+                               dataFile("profile_malformed.json")}),
+                   {"decision"});
+}
+TEST(CliTuneBadInput, UnknownAlgorithm) {
+  ScratchDir dir;
+  expectCleanError(
+      runRinglab({"tune", "-p", "2", "--algos", "ring,warp", "--out", dir.file("t.json")}),
+      {"warp"});
+}
+TEST(CliTuneBadInput, RoundsZero) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"tune", "-p", "2", "--rounds", "0", "--out", dir.file("t.json")}),
+                   {"0"});
+}
+TEST(CliTuneBadInput, AutoWithRingOrder) {
+  expectCleanError(
+      runRinglab({"bench", "-p", "4", "-n", "1", "--algo", "auto", "--ring-order", "0,1,2,3"}),
+      {"auto"});
+}
