@@ -134,12 +134,17 @@ int runBenchCommand(const BenchArgs& args) {
                 describeModel(*profile).c_str());
   }
   const std::string modelHead = std::string(profile ? "  model(us) oop/model ip/model" : "") + (automatic ? "  algorithm" : "");
-  const std::string modelUnits;
-  std::printf("# %58s %32s\n", "out-of-place", "in-place");
-  std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s%s\n", "size", "count", "type", "redop",
-              "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong", modelHead.c_str());
-  std::printf("# %12s %12s %8s %6s %9s %7s %7s %6s %9s %7s %7s %6s%s\n", "(B)", "(elements)", "", "",
-              "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", modelUnits.c_str());
+  // Column headers as nccl-tests prints them, without trailing blanks.
+  const auto printHeaderLine = [](std::string line) {
+    line.erase(line.find_last_not_of(' ') + 1);
+    std::printf("%s\n", line.c_str());
+  };
+  printHeaderLine(fmt::format("# {:>58} {:>32}", "out-of-place", "in-place"));
+  printHeaderLine(fmt::format("# {:>12} {:>12} {:>8} {:>6} {:>9} {:>7} {:>7} {:>6} {:>9} {:>7} {:>7} {:>6}{}", "size",
+                              "count", "type", "redop", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw",
+                              "#wrong", modelHead));
+  printHeaderLine(fmt::format("# {:>12} {:>12} {:>8} {:>6} {:>9} {:>7} {:>7} {:>6} {:>9} {:>7} {:>7}", "(B)",
+                              "(elements)", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)"));
   std::fflush(stdout);
 
   const std::vector<std::uint64_t> sizes = sweepSizes(config);
