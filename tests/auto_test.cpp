@@ -71,7 +71,7 @@ TEST(AutoDecisionTable, JsonRoundTripAndStrictReading) {
 TEST(AutoChoice, TableFirstThenModel) {
   schedule::AlgorithmSpec autoSpec;
   autoSpec.name = kAutoAlgorithm;
-  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}};
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}, {0, 0, 0}};
   const DecisionTable t = sampleTable();
   const auto all = schedule::Collective::AllReduce;
   EXPECT_EQ(chooseAlgorithm(autoSpec, all, 4, 2, DataType::Float32, m, &t).name, "recursive_doubling");

@@ -1052,7 +1052,7 @@ TEST(CliModel, VersusRanks) {
 TEST(CliCalibrate, ProfileFeedsModelAndBench) {
   ScratchDir dir;
   const std::string profile = dir.file("profile.json");
-  const RunResult cal = runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "5", "-o", profile});
+  const RunResult cal = runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "20", "-o", profile});
   expectSuccess(cal);
   const std::string text = slurp(profile);
   {

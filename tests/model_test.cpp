@@ -17,9 +17,11 @@ namespace ringlab::model {
 namespace {
 
 // Distinct, awkward parameters so that a term on the wrong coefficient shows.
-const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10}, {0}};
+const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10}, {0}, {0, 0, 0}};
 // The same with a host that runs only 1.7 transfers at full speed at once.
-const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10}, {1.7}};
+const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10}, {1.7}, {0, 0, 0}};
+// And with a 64 KiB cache beyond which data moves 3x and reduces 2.5x slower.
+const ModelParams kTwoRegimes{{3.7e-6, 1.3e-10}, {0.71e-10}, {1.7}, {65536, 3.9e-10, 1.775e-10}};
 
 void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
   EXPECT_EQ(closed.steps, walked.steps) << what;
@@ -37,7 +39,7 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
         schedule::AlgorithmSpec spec;
         spec.name = name;
         const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, p, spec);
-        for (const ModelParams& m : {kParams, kContended}) {
+        for (const ModelParams& m : {kParams, kContended, kTwoRegimes}) {
           expectSameCost(predictAllReduce(spec, p, count, DataType::Float32, m),
                          scheduleCost(s, count, DataType::Float32, m),
                          name + " p=" + std::to_string(p) + " count=" + std::to_string(count) +
@@ -82,6 +84,16 @@ TEST(ModelClosedForm, ContentionScalesBandwidthAndReduceTermsOnly) {
   EXPECT_DOUBLE_EQ(ringAllReduceCost(8, 8000, 4, two).total_s(), free.total_s());
 }
 
+TEST(ModelClosedForm, MessagesBeyondTheCacheUseTheMemoryCoefficients) {
+  // 64 KiB cache: 16384 float32 elements fit, 16388 do not.
+  const Cost inCache = ringAllReduceCost(4, 16384, 4, kTwoRegimes);
+  const Cost beyond = ringAllReduceCost(4, 16388, 4, kTwoRegimes);
+  EXPECT_DOUBLE_EQ(inCache.bandwidth_s, 6 * 16384.0 * kTwoRegimes.link.beta_s_per_byte * (4 / 1.7));
+  EXPECT_DOUBLE_EQ(beyond.bandwidth_s, 6 * 16388.0 * kTwoRegimes.memory.beta_mem_s_per_byte * (4 / 1.7));
+  EXPECT_DOUBLE_EQ(beyond.reduce_s, 3 * 16388.0 * kTwoRegimes.memory.gamma_mem_s_per_byte * (4 / 1.7));
+  EXPECT_DOUBLE_EQ(beyond.startup_s, inCache.startup_s);
+}
+
 TEST(ModelClosedForm, UnevenCountIsPricedByTheLargestChunk) {
   // 10 elements over 4 ranks: chunks of 3,3,2,2; every ring step moves 3 elements.
   const Cost c = ringAllReduceCost(4, 10, 4, kParams);
@@ -92,7 +104,7 @@ TEST(ModelClosedForm, UnevenCountIsPricedByTheLargestChunk) {
 
 TEST(ModelClosedForm, SeedLimitsBandwidthTermTendsToTwoNBetaStartupGrowsLinearly) {
   const double n = 1 << 30;
-  const ModelParams m{{5e-6, 1 / 12.5e9}, {0}, {0}};
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {0}, {0}, {0, 0, 0}};
   double previous = 0;
   for (int p : {2, 4, 8, 64, 1024}) {
     const Cost c = ringAllReduceCost(p, static_cast<std::uint64_t>(n) / 4, 4, m);
@@ -105,7 +117,7 @@ TEST(ModelClosedForm, SeedLimitsBandwidthTermTendsToTwoNBetaStartupGrowsLinearly
 }
 
 TEST(ModelSelection, TinyMessagesFavourFewerStepsLargeOnesTheRing) {
-  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}};
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}, {0, 0, 0}};
   EXPECT_NE(fastestAlgorithm(64, 1, DataType::Float32, m), "ring");
   EXPECT_EQ(fastestAlgorithm(63, 1 << 28, DataType::Float32, m), "ring");
 }

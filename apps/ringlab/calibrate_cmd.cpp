@@ -43,30 +43,36 @@ std::vector<std::uint64_t> sizesByFour(std::uint64_t lo, std::uint64_t hi) {
   return sizes;
 }
 
-// Median one-way time of `bytes` for each of `pairs` ping-pong pairs running at once, ranks as
-// threads over the in-process transport (pair i is ranks 2i and 2i+1).
-std::vector<double> pingPongPairs(int pairs, std::uint64_t bytes, int iterations) {
+// One-way times (round trip / 2) of `bytes` for each of `pairs` ping-pong pairs running at once,
+// ranks as threads over the in-process transport (pair i is ranks 2i and 2i+1).
+std::vector<std::vector<double>> pingPongPairs(int pairs, std::uint64_t bytes, int iterations) {
   transport::InprocWorld world(2 * pairs);
   std::vector<std::vector<std::byte>> buffers(2 * pairs, std::vector<std::byte>(bytes, std::byte{1}));
-  std::vector<double> medians(pairs);
+  std::vector<std::vector<double>> samples(pairs);
   const std::chrono::milliseconds timeout(60'000);
   std::vector<std::thread> threads;
   for (int r = 0; r < 2 * pairs; ++r) {
     threads.emplace_back([&, r] {
       const bool initiator = r % 2 == 0;
-      const auto samples = exec::pingPong(world.transport(r), initiator ? r + 1 : r - 1, initiator,
-                                          buffers[r].data(), bytes, 2, iterations, timeout);
-      if (initiator) medians[r / 2] = median(samples);
+      auto oneWay = exec::pingPong(world.transport(r), initiator ? r + 1 : r - 1, initiator, buffers[r].data(),
+                                   bytes, 2, iterations, timeout);
+      if (initiator) samples[r / 2] = std::move(oneWay);
     });
   }
   for (auto& t : threads) t.join();
-  return medians;
+  return samples;
 }
 
+// The best one-way time per size: the transport's own cost. Not the median: on a shared machine
+// a waiting thread that was put to sleep takes ~50 us to wake, which is the scheduler's delay, not
+// the transport's (docs/MODEL_VS_MEASURED.md).
 std::vector<double> measureLink(const std::vector<std::uint64_t>& sizes, int iterations) {
-  std::vector<double> medians;
-  for (std::uint64_t bytes : sizes) medians.push_back(pingPongPairs(1, bytes, iterations).front());
-  return medians;
+  std::vector<double> best;
+  for (std::uint64_t bytes : sizes) {
+    const std::vector<double> samples = pingPongPairs(1, bytes, iterations).front();
+    best.push_back(*std::min_element(samples.begin(), samples.end()));
+  }
+  return best;
 }
 
 // How many transfers progress at full speed at once on this host: the aggregate rate of k
@@ -80,7 +86,9 @@ double measureConcurrency(std::uint64_t bytes, int iterations) {
   double single = 0, best = 1;
   for (int pairs = 1; pairs <= maxPairs; pairs *= 2) {
     double rate = 0;
-    for (double t : pingPongPairs(pairs, bytes, iterations)) rate += static_cast<double>(bytes) / t;
+    // Medians here: the pairs contend, and the best sample of each would come from moments when
+    // the others happened to be idle.
+    for (const auto& samples : pingPongPairs(pairs, bytes, iterations)) rate += static_cast<double>(bytes) / median(samples);
     if (pairs == 1) single = rate;
     best = std::max(best, rate / single);
     std::printf("  %6d %16.2f %12.2f\n", pairs, rate / 1e9, rate / single);
@@ -105,10 +113,38 @@ std::vector<double> measureReduce(const std::vector<std::uint64_t>& sizes, int i
   return medians;
 }
 
+// Where data stops fitting in cache: among the sizes of at least 64 KiB (bandwidth bound), the
+// first whose per-byte time is more than twice the best one starts the memory regime. Returns the
+// largest size below it as the cache size and the median per-byte time from it up (0, 0 when every
+// size stayed in cache).
+std::pair<double, double> memoryRegime(const std::vector<std::uint64_t>& sizes, const std::vector<double>& times) {
+  double fastest = 0;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] >= 64 * 1024 && (fastest == 0 || times[i] / sizes[i] < fastest)) fastest = times[i] / sizes[i];
+  }
+  for (std::size_t i = 1; i < sizes.size(); ++i) {
+    if (sizes[i] < 64 * 1024 || times[i] / sizes[i] <= 2 * fastest) continue;
+    std::vector<double> perByte;
+    for (std::size_t j = i; j < sizes.size(); ++j) perByte.push_back(times[j] / sizes[j]);
+    return {static_cast<double>(sizes[i - 1]), median(perByte)};
+  }
+  return {0, 0};
+}
+
+// Median per-byte time of the sizes above `cacheBytes`; `fallback` when there are none.
+double perByteAbove(const std::vector<std::uint64_t>& sizes, const std::vector<double>& times, double cacheBytes,
+                    double fallback) {
+  std::vector<double> perByte;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] > cacheBytes) perByte.push_back(times[i] / sizes[i]);
+  }
+  return perByte.empty() ? fallback : median(perByte);
+}
+
 void printFit(const char* what, const std::vector<std::uint64_t>& sizes, const std::vector<double>& times,
               const model::LineFit& fit) {
-  std::printf("# %s: median of the samples per size; fit = intercept + slope x bytes "
-              "(least squares on relative error); R^2 = %.5f\n", what, fit.r2);
+  std::printf("# %s per size; fit = intercept + slope x bytes (least squares on relative error); "
+              "R^2 = %.5f\n", what, fit.r2);
   std::printf("# %12s %14s %14s %10s\n", "bytes", "measured(us)", "fit(us)", "residual");
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const double predicted = times[i] - fit.residuals[i];
@@ -143,8 +179,8 @@ int runCalibrateCommand(const CalibrateArgs& a) {
   const model::LineFit red = model::fitLineRelative(rx, reduceTimes);
   const double concurrency = measureConcurrency(std::min<std::uint64_t>(hi, 16 << 20), a.iterations);
 
-  printFit("point-to-point one-way time (ping-pong / 2)", linkSizes, linkTimes, link);
-  printFit("reduction kernel, float32 sum in place", reduceSizes, reduceTimes, red);
+  printFit("point-to-point one-way time (ping-pong / 2), best of the round trips", linkSizes, linkTimes, link);
+  printFit("reduction kernel, float32 sum in place, median of the runs", reduceSizes, reduceTimes, red);
   if (link.slope <= 0 || red.slope <= 0) {
     throw Error(ErrorCode::Internal, fmt::format("calibration gave a non-positive slope (beta {}, gamma {}); "
                                                  "the machine is too noisy or the sizes too small: rerun with a larger -e",
@@ -154,6 +190,8 @@ int runCalibrateCommand(const CalibrateArgs& a) {
   p.params.link = {std::max(0.0, link.intercept), link.slope};
   p.params.reduce = {red.slope};
   p.params.host = {concurrency};
+  const auto [cacheBytes, betaMem] = memoryRegime(linkSizes, linkTimes);
+  p.params.memory = {cacheBytes, betaMem, cacheBytes > 0 ? perByteAbove(reduceSizes, reduceTimes, cacheBytes, red.slope) : 0};
   p.transport = a.transport;
   p.host = info.host;
   p.ringlabVersion = info.version;
@@ -164,6 +202,14 @@ int runCalibrateCommand(const CalibrateArgs& a) {
               "concurrent transfers = %.2f\n",
               formatMicros(p.params.link.alpha_s).c_str(), link.slope * 1e9, 1e-9 / link.slope,
               red.slope * 1e9, 1e-9 / red.slope, concurrency);
+  if (cacheBytes > 0) {
+    std::printf("# memory regime: messages above %s: beta_mem = %.4f ns/B (%.2f GB/s), gamma_mem = %.4f ns/B "
+                "(%.2f GB/s); median per-byte time of the larger sizes\n",
+                formatSize(static_cast<std::uint64_t>(cacheBytes)).c_str(), betaMem * 1e9, 1e-9 / betaMem,
+                p.params.memory.gamma_mem_s_per_byte * 1e9, 1e-9 / p.params.memory.gamma_mem_s_per_byte);
+  } else {
+    std::printf("# memory regime: none seen (no size's per-byte time doubled); one regime\n");
+  }
   if (link.intercept < 0) std::printf("# note: the fitted intercept was negative (%.3f us); alpha set to 0\n", link.intercept * 1e6);
   out << model::toJson(p).dump(2) << "\n";
   std::printf("# profile written to %s\n", a.out.c_str());
@@ -179,7 +225,7 @@ Action addCalibrateCommand(CLI::App& app) {
   cmd->add_option("-o,--out", args->out, "profile file to write")->capture_default_str();
   cmd->add_option("-b,--minbytes", args->minBytes, "smallest ping-pong size")->capture_default_str();
   cmd->add_option("-e,--maxbytes", args->maxBytes, "largest ping-pong size (sizes grow x4)")->capture_default_str();
-  cmd->add_option("-n,--iters", args->iterations, "timed round trips per size (median taken)")->capture_default_str();
+  cmd->add_option("-n,--iters", args->iterations, "timed round trips (best taken) and kernel runs (median) per size")->capture_default_str();
   return [args] { return runCalibrateCommand(*args); };
 }
 

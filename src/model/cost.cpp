@@ -57,27 +57,32 @@ Cost foldExtraRanks(int p, double vectorBytes, const ModelParams& m) {
 
 }  // namespace
 
-Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   const double chunk = largestChunkBytes(count, p, elementBytes);
   return uniformSteps(p - 1, chunk, chunk, p, m);  // every rank sends one chunk per step
 }
 
-Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   return uniformSteps(p - 1, largestChunkBytes(count, p, elementBytes), 0, p, m);
 }
 
-Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   // 2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma when p divides the count.
   return ringReduceScatterCost(p, count, elementBytes, m) + ringAllGatherCost(p, count, elementBytes, m);
 }
 
-Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   // lg p (alpha + n beta + n gamma) for a power of two.
   const double n = static_cast<double>(count * elementBytes);
   return uniformSteps(floorLog2(p), n, n, 1 << floorLog2(p), m) + foldExtraRanks(p, n, m);
 }
 
-Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   // 2 lg p alpha + 2(p-1)/p n beta + (p-1)/p n gamma for a power of two. Exactly: the buffer is
   // split into p' = 2^floor(lg p) blocks; halving step k moves an aligned span of p'/2^k blocks,
   // the largest of which is the first (it holds the blocks with the extra element).
@@ -92,7 +97,8 @@ Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, co
   return c + foldExtraRanks(p, static_cast<double>(count * elementBytes), m);
 }
 
-Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m) {
+Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector. The round at
   // distance d has ceil((p - d) / 2d) senders, in the reduce and in the broadcast alike.
   const double n = static_cast<double>(count * elementBytes);
@@ -104,8 +110,9 @@ Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, co
   return c;
 }
 
-Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType type, const ModelParams& m) {
+Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType type, const ModelParams& given) {
   const std::uint64_t elementBytes = dataTypeSize(type);
+  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   Cost c;
   std::vector<double> sent(s.ranks), received(s.ranks), reduced(s.ranks);
   for (const schedule::Step& step : s.steps) {

@@ -23,10 +23,32 @@ struct HostParams {
   double concurrent_transfers = 0;
 };
 
+// Data that fits in cache moves and reduces several times faster than data that streams from
+// memory. A message (the per-rank vector) larger than cache_bytes uses the memory-resident
+// coefficients instead of LinkParams' beta and ReduceParams' gamma. cache_bytes 0: one regime.
+// Calibrated from the same ping-pong and kernel sizes as beta and gamma (ringlab calibrate).
+struct MemoryParams {
+  double cache_bytes = 0;
+  double beta_mem_s_per_byte = 0;
+  double gamma_mem_s_per_byte = 0;
+};
+
 struct ModelParams {
   LinkParams link;
   ReduceParams reduce;
   HostParams host;
+  MemoryParams memory;
 };
+
+// The parameters that apply to a message of `messageBytes` per rank (the memory regime swapped in
+// for beta and gamma when it is larger than the cache).
+inline ModelParams forMessage(const ModelParams& m, double messageBytes) {
+  ModelParams e = m;
+  if (m.memory.cache_bytes > 0 && messageBytes > m.memory.cache_bytes) {
+    e.link.beta_s_per_byte = m.memory.beta_mem_s_per_byte;
+    e.reduce.gamma_s_per_byte = m.memory.gamma_mem_s_per_byte;
+  }
+  return e;
+}
 
 }  // namespace ringlab::model
