@@ -12,6 +12,7 @@
 #include <string>
 
 #include "ringlab/communicator.hpp"
+#include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/multi_ring.hpp"
@@ -405,7 +406,8 @@ void checkResult(const Case& c, int p, const std::vector<Bytes>& inputs, const B
 
 void runCases(int p, const std::vector<Case>& cases) {
   test::runCases(
-      p, cases, [](const Case& c, std::uint32_t seed) { return randomInput(c.type, c.count, seed); },
+      p, cases,
+      [](const Case& c, std::uint32_t seed) { return randomInput(c.type, c.count, seed); },
       checkResult, [](const Case& c, int p) { return describe(c, p); });
 }
 
@@ -431,7 +433,8 @@ TEST_P(AlgoExec, AllreduceMatchesTheReference) {
             }
             if (name == "hierarchical")
               c.options.algorithm.ranksPerNode = divisors[seed % divisors.size()];
-            if (name == "ring" && seed % 2) c.options.algorithm.ringOrder = test::shuffledOrder(p, rng);
+            if (name == "ring" && seed % 2)
+              c.options.algorithm.ringOrder = test::shuffledOrder(p, rng);
             // Tiny forced segments (one and three elements) on a third of the cases each.
             const std::uint64_t segments[] = {4, 12, exec::kDefaultSegmentBytes};
             c.options.exec.segmentBytes = segments[seed % 3];
@@ -442,6 +445,48 @@ TEST_P(AlgoExec, AllreduceMatchesTheReference) {
       }
     }
     runCases(p, cases);
+  }
+}
+
+// Small integer values in every dtype (prod: ones and twos), so that every op's result is exact
+// whatever order an algorithm combines contributions in: a serial fold is then a bitwise reference.
+Bytes smallIntegerInput(DataType type, ReduceOp op, std::uint64_t count, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  Bytes data(count * dataTypeSize(type));
+  const bool isUnsigned =
+      type == DataType::Uint8 || type == DataType::Uint32 || type == DataType::Uint64;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const int v = op == ReduceOp::Prod ? 1 + static_cast<int>(rng() % 4 == 0)
+                                       : static_cast<int>(rng() % 9) - (isUnsigned ? 0 : 4);
+    storeValue(type, data.data(), i, v);
+  }
+  return data;
+}
+
+TEST_P(AlgoExec, EveryDtypeAndOpIsExact) {
+  const std::string name = GetParam();
+  for (int p : {5, 6}) {
+    std::vector<Case> cases;
+    std::uint32_t seed = 100;
+    for (DataType type : kAllDataTypes) {
+      for (ReduceOp op : kAllReduceOps) {
+        for (std::uint64_t count : {3ull, 97ull}) {
+          Case c{type, op, count, seed % 2 == 0, {}, ++seed};
+          c.options.algorithm.name = name;
+          if (name == "multi_ring") c.options.algorithm.channels = 2;
+          if (name == "hierarchical") c.options.algorithm.ranksPerNode = p == 6 ? 3 : 5;
+          c.options.exec.segmentBytes = seed % 2 ? 8 : exec::kDefaultSegmentBytes;
+          cases.push_back(c);
+        }
+      }
+    }
+    test::runCases(
+        p, cases,
+        [](const Case& c, std::uint32_t s) { return smallIntegerInput(c.type, c.op, c.count, s); },
+        [](const Case& c, int ranks, const std::vector<Bytes>& inputs, const Bytes& out) {
+          test::checkExact(c, ranks, inputs, out, describe(c, ranks));
+        },
+        [](const Case& c, int ranks) { return describe(c, ranks); });
   }
 }
 
