@@ -154,21 +154,22 @@ int runBenchCommand(const BenchArgs& args) {
   nlohmann::json rows = nlohmann::json::array();
   runBench(config, [&](const BenchRow& row) {
     if (progress) std::fprintf(stderr, "\r\033[K");
+    // The spec that actually ran this size ("auto" resolved the way every rank resolved it).
+    const schedule::AlgorithmSpec ranSpec =
+        model::chooseAlgorithm(config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count,
+                               config.type, config.collective.autoModel, config.collective.autoTable.get());
+    const std::string& ran = ranSpec.name;
     std::string modelColumns;
     nlohmann::json oop = resultJson(row.bytes, row.outOfPlace, config.ranks, config.check);
     nlohmann::json ip = resultJson(row.bytes, row.inPlace, config.ranks, config.check);
     nlohmann::json predicted = nullptr;
     if (profile) {
-      const double us = predictedMicros(config.collective.algorithm, config.ranks, row.bytes, config.type, *profile);
+      const double us = predictedMicros(ranSpec, config.ranks, row.bytes, config.type, *profile);
       modelColumns = fmt::format(" {:10.1f} {:9.2f} {:8.2f}", us, row.outOfPlace.timeUs / us, row.inPlace.timeUs / us);
       predicted = us;
       oop["measured_over_predicted"] = row.outOfPlace.timeUs / us;
       ip["measured_over_predicted"] = row.inPlace.timeUs / us;
     }
-    const std::string ran = model::chooseAlgorithm(config.collective.algorithm, schedule::Collective::AllReduce,
-                                                   config.ranks, row.count, config.type, config.collective.autoModel,
-                                                   config.collective.autoTable.get())
-                                .name;
     if (automatic) modelColumns += "  " + ran;
     std::printf("  %12llu %12llu %8s %6s %s %s%s\n", static_cast<unsigned long long>(row.bytes),
                 static_cast<unsigned long long>(row.count), info.dtype.c_str(), info.op.c_str(),
