@@ -113,22 +113,22 @@ std::vector<double> measureReduce(const std::vector<std::uint64_t>& sizes, int i
   return medians;
 }
 
-// Where data stops fitting in cache: among the sizes of at least 64 KiB (bandwidth bound), the
-// first whose per-byte time is more than twice the best one starts the memory regime. Returns the
-// largest size below it as the cache size and the median per-byte time from it up (0, 0 when every
-// size stayed in cache).
+// Where data stops fitting in cache: the memory regime is the longest run of largest sizes whose
+// per-byte time is more than twice the best per-byte time among sizes of at least 64 KiB
+// (bandwidth bound). A run from the top, not the first slow size: an isolated slow size below
+// the cache (a late wake-up) must not move the boundary. Returns the size just below that run as
+// the cache size and the median per-byte time of the run (0, 0 when the largest size was fast).
 std::pair<double, double> memoryRegime(const std::vector<std::uint64_t>& sizes, const std::vector<double>& times) {
   double fastest = 0;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] >= 64 * 1024 && (fastest == 0 || times[i] / sizes[i] < fastest)) fastest = times[i] / sizes[i];
   }
-  for (std::size_t i = 1; i < sizes.size(); ++i) {
-    if (sizes[i] < 64 * 1024 || times[i] / sizes[i] <= 2 * fastest) continue;
-    std::vector<double> perByte;
-    for (std::size_t j = i; j < sizes.size(); ++j) perByte.push_back(times[j] / sizes[j]);
-    return {static_cast<double>(sizes[i - 1]), median(perByte)};
-  }
-  return {0, 0};
+  std::size_t first = sizes.size();
+  while (first > 1 && sizes[first - 1] >= 64 * 1024 && times[first - 1] / sizes[first - 1] > 2 * fastest) --first;
+  if (first == sizes.size()) return {0, 0};
+  std::vector<double> perByte;
+  for (std::size_t j = first; j < sizes.size(); ++j) perByte.push_back(times[j] / sizes[j]);
+  return {static_cast<double>(sizes[first - 1]), median(perByte)};
 }
 
 // Median per-byte time of the sizes above `cacheBytes`; `fallback` when there are none.
