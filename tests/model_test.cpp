@@ -137,6 +137,25 @@ TEST(ModelFit, RecoversAnExactLineAndReportsResiduals) {
   EXPECT_THROW(fitLine({1, 1}, {1, 2}), Error);
 }
 
+TEST(ModelFit, MemoryRegimeIsTheRunOfSlowSizesAtTheTop) {
+  // 10 GB/s in cache up to 2 MiB, 2.5 GB/s beyond; a late wake-up makes 128 KiB slow too.
+  std::vector<double> bytes, seconds;
+  for (double b = 64 * 1024; b <= 64 << 20; b *= 2) {
+    bytes.push_back(b);
+    seconds.push_back(b / (b > (2 << 20) ? 2.5e9 : 10e9));
+  }
+  seconds[1] *= 5;  // 128 KiB
+  const MemoryRegime r = detectMemoryRegime(bytes, seconds);
+  EXPECT_EQ(r.cacheBytes, 2 << 20);
+  EXPECT_DOUBLE_EQ(r.secondsPerByte, 1 / 2.5e9);
+  EXPECT_DOUBLE_EQ(medianPerByteAbove(bytes, seconds, 2 << 20, 0), 1 / 2.5e9);
+  EXPECT_EQ(medianPerByteAbove(bytes, seconds, 1e12, 7.0), 7.0);
+  // Every size at cache speed: one regime.
+  std::vector<double> flat;
+  for (double b : bytes) flat.push_back(b / 10e9);
+  EXPECT_EQ(detectMemoryRegime(bytes, flat).cacheBytes, 0);
+}
+
 TEST(ModelProfile, RoundTripsAndRejectsBadFiles) {
   Profile p = defaultProfile();
   p.transport = "inproc";

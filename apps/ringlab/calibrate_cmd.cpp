@@ -113,34 +113,6 @@ std::vector<double> measureReduce(const std::vector<std::uint64_t>& sizes, int i
   return medians;
 }
 
-// Where data stops fitting in cache: the memory regime is the longest run of largest sizes whose
-// per-byte time is more than twice the best per-byte time among sizes of at least 64 KiB
-// (bandwidth bound). A run from the top, not the first slow size: an isolated slow size below
-// the cache (a late wake-up) must not move the boundary. Returns the size just below that run as
-// the cache size and the median per-byte time of the run (0, 0 when the largest size was fast).
-std::pair<double, double> memoryRegime(const std::vector<std::uint64_t>& sizes, const std::vector<double>& times) {
-  double fastest = 0;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] >= 64 * 1024 && (fastest == 0 || times[i] / sizes[i] < fastest)) fastest = times[i] / sizes[i];
-  }
-  std::size_t first = sizes.size();
-  while (first > 1 && sizes[first - 1] >= 64 * 1024 && times[first - 1] / sizes[first - 1] > 2 * fastest) --first;
-  if (first == sizes.size()) return {0, 0};
-  std::vector<double> perByte;
-  for (std::size_t j = first; j < sizes.size(); ++j) perByte.push_back(times[j] / sizes[j]);
-  return {static_cast<double>(sizes[first - 1]), median(perByte)};
-}
-
-// Median per-byte time of the sizes above `cacheBytes`; `fallback` when there are none.
-double perByteAbove(const std::vector<std::uint64_t>& sizes, const std::vector<double>& times, double cacheBytes,
-                    double fallback) {
-  std::vector<double> perByte;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    if (sizes[i] > cacheBytes) perByte.push_back(times[i] / sizes[i]);
-  }
-  return perByte.empty() ? fallback : median(perByte);
-}
-
 void printFit(const char* what, const std::vector<std::uint64_t>& sizes, const std::vector<double>& times,
               const model::LineFit& fit) {
   std::printf("# %s per size; fit = intercept + slope x bytes (least squares on relative error); "
@@ -190,8 +162,10 @@ int runCalibrateCommand(const CalibrateArgs& a) {
   p.params.link = {std::max(0.0, link.intercept), link.slope};
   p.params.reduce = {red.slope};
   p.params.host = {concurrency};
-  const auto [cacheBytes, betaMem] = memoryRegime(linkSizes, linkTimes);
-  p.params.memory = {cacheBytes, betaMem, cacheBytes > 0 ? perByteAbove(reduceSizes, reduceTimes, cacheBytes, red.slope) : 0};
+  const model::MemoryRegime regime = model::detectMemoryRegime(xs, linkTimes);
+  const double cacheBytes = regime.cacheBytes, betaMem = regime.secondsPerByte;
+  p.params.memory = {cacheBytes, betaMem,
+                     cacheBytes > 0 ? model::medianPerByteAbove(rx, reduceTimes, cacheBytes, red.slope) : 0};
   p.transport = a.transport;
   p.host = info.host;
   p.ringlabVersion = info.version;

@@ -1,5 +1,6 @@
 #include "ringlab/model/fit.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "ringlab/core/error.hpp"
@@ -52,6 +53,44 @@ LineFit fitLineRelative(const std::vector<double>& x, const std::vector<double>&
     w.push_back(1 / (v * v));
   }
   return weightedFit(x, y, w);
+}
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+}  // namespace
+
+MemoryRegime detectMemoryRegime(const std::vector<double>& bytes,
+                                const std::vector<double>& seconds, double minBytes) {
+  if (bytes.size() != seconds.size())
+    throwInvalid("memory regime: as many sizes as times are needed");
+  double fastest = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const double perByte = seconds[i] / bytes[i];
+    if (bytes[i] >= minBytes && (fastest == 0 || perByte < fastest)) fastest = perByte;
+  }
+  std::size_t first = bytes.size();
+  while (first > 1 && bytes[first - 1] >= minBytes &&
+         seconds[first - 1] / bytes[first - 1] > 2 * fastest)
+    --first;
+  if (first == bytes.size()) return {};
+  std::vector<double> perByte;
+  for (std::size_t j = first; j < bytes.size(); ++j) perByte.push_back(seconds[j] / bytes[j]);
+  return {bytes[first - 1], median(perByte)};
+}
+
+double medianPerByteAbove(const std::vector<double>& bytes, const std::vector<double>& seconds,
+                          double aboveBytes, double fallback) {
+  std::vector<double> perByte;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (bytes[i] > aboveBytes) perByte.push_back(seconds[i] / bytes[i]);
+  }
+  return perByte.empty() ? fallback : median(perByte);
 }
 
 }  // namespace ringlab::model

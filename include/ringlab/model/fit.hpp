@@ -8,8 +8,8 @@ namespace ringlab::model {
 struct LineFit {
   double intercept = 0;
   double slope = 0;
-  double r2 = 0;                   // 1 - SS_res / SS_tot
-  std::vector<double> residuals;   // y_i - (intercept + slope x_i), in input order
+  double r2 = 0;                  // 1 - SS_res / SS_tot
+  std::vector<double> residuals;  // y_i - (intercept + slope x_i), in input order
 };
 
 // Throws InvalidArgument with fewer than two points or when all x are equal.
@@ -19,5 +19,22 @@ LineFit fitLine(const std::vector<double>& x, const std::vector<double>& y);
 // alike whether it is 2 us or 20 ms, so the intercept (alpha) is not drowned by the largest sizes.
 // R^2 is computed on the same weighted scale. All y must be > 0.
 LineFit fitLineRelative(const std::vector<double>& x, const std::vector<double>& y);
+
+// Where data stops fitting in cache, from per-size times of one operation (x = bytes): the memory
+// regime is the longest run of largest sizes whose per-byte time is more than twice the best
+// per-byte time among sizes of at least `minBytes` (bandwidth bound). A run from the top, not the
+// first slow size, so that an isolated slow size below the cache (a late wake-up) cannot move the
+// boundary. cacheBytes is the size just below the run; secondsPerByte the run's median per-byte
+// time. Both 0 when the largest size was not slow.
+struct MemoryRegime {
+  double cacheBytes = 0;
+  double secondsPerByte = 0;
+};
+MemoryRegime detectMemoryRegime(const std::vector<double>& bytes,
+                                const std::vector<double>& seconds, double minBytes = 64 * 1024);
+
+// Median of seconds/bytes over the sizes larger than `aboveBytes`; `fallback` when there are none.
+double medianPerByteAbove(const std::vector<double>& bytes, const std::vector<double>& seconds,
+                          double aboveBytes, double fallback);
 
 }  // namespace ringlab::model
