@@ -18,7 +18,6 @@
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/predict.hpp"
-#include "ringlab/schedule/ring_order.hpp"
 #include "comparison.hpp"
 #include "model_options.hpp"
 #include "run_info.hpp"
