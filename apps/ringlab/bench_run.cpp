@@ -116,12 +116,7 @@ void validate(const BenchConfig& c) {
 }
 
 std::vector<std::uint64_t> sweepSizes(const BenchConfig& c) {
-  std::vector<std::uint64_t> sizes;
-  for (std::uint64_t b = c.minBytes; b <= c.maxBytes; b *= c.stepFactor) {
-    sizes.push_back(b);
-    if (b > c.maxBytes / c.stepFactor) break;
-  }
-  return sizes;
+  return geometricSizes(c.minBytes, c.maxBytes, c.stepFactor);
 }
 
 void runBench(const BenchConfig& config, const std::function<void(const BenchRow&)>& onRow) {

@@ -29,19 +29,7 @@ struct CalibrateArgs {
   int iterations = 20;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-std::vector<std::uint64_t> sizesByFour(std::uint64_t lo, std::uint64_t hi) {
-  std::vector<std::uint64_t> sizes;
-  for (std::uint64_t s = lo; s <= hi; s *= 4) {
-    sizes.push_back(s);
-    if (s > hi / 4) break;
-  }
-  return sizes;
-}
+using model::median;
 
 // One-way times (round trip / 2) of `bytes` for each of `pairs` ping-pong pairs running at once,
 // ranks as threads over the in-process transport (pair i is ranks 2i and 2i+1).
@@ -139,13 +127,13 @@ int runCalibrateCommand(const CalibrateArgs& a) {
   const RunInfo info = currentRunInfo();
   std::printf("# ringlab calibrate: transport %s, host %s, version %s, date %s\n", a.transport.c_str(),
               info.host.c_str(), info.version.c_str(), info.date.c_str());
-  const std::vector<std::uint64_t> linkSizes = sizesByFour(lo, hi);
+  const std::vector<std::uint64_t> linkSizes = geometricSizes(lo, hi, 4);
   if (linkSizes.size() < 3) throwInvalid("calibration needs at least 3 sizes: widen -b/-e (sizes grow x4)");
   std::vector<double> xs(linkSizes.begin(), linkSizes.end());
   const std::vector<double> linkTimes = measureLink(linkSizes, a.iterations);
   const model::LineFit link = model::fitLineRelative(xs, linkTimes);
 
-  const std::vector<std::uint64_t> reduceSizes = sizesByFour(std::max<std::uint64_t>(lo, 64 * 1024), std::max<std::uint64_t>(hi, 1 << 20));
+  const std::vector<std::uint64_t> reduceSizes = geometricSizes(std::max<std::uint64_t>(lo, 64 * 1024), std::max<std::uint64_t>(hi, 1 << 20), 4);
   std::vector<double> rx(reduceSizes.begin(), reduceSizes.end());
   const std::vector<double> reduceTimes = measureReduce(reduceSizes, a.iterations);
   const model::LineFit red = model::fitLineRelative(rx, reduceTimes);

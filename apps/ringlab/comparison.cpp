@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
 
 namespace ringlab::cli {
@@ -35,10 +36,7 @@ double medianAbsoluteError(const Comparison& c, std::uint64_t fromBytes) {
     errors.push_back(std::fabs(r.outOfPlaceRatio() - 1));
     errors.push_back(std::fabs(r.inPlaceRatio() - 1));
   }
-  if (errors.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(errors.begin(), errors.end());
-  const std::size_t n = errors.size();
-  return n % 2 ? errors[n / 2] : (errors[n / 2 - 1] + errors[n / 2]) / 2;
+  return errors.empty() ? std::numeric_limits<double>::quiet_NaN() : model::median(errors);
 }
 
 void printComparison(const Comparison& c) {

@@ -103,7 +103,7 @@ int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& sou
   std::string previous;
   std::uint64_t previousCount = 0;
   std::vector<std::string> crossovers;
-  for (std::uint64_t count = minCount; count <= maxCount; count *= 2) {
+  for (std::uint64_t count : geometricSizes(minCount, maxCount, 2)) {
     const auto predictions = model::predictAll(a.ranks, count, type, prof.params);
     const std::string fastest = model::fastestAlgorithm(a.ranks, count, type, prof.params);
     if (!previous.empty() && fastest != previous) {
@@ -122,7 +122,6 @@ int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& sou
     }
     rows.push_back(row);
     if (!a.json) std::printf("%s  %s\n", line.c_str(), fastest.c_str());
-    if (count > maxCount / 2) break;
   }
   if (a.json) {
     std::printf("%s\n", nlohmann::json{{"rows", rows}, {"crossovers", crossovers}}.dump(2).c_str());

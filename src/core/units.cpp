@@ -110,6 +110,16 @@ std::string formatMicros(double seconds) {
   return buffer;
 }
 
+std::vector<std::uint64_t> geometricSizes(std::uint64_t first, std::uint64_t last, std::uint64_t factor) {
+  if (factor < 2) throwInvalid("size sweep factor " + std::to_string(factor) + ": must be >= 2");
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t s = first; s <= last; s *= factor) {
+    sizes.push_back(s);
+    if (s > last / factor) break;  // the next size would pass `last` (or overflow)
+  }
+  return sizes;
+}
+
 std::string formatSize(std::uint64_t bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int unit = 0;

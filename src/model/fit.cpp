@@ -55,15 +55,12 @@ LineFit fitLineRelative(const std::vector<double>& x, const std::vector<double>&
   return weightedFit(x, y, w);
 }
 
-namespace {
-
 double median(std::vector<double> v) {
+  if (v.empty()) throwInvalid("the median of no values");
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
-
-}  // namespace
 
 MemoryRegime detectMemoryRegime(const std::vector<double>& bytes,
                                 const std::vector<double>& seconds, double minBytes) {

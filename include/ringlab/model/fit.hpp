@@ -20,6 +20,9 @@ LineFit fitLine(const std::vector<double>& x, const std::vector<double>& y);
 // R^2 is computed on the same weighted scale. All y must be > 0.
 LineFit fitLineRelative(const std::vector<double>& x, const std::vector<double>& y);
 
+// The median (mean of the middle two for an even count). Throws InvalidArgument when empty.
+double median(std::vector<double> values);
+
 // Where data stops fitting in cache, from per-size times of one operation (x = bytes): the memory
 // regime is the longest run of largest sizes whose per-byte time is more than twice the best
 // per-byte time among sizes of at least `minBytes` (bandwidth bound). A run from the top, not the
