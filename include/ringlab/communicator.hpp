@@ -2,7 +2,8 @@
 // The API other programs link: one Communicator per rank, over any Transport. Collectives follow
 // NCCL's buffer conventions (reduce-scatter: rank r receives block r of p equal blocks; allgather:
 // rank r contributes block r). send == recv means in place. A call blocks until this rank's part
-// is done. After an exception (timeout, lost peer) the communicator must not be used again.
+// is done. Ranks that disagree on the call (count, dtype, op, algorithm) fail with Mismatch.
+// After an exception (mismatch, timeout, lost peer) the communicator must not be used again.
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -48,7 +49,10 @@ class Communicator {
 
  private:
   const exec::RankPlan& planFor(schedule::Collective collective, std::uint64_t count, DataType type,
-                                const CollectiveOptions& options);
+                                ReduceOp op, const CollectiveOptions& options);
+  // Runs the plan; on failure aborts the transport (so peers stop too) and rethrows.
+  void execute(const exec::RankPlan& plan, DataType type, ReduceOp op, const void* input,
+               void* output, const exec::ExecOptions& options);
 
   transport::Transport& transport_;
   exec::Executor executor_;

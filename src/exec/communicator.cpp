@@ -33,6 +33,24 @@ void requireRankAlignedBlocks(const CollectiveOptions& options, const char* what
   }
 }
 
+std::uint32_t fnv1a(const std::string& text) {
+  std::uint32_t h = 2166136261u;
+  for (unsigned char c : text) h = (h ^ c) * 16777619u;
+  return h;
+}
+
+transport::CallStamp stampFor(schedule::Collective collective, std::uint64_t count, DataType type,
+                              ReduceOp op, const schedule::AlgorithmSpec& spec) {
+  transport::CallStamp stamp;
+  stamp.count = count;
+  stamp.specHash = fnv1a(planKey(collective, count, spec));
+  stamp.collective = static_cast<std::uint8_t>(collective);
+  stamp.type = static_cast<std::uint8_t>(type);
+  stamp.op = static_cast<std::uint8_t>(op);
+  std::strncpy(stamp.algorithm, spec.name.c_str(), sizeof stamp.algorithm - 1);
+  return stamp;
+}
+
 std::size_t bufferBytes(std::uint64_t count, DataType type) {
   return checkedMultiply(count, dataTypeSize(type), "element count x datatype size");
 }
@@ -43,11 +61,14 @@ Communicator::Communicator(transport::Transport& transport)
     : transport_(transport), executor_(transport) {}
 
 const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std::uint64_t count,
-                                            DataType type, const CollectiveOptions& options) {
+                                            DataType type, ReduceOp op,
+                                            const CollectiveOptions& options) {
   // Every rank resolves "auto" from the same model, count and type, so all choose alike.
   const schedule::AlgorithmSpec spec =
       model::chooseAlgorithm(options.algorithm, collective, size(), count, type, options.autoModel,
                              options.autoTable.get());
+  // Messages of this call carry what it is, so that a rank that disagrees fails with Mismatch.
+  transport_.setCallStamp(stampFor(collective, count, type, op, spec));
   const std::string key = planKey(collective, count, spec);
   auto it = plans_.find(key);
   if (it != plans_.end()) return it->second;
@@ -56,11 +77,22 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
   return plans_.emplace(key, exec::planForRank(s, rank(), count)).first->second;
 }
 
+void Communicator::execute(const exec::RankPlan& plan, DataType type, ReduceOp op, const void* input,
+                           void* output, const exec::ExecOptions& options) {
+  try {
+    executor_.run(plan, type, op, input, output, options);
+  } catch (const Error& e) {
+    // Tell the peers, so that they fail now with the same code rather than time out.
+    transport_.abort(e);
+    throw;
+  }
+}
+
 void Communicator::allreduce(const void* send, void* recv, std::uint64_t count, DataType type,
                              ReduceOp op, const CollectiveOptions& options) {
   bufferBytes(count, type);
-  const exec::RankPlan& plan = planFor(schedule::Collective::AllReduce, count, type, options);
-  executor_.run(plan, type, op, send, recv, options.exec);
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllReduce, count, type, op, options);
+  execute(plan, type, op, send, recv, options.exec);
 }
 
 void Communicator::reduceScatter(const void* send, void* recv, std::uint64_t recvCount,
@@ -68,9 +100,9 @@ void Communicator::reduceScatter(const void* send, void* recv, std::uint64_t rec
   requireRankAlignedBlocks(options, "reduceScatter");
   const std::uint64_t total = checkedMultiply(recvCount, static_cast<std::uint64_t>(size()), "reduce-scatter count x p");
   const std::size_t bytes = bufferBytes(total, type);
-  const exec::RankPlan& plan = planFor(schedule::Collective::ReduceScatter, total, type, options);
+  const exec::RankPlan& plan = planFor(schedule::Collective::ReduceScatter, total, type, op, options);
   if (work_.size() < bytes) work_.resize(bytes);
-  executor_.run(plan, type, op, send, work_.data(), options.exec);
+  execute(plan, type, op, send, work_.data(), options.exec);
   std::memmove(recv, work_.data() + plan.result.offset * dataTypeSize(type),
                plan.result.count * dataTypeSize(type));
 }
@@ -83,8 +115,8 @@ void Communicator::allgather(const void* send, void* recv, std::uint64_t sendCou
   const std::size_t blockBytes = sendCount * dataTypeSize(type);
   auto* mine = static_cast<std::byte*>(recv) + static_cast<std::size_t>(rank()) * blockBytes;
   if (mine != send) std::memmove(mine, send, blockBytes);
-  const exec::RankPlan& plan = planFor(schedule::Collective::AllGather, total, type, options);
-  executor_.run(plan, type, ReduceOp::Sum, recv, recv, options.exec);
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllGather, total, type, ReduceOp::Sum, options);
+  execute(plan, type, ReduceOp::Sum, recv, recv, options.exec);
 }
 
 }  // namespace ringlab

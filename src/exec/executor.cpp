@@ -32,6 +32,7 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
   auto* out = static_cast<std::byte*>(output);
   const std::uint64_t segElems = std::max<std::uint64_t>(1, options.segmentBytes / esize);
   const std::size_t slotBytes = segElems * esize;
+  const bool reduceOnReceive = transport_.reducesOnReceive();
 
   for (const PlannedStep& step : plan.steps) {
     const std::uint32_t tag = step.index;
@@ -72,6 +73,15 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
         bufferedOffset += n;
       } else if (r.mode == schedule::RecvMode::Copy) {
         f.landing = out + f.offset * esize;  // a copy lands in place: no second pass
+      } else if (reduceOnReceive) {
+        // The transport combines straight out of its own buffer: nothing left to apply.
+        std::byte* dst = out + f.offset * esize;
+        const std::byte* mine = (r.accumulatesOutput ? out : in) + f.offset * esize;
+        f.landing = dst;
+        f.request = transport_.irecvReduce(r.peer, dst, mine, n, type, op, tag);
+        recvDone += n;
+        window.push_back(f);
+        return true;
       } else {
         f.landing = slots + (nextSlot++ % options.pipelineDepth) * slotBytes;
       }
@@ -82,6 +92,7 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
     };
     auto apply = [&](const InFlight& f) {
       std::byte* dst = out + f.offset * esize;
+      if (f.recv->mode == schedule::RecvMode::Reduce && !buffered && reduceOnReceive) return;
       if (f.recv->mode == schedule::RecvMode::Reduce) {
         const std::byte* mine = (f.recv->accumulatesOutput ? out : in) + f.offset * esize;
         reduce(type, op, dst, mine, f.landing, f.count);

@@ -1,11 +1,27 @@
 #pragma once
 // The transport moves byte ranges between ranks, nothing more: non-blocking send and receive,
-// matched in posting order per (source, destination, tag) as in MPI, with completion tests and
-// waits bounded by a timeout. Everything collective is built above it, in exec/.
+// matched in posting order per (source, destination) pair, with completion waits bounded by a
+// timeout. Everything collective is built above it, in exec/.
+//
+// Contract every transport keeps (tests/transport_contract_test.cpp checks it on each one):
+// - A rank posts its receives from a peer in the order that peer posted the matching sends
+//   (the executor does: it walks the same schedule on every rank). The tags must agree, and the
+//   byte counts must agree; otherwise both sides fail with ErrorCode::Mismatch.
+// - Every message carries the sender's CallStamp (what collective it is part of). A receive whose
+//   message carries a stamp different from the receiver's fails with Mismatch naming both, so
+//   ranks that disagree on count, dtype, op or algorithm fail before any data is combined.
+// - After abort(cause) on any rank, waits on every rank that can still be reached throw an Error
+//   with cause's code and a message naming the rank that aborted and why.
+// - A peer process that dies is reported as PeerLost naming it, or at worst as Timeout naming it,
+//   within the wait's timeout.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+
+#include "ringlab/core/dtype.hpp"
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/reduce_op.hpp"
 
 namespace ringlab::transport {
 
@@ -14,21 +30,61 @@ struct Request {
   std::uint32_t slot = 0;
 };
 
+// What collective call a message belongs to. Plain bytes of a fixed size so that transports can
+// put it in a frame or shared-memory header as it is.
+struct CallStamp {
+  std::uint64_t count = 0;       // elements of the collective (the full vector)
+  std::uint32_t specHash = 0;    // hash of the full algorithm spec (ring order, channels, ...)
+  std::uint8_t collective = 0;   // schedule::Collective
+  std::uint8_t type = 0;         // DataType
+  std::uint8_t op = 0;           // ReduceOp
+  std::uint8_t reserved = 0;
+  char algorithm[32] = {};       // algorithm name, NUL-padded, for messages
+
+  bool operator==(const CallStamp& other) const;
+  // "allreduce of 1000 x float32, sum, ring (spec 1a2b3c4d)"
+  std::string describe() const;
+};
+static_assert(sizeof(CallStamp) == 48, "CallStamp travels as 48 raw bytes");
+
+// The Mismatch error a receiver raises when a message's stamp differs from its own.
+Error stampMismatch(int rank, const CallStamp& mine, int peer, const CallStamp& theirs);
+
 class Transport {
  public:
   virtual ~Transport() = default;
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  virtual std::string name() const = 0;  // "inproc", ...
+  virtual std::string name() const = 0;  // "inproc", "shm", "tcp", "mpi"
 
-  // The buffer must stay valid and unchanged until the request completes. A send and the
-  // receive it matches must have the same byte count, else both fail with Mismatch.
+  // The stamp that messages posted from now on carry, and that received messages must match.
+  virtual void setCallStamp(const CallStamp& stamp) { stamp_ = stamp; }
+  const CallStamp& callStamp() const { return stamp_; }
+
+  // The buffer must stay valid and unchanged until the request completes.
   virtual Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) = 0;
   virtual Request irecv(int peer, void* data, std::size_t bytes, std::uint32_t tag) = 0;
 
+  // Receive-and-reduce: dst[i] = op(mine[i], received[i]) for i < count (mine may equal dst).
+  // Transports whose received bytes sit where the receiver can read them (shared memory) combine
+  // straight out of them, one pass instead of a copy and a pass; they return true from
+  // reducesOnReceive(). For the others the executor receives into scratch and reduces itself,
+  // and irecvReduce throws Internal.
+  virtual bool reducesOnReceive() const { return false; }
+  virtual Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count,
+                              DataType type, ReduceOp op, std::uint32_t tag);
+
   // Blocks until the request completes and releases it. Throws Timeout after `timeout`,
-  // PeerLost when the communicator was aborted, Mismatch on a size mismatch.
+  // PeerLost when a peer is gone, Mismatch on a size, tag or stamp mismatch, or the code of an
+  // abort. After a throw the transport must not be used again, except for abort().
   virtual void wait(Request request, std::chrono::milliseconds timeout) = 0;
+
+  // This rank gives up: tells every peer it can reach, best effort and without blocking for
+  // long, so that their waits end with `cause`'s code instead of a timeout.
+  virtual void abort(const Error& cause) = 0;
+
+ protected:
+  CallStamp stamp_;
 };
 
 }  // namespace ringlab::transport

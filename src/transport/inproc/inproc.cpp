@@ -33,6 +33,10 @@ struct Slot {
   bool isSend = false;
   bool sizeMismatch = false;
   std::size_t peerBytes = 0;
+  int peer = 0;
+  CallStamp stamp;       // this side's stamp when posted
+  bool stampMismatch = false;
+  CallStamp peerStamp;   // the other side's, when they differ
 };
 
 void futexWait(std::atomic<std::uint32_t>* word, std::uint32_t expected, long nanoseconds) {
@@ -61,6 +65,8 @@ class InprocTransport;
 
 }  // namespace
 
+static void InprocWorldAbort(InprocWorld::Shared& shared, ErrorCode code, const std::string& reason);
+
 struct InprocWorld::Shared {
   int ranks = 0;
   std::vector<Channel> channels;  // [src * ranks + dst]
@@ -69,6 +75,7 @@ struct InprocWorld::Shared {
   int yields = 0;
   std::atomic<bool> aborted{false};
   std::mutex reasonMutex;
+  ErrorCode abortCode = ErrorCode::PeerLost;
   std::string abortReason;
   Channel& channel(int src, int dst) { return channels[static_cast<std::size_t>(src) * ranks + dst]; }
 };
@@ -85,12 +92,12 @@ class InprocTransport final : public Transport {
 
   Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
     checkPeer(peer);
-    return post(shared_.channel(rank_, peer), const_cast<void*>(data), bytes, tag, true);
+    return post(shared_.channel(rank_, peer), peer, const_cast<void*>(data), bytes, tag, true);
   }
 
   Request irecv(int peer, void* data, std::size_t bytes, std::uint32_t tag) override {
     checkPeer(peer);
-    return post(shared_.channel(peer, rank_), data, bytes, tag, false);
+    return post(shared_.channel(peer, rank_), peer, data, bytes, tag, false);
   }
 
   void wait(Request request, std::chrono::milliseconds timeout) override {
@@ -125,6 +132,7 @@ class InprocTransport final : public Transport {
     const bool mismatch = slot.sizeMismatch;
     const std::size_t bytes = slot.bytes, peerBytes = slot.peerBytes;
     freeSlots_.push_back(request.slot);
+    if (slot.stampMismatch) throw stampMismatch(rank_, slot.stamp, slot.peer, slot.peerStamp);
     if (mismatch) {
       throw Error(ErrorCode::Mismatch, "rank " + std::to_string(rank_) + ": posted " +
                                            std::to_string(bytes) + " bytes but the peer posted " +
@@ -154,11 +162,18 @@ class InprocTransport final : public Transport {
   void throwIfAborted() {
     if (!shared_.aborted.load()) return;
     std::lock_guard lock(shared_.reasonMutex);
-    throw Error(ErrorCode::PeerLost,
+    throw Error(shared_.abortCode,
                 "rank " + std::to_string(rank_) + ": communicator aborted: " + shared_.abortReason);
   }
 
-  Request post(Channel& channel, void* data, std::size_t bytes, std::uint32_t tag, bool isSend) {
+ public:
+  void abort(const Error& cause) override {
+    InprocWorldAbort(shared_, cause.code(), "rank " + std::to_string(rank_) + " failed: " + cause.what());
+  }
+
+ private:
+
+  Request post(Channel& channel, int peer, void* data, std::size_t bytes, std::uint32_t tag, bool isSend) {
     throwIfAborted();
     const std::uint32_t index = allocateSlot();
     Slot* mine = &slots_[index];
@@ -168,6 +183,9 @@ class InprocTransport final : public Transport {
     mine->tag = tag;
     mine->isSend = isSend;
     mine->sizeMismatch = false;
+    mine->peer = peer;
+    mine->stamp = stamp_;
+    mine->stampMismatch = false;
     Slot* match = nullptr;
     {
       std::lock_guard lock(channel.mutex);
@@ -184,7 +202,11 @@ class InprocTransport final : public Transport {
     if (match) {
       Slot* send = isSend ? mine : match;
       Slot* recv = isSend ? match : mine;
-      if (send->bytes != recv->bytes) {
+      if (!(send->stamp == recv->stamp)) {
+        send->stampMismatch = recv->stampMismatch = true;
+        send->peerStamp = recv->stamp;
+        recv->peerStamp = send->stamp;
+      } else if (send->bytes != recv->bytes) {
         send->sizeMismatch = recv->sizeMismatch = true;
         send->peerBytes = recv->bytes;
         recv->peerBytes = send->bytes;
@@ -226,13 +248,16 @@ Transport& InprocWorld::transport(int rank) {
   return *shared_->transports[rank];
 }
 
-void InprocWorld::abort(const std::string& reason) {
+static void InprocWorldAbort(InprocWorld::Shared& shared, ErrorCode code, const std::string& reason) {
   {
-    std::lock_guard lock(shared_->reasonMutex);
-    if (shared_->aborted.load()) return;
-    shared_->abortReason = reason;
+    std::lock_guard lock(shared.reasonMutex);
+    if (shared.aborted.load()) return;
+    shared.abortCode = code;
+    shared.abortReason = reason;
   }
-  shared_->aborted.store(true);
+  shared.aborted.store(true);
 }
+
+void InprocWorld::abort(const std::string& reason) { InprocWorldAbort(*shared_, ErrorCode::PeerLost, reason); }
 
 }  // namespace ringlab::transport

@@ -1,0 +1,40 @@
+#include "ringlab/transport/transport.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+#include "ringlab/schedule/schedule.hpp"
+
+namespace ringlab::transport {
+
+bool CallStamp::operator==(const CallStamp& other) const {
+  return std::memcmp(this, &other, sizeof(CallStamp)) == 0;
+}
+
+std::string CallStamp::describe() const {
+  const auto name = [](auto value, int limit, auto toName) -> std::string {
+    return value < limit ? std::string(toName(value)) : "?" + std::to_string(value);
+  };
+  const std::string collectiveText = name(collective, 3, [](int c) {
+    return schedule::collectiveName(static_cast<schedule::Collective>(c));
+  });
+  const std::string typeText = name(type, 10, [](int t) { return dataTypeName(static_cast<DataType>(t)); });
+  const std::string opText = name(op, 5, [](int o) { return reduceOpName(static_cast<ReduceOp>(o)); });
+  char hash[16];
+  std::snprintf(hash, sizeof hash, "%08x", specHash);
+  return collectiveText + " of " + std::to_string(count) + " x " + typeText + ", " + opText + ", " +
+         std::string(algorithm, strnlen(algorithm, sizeof algorithm)) + " (spec " + hash + ")";
+}
+
+Error stampMismatch(int rank, const CallStamp& mine, int peer, const CallStamp& theirs) {
+  return Error(ErrorCode::Mismatch, "rank " + std::to_string(rank) + " called " + mine.describe() +
+                                        " but rank " + std::to_string(peer) + " called " +
+                                        theirs.describe() +
+                                        "; every rank must make the same collective call");
+}
+
+Request Transport::irecvReduce(int, void*, const void*, std::uint64_t, DataType, ReduceOp, std::uint32_t) {
+  throw Error(ErrorCode::Internal, name() + " transport does not reduce on receive");
+}
+
+}  // namespace ringlab::transport
