@@ -2,7 +2,9 @@
 // The API other programs link: one Communicator per rank, over any Transport. Collectives follow
 // NCCL's buffer conventions (reduce-scatter: rank r receives block r of p equal blocks; allgather:
 // rank r contributes block r). send == recv means in place. A call blocks until this rank's part
-// is done. Ranks that disagree on the call (count, dtype, op, algorithm) fail with Mismatch.
+// is done. Ranks that disagree on the call (count, dtype, op, algorithm) fail with Mismatch, all of
+// them: before any data moves where it is the first call of its kind on each rank, else as soon as
+// the data meets (a rank's buffer may then hold a partial result).
 // After an exception (mismatch, timeout, lost peer) the communicator must not be used again.
 #include <cstdint>
 #include <map>
@@ -50,6 +52,9 @@ class Communicator {
  private:
   const exec::RankPlan& planFor(schedule::Collective collective, std::uint64_t count, DataType type,
                                 ReduceOp op, const CollectiveOptions& options);
+  // On the first call with this rank's current call stamp, checks with every rank that they all
+  // make the same call, before any data moves. Later calls rely on the stamp every message carries.
+  void agreeOnFirstCall(std::chrono::milliseconds timeout);
   // Runs the plan; on failure aborts the transport (so peers stop too) and rethrows.
   void execute(const exec::RankPlan& plan, DataType type, ReduceOp op, const void* input,
                void* output, const exec::ExecOptions& options);
@@ -58,6 +63,7 @@ class Communicator {
   exec::Executor executor_;
   std::vector<std::byte> work_;  // reduce-scatter's full-size working buffer, reused
   std::map<std::string, exec::RankPlan> plans_;
+  std::vector<transport::CallStamp> agreed_;  // stamps all ranks have agreed on
 };
 
 }  // namespace ringlab

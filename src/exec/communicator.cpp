@@ -1,5 +1,6 @@
 #include "ringlab/communicator.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "ringlab/core/error.hpp"
@@ -10,6 +11,8 @@ namespace ringlab {
 namespace {
 
 constexpr std::size_t kMaxCachedPlans = 64;
+// Tags of the agreement rounds; the executor's steps use small tags from 0.
+constexpr std::uint32_t kAgreementTag = 0x80000000u;
 
 std::string planKey(schedule::Collective collective, std::uint64_t count,
                     const schedule::AlgorithmSpec& spec) {
@@ -80,12 +83,30 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
 void Communicator::execute(const exec::RankPlan& plan, DataType type, ReduceOp op, const void* input,
                            void* output, const exec::ExecOptions& options) {
   try {
+    agreeOnFirstCall(options.timeout);
     executor_.run(plan, type, op, input, output, options);
   } catch (const Error& e) {
     // Tell the peers, so that they fail now with the same code rather than time out.
     transport_.abort(e);
     throw;
   }
+}
+
+void Communicator::agreeOnFirstCall(std::chrono::milliseconds timeout) {
+  const transport::CallStamp& stamp = transport_.callStamp();
+  if (std::find(agreed_.begin(), agreed_.end(), stamp) != agreed_.end()) return;
+  // A dissemination barrier of empty messages, each carrying the stamp: round k exchanges with
+  // the ranks 2^k away. A rank passes only along chains of equal stamps from every other rank,
+  // so where any two ranks disagree, no rank passes and no data moves.
+  const int p = size(), r = rank();
+  std::uint32_t round = 0;
+  for (int distance = 1; distance < p; distance *= 2, ++round) {
+    const transport::Request sent = transport_.isend((r + distance) % p, nullptr, 0, kAgreementTag + round);
+    transport_.wait(transport_.irecv((r - distance + p) % p, nullptr, 0, kAgreementTag + round), timeout);
+    transport_.wait(sent, timeout);
+  }
+  if (agreed_.size() >= kMaxCachedPlans) agreed_.clear();
+  agreed_.push_back(stamp);
 }
 
 void Communicator::allreduce(const void* send, void* recv, std::uint64_t count, DataType type,

@@ -1,9 +1,5 @@
 #include "ringlab/transport/inproc.hpp"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cstring>
 #include <deque>
@@ -14,6 +10,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
+#include "transport/futex.hpp"
 
 namespace ringlab::transport {
 namespace {
@@ -39,19 +36,8 @@ struct Slot {
   CallStamp peerStamp;   // the other side's, when they differ
 };
 
-void futexWait(std::atomic<std::uint32_t>* word, std::uint32_t expected, long nanoseconds) {
-  timespec ts{nanoseconds / 1000000000L, nanoseconds % 1000000000L};
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), FUTEX_WAIT_PRIVATE, expected, &ts,
-          nullptr, 0);
-}
-
-void futexWakeAll(std::atomic<std::uint32_t>* word) {
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), FUTEX_WAKE_PRIVATE, INT32_MAX,
-          nullptr, nullptr, 0);
-}
-
 void complete(Slot* slot) {
-  if (slot->state.exchange(kDone, std::memory_order_acq_rel) == kSleeping) futexWakeAll(&slot->state);
+  if (slot->state.exchange(kDone, std::memory_order_acq_rel) == kSleeping) futexWakeAll(&slot->state, false);
 }
 
 // Posted but unmatched operations from one rank to another.
@@ -127,7 +113,7 @@ class InprocTransport final : public Transport {
       slot.state.compare_exchange_strong(expected, kSleeping, std::memory_order_acq_rel);
       if (expected == kDone) break;
       // Sleep in slices so that an abort is noticed promptly.
-      futexWait(&slot.state, kSleeping, 10'000'000L);
+      futexWait(&slot.state, kSleeping, 10'000'000L, false);
     }
     const bool mismatch = slot.sizeMismatch;
     const std::size_t bytes = slot.bytes, peerBytes = slot.peerBytes;

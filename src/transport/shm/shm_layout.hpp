@@ -1,0 +1,67 @@
+#pragma once
+// The layout of one rank's shared-memory segment. Rank r's segment holds what r waits for: its
+// doorbell, its abort notice, and one inbound channel per peer s (a ring of slots that s fills
+// and r drains). Counters that different processes write sit on separate cache lines.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "ringlab/transport/transport.hpp"
+
+namespace ringlab::transport::shm {
+
+// Slot payload and ring depth, per channel. A message is cut into slot-sized pieces, so the
+// receiver starts combining the first piece while the sender copies the next. 8 x 64 KiB keeps
+// a channel's ring (512 KiB) about the size of a core's L2 cache.
+inline constexpr std::size_t kSlotBytes = 64 * 1024;
+inline constexpr std::uint64_t kSlotsPerChannel = 8;
+inline constexpr std::size_t kCacheLine = 64;
+inline constexpr std::size_t kAbortReasonBytes = 480;
+
+struct alignas(kCacheLine) SegmentHeader {
+  std::uint32_t magic;
+  std::int32_t ranks;
+  std::int32_t ownerPid;
+  alignas(kCacheLine) std::atomic<std::uint32_t> doorbell;  // bumped by peers on any change
+  alignas(kCacheLine) std::atomic<std::uint32_t> sleeping;  // 1 while the owner sleeps on it
+  alignas(kCacheLine) std::atomic<std::uint32_t> aborted;   // 0, then 1 (being written), then 2
+  std::int32_t abortCode;
+  std::int32_t abortRank;
+  char abortReason[kAbortReasonBytes];
+};
+
+// One piece of a message.
+struct alignas(kCacheLine) SlotHeader {
+  std::uint64_t messageBytes;  // the whole message
+  std::uint32_t pieceBytes;    // this slot's payload
+  std::uint32_t tag;
+  CallStamp stamp;
+};
+
+struct alignas(kCacheLine) Slot {
+  SlotHeader header;
+  std::byte payload[kSlotBytes];
+};
+
+// Inbound ring from one sender. `written` and `read` count pieces since the start; the sender
+// may write while written - read < kSlotsPerChannel.
+struct alignas(kCacheLine) Channel {
+  alignas(kCacheLine) std::atomic<std::uint64_t> written;  // sender's
+  alignas(kCacheLine) std::atomic<std::uint64_t> read;     // receiver's
+  Slot slots[kSlotsPerChannel];
+};
+
+inline constexpr std::uint32_t kSegmentMagic = 0x52474c53;  // "RGLS"
+
+inline std::size_t segmentBytes(int ranks) {
+  return sizeof(SegmentHeader) + sizeof(Channel) * static_cast<std::size_t>(ranks);
+}
+
+inline SegmentHeader* headerOf(void* segment) { return static_cast<SegmentHeader*>(segment); }
+
+// Channel carrying messages from `sender` into the segment's owner.
+inline Channel* channelOf(void* segment, int sender) {
+  return reinterpret_cast<Channel*>(static_cast<std::byte*>(segment) + sizeof(SegmentHeader)) + sender;
+}
+
+}  // namespace ringlab::transport::shm

@@ -1,0 +1,422 @@
+// The shared-memory transport's progress engine. Every posted operation joins a FIFO per peer;
+// whenever this rank posts or waits, it moves whatever it can: pieces of pending sends into free
+// slots of the peer's inbound ring, arrived pieces into (or reduced into) posted receives. Nothing
+// runs in the background, so a rank only spends CPU while it is inside the transport.
+//
+// Waking: a rank about to sleep sets `sleeping` in its own header, re-checks its work, then sleeps
+// on its doorbell. A peer that publishes or frees a slot issues a fence and rings the doorbell only
+// if the owner is asleep, so the common, awake case costs no system call and no shared write.
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "ringlab/core/reduce.hpp"
+#include "ringlab/transport/shm.hpp"
+#include "transport/futex.hpp"
+#include "transport/shm/shm_layout.hpp"
+#include "transport/shm/shm_segment.hpp"
+
+namespace ringlab::transport {
+namespace {
+
+using namespace shm;
+
+// As for inproc (docs/BENCHMARKS.md): spin only when every rank can have a core, then hand the
+// core over a few times, then sleep. Sleeping in slices bounds how late an abort or a dead peer
+// is noticed.
+constexpr int kSpinIterations = 4000;
+constexpr int kYields = 20;
+constexpr long kSleepSliceNs = 20'000'000;
+
+struct Op {
+  bool isSend = false;
+  bool reduce = false;
+  bool done = false;
+  int peer = 0;
+  std::uint32_t tag = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t progressed = 0;
+  const std::byte* source = nullptr;  // send: the data; reduce: this rank's own contribution
+  std::byte* destination = nullptr;   // receive
+  DataType type = DataType::Uint8;
+  ReduceOp op = ReduceOp::Sum;
+  CallStamp stamp;
+};
+
+// A FIFO of operation indices that keeps its capacity: no allocation once warm.
+class IndexQueue {
+ public:
+  bool empty() const { return head_ == items_.size(); }
+  std::uint32_t front() const { return items_[head_]; }
+  void push(std::uint32_t index) { items_.push_back(index); }
+  void pop() {
+    if (++head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    }
+  }
+
+ private:
+  std::vector<std::uint32_t> items_;
+  std::size_t head_ = 0;
+};
+
+int openPidFd(int pid) {
+  const long fd = syscall(SYS_pidfd_open, pid, 0);
+  return fd < 0 ? -1 : static_cast<int>(fd);
+}
+
+class ShmTransport final : public Transport {
+ public:
+  ShmTransport(int rank, int size, std::vector<MappedSegment> segments)
+      : rank_(rank), size_(size), segments_(std::move(segments)), sendQueues_(size),
+        recvQueues_(size), pidFds_(size, -1), isActive_(size, 0) {
+    own_ = headerOf(segments_[rank_].data());
+    const bool oversubscribed = size_ > static_cast<int>(std::thread::hardware_concurrency());
+    spinIterations_ = oversubscribed ? 0 : kSpinIterations;
+    for (int q = 0; q < size_; ++q) {
+      const int pid = headerOf(segments_[q].data())->ownerPid;
+      if (q != rank_ && pid != getpid()) pidFds_[q] = openPidFd(pid);
+    }
+  }
+
+  ~ShmTransport() override {
+    for (int fd : pidFds_) {
+      if (fd >= 0) close(fd);
+    }
+  }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  std::string name() const override { return "shm"; }
+  bool reducesOnReceive() const override { return true; }
+
+  Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
+    Op& op = post(peer, tag, bytes, true);
+    op.source = static_cast<const std::byte*>(data);
+    sendQueues_[peer].push(lastIndex_);
+    progressSends(peer);  // start copying now: the receiver may already be waiting
+    return Request{lastIndex_};
+  }
+
+  Request irecv(int peer, void* data, std::size_t bytes, std::uint32_t tag) override {
+    Op& op = post(peer, tag, bytes, false);
+    op.destination = static_cast<std::byte*>(data);
+    recvQueues_[peer].push(lastIndex_);
+    return Request{lastIndex_};
+  }
+
+  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count, DataType type,
+                      ReduceOp reduceOp, std::uint32_t tag) override {
+    Op& op = post(peer, tag, count * dataTypeSize(type), false);
+    op.reduce = true;
+    op.destination = static_cast<std::byte*>(dst);
+    op.source = static_cast<const std::byte*>(mine);
+    op.type = type;
+    op.op = reduceOp;
+    recvQueues_[peer].push(lastIndex_);
+    return Request{lastIndex_};
+  }
+
+  void wait(Request request, std::chrono::milliseconds timeout) override {
+    const Op& op = ops_[request.slot];
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    auto finished = [&] {
+      progressAll();
+      return op.done;
+    };
+    bool done = finished();
+    for (int i = 0; !done && i < spinIterations_; ++i) {
+      __builtin_ia32_pause();
+      done = finished();
+    }
+    for (int i = 0; !done && i < kYields; ++i) {
+      sched_yield();
+      done = finished();
+    }
+    while (!done) {
+      throwIfAborted();
+      own_->sleeping.store(1, std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      const std::uint32_t bell = own_->doorbell.load(std::memory_order_acquire);
+      done = finished();
+      if (!done) futexWait(&own_->doorbell, bell, kSleepSliceNs, true);
+      own_->sleeping.store(0, std::memory_order_relaxed);
+      done = done || finished();
+      if (done) break;
+      throwIfAborted();
+      throwIfPeerDied();
+      if (std::chrono::steady_clock::now() >= deadline) throwTimeout(op, timeout);
+    }
+    freeOps_.push_back(request.slot);
+  }
+
+  void abort(const Error& cause) override {
+    const std::string reason = cause.what();
+    for (int q = 0; q < size_; ++q) {
+      if (q == rank_) continue;
+      SegmentHeader* h = headerOf(segments_[q].data());
+      std::uint32_t expected = 0;
+      if (h->aborted.compare_exchange_strong(expected, 1)) {
+        h->abortCode = static_cast<std::int32_t>(cause.code());
+        h->abortRank = rank_;
+        const std::size_t n = std::min(reason.size(), kAbortReasonBytes - 1);
+        std::memcpy(h->abortReason, reason.data(), n);
+        h->abortReason[n] = '\0';
+        h->aborted.store(2, std::memory_order_release);
+      }
+      h->doorbell.fetch_add(1);
+      futexWakeAll(&h->doorbell, true);
+    }
+  }
+
+ private:
+  Op& post(int peer, std::uint32_t tag, std::uint64_t bytes, bool isSend) {
+    if (peer < 0 || peer >= size_ || peer == rank_) {
+      throwInvalid("rank " + std::to_string(rank_) + ": peer " + std::to_string(peer) +
+                   " is not another rank in 0.." + std::to_string(size_ - 1));
+    }
+    throwIfAborted();
+    if (freeOps_.empty()) {
+      ops_.emplace_back();
+      lastIndex_ = static_cast<std::uint32_t>(ops_.size() - 1);
+    } else {
+      lastIndex_ = freeOps_.back();
+      freeOps_.pop_back();
+    }
+    Op& op = ops_[lastIndex_];
+    op = Op{};
+    op.isSend = isSend;
+    op.peer = peer;
+    op.tag = tag;
+    op.bytes = bytes;
+    op.stamp = stamp_;
+    if (!isActive_[peer]) {
+      isActive_[peer] = 1;
+      active_.push_back(peer);
+    }
+    return op;
+  }
+
+  void progressAll() {
+    for (std::size_t i = 0; i < active_.size();) {
+      const int peer = active_[i];
+      if (!sendQueues_[peer].empty()) progressSends(peer);
+      if (!recvQueues_[peer].empty()) progressRecvs(peer);
+      if (sendQueues_[peer].empty() && recvQueues_[peer].empty()) {
+        isActive_[peer] = 0;
+        active_[i] = active_.back();
+        active_.pop_back();
+      } else {
+        ++i;
+      }
+    }
+  }
+
+  // Fills free slots of `peer`'s inbound ring from this rank with pending sends, in order.
+  void progressSends(int peer) {
+    IndexQueue& queue = sendQueues_[peer];
+    Channel* channel = channelOf(segments_[peer].data(), rank_);
+    bool published = false;
+    while (!queue.empty()) {
+      const std::uint64_t w = channel->written.load(std::memory_order_relaxed);
+      if (w - channel->read.load(std::memory_order_acquire) >= kSlotsPerChannel) break;
+      Op& op = ops_[queue.front()];
+      Slot& slot = channel->slots[w % kSlotsPerChannel];
+      const std::uint64_t piece = std::min<std::uint64_t>(kSlotBytes, op.bytes - op.progressed);
+      slot.header.messageBytes = op.bytes;
+      slot.header.pieceBytes = static_cast<std::uint32_t>(piece);
+      slot.header.tag = op.tag;
+      slot.header.stamp = op.stamp;
+      if (piece) copyBytes(slot.payload, op.source + op.progressed, piece);
+      channel->written.store(w + 1, std::memory_order_release);
+      published = true;
+      op.progressed += piece;
+      if (op.progressed == op.bytes) {
+        op.done = true;
+        queue.pop();
+      }
+    }
+    if (published) ring(peer);
+  }
+
+  // Drains arrived pieces from `peer` into the posted receives, in order.
+  void progressRecvs(int peer) {
+    IndexQueue& queue = recvQueues_[peer];
+    Channel* channel = channelOf(segments_[rank_].data(), peer);
+    bool released = false;
+    while (!queue.empty()) {
+      const std::uint64_t r = channel->read.load(std::memory_order_relaxed);
+      if (r == channel->written.load(std::memory_order_acquire)) break;
+      Op& op = ops_[queue.front()];
+      const Slot& slot = channel->slots[r % kSlotsPerChannel];
+      const std::uint64_t piece = checkPiece(op, slot.header);
+      if (piece) {
+        std::byte* dst = op.destination + op.progressed;
+        if (op.reduce) {
+          reduce(op.type, op.op, dst, op.source + op.progressed, slot.payload,
+                 piece / dataTypeSize(op.type));
+        } else {
+          copyBytes(dst, slot.payload, piece);
+        }
+      }
+      channel->read.store(r + 1, std::memory_order_release);
+      released = true;
+      op.progressed += piece;
+      if (op.progressed == op.bytes) {
+        op.done = true;
+        queue.pop();
+      }
+    }
+    if (released) ring(peer);  // the sender may be waiting for a free slot
+  }
+
+  // The piece's header must belong to the receive it is matched with.
+  std::uint64_t checkPiece(const Op& op, const SlotHeader& header) const {
+    if (!(header.stamp == op.stamp)) throw stampMismatch(rank_, op.stamp, op.peer, header.stamp);
+    if (header.tag != op.tag || header.messageBytes != op.bytes) {
+      throw Error(ErrorCode::Mismatch,
+                  "rank " + std::to_string(rank_) + ": expected " + std::to_string(op.bytes) +
+                      " bytes (tag " + std::to_string(op.tag) + ") from rank " +
+                      std::to_string(op.peer) + " but it sent " + std::to_string(header.messageBytes) +
+                      " bytes (tag " + std::to_string(header.tag) +
+                      "); ranks disagree on count, dtype or schedule");
+    }
+    const std::uint64_t expected = std::min<std::uint64_t>(kSlotBytes, op.bytes - op.progressed);
+    if (header.pieceBytes != expected) {
+      throw Error(ErrorCode::Internal, "rank " + std::to_string(rank_) + ": piece of " +
+                                           std::to_string(header.pieceBytes) + " bytes from rank " +
+                                           std::to_string(op.peer) + ", expected " +
+                                           std::to_string(expected));
+    }
+    return expected;
+  }
+
+  // Wakes `peer` if it sleeps. The fence orders our slot update before reading its flag; it
+  // pairs with the fence a sleeper issues between setting the flag and re-checking its rings.
+  void ring(int peer) {
+    SegmentHeader* h = headerOf(segments_[peer].data());
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (h->sleeping.load(std::memory_order_relaxed)) {
+      h->doorbell.fetch_add(1, std::memory_order_acq_rel);
+      futexWakeAll(&h->doorbell, true);
+    }
+  }
+
+  void throwIfAborted() {
+    std::uint32_t state = own_->aborted.load(std::memory_order_acquire);
+    if (state == 0) return;
+    while (state != 2) {  // the aborting rank is writing its reason
+      sched_yield();
+      state = own_->aborted.load(std::memory_order_acquire);
+    }
+    throw Error(static_cast<ErrorCode>(own_->abortCode),
+                "rank " + std::to_string(rank_) + ": rank " + std::to_string(own_->abortRank) +
+                    " aborted: " + own_->abortReason);
+  }
+
+  // A peer process that has exited can never complete our operations with it.
+  void throwIfPeerDied() {
+    for (int peer : active_) {
+      const int fd = pidFds_[peer];
+      if (fd < 0) continue;
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 0) > 0) {
+        throw Error(ErrorCode::PeerLost,
+                    "rank " + std::to_string(rank_) + ": rank " + std::to_string(peer) + " (pid " +
+                        std::to_string(headerOf(segments_[peer].data())->ownerPid) +
+                        ") exited in the middle of a collective");
+      }
+    }
+  }
+
+  [[noreturn]] void throwTimeout(const Op& op, std::chrono::milliseconds timeout) const {
+    throw Error(ErrorCode::Timeout,
+                "rank " + std::to_string(rank_) + ": " + (op.isSend ? "send of " : "receive of ") +
+                    std::to_string(op.bytes) + " bytes " + (op.isSend ? "to" : "from") + " rank " +
+                    std::to_string(op.peer) + " (tag " + std::to_string(op.tag) +
+                    ") not done within " + std::to_string(timeout.count()) + " ms; rank " +
+                    std::to_string(op.peer) + " is stuck, gone, or running a different schedule");
+  }
+
+  const int rank_;
+  const int size_;
+  std::vector<MappedSegment> segments_;  // by rank; ours included
+  SegmentHeader* own_ = nullptr;
+  int spinIterations_ = 0;
+  std::vector<Op> ops_;
+  std::vector<std::uint32_t> freeOps_;
+  std::uint32_t lastIndex_ = 0;
+  std::vector<IndexQueue> sendQueues_, recvQueues_;
+  std::vector<int> pidFds_;
+  std::vector<int> active_;
+  std::vector<char> isActive_;
+};
+
+std::string randomJobId() {
+  std::random_device device;
+  char text[17];
+  std::snprintf(text, sizeof text, "%08x%08x", device(), device());
+  return text;
+}
+
+std::string segmentName(const std::string& job, int rank) {
+  return "/ringlab-" + job + "-" + std::to_string(rank);
+}
+
+// Unlinks our name however set-up ends: after everyone mapped it, or on failure.
+struct UnlinkGuard {
+  std::string name;
+  ~UnlinkGuard() { unlinkSegment(name); }
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& store,
+                                      const ShmOptions& options) {
+  if (size < 1 || rank < 0 || rank >= size) {
+    throwInvalid("rank " + std::to_string(rank) + " of " + std::to_string(size) +
+                 ": need 0 <= rank < size");
+  }
+  std::string job = options.job;
+  if (job.empty()) {
+    if (rank == 0) store.set("shm/job", job = randomJobId());
+    else job = store.get("shm/job", options.timeout);
+  }
+  if (job.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") !=
+          std::string::npos || job.size() > 64) {
+    throwInvalid("job id '" + job + "': use up to 64 letters, digits, '_' or '.'");
+  }
+  const std::size_t bytes = segmentBytes(size);
+  std::vector<MappedSegment> segments(size);
+  UnlinkGuard guard{segmentName(job, rank)};
+  segments[rank] = MappedSegment::create(guard.name, bytes);
+  SegmentHeader* own = headerOf(segments[rank].data());
+  own->magic = kSegmentMagic;
+  own->ranks = size;
+  own->ownerPid = getpid();
+  bootstrap::barrier(store, "shm-created-" + job, rank, size, options.timeout);
+  for (int q = 0; q < size; ++q) {
+    if (q == rank) continue;
+    segments[q] = MappedSegment::open(segmentName(job, q), bytes);
+    const SegmentHeader* h = headerOf(segments[q].data());
+    if (h->magic != kSegmentMagic || h->ranks != size) {
+      throw Error(ErrorCode::Mismatch, "rank " + std::to_string(rank) + ": rank " + std::to_string(q) +
+                                           "'s segment is for " + std::to_string(h->ranks) +
+                                           " ranks, this rank expects " + std::to_string(size));
+    }
+  }
+  bootstrap::barrier(store, "shm-mapped-" + job, rank, size, options.timeout);
+  return std::make_unique<ShmTransport>(rank, size, std::move(segments));
+}
+
+}  // namespace ringlab::transport

@@ -1,0 +1,525 @@
+// The TCP transport. One connection per pair of ranks, set up by connectMesh. Progress is driven
+// from wait(): non-blocking sockets and poll, no progress thread, because a hand-over to a thread
+// costs a wake-up on every small message and the latency end of a collective is made of little
+// else. Sends are written at once when their connection is idle (a small message costs one
+// sendmsg); receives are read straight into the receiver's buffer once their header is checked,
+// except for what arrives with a header into the connection's 64 KiB staging area.
+//
+// Matching: the n-th frame from a peer is the n-th receive posted from it. Its header is checked
+// against that receive (stamp, tag, byte count) before any payload byte is placed, so a peer can
+// never write past a posted buffer. A frame that arrives before its receive stays in the kernel's
+// socket buffer (or in staging), which is what lets both neighbours send large messages to each
+// other at once: each side keeps reading whatever it has posted, whatever else it waits on.
+//
+// Abort: the aborting rank writes an Abort frame (code + text) after whatever it has half
+// written, then one byte of TCP urgent data. The urgent byte is seen (POLLPRI) even when the
+// stream still holds data frames nobody has asked for, so a peer blocked elsewhere learns of the
+// abort at once; it then reads ahead, discarding data, to the Abort frame for the text.
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "bootstrap/net.hpp"
+#include "bootstrap/wire.hpp"
+#include "ringlab/core/error.hpp"
+#include "ringlab/transport/tcp.hpp"
+#include "transport/tcp/frame.hpp"
+#include "transport/tcp/mesh.hpp"
+
+namespace ringlab::transport {
+namespace tcp {
+namespace {
+
+namespace net = bootstrap::net;
+using net::Clock;
+
+// Bytes read ahead per connection: a header and a small payload arrive in one recv.
+constexpr std::size_t kStagingBytes = 64 * 1024;
+// Sends gathered into one sendmsg (two iovecs each: header, payload).
+constexpr int kMaxGather = 16;
+// How long an aborting rank tries to finish a half-written frame and write its Abort frame per
+// peer, and how long a receiver reads ahead for the Abort frame's text after the urgent byte.
+constexpr std::chrono::milliseconds kAbortFlush{100};
+constexpr std::chrono::milliseconds kAbortDrain{200};
+
+struct Op {
+  bool isSend = false;
+  bool done = false;
+  int peer = 0;
+  std::uint32_t tag = 0;
+  std::byte* data = nullptr;
+  std::size_t bytes = 0;
+  std::size_t moved = 0;       // payload bytes sent or received
+  std::size_t headerSent = 0;  // sends: header bytes written
+  std::int32_t next = -1;      // next op in its peer's queue
+  CallStamp stamp;             // receives: the stamp when posted
+  std::uint8_t header[kFrameHeaderBytes];
+};
+
+struct Queue {
+  std::int32_t head = -1, tail = -1;
+  bool empty() const { return head < 0; }
+};
+
+struct Peer {
+  net::Socket socket;
+  Queue sends, recvs;
+  std::unique_ptr<std::uint8_t[]> staging;
+  std::size_t begin = 0, end = 0;  // staged bytes not yet consumed
+  std::int32_t reading = -1;       // receive whose payload is being read
+  bool eof = false;                // the peer closed its side (or reset it)
+  int resetError = 0;              // errno when it was a reset
+  bool hangup = false;             // POLLHUP seen: poll only while we need the connection
+};
+
+class TcpTransport final : public Transport {
+ public:
+  TcpTransport(int rank, int size, std::vector<net::Socket> sockets) : rank_(rank), size_(size) {
+    peers_.resize(static_cast<std::size_t>(size));
+    for (int r = 0; r < size; ++r) {
+      if (r == rank) continue;
+      peers_[r].socket = std::move(sockets[r]);
+      peers_[r].staging = std::make_unique<std::uint8_t[]>(kStagingBytes);
+    }
+    pollFds_.reserve(static_cast<std::size_t>(size));
+    pollPeers_.reserve(static_cast<std::size_t>(size));
+  }
+
+  ~TcpTransport() override {
+    // Close gracefully: FIN after the data still queued, and read what is left so that close
+    // does not answer with a reset (which would throw away data still on its way to the peer).
+    for (Peer& p : peers_) {
+      if (!p.socket.valid()) continue;
+      ::shutdown(p.socket.fd(), SHUT_WR);
+      std::uint8_t sink[4096];
+      for (int i = 0; i < 64 && ::recv(p.socket.fd(), sink, sizeof sink, MSG_DONTWAIT) > 0; ++i) {
+      }
+    }
+  }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  std::string name() const override { return "tcp"; }
+
+  Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
+    checkPeer(peer);
+    const std::int32_t index = allocate();
+    Op& op = slots_[index];
+    op.isSend = true;
+    op.peer = peer;
+    op.tag = tag;
+    op.data = const_cast<std::byte*>(static_cast<const std::byte*>(data));
+    op.bytes = bytes;
+    FrameHeader header;
+    header.type = FrameType::Data;
+    header.tag = tag;
+    header.bytes = bytes;
+    header.stamp = stamp_;
+    encodeFrameHeader(header, op.header);
+    Peer& p = peers_[peer];
+    const bool idle = p.sends.empty();
+    push(p.sends, index);
+    if (idle) pushSends(peer);  // most small messages leave here, in one sendmsg
+    return Request{static_cast<std::uint32_t>(index)};
+  }
+
+  Request irecv(int peer, void* data, std::size_t bytes, std::uint32_t tag) override {
+    checkPeer(peer);
+    const std::int32_t index = allocate();
+    Op& op = slots_[index];
+    op.isSend = false;
+    op.peer = peer;
+    op.tag = tag;
+    op.data = static_cast<std::byte*>(data);
+    op.bytes = bytes;
+    op.stamp = stamp_;
+    push(peers_[peer].recvs, index);
+    return Request{static_cast<std::uint32_t>(index)};
+  }
+
+  void wait(Request request, std::chrono::milliseconds timeout) override {
+    const auto index = static_cast<std::int32_t>(request.slot);
+    if (request.slot >= slots_.size()) {
+      throw Error(ErrorCode::Internal, "tcp transport: wait on unknown request " + std::to_string(request.slot));
+    }
+    Op& op = slots_[index];
+    if (!op.done) {
+      // First try without poll: the data is often already there (one syscall instead of two).
+      if (op.isSend) {
+        pushSends(op.peer);
+      } else {
+        pumpRecv(op.peer, false);
+      }
+      if (!op.done) progressUntilDone(op, timeout);
+    }
+    free_.push_back(index);
+  }
+
+  void abort(const Error& cause) override {
+    if (aborted_) return;
+    aborted_ = true;
+    std::string text = cause.what();
+    if (text.size() > kMaxAbortTextBytes) text.resize(kMaxAbortTextBytes);
+    FrameHeader header;
+    header.type = FrameType::Abort;
+    header.code = static_cast<std::uint8_t>(cause.code());
+    header.bytes = text.size();
+    std::uint8_t frame[kFrameHeaderBytes];
+    encodeFrameHeader(header, frame);
+    for (int r = 0; r < size_; ++r) {
+      Peer& p = peers_[r];
+      if (r == rank_ || !p.socket.valid()) continue;
+      const auto deadline = Clock::now() + kAbortFlush;
+      try {
+        // The Abort frame must start where a frame starts: finish a half-written one first.
+        bool aligned = true;
+        if (!p.sends.empty()) {
+          Op& head = slots_[p.sends.head];
+          if (head.headerSent > 0 && !head.done) {
+            const std::size_t headerLeft = kFrameHeaderBytes - head.headerSent;
+            aligned = net::sendAll(p.socket.fd(), head.header + head.headerSent, headerLeft, deadline, "abort") &&
+                      net::sendAll(p.socket.fd(), head.data + head.moved, head.bytes - head.moved, deadline, "abort");
+          }
+        }
+        if (aligned && net::sendAll(p.socket.fd(), frame, sizeof frame, deadline, "abort")) {
+          net::sendAll(p.socket.fd(), text.data(), text.size(), deadline, "abort");
+        }
+        const std::uint8_t urgent = header.code;
+        [[maybe_unused]] ssize_t n = ::send(p.socket.fd(), &urgent, 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT);
+      } catch (const Error&) {
+        // That peer is gone already; tell the others.
+      }
+    }
+  }
+
+ private:
+  void checkPeer(int peer) const {
+    if (peer < 0 || peer >= size_ || peer == rank_) {
+      throwInvalid("rank " + std::to_string(rank_) + ": peer " + std::to_string(peer) +
+                   " is not another rank in 0.." + std::to_string(size_ - 1));
+    }
+  }
+
+  std::int32_t allocate() {
+    std::int32_t index;
+    if (free_.empty()) {
+      slots_.emplace_back();  // a deque: slots never move while the kernel or a peer uses them
+      index = static_cast<std::int32_t>(slots_.size() - 1);
+    } else {
+      index = free_.back();
+      free_.pop_back();
+    }
+    Op& op = slots_[index];
+    op.done = false;
+    op.moved = 0;
+    op.headerSent = 0;
+    op.next = -1;
+    return index;
+  }
+
+  void push(Queue& q, std::int32_t index) {
+    if (q.tail >= 0) {
+      slots_[q.tail].next = index;
+    } else {
+      q.head = index;
+    }
+    q.tail = index;
+  }
+
+  void pop(Queue& q) {
+    const std::int32_t head = q.head;
+    q.head = slots_[head].next;
+    if (q.head < 0) q.tail = -1;
+  }
+
+  // Writes queued sends to `peer` until the socket would block; completes those fully written.
+  void pushSends(int peer) {
+    Peer& p = peers_[peer];
+    while (!p.sends.empty()) {
+      iovec iov[2 * kMaxGather];
+      int count = 0;
+      for (std::int32_t i = p.sends.head; i >= 0 && count + 2 <= 2 * kMaxGather; i = slots_[i].next) {
+        Op& op = slots_[i];
+        if (op.headerSent < kFrameHeaderBytes) {
+          iov[count++] = {op.header + op.headerSent, kFrameHeaderBytes - op.headerSent};
+        }
+        if (op.moved < op.bytes) iov[count++] = {op.data + op.moved, op.bytes - op.moved};
+      }
+      msghdr message{};
+      message.msg_iov = iov;
+      message.msg_iovlen = static_cast<std::size_t>(count);
+      const ssize_t n = ::sendmsg(p.socket.fd(), &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return;
+        if (errno == EINTR) continue;
+        throw lost(peer, "sending to it", errno);
+      }
+      auto left = static_cast<std::size_t>(n);
+      while (left > 0 || (!p.sends.empty() && isComplete(slots_[p.sends.head]))) {
+        Op& op = slots_[p.sends.head];
+        const std::size_t h = std::min(left, kFrameHeaderBytes - op.headerSent);
+        op.headerSent += h;
+        left -= h;
+        const std::size_t d = std::min(left, op.bytes - op.moved);
+        op.moved += d;
+        left -= d;
+        if (!isComplete(op)) break;
+        op.done = true;
+        pop(p.sends);
+      }
+    }
+  }
+
+  static bool isComplete(const Op& op) {
+    return op.headerSent == kFrameHeaderBytes && op.moved == op.bytes;
+  }
+
+  // Reads from `peer` what its posted receives need (and, with readAhead, whatever fits in
+  // staging), until the socket would block. Throws on a bad frame, a mismatch, an abort or a
+  // lost connection that a posted receive depends on.
+  void pumpRecv(int peer, bool readAhead) {
+    Peer& p = peers_[peer];
+    for (;;) {
+      if (p.reading >= 0) {
+        Op& op = slots_[p.reading];
+        const std::size_t left = op.bytes - op.moved;
+        const std::size_t staged = p.end - p.begin;
+        if (left > 0 && staged > 0) {
+          const std::size_t n = std::min(left, staged);
+          std::memcpy(op.data + op.moved, p.staging.get() + p.begin, n);
+          p.begin += n;
+          op.moved += n;
+        } else if (left > 0) {
+          // Large payloads go straight from the socket into the receiver's buffer, and never
+          // past its end: the read asks for exactly what is left of this frame.
+          const ssize_t n = ::recv(p.socket.fd(), op.data + op.moved, left, MSG_DONTWAIT);
+          if (n > 0) {
+            op.moved += static_cast<std::size_t>(n);
+          } else if (n == 0) {
+            throw lost(peer, "receiving from it", 0);
+          } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            return;
+          } else if (errno != EINTR) {
+            throw lost(peer, "receiving from it", errno);
+          }
+        }
+        if (op.moved == op.bytes) {
+          op.done = true;
+          p.reading = -1;
+          pop(p.recvs);
+          readAhead = false;  // what was asked for is here; no extra read that would only block
+        }
+        continue;
+      }
+      const std::size_t staged = p.end - p.begin;
+      if (staged >= kFrameHeaderBytes) {
+        FrameHeader header;
+        if (const char* bad = parseFrameHeader(p.staging.get() + p.begin, kFrameHeaderBytes, header)) {
+          throw malformed(peer, bad);
+        }
+        if (header.type == FrameType::Abort) {
+          if (staged >= kFrameHeaderBytes + header.bytes) {
+            throw aborted(peer, header.code,
+                          std::string(reinterpret_cast<const char*>(p.staging.get() + p.begin + kFrameHeaderBytes),
+                                      header.bytes));
+          }
+        } else if (p.recvs.empty()) {
+          // Not asked for yet: it waits in staging (reading ahead fills staging behind it).
+          if (!readAhead) return;
+        } else {
+          Op& op = slots_[p.recvs.head];
+          if (!(header.stamp == op.stamp)) throw stampMismatch(rank_, op.stamp, peer, header.stamp);
+          if (header.tag != op.tag || header.bytes != op.bytes) {
+            throw Error(ErrorCode::Mismatch,
+                        "rank " + std::to_string(rank_) + ": the next message from rank " + std::to_string(peer) +
+                            " has tag " + std::to_string(header.tag) + " and " + std::to_string(header.bytes) +
+                            " bytes, but this rank posted a receive of " + std::to_string(op.bytes) +
+                            " bytes with tag " + std::to_string(op.tag) +
+                            "; ranks disagree on count, dtype or schedule");
+          }
+          p.begin += kFrameHeaderBytes;
+          p.reading = p.recvs.head;
+          continue;
+        }
+      } else if (p.recvs.empty() && !readAhead) {
+        return;
+      }
+      if (p.eof) {
+        if (!p.recvs.empty()) throw lost(peer, "receiving from it", p.resetError);
+        return;
+      }
+      if (p.begin == p.end) {
+        p.begin = p.end = 0;
+      } else if (kStagingBytes - p.end < kFrameHeaderBytes + kMaxAbortTextBytes) {
+        std::memmove(p.staging.get(), p.staging.get() + p.begin, p.end - p.begin);
+        p.end -= p.begin;
+        p.begin = 0;
+      }
+      if (p.end == kStagingBytes) return;  // full of frames nobody has asked for yet
+      const ssize_t n = ::recv(p.socket.fd(), p.staging.get() + p.end, kStagingBytes - p.end, MSG_DONTWAIT);
+      if (n > 0) {
+        p.end += static_cast<std::size_t>(n);
+      } else if (n == 0) {
+        p.eof = true;
+      } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        return;
+      } else if (errno != EINTR) {
+        p.eof = true;
+        p.resetError = errno;
+      }
+    }
+  }
+
+  void progressUntilDone(const Op& op, std::chrono::milliseconds timeout) {
+    const auto deadline = Clock::now() + timeout;
+    while (!op.done) {
+      pollFds_.clear();
+      pollPeers_.clear();
+      for (int r = 0; r < size_; ++r) {
+        Peer& p = peers_[r];
+        if (r == rank_) continue;
+        const bool needed = !p.sends.empty() || !p.recvs.empty();
+        if ((p.eof || p.hangup) && !needed) continue;  // closed, and nothing to do with it
+        short events = POLLPRI;
+        if (!p.sends.empty()) events |= POLLOUT;
+        if (!p.eof && (p.reading >= 0 || p.end - p.begin < kStagingBytes)) events |= POLLIN;
+        pollFds_.push_back({p.socket.fd(), events, 0});
+        pollPeers_.push_back(r);
+      }
+      const int rc = ::poll(pollFds_.data(), pollFds_.size(), net::millisecondsUntil(deadline) + 1);
+      if (rc < 0 && errno != EINTR) throw Error(ErrorCode::Transport, "poll: " + net::errnoText(errno));
+      if (rc <= 0) {
+        if (Clock::now() >= deadline) throw timedOut(op, timeout);
+        continue;
+      }
+      for (std::size_t i = 0; i < pollFds_.size(); ++i) {
+        const short revents = pollFds_[i].revents;
+        if (!revents) continue;
+        const int r = pollPeers_[i];
+        if (revents & POLLPRI) urgent(r);
+        if (revents & POLLHUP) peers_[r].hangup = true;
+        if ((revents & (POLLOUT | POLLERR | POLLHUP)) && !peers_[r].sends.empty()) pushSends(r);
+        if (revents & (POLLIN | POLLERR | POLLHUP)) pumpRecv(r, true);
+      }
+    }
+  }
+
+  // The peer sent urgent data: it aborted. Read ahead to its Abort frame for the reason.
+  [[noreturn]] void urgent(int peer) {
+    Peer& p = peers_[peer];
+    std::uint8_t code = static_cast<std::uint8_t>(ErrorCode::PeerLost);
+    if (::recv(p.socket.fd(), &code, 1, MSG_OOB | MSG_DONTWAIT) != 1 || code > kMaxErrorCode) {
+      code = static_cast<std::uint8_t>(ErrorCode::PeerLost);
+    }
+    const auto deadline = Clock::now() + kAbortDrain;
+    std::size_t skip = p.reading >= 0 ? slots_[p.reading].bytes - slots_[p.reading].moved : 0;
+    p.reading = -1;
+    for (;;) {
+      const std::size_t staged = p.end - p.begin;
+      if (skip > 0 && staged > 0) {
+        const std::size_t n = std::min(skip, staged);
+        p.begin += n;
+        skip -= n;
+        continue;
+      }
+      if (skip == 0 && staged >= kFrameHeaderBytes) {
+        FrameHeader header;
+        if (parseFrameHeader(p.staging.get() + p.begin, kFrameHeaderBytes, header)) break;
+        if (header.type == FrameType::Abort) {
+          if (staged >= kFrameHeaderBytes + header.bytes) {
+            throw aborted(peer, header.code,
+                          std::string(reinterpret_cast<const char*>(p.staging.get() + p.begin + kFrameHeaderBytes),
+                                      header.bytes));
+          }
+        } else {
+          p.begin += kFrameHeaderBytes;
+          skip = header.bytes;
+          continue;
+        }
+      }
+      if (p.begin == p.end) {
+        p.begin = p.end = 0;
+      } else if (p.begin > 0) {
+        std::memmove(p.staging.get(), p.staging.get() + p.begin, p.end - p.begin);
+        p.end -= p.begin;
+        p.begin = 0;
+      }
+      const ssize_t n = ::recv(p.socket.fd(), p.staging.get() + p.end, kStagingBytes - p.end, MSG_DONTWAIT);
+      if (n > 0) {
+        p.end += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
+      pollfd pfd{p.socket.fd(), POLLIN, 0};
+      if (::poll(&pfd, 1, net::millisecondsUntil(deadline)) <= 0) break;
+    }
+    throw aborted(peer, code, "(its reason did not arrive)");
+  }
+
+  Error aborted(int peer, std::uint8_t code, const std::string& text) const {
+    return Error(static_cast<ErrorCode>(code), "rank " + std::to_string(rank_) + ": rank " +
+                                                   std::to_string(peer) + " aborted the collective: " + text);
+  }
+
+  Error lost(int peer, const char* doing, int error) const {
+    return Error(ErrorCode::PeerLost,
+                 "rank " + std::to_string(rank_) + ": lost the connection to rank " + std::to_string(peer) +
+                     " while " + doing + " (" + (error ? net::errnoText(error) : "closed by the peer") +
+                     "); rank " + std::to_string(peer) + " exited or crashed");
+  }
+
+  Error malformed(int peer, const char* why) const {
+    return Error(ErrorCode::Transport, "rank " + std::to_string(rank_) + ": malformed frame from rank " +
+                                           std::to_string(peer) + ": " + why +
+                                           "; is every rank running the same ringlab version?");
+  }
+
+  Error timedOut(const Op& op, std::chrono::milliseconds timeout) const {
+    return Error(ErrorCode::Timeout,
+                 "rank " + std::to_string(rank_) + ": " + (op.isSend ? "send of " : "receive of ") +
+                     std::to_string(op.bytes) + " bytes " + (op.isSend ? "to" : "from") + " rank " +
+                     std::to_string(op.peer) + " (tag " + std::to_string(op.tag) + ") not complete within " +
+                     std::to_string(timeout.count()) + " ms; rank " + std::to_string(op.peer) +
+                     " is stuck, slow, gone, or running a different schedule");
+  }
+
+  const int rank_;
+  const int size_;
+  std::vector<Peer> peers_;
+  std::deque<Op> slots_;
+  std::vector<std::int32_t> free_;
+  std::vector<pollfd> pollFds_;
+  std::vector<int> pollPeers_;
+  bool aborted_ = false;
+};
+
+}  // namespace
+}  // namespace tcp
+
+std::unique_ptr<Transport> connectTcp(int rank, int size, bootstrap::Store& store, const TcpOptions& options) {
+  if (size < 1) throwInvalid("tcp transport: p = " + std::to_string(size) + ": the number of ranks must be >= 1");
+  if (rank < 0 || rank >= size) {
+    throwInvalid("tcp transport: rank " + std::to_string(rank) + " is out of range 0.." + std::to_string(size - 1));
+  }
+  if (options.token.empty()) {
+    throwInvalid("tcp transport: no job token; set RINGLAB_TOKEN to the same secret on every rank");
+  }
+  if (options.token.size() > bootstrap::wire::kMaxTokenBytes) {
+    throwInvalid("tcp transport: the job token has " + std::to_string(options.token.size()) +
+                 " bytes; at most " + std::to_string(bootstrap::wire::kMaxTokenBytes) + " are allowed");
+  }
+  if (options.timeout.count() <= 0) {
+    throwInvalid("tcp transport: timeout " + std::to_string(options.timeout.count()) + " ms: must be > 0");
+  }
+  return std::make_unique<tcp::TcpTransport>(rank, size, tcp::connectMesh(rank, size, store, options));
+}
+
+}  // namespace ringlab::transport
