@@ -6,3 +6,10 @@ target_compile_definitions(ringlab_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FI
 target_compile_definitions(ringlab_cli_tests PRIVATE RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 add_dependencies(ringlab_cli_tests ringlab_cli)
 gtest_discover_tests(ringlab_cli_tests DISCOVERY_TIMEOUT 60)
+
+# Ranks as processes: the launcher, bench over shm and tcp, and their faults.
+add_executable(ringlab_launch_tests launch_test.cpp)
+target_link_libraries(ringlab_launch_tests PRIVATE GTest::gtest_main)
+target_compile_definitions(ringlab_launch_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
+add_dependencies(ringlab_launch_tests ringlab_cli)
+gtest_discover_tests(ringlab_launch_tests DISCOVERY_TIMEOUT 60)

@@ -18,14 +18,18 @@
 #include "ringlab/communicator.hpp"
 #include "ringlab/transport/inproc.hpp"
 #include "ringlab/transport/shm.hpp"
+#include "ringlab/transport/tcp.hpp"
 
 namespace ringlab::test {
 
-inline std::vector<std::string> worldKinds() { return {"inproc", "shm"}; }
+inline std::vector<std::string> worldKinds() { return {"inproc", "shm", "tcp"}; }
 
 inline std::unique_ptr<transport::Transport> connectRank(const std::string& kind, int rank, int p,
                                                          bootstrap::Store& store) {
   if (kind == "shm") return transport::connectShm(rank, p, store, {"", std::chrono::seconds(10)});
+  if (kind == "tcp") {
+    return transport::connectTcp(rank, p, store, {"127.0.0.1", "contract-test-token", std::chrono::seconds(10)});
+  }
   throw Error(ErrorCode::Internal, "no such test world: " + kind);
 }
 

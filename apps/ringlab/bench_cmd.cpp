@@ -20,6 +20,9 @@
 #include "ringlab/model/predict.hpp"
 #include "comparison.hpp"
 #include "model_options.hpp"
+#include "launcher.hpp"
+#include "rank_world.hpp"
+#include "ringlab/transport/mpi.hpp"
 #include "run_info.hpp"
 
 namespace ringlab::cli {
@@ -31,6 +34,9 @@ struct BenchArgs {
   long long stepFactor = 2;  // signed, so that a negative value is reported, not wrapped
   std::string dtype = "float32", op = "sum", transport = "inproc", json;
   int iterations = 20, warmup = 2, check = 1;
+  double secondsPerSize = 0;  // -T/--time
+  bool peerMpi = false;
+  bool ranksGiven = false;     // -p on the command line (processes take p from their launcher)
   double timeoutSeconds = 60;
   std::string modelProfile;  // --model: add predicted time and measured/predicted
   std::string tuned;         // --tuned: decision table that --algo auto prefers to the model
@@ -52,10 +58,22 @@ nlohmann::json resultJson(std::uint64_t bytes, const BenchResult& r, int p, bool
   return j;
 }
 
-int runBenchCommand(const BenchArgs& args) {
+// Where a rank process takes p from its launcher or from MPI, a -p that says otherwise is an error.
+int ranksOfProcessWorld(const BenchArgs& args, int worldSize) {
+  if (args.ranksGiven && args.ranks != worldSize) {
+    throwInvalid("-p " + std::to_string(args.ranks) + " but this job has " + std::to_string(worldSize) +
+                 " ranks (from " + (args.transport == "mpi" ? "mpirun" : "RINGLAB_WORLD_SIZE") + ")");
+  }
+  return worldSize;
+}
+
+int runBenchCommand(BenchArgs args) {
   checkRanks(args.ranks);
-  if (args.transport != "inproc") {
-    throwInvalid("transport '" + args.transport + "' is not available yet: valid is inproc");
+  if (args.transport != "inproc" && !isProcessTransport(args.transport)) {
+    throwInvalid("--transport " + args.transport + ": valid are inproc, shm, tcp, mpi");
+  }
+  if (args.peerMpi && args.transport != "mpi") {
+    throwInvalid("--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
   if (args.stepFactor < 2) throwInvalid("-f/--stepfactor " + std::to_string(args.stepFactor) + ": must be >= 2");
   // At least a millisecond, at most a day: NaN, infinities and overflowing values are refused.
@@ -71,6 +89,7 @@ int runBenchCommand(const BenchArgs& args) {
   config.maxBytes = parseSize(args.maxBytes);
   config.stepFactor = static_cast<std::uint64_t>(args.stepFactor);
   config.iterations = args.iterations;
+  config.secondsPerSize = args.secondsPerSize;
   config.warmup = args.warmup;
   config.check = args.check == 1;
   config.collective.algorithm = args.algorithm.resolve(args.ranks);
@@ -94,6 +113,25 @@ int runBenchCommand(const BenchArgs& args) {
   }
   // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
   validate(config);
+  const auto timeout = config.collective.exec.timeout;
+  if (isLaunchable(args.transport) && !bootstrap::rankEnvironmentFromEnv()) {
+    // Not a rank yet: start p copies of this very command as ranks on this host.
+    return launch({args.ranks, selfCommand(), timeout + std::chrono::seconds(5)});
+  }
+  RankWorld world;
+  std::unique_ptr<Communicator> processComm;
+  if (isProcessTransport(args.transport)) {
+    world = connectRankWorld(args.transport, timeout);
+    config.ranks = args.ranks = ranksOfProcessWorld(args, world.transport->size());
+    validate(config);
+    processComm = std::make_unique<Communicator>(*world.transport);
+    if (args.peerMpi) config.peer = transport::mpiAllreduce;
+    if (world.transport->rank() != 0) {
+      // One rank speaks for the job; the others only report errors, on stderr.
+      if (!std::freopen("/dev/null", "w", stdout)) throw Error(ErrorCode::Internal, "cannot silence stdout");
+      args.json.clear();
+    }
+  }
   std::ofstream jsonOut;
   if (!args.json.empty()) {
     jsonOut.open(args.json);
@@ -104,7 +142,9 @@ int runBenchCommand(const BenchArgs& args) {
   info.transport = args.transport;
   info.algorithm = config.collective.algorithm.name;
   info.ringOrder = ringOrderText(config.collective.algorithm, args.ranks);
-  info.topology = "single host, ranks as threads";
+  info.topology = args.transport == "inproc" ? "single host, ranks as threads"
+                  : args.transport == "mpi"  ? "ranks as MPI processes (mpirun)"
+                                             : "single host, ranks as processes";
   info.ranks = args.ranks;
   info.dtype = dataTypeName(config.type);
   info.op = reduceOpName(config.op);
@@ -113,11 +153,15 @@ int runBenchCommand(const BenchArgs& args) {
               info.transport.c_str(), info.ranks);
   std::printf("# version %s  host %s  date %s  kernels %s\n", info.version.c_str(), info.host.c_str(),
               info.date.c_str(), reduceKernelIsa());
-  std::printf("# ring order %s  topology: %s  segment %s  iters %d  warmup %d  check %s\n",
+  const std::string iterationText = config.secondsPerSize > 0
+                                        ? fmt::format("iters ~{}s per size", config.secondsPerSize)
+                                        : fmt::format("iters {}", config.iterations);
+  std::printf("# ring order %s  topology: %s  segment %s  %s  warmup %d  check %s\n",
               info.ringOrder.c_str(), info.topology.c_str(),
-              formatSize(config.collective.exec.segmentBytes).c_str(), config.iterations, config.warmup,
+              formatSize(config.collective.exec.segmentBytes).c_str(), iterationText.c_str(), config.warmup,
               config.check ? "on" : "off");
-  std::printf("# time: mean per iteration of the slowest rank.  algbw = size / time.  "
+  if (config.peer) std::printf("# peer: MPI_Allreduce of %s, out of place, same buffers\n", transport::mpiLibraryVersion().c_str());
+  std::printf("# time: median over iterations of the slowest rank's time.  algbw = size / time.  "
               "busbw = algbw x 2(p-1)/p (nccl-tests' allreduce convention: per-rank send volume / time).  "
               "GB/s = 1e9 B/s\n");
   const bool automatic = config.collective.algorithm.name == model::kAutoAlgorithm;
@@ -132,7 +176,8 @@ int runBenchCommand(const BenchArgs& args) {
                 "algorithm\n", args.modelProfile.c_str(), profile->transport.c_str(), profile->host.c_str(),
                 describeModel(*profile).c_str());
   }
-  const std::string modelHead = std::string(profile ? "  model(us) oop/model ip/model" : "") + (automatic ? "  algorithm" : "");
+  const std::string modelHead = std::string(config.peer ? "   mpi(us) mpi_busbw #wrong" : "") +
+                                (profile ? "  model(us) oop/model ip/model" : "") + (automatic ? "  algorithm" : "");
   // Column headers as nccl-tests prints them, without trailing blanks.
   const auto printHeaderLine = [](std::string line) {
     line.erase(line.find_last_not_of(' ') + 1);
@@ -151,7 +196,7 @@ int runBenchCommand(const BenchArgs& args) {
   std::size_t done = 0;
   std::uint64_t totalWrong = 0;
   nlohmann::json rows = nlohmann::json::array();
-  runBench(config, [&](const BenchRow& row) {
+  const auto onRow = [&](const BenchRow& row) {
     if (progress) std::fprintf(stderr, "\r\033[K");
     // The spec that actually ran this size ("auto" resolved the way every rank resolved it).
     const schedule::AlgorithmSpec ranSpec =
@@ -170,6 +215,15 @@ int runBenchCommand(const BenchArgs& args) {
       ip["measured_over_predicted"] = row.inPlace.timeUs / us;
     }
     if (automatic) modelColumns += "  " + ran;
+    nlohmann::json peer = nullptr;
+    if (config.peer) {
+      const double algbw = row.peer.timeUs > 0 ? row.bytes / (row.peer.timeUs * 1e3) : 0.0;
+      modelColumns = fmt::format(" {:9.1f} {:9.2f} {:>6}", row.peer.timeUs, algbw * busFactor(config.ranks),
+                                 config.check ? std::to_string(row.peer.wrong) : std::string("N/A")) + modelColumns;
+      peer = resultJson(row.bytes, row.peer, config.ranks, config.check);
+      peer["library"] = transport::mpiLibraryVersion();
+      totalWrong += row.peer.wrong;
+    }
     std::printf("  %12llu %12llu %8s %6s %s %s%s\n", static_cast<unsigned long long>(row.bytes),
                 static_cast<unsigned long long>(row.count), info.dtype.c_str(), info.op.c_str(),
                 resultColumns(row.bytes, row.outOfPlace, config.ranks, config.check).c_str(),
@@ -180,17 +234,24 @@ int runBenchCommand(const BenchArgs& args) {
                     {"count", row.count},
                     {"algorithm", ran},
                     {"predicted_us", predicted},
+                    {"iterations", row.outOfPlace.iterations},
                     {"out_of_place", oop},
-                    {"in_place", ip}});
+                    {"in_place", ip},
+                    {"peer_mpi", peer}});
     if (progress && ++done < sizes.size()) {
       std::fprintf(stderr, "[%zu/%zu] next: %s", done, sizes.size(), formatSize(sizes[done]).c_str());
     }
-  });
+  };
+  if (processComm) {
+    runBenchRank(config, *processComm, onRow);
+  } else {
+    runBenchThreads(config, onRow);
+  }
   std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
   if (!args.json.empty()) {
     nlohmann::json doc = {{"run", toJson(info)},
                           {"conventions",
-                           {{"time", "mean per iteration of the slowest rank, microseconds"},
+                           {{"time", "median over iterations of the slowest rank's time, microseconds"},
                             {"algbw", "size / time, GB/s = 1e9 B/s"},
                             {"busbw", "algbw x 2(p-1)/p (nccl-tests allreduce)"}}},
                           {"segment_bytes", config.collective.exec.segmentBytes},
@@ -216,14 +277,21 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("-n,--iters", args->iterations, "timed iterations per size")->capture_default_str();
   cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations before timing")->capture_default_str();
   cmd->add_option("-c,--check", args->check, "1: check every size against the closed-form result")->capture_default_str();
-  cmd->add_option("--transport", args->transport, "inproc (ranks as threads)")->capture_default_str();
+  cmd->add_option("--transport", args->transport,
+                  "inproc (ranks as threads), shm or tcp (ranks as processes on this host, launched for you, "
+                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun)")->capture_default_str();
   cmd->add_option("--segment", args->segment, "pipeline segment size")->capture_default_str();
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message")->capture_default_str();
   cmd->add_option("--json", args->json, "also write the results as JSON to this file");
   cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
   cmd->add_option("--model", args->modelProfile, "profile (ringlab calibrate): add predicted time and measured/predicted");
   args->algorithm.add(*cmd);
-  return [args] { return runBenchCommand(*args); };
+  cmd->add_option("-T,--time", args->secondsPerSize, "iterate about this many seconds per size instead of -n (0: use -n)")->capture_default_str();
+  cmd->add_flag("--peer-mpi", args->peerMpi, "also time MPI_Allreduce on the same buffers (--transport mpi, under mpirun)");
+  return [args, cmd] {
+    args->ranksGiven = cmd->count("-p") > 0;
+    return runBenchCommand(*args);
+  };
 }
 
 }  // namespace ringlab::cli

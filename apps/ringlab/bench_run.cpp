@@ -3,8 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <barrier>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -14,6 +14,7 @@
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/transport/inproc.hpp"
 
@@ -25,66 +26,100 @@ std::uint64_t physicalMemoryBytes() {
          static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
 }
 
-// Shared between the rank threads of one sweep. Buffers and communicators live here, not on the
-// rank threads' stacks, so that nothing a peer may still touch is freed when one rank fails.
-struct Sweep {
-  explicit Sweep(int ranks)
-      : world(ranks), barrier(ranks), seconds(ranks), wrong(ranks), sends(ranks), recvs(ranks) {
-    for (int r = 0; r < ranks; ++r) comms.push_back(std::make_unique<Communicator>(world.transport(r)));
+constexpr int kMaxIterations = 100000;
+
+// Every rank leaves only once every rank has arrived.
+void syncRanks(Communicator& comm) {
+  std::int32_t token = 0;
+  comm.allreduce(&token, &token, 1, DataType::Int32, ReduceOp::Sum);
+}
+
+double maxOverRanks(Communicator& comm, double value) {
+  comm.allreduce(&value, &value, 1, DataType::Float64, ReduceOp::Max);
+  return value;
+}
+
+std::uint64_t sumOverRanks(Communicator& comm, std::uint64_t value) {
+  comm.allreduce(&value, &value, 1, DataType::Uint64, ReduceOp::Sum);
+  return value;
+}
+
+class RankSweep {
+ public:
+  RankSweep(const BenchConfig& config, Communicator& comm) : config_(config), comm_(comm) {
+    // Allocate and touch once, up front: first touches would otherwise be timed.
+    send_.resize(config.maxBytes);
+    recv_.resize(config.maxBytes);
+    fillCheckInput(config.type, config.op, comm.rank(), send_.data(), config.maxBytes / esize());
+    times_.resize(config.secondsPerSize > 0 ? kMaxIterations : config.iterations);
   }
-  transport::InprocWorld world;
-  std::barrier<> barrier;
-  std::vector<double> seconds;
-  std::vector<std::uint64_t> wrong;
-  std::vector<std::vector<std::byte>> sends, recvs;
-  std::vector<std::unique_ptr<Communicator>> comms;
-  std::mutex errorMutex;
-  std::exception_ptr error;
-};
 
-void runRank(const BenchConfig& config, const std::vector<std::uint64_t>& sizes, Sweep& sweep,
-             int rank, const std::function<void(const BenchRow&)>& onRow) {
-  Communicator& comm = *sweep.comms[rank];
-  const std::size_t esize = dataTypeSize(config.type);
-  // Allocate and touch once, on the rank's own thread: first touches would otherwise be timed.
-  std::vector<std::byte>& send = sweep.sends[rank];
-  std::vector<std::byte>& recv = sweep.recvs[rank];
-  send.resize(config.maxBytes);
-  recv.resize(config.maxBytes);
-  fillCheckInput(config.type, config.op, rank, send.data(), config.maxBytes / esize);
-
-  auto measure = [&](std::uint64_t count, bool inPlace) {
-    const void* src = inPlace ? recv.data() : send.data();
-    auto once = [&] { comm.allreduce(src, recv.data(), count, config.type, config.op, config.collective); };
-    if (inPlace) std::memcpy(recv.data(), send.data(), count * esize);
-    for (int i = 0; i < config.warmup; ++i) once();
-    sweep.barrier.arrive_and_wait();
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < config.iterations; ++i) once();
-    sweep.seconds[rank] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    sweep.wrong[rank] = 0;
-    if (config.check) {
-      fillCheckInput(config.type, config.op, rank, inPlace ? recv.data() : send.data(), count);
-      once();
-      sweep.wrong[rank] = countWrong(config.type, config.op, config.ranks, recv.data(), count);
-    }
-    sweep.barrier.arrive_and_wait();
-    BenchResult result;
-    result.timeUs = *std::max_element(sweep.seconds.begin(), sweep.seconds.end()) * 1e6 / config.iterations;
-    for (std::uint64_t w : sweep.wrong) result.wrong += w;
-    sweep.barrier.arrive_and_wait();  // everyone has read this size's figures
-    return result;
-  };
-
-  for (std::uint64_t bytes : sizes) {
+  BenchRow row(std::uint64_t bytes) {
     BenchRow row;
     row.bytes = bytes;
-    row.count = bytes / esize;
-    row.outOfPlace = measure(row.count, false);
-    row.inPlace = measure(row.count, true);
-    if (rank == 0) onRow(row);
+    row.count = bytes / esize();
+    const auto ringlab = [&](const void* src, void* dst, std::uint64_t n) {
+      comm_.allreduce(src, dst, n, config_.type, config_.op, config_.collective);
+    };
+    row.outOfPlace = measure(row.count, false, ringlab);
+    row.inPlace = measure(row.count, true, ringlab);
+    if (config_.peer) {
+      row.peer = measure(row.count, false, [&](const void* src, void* dst, std::uint64_t n) {
+        config_.peer(src, dst, n, config_.type, config_.op);
+      });
+    }
+    return row;
   }
-}
+
+ private:
+  std::size_t esize() const { return dataTypeSize(config_.type); }
+
+  template <typename Allreduce>
+  BenchResult measure(std::uint64_t count, bool inPlace, const Allreduce& allreduce) {
+    const void* src = inPlace ? recv_.data() : send_.data();
+    auto once = [&] { allreduce(src, recv_.data(), count); };
+    if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
+    for (int i = 0; i < config_.warmup; ++i) once();
+    int iterations = config_.iterations;
+    if (config_.secondsPerSize > 0) {
+      // Every rank must run the same number of iterations: size it from the slowest rank.
+      syncRanks(comm_);
+      const auto start = std::chrono::steady_clock::now();
+      once();
+      const double first = maxOverRanks(
+          comm_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      iterations = static_cast<int>(std::clamp(std::ceil(config_.secondsPerSize / std::max(first, 1e-9)),
+                                               3.0, static_cast<double>(kMaxIterations)));
+    }
+    syncRanks(comm_);
+    auto last = std::chrono::steady_clock::now();
+    for (int i = 0; i < iterations; ++i) {
+      once();
+      const auto now = std::chrono::steady_clock::now();
+      times_[i] = std::chrono::duration<double>(now - last).count();
+      last = now;
+    }
+    // An iteration takes as long as its slowest rank; report the median iteration.
+    comm_.allreduce(times_.data(), times_.data(), static_cast<std::uint64_t>(iterations),
+                    DataType::Float64, ReduceOp::Max);
+    BenchResult result;
+    result.iterations = iterations;
+    result.timeUs = model::median(std::vector<double>(times_.begin(), times_.begin() + iterations)) * 1e6;
+    if (config_.check) {
+      fillCheckInput(config_.type, config_.op, comm_.rank(), inPlace ? recv_.data() : send_.data(), count);
+      once();
+      result.wrong = countWrong(config_.type, config_.op, comm_.size(), recv_.data(), count);
+      if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
+    }
+    result.wrong = sumOverRanks(comm_, result.wrong);
+    return result;
+  }
+
+  const BenchConfig& config_;
+  Communicator& comm_;
+  std::vector<std::byte> send_, recv_;
+  std::vector<double> times_;
+};
 
 }  // namespace
 
@@ -98,6 +133,9 @@ void validate(const BenchConfig& c) {
   }
   if (c.stepFactor < 2) throwInvalid("-f/--stepfactor " + std::to_string(c.stepFactor) + ": must be >= 2");
   if (c.iterations < 1) throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 1");
+  if (!(c.secondsPerSize >= 0 && c.secondsPerSize <= 3600)) {
+    throwInvalid("-T/--time " + std::to_string(c.secondsPerSize) + ": must be between 0 and 3600 seconds");
+  }
   if (c.warmup < 0) throwInvalid("-w/--warmup_iters " + std::to_string(c.warmup) + ": must be >= 0");
   exec::validate(c.collective.exec);
   // The schedule must build and verify (for "auto", whatever it would choose for one element).
@@ -119,28 +157,40 @@ std::vector<std::uint64_t> sweepSizes(const BenchConfig& c) {
   return geometricSizes(c.minBytes, c.maxBytes, c.stepFactor);
 }
 
-void runBench(const BenchConfig& config, const std::function<void(const BenchRow&)>& onRow) {
+void runBenchRank(const BenchConfig& config, Communicator& comm,
+                  const std::function<void(const BenchRow&)>& onRow) {
+  RankSweep sweep(config, comm);
+  for (std::uint64_t bytes : sweepSizes(config)) {
+    const BenchRow row = sweep.row(bytes);
+    if (comm.rank() == 0) onRow(row);
+  }
+}
+
+void runBenchThreads(const BenchConfig& config, const std::function<void(const BenchRow&)>& onRow) {
   validate(config);  // before any thread starts, so that bad options fail once, cleanly
-  const std::vector<std::uint64_t> sizes = sweepSizes(config);
-  Sweep sweep(config.ranks);
+  transport::InprocWorld world(config.ranks);
+  std::vector<std::unique_ptr<Communicator>> comms;
+  for (int r = 0; r < config.ranks; ++r) comms.push_back(std::make_unique<Communicator>(world.transport(r)));
+  std::mutex errorMutex;
+  std::exception_ptr error;
   std::vector<std::thread> threads;
   for (int r = 0; r < config.ranks; ++r) {
     threads.emplace_back([&, r] {
       try {
-        runRank(config, sizes, sweep, r, onRow);
+        runBenchRank(config, *comms[r], onRow);
       } catch (const std::exception& e) {
         {
-          std::lock_guard lock(sweep.errorMutex);
-          if (!sweep.error) sweep.error = std::current_exception();
+          std::lock_guard lock(errorMutex);
+          if (!error) error = std::current_exception();
         }
-        sweep.world.abort(std::string("rank ") + std::to_string(r) + " failed: " + e.what());
-        // Peers may be parked in the barrier rather than the transport; leave it for good.
-        sweep.barrier.arrive_and_drop();
+        // Peers may wait in a collective outside the Communicator's own abort (none today, but
+        // a failure in allocation would leave them there): stop them all.
+        world.abort(std::string("rank ") + std::to_string(r) + " failed: " + e.what());
       }
     });
   }
   for (auto& t : threads) t.join();
-  if (sweep.error) std::rethrow_exception(sweep.error);
+  if (error) std::rethrow_exception(error);
 }
 
 }  // namespace ringlab::cli

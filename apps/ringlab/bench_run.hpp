@@ -1,7 +1,13 @@
 #pragma once
-// The measurement loop behind `ringlab bench`: p ranks as threads over the in-process transport,
-// buffers allocated and touched once for the largest size, then for each size of the sweep
-// warm-up, timed iterations and a checked run, out of place and in place.
+// The measurement loop behind `ringlab bench`, one rank's part of it, over any Communicator: the
+// ranks may be threads of this process (inproc) or processes (shm, tcp, mpi). Buffers are
+// allocated and touched once for the largest size; then for each size: warm-up, timed
+// iterations, and a checked run, out of place and in place. Barriers and the slowest rank's
+// times travel through the communicator itself, so the method is the same on every transport.
+//
+// Method (the same for ringlab and for the peers in bench/peers): every iteration is timed on
+// every rank; an iteration's time is the maximum over ranks; the median over iterations is
+// reported.
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -9,6 +15,10 @@
 #include "ringlab/communicator.hpp"
 
 namespace ringlab::cli {
+
+// Another library's allreduce on the same buffers (e.g. MPI_Allreduce), timed beside ringlab's.
+using PeerAllreduce = std::function<void(const void* send, void* recv, std::uint64_t count,
+                                         DataType type, ReduceOp op)>;
 
 struct BenchConfig {
   int ranks = 4;
@@ -18,13 +28,16 @@ struct BenchConfig {
   DataType type = DataType::Float32;
   ReduceOp op = ReduceOp::Sum;
   int iterations = 20;
+  double secondsPerSize = 0;  // > 0: iterate for about this long per size instead of `iterations`
   int warmup = 2;
   bool check = true;
   CollectiveOptions collective;
+  PeerAllreduce peer;  // optional
 };
 
 struct BenchResult {
-  double timeUs = 0;         // mean per iteration, slowest rank
+  double timeUs = 0;         // median over iterations of the slowest rank's time
+  int iterations = 0;
   std::uint64_t wrong = 0;   // elements differing from the closed form, summed over ranks
 };
 
@@ -33,6 +46,7 @@ struct BenchRow {
   std::uint64_t count = 0;
   BenchResult outOfPlace;
   BenchResult inPlace;
+  BenchResult peer;  // out of place, when a peer is configured
 };
 
 // Throws InvalidArgument naming the bad field (sizes not multiples of the datatype, min > max,
@@ -42,7 +56,12 @@ void validate(const BenchConfig& config);
 // The sizes of the sweep: min, min*f, ... up to max.
 std::vector<std::uint64_t> sweepSizes(const BenchConfig& config);
 
-// Runs the sweep; `onRow` is called once per size, in order, as soon as the row is measured.
-void runBench(const BenchConfig& config, const std::function<void(const BenchRow&)>& onRow);
+// One rank's sweep; every rank of `comm` calls it. `onRow` is called on rank 0 only, once per
+// size, in order, as soon as the row is measured.
+void runBenchRank(const BenchConfig& config, Communicator& comm,
+                  const std::function<void(const BenchRow&)>& onRow);
+
+// All config.ranks ranks as threads of this process over the in-process transport.
+void runBenchThreads(const BenchConfig& config, const std::function<void(const BenchRow&)>& onRow);
 
 }  // namespace ringlab::cli

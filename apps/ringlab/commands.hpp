@@ -14,5 +14,7 @@ Action addModelCommand(CLI::App& app);
 Action addCalibrateCommand(CLI::App& app);
 Action addCompareCommand(CLI::App& app);
 Action addTuneCommand(CLI::App& app);
+Action addLaunchCommand(CLI::App& app);
+Action addLabCommand(CLI::App& app);
 
 }  // namespace ringlab::cli

@@ -3,10 +3,12 @@
 #include <map>
 
 #include "commands.hpp"
+#include "launcher.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/version.hpp"
 
 int main(int argc, char** argv) {
+  ringlab::cli::rememberCommandLine(argc, argv);
   CLI::App app{"ringlab: ring AllReduce you can run, verify, count and measure"};
   app.require_subcommand(1);
   app.set_version_flag("--version", ringlab::version());
@@ -21,6 +23,8 @@ int main(int argc, char** argv) {
   add(ringlab::cli::addCalibrateCommand);
   add(ringlab::cli::addCompareCommand);
   add(ringlab::cli::addTuneCommand);
+  add(ringlab::cli::addLaunchCommand);
+  add(ringlab::cli::addLabCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

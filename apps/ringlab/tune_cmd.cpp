@@ -79,7 +79,7 @@ int runTuneCommand(const TuneArgs& a) {
   for (int round = 0; round < a.rounds; ++round) {
     for (const BenchConfig& c : configs) {
       std::size_t i = 0;
-      runBench(c, [&](const BenchRow& row) {
+      runBenchThreads(c, [&](const BenchRow& row) {
         if (row.outOfPlace.wrong != 0) {
           throw Error(ErrorCode::Internal, fmt::format("{} gave {} wrong elements at {} bytes",
                                                        c.collective.algorithm.name, row.outOfPlace.wrong, row.bytes));

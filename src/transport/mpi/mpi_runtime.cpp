@@ -1,23 +1,38 @@
 #include "mpi_runtime.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <thread>
 
 namespace ringlab::transport::mpi_detail {
 namespace {
 
+constexpr std::chrono::seconds kFinaliseGrace{10};
+
 std::mutex gMutex;
 std::atomic<bool> gPeerMayBeStuck{false};
 MPI_Comm gCollectiveComm = MPI_COMM_NULL;
+bool gRinglabInitialised = false;
 
 void finaliseAtExit() {
   int finalised = 0;
   MPI_Finalized(&finalised);
   if (finalised) return;
-  // A peer that stopped answering would never reach MPI_Finalize, and Open MPI's finalise waits
-  // for all of them: leave without it and let the launcher clean up.
-  if (gPeerMayBeStuck.load()) return;
+  // MPI_Finalize waits for every rank. After a timeout a peer may never get there: give it a
+  // while (peers that failed alike are finalising too), then leave without it, non-zero, and let
+  // the launcher tear the job down.
+  if (gPeerMayBeStuck.load()) {
+    std::thread([] {
+      std::this_thread::sleep_for(kFinaliseGrace);
+      std::fprintf(stderr, "ringlab: MPI_Finalize did not complete within %d s after a failed "
+                           "wait (a peer is stuck or gone); exiting without it\n",
+                   static_cast<int>(kFinaliseGrace.count()));
+      std::_Exit(1);
+    }).detach();
+  }
   if (gCollectiveComm != MPI_COMM_NULL) MPI_Comm_free(&gCollectiveComm);
   MPI_Finalize();
 }
@@ -40,7 +55,23 @@ void ensureInitialised() {
   int provided = 0;
   check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided), ErrorCode::Transport,
         "MPI_Init_thread");
+  gRinglabInitialised = true;
+  // Nothing but ringlab uses MPI here, and ringlab checks every return code (see
+  // WorldErrorsReturn).
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   std::atexit(finaliseAtExit);
+}
+
+WorldErrorsReturn::WorldErrorsReturn() {
+  if (gRinglabInitialised) return;
+  if (MPI_Comm_get_errhandler(MPI_COMM_WORLD, &saved_) != MPI_SUCCESS) return;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+WorldErrorsReturn::~WorldErrorsReturn() {
+  if (saved_ == MPI_ERRHANDLER_NULL) return;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, saved_);
+  MPI_Errhandler_free(&saved_);
 }
 
 std::string errorString(int rc) {

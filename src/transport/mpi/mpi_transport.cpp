@@ -16,6 +16,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstring>
 #include <deque>
@@ -55,13 +56,19 @@ constexpr std::size_t kMaxPiece = std::size_t{1} << 30;
 struct AbortNote {
   std::int32_t code = 0;
   std::int32_t rank = 0;
-  char text[1016] = {};
+  std::uint64_t transport = 0;  // which connectMpi() of the job it belongs to
+  char text[1008] = {};
 };
 static_assert(sizeof(AbortNote) == 1024);
 
 // Abort notes are sent and forgotten (MPI_Request_free); their bytes must outlive the transport.
 std::mutex gNotesMutex;
 std::deque<AbortNote> gNotes;
+
+// connectMpi() is collective, so the n-th transport of every process is the same transport. A
+// note may reach a peer after it has freed that transport's communicators, and MPI may hand the
+// freed context to the next communicator created, where the note would match: notes carry n.
+std::atomic<std::uint64_t> gTransports{0};
 
 // Spin this many tests before yielding when every local rank has a core of its own; when ranks
 // outnumber cores the peer needs this core, so yield at once (as the inproc transport does).
@@ -107,15 +114,14 @@ class MpiTransport final : public Transport {
     spinTests_ = localRanks > cores ? 0 : kSpinTests;
     sendEpoch_.assign(static_cast<std::size_t>(size_), -1);
     recvEpoch_.assign(static_cast<std::size_t>(size_), -1);
-    check(MPI_Irecv(&incomingAbort_, sizeof incomingAbort_, MPI_BYTE, MPI_ANY_SOURCE, kAbortTag,
-                    controlComm_, &abortRequest_),
-          ErrorCode::Transport, "MPI_Irecv (abort notes)");
+    postAbortReceive();
   }
 
   ~MpiTransport() override {
     int finalised = 0;
     MPI_Finalized(&finalised);
     if (finalised) return;
+    const WorldErrorsReturn errorsReturn;
     // After a failure receives may still be posted into buffers about to go: cancel them first.
     for (std::uint32_t i = 0; i < slots_.size(); ++i) {
       if (std::find(freeSlots_.begin(), freeSlots_.end(), i) != freeSlots_.end()) continue;
@@ -123,7 +129,10 @@ class MpiTransport final : public Transport {
       for (MPI_Request* request : requestsOf(slot)) {
         if (*request == MPI_REQUEST_NULL) continue;
         if (slot.isSend) {
-          MPI_Request_free(request);  // a send's bytes are the caller's; it outlives us or not
+          // Never to be received (the peer failed too): withdraw it where MPI can, and let go
+          // without waiting, since a send's cancellation may need the peer.
+          MPI_Cancel(request);
+          MPI_Request_free(request);
         } else {
           MPI_Cancel(request);
           MPI_Wait(request, MPI_STATUS_IGNORE);
@@ -205,6 +214,7 @@ class MpiTransport final : public Transport {
     }
     Slot& slot = slots_[request.slot];
     const auto deadline = std::chrono::steady_clock::now() + timeout;
+    const WorldErrorsReturn errorsReturn;
     try {
       throwIfFailed();
       MPI_Status status;
@@ -246,6 +256,7 @@ class MpiTransport final : public Transport {
     }
     note->code = static_cast<std::int32_t>(cause.code());
     note->rank = rank_;
+    note->transport = id_;
     std::strncpy(note->text, cause.what(), sizeof note->text - 1);
     for (int peer = 0; peer < size_; ++peer) {
       if (peer == rank_) continue;
@@ -384,6 +395,10 @@ class MpiTransport final : public Transport {
       int arrived = 0;
       MPI_Status status;
       if (MPI_Test(&abortRequest_, &arrived, &status) != MPI_SUCCESS || !arrived) return;
+      if (incomingAbort_.transport != id_) {
+        postAbortReceive();  // a stale note for an earlier transport
+        return;
+      }
       abortReceived_ = true;
       incomingAbort_.text[sizeof incomingAbort_.text - 1] = '\0';
     }
@@ -394,6 +409,12 @@ class MpiTransport final : public Transport {
     throw Error(errorCode, "rank " + std::to_string(rank_) + ": communicator aborted: rank " +
                                std::to_string(incomingAbort_.rank) +
                                " failed: " + incomingAbort_.text);
+  }
+
+  void postAbortReceive() {
+    check(MPI_Irecv(&incomingAbort_, sizeof incomingAbort_, MPI_BYTE, MPI_ANY_SOURCE, kAbortTag,
+                    controlComm_, &abortRequest_),
+          ErrorCode::Transport, "MPI_Irecv (abort notes)");
   }
 
   void checkHeader(const Slot& slot, const MPI_Status& status) {
@@ -446,6 +467,7 @@ class MpiTransport final : public Transport {
   }
 
   const MpiOptions options_;
+  const std::uint64_t id_ = ++gTransports;
   MPI_Comm dataComm_ = MPI_COMM_NULL;
   MPI_Comm controlComm_ = MPI_COMM_NULL;
   int rank_ = 0;

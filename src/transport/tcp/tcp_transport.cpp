@@ -76,7 +76,6 @@ struct Peer {
   std::size_t begin = 0, end = 0;  // staged bytes not yet consumed
   std::int32_t reading = -1;       // receive whose payload is being read
   bool eof = false;                // the peer closed its side (or reset it)
-  int resetError = 0;              // errno when it was a reset
   bool hangup = false;             // POLLHUP seen: poll only while we need the connection
 };
 
@@ -152,12 +151,11 @@ class TcpTransport final : public Transport {
     }
     Op& op = slots_[index];
     if (!op.done) {
-      // First try without poll: the data is often already there (one syscall instead of two).
-      if (op.isSend) {
-        pushSends(op.peer);
-      } else {
-        pumpRecv(op.peer, false);
-      }
+      // What is already staged completes without a system call. Otherwise go straight to poll: a
+      // read tried first finds nothing nearly every time on the latency path (measured: 4004 of
+      // 4010 such reads failed in 2000 4-byte allreduces at p = 2), one wasted call per wait.
+      const Peer& p = peers_[op.peer];
+      if (!op.isSend && p.reading < 0 && p.end - p.begin >= kFrameHeaderBytes) pumpRecv(op.peer, false);
       if (!op.done) progressUntilDone(op, timeout);
     }
     free_.push_back(index);
@@ -193,14 +191,25 @@ class TcpTransport final : public Transport {
           net::sendAll(p.socket.fd(), text.data(), text.size(), deadline, "abort");
         }
         const std::uint8_t urgent = header.code;
-        [[maybe_unused]] ssize_t n = ::send(p.socket.fd(), &urgent, 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (::send(p.socket.fd(), &urgent, 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT) != 1) {
+          // The stream is full of data the peer has not asked for, so not even the urgent byte
+          // fits. Reset the connection instead: the peer then fails at once with PeerLost naming
+          // this rank, rather than waiting for its timeout.
+          resetConnection(p);
+        }
       } catch (const Error&) {
-        // That peer is gone already; tell the others.
+        resetConnection(p);  // that peer is gone already; tell the others
       }
     }
   }
 
  private:
+  static void resetConnection(Peer& p) {
+    const linger abortive{1, 0};
+    setsockopt(p.socket.fd(), SOL_SOCKET, SO_LINGER, &abortive, sizeof abortive);
+    p.socket.reset();
+  }
+
   void checkPeer(int peer) const {
     if (peer < 0 || peer >= size_ || peer == rank_) {
       throwInvalid("rank " + std::to_string(rank_) + ": peer " + std::to_string(peer) +
@@ -353,7 +362,8 @@ class TcpTransport final : public Transport {
         return;
       }
       if (p.eof) {
-        if (!p.recvs.empty()) throw lost(peer, "receiving from it", p.resetError);
+        if (!p.recvs.empty()) throw lost(peer, "receiving from it", 0);
+        if (readAhead) scanForAbort(peer);
         return;
       }
       if (p.begin == p.end) {
@@ -363,18 +373,44 @@ class TcpTransport final : public Transport {
         p.end -= p.begin;
         p.begin = 0;
       }
-      if (p.end == kStagingBytes) return;  // full of frames nobody has asked for yet
+      if (p.end == kStagingBytes) {  // full of frames nobody has asked for yet
+        if (readAhead) scanForAbort(peer);
+        return;
+      }
       const ssize_t n = ::recv(p.socket.fd(), p.staging.get() + p.end, kStagingBytes - p.end, MSG_DONTWAIT);
       if (n > 0) {
         p.end += static_cast<std::size_t>(n);
       } else if (n == 0) {
         p.eof = true;
       } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        if (readAhead) scanForAbort(peer);
         return;
       } else if (errno != EINTR) {
-        p.eof = true;
-        p.resetError = errno;
+        // A reset, unlike a clean close, means the peer died or gave up (a process killed with
+        // data unread, or an abort that could not get through): fatal whatever we wait on.
+        throw lost(peer, "reading from it", errno);
       }
+    }
+  }
+
+  // Reading ahead took in frames nobody has asked for yet, and perhaps an Abort frame behind
+  // them (whose urgent byte the read consumed in passing): look for it.
+  void scanForAbort(int peer) {
+    const Peer& p = peers_[peer];
+    if (p.reading >= 0) return;  // not at a frame boundary; the next pump gets there
+    std::size_t at = p.begin;
+    while (p.end - at >= kFrameHeaderBytes) {
+      FrameHeader header;
+      if (const char* bad = parseFrameHeader(p.staging.get() + at, kFrameHeaderBytes, header)) {
+        throw malformed(peer, bad);
+      }
+      at += kFrameHeaderBytes;
+      if (header.bytes > p.end - at) return;
+      if (header.type == FrameType::Abort) {
+        throw aborted(peer, header.code,
+                      std::string(reinterpret_cast<const char*>(p.staging.get() + at), header.bytes));
+      }
+      at += header.bytes;
     }
   }
 
@@ -405,6 +441,13 @@ class TcpTransport final : public Transport {
         if (!revents) continue;
         const int r = pollPeers_[i];
         if (revents & POLLPRI) urgent(r);
+        if (revents & POLLERR) {
+          // A reset: the peer died or aborted with a full stream. Fatal, even with unread data.
+          int error = 0;
+          socklen_t len = sizeof error;
+          getsockopt(peers_[r].socket.fd(), SOL_SOCKET, SO_ERROR, &error, &len);
+          if (error) throw lost(r, "connected to it", error);
+        }
         if (revents & POLLHUP) peers_[r].hangup = true;
         if ((revents & (POLLOUT | POLLERR | POLLHUP)) && !peers_[r].sends.empty()) pushSends(r);
         if (revents & (POLLIN | POLLERR | POLLHUP)) pumpRecv(r, true);

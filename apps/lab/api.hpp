@@ -1,0 +1,43 @@
+#pragma once
+// The lab's JSON API: one pure function per endpoint, from checked query parameters to the JSON
+// the page draws. Each calls the same library code the CLI does (schedule/, model/); none does I/O,
+// so they are cheap to test and the server is only routing. Every limit below bounds what one
+// request can make the server compute or allocate.
+#include <nlohmann/json.hpp>
+
+#include "params.hpp"
+
+namespace ringlab::lab {
+
+// Panel 1's drawing limit on the modulus m; the API refuses more.
+inline constexpr int kMaxModulus = 64;
+// Panel 2: ranks on the drawn ring.
+inline constexpr int kMinScheduleRanks = 2;
+inline constexpr int kMaxScheduleRanks = 16;
+// Panel 3: the model is closed-form, so p can be as large as the CLI allows.
+inline constexpr int kMaxModelRanks = 1024;
+// Message sizes: 1 TiB, far past any real AllReduce message, and countable in 64 bits.
+inline constexpr std::uint64_t kMaxBytes = std::uint64_t{1} << 40;
+
+// GET /api/info: version, the limits above, and the model's stated default parameters.
+nlohmann::json infoApi(const Params& params);
+
+// GET /api/orbit?m=8&a=2: the orbit x -> (x + a) mod m from 0, from schedule::strideOrbit.
+nlohmann::json orbitApi(const Params& params);
+
+// GET /api/schedule?p=4&collective=allreduce&order=identity|stride|list&stride=3&list=0,2,1,3
+// &size=1M&dtype=float32: the ring Schedule from schedule::buildSchedule, its verdict, the
+// contributions every block holds after each step, and the running volume per rank. A stride
+// sharing a factor with p is not a bad request but the lesson: valid false, the library's error
+// and the short cycle.
+nlohmann::json scheduleApi(const Params& params);
+
+// GET /api/model/sizes?p=8&alpha_us=2&bw_GBps=5&gamma_ns_per_byte=0.2&min=8&max=1G&dtype=float32:
+// predicted time of every modelled algorithm at each power-of-two size, and the crossovers.
+nlohmann::json modelSizesApi(const Params& params);
+
+// GET /api/model/ranks?size=1M&max_p=256&alpha_us=...: the ring's startup and bandwidth terms for
+// p = 2..max_p at one size, and the limit 2 n beta of the bandwidth term.
+nlohmann::json modelRanksApi(const Params& params);
+
+}  // namespace ringlab::lab

@@ -1,0 +1,118 @@
+#include "params.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/units.hpp"
+
+namespace ringlab::lab {
+namespace {
+
+// Long values are echoed shortened: the error message must stay one readable line.
+std::string shown(const std::string& value) {
+  return value.size() <= 40 ? value : value.substr(0, 40) + "...";
+}
+
+}  // namespace
+
+Params Params::fromPairs(const std::multimap<std::string, std::string>& pairs) {
+  Params p;
+  for (const auto& [name, value] : pairs) {
+    if (!p.values_.emplace(name, value).second) {
+      throw ApiError(name, "parameter '" + shown(name) + "' is given more than once");
+    }
+  }
+  return p;
+}
+
+void Params::allowOnly(std::initializer_list<const char*> allowed) const {
+  for (const auto& [name, value] : values_) {
+    bool known = false;
+    for (const char* a : allowed) known = known || name == a;
+    if (known) continue;
+    std::string list;
+    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    throw ApiError(name, "unknown parameter '" + shown(name) + "'; this endpoint takes " + list);
+  }
+}
+
+std::string Params::text(const std::string& name, const std::string& fallback) const {
+  const auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second;
+}
+
+long long Params::integer(const std::string& name, long long lo, long long hi,
+                          std::optional<long long> fallback) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) {
+    if (fallback) return *fallback;
+    throw ApiError(name, name + " is missing: give a whole number in " + std::to_string(lo) + ".." +
+                             std::to_string(hi));
+  }
+  const std::string& v = it->second;
+  long long value = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || value < lo || value > hi) {
+    throw ApiError(name, name + " = '" + shown(v) + "': must be a whole number in " +
+                             std::to_string(lo) + ".." + std::to_string(hi));
+  }
+  return value;
+}
+
+double Params::number(const std::string& name, double lo, double hi,
+                      std::optional<double> fallback) const {
+  const auto it = values_.find(name);
+  const std::string range = fmt::format("{:g}..{:g}", lo, hi);
+  if (it == values_.end()) {
+    if (fallback) return *fallback;
+    throw ApiError(name, name + " is missing: give a number in " + range);
+  }
+  const std::string& v = it->second;
+  double value = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
+  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(value) ||
+      value < lo || value > hi) {
+    throw ApiError(name, name + " = '" + shown(v) + "': must be a number in " + range);
+  }
+  return value;
+}
+
+std::uint64_t Params::size(const std::string& name, std::uint64_t maxBytes,
+                           const std::string& fallback) const {
+  const std::string v = text(name, fallback);
+  std::uint64_t bytes = 0;
+  try {
+    bytes = parseSize(v);
+  } catch (const Error& e) {
+    throw ApiError(name, name + ": " + e.what());
+  }
+  if (bytes > maxBytes) {
+    throw ApiError(name, name + " = '" + shown(v) + "': at most " + formatSize(maxBytes) +
+                             " in the lab");
+  }
+  return bytes;
+}
+
+DataType Params::dataType(const std::string& name, const std::string& fallback) const {
+  try {
+    return parseDataType(text(name, fallback));
+  } catch (const Error& e) {
+    throw ApiError(name, name + ": " + e.what());
+  }
+}
+
+std::string Params::choice(const std::string& name, std::initializer_list<const char*> choices,
+                           const std::string& fallback) const {
+  const std::string v = text(name, fallback);
+  std::string list;
+  for (const char* c : choices) {
+    if (v == c) return v;
+    list += (list.empty() ? "" : ", ") + std::string(c);
+  }
+  throw ApiError(name, name + " = '" + shown(v) + "': valid are " + list);
+}
+
+}  // namespace ringlab::lab

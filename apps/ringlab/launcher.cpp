@@ -1,0 +1,191 @@
+#include "launcher.hpp"
+
+#include <dirent.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include "ringlab/core/error.hpp"
+
+namespace ringlab::cli {
+namespace {
+
+std::string randomHex(int bytes) {
+  std::random_device device;
+  std::string out;
+  for (int i = 0; i < bytes; ++i) {
+    char two[3];
+    std::snprintf(two, sizeof two, "%02x", device() & 0xff);
+    out += two;
+  }
+  return out;
+}
+
+std::string temporaryDirectory(const std::string& job) {
+  const char* base = std::getenv("TMPDIR");
+  std::string pattern = std::string(base && *base ? base : "/tmp") + "/ringlab-" + job + "-XXXXXX";
+  if (!mkdtemp(pattern.data())) {
+    throw Error(ErrorCode::Transport, "cannot create a rendezvous directory " + pattern + ": " + std::strerror(errno));
+  }
+  return pattern;
+}
+
+// Names ranks may have created and not yet unlinked when they died: /dev/shm/ringlab-<job>-<rank>.
+void removeSharedMemoryNames(const std::string& job) {
+  const std::string prefix = "ringlab-" + job + "-";
+  DIR* dir = opendir("/dev/shm");
+  if (!dir) return;
+  while (dirent* entry = readdir(dir)) {
+    if (std::strncmp(entry->d_name, prefix.c_str(), prefix.size()) == 0) {
+      unlinkat(dirfd(dir), entry->d_name, 0);
+    }
+  }
+  closedir(dir);
+}
+
+pid_t startRank(const LaunchConfig& config, int rank, const std::string& rendezvous,
+                const std::string& token, const std::string& job, const sigset_t& original) {
+  const pid_t launcher = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) throw Error(ErrorCode::Internal, std::string("fork failed: ") + std::strerror(errno));
+  if (pid > 0) return pid;
+  // Child: die with the launcher, take back the signals the launcher blocked, become rank `rank`.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != launcher) _exit(1);
+  sigprocmask(SIG_SETMASK, &original, nullptr);
+  setenv("RINGLAB_RANK", std::to_string(rank).c_str(), 1);
+  setenv("RINGLAB_WORLD_SIZE", std::to_string(config.ranks).c_str(), 1);
+  setenv("RINGLAB_RENDEZVOUS", rendezvous.c_str(), 1);
+  setenv("RINGLAB_TOKEN", token.c_str(), 1);
+  setenv("RINGLAB_JOB", job.c_str(), 1);
+  std::vector<char*> argv;
+  for (const std::string& arg : config.command) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  execvp(argv[0], argv.data());
+  std::fprintf(stderr, "ringlab launch: cannot run %s: %s\n", argv[0], std::strerror(errno));
+  _exit(127);
+}
+
+int statusCode(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+std::string describeStatus(int status) {
+  if (WIFSIGNALED(status)) return std::string("was killed by signal ") + strsignal(WTERMSIG(status));
+  return "exited with status " + std::to_string(statusCode(status));
+}
+
+}  // namespace
+
+namespace {
+std::vector<std::string>& rememberedArguments() {
+  static std::vector<std::string> arguments;
+  return arguments;
+}
+}  // namespace
+
+void rememberCommandLine(int argc, char** argv) {
+  rememberedArguments().assign(argv + (argc > 0 ? 1 : 0), argv + argc);
+}
+
+std::vector<std::string> selfCommand() {
+  std::error_code error;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) throw Error(ErrorCode::Internal, "cannot find this program's path: " + error.message());
+  std::vector<std::string> command{self.string()};
+  command.insert(command.end(), rememberedArguments().begin(), rememberedArguments().end());
+  return command;
+}
+
+int launch(const LaunchConfig& config) {
+  if (config.ranks < 1) throwInvalid("-p " + std::to_string(config.ranks) + ": need at least 1 rank");
+  if (config.command.empty()) throwInvalid("no command to launch: give it after --");
+  const char* tokenFromEnv = std::getenv("RINGLAB_TOKEN");
+  const std::string token = tokenFromEnv && *tokenFromEnv ? tokenFromEnv : randomHex(16);
+  const char* jobFromEnv = std::getenv("RINGLAB_JOB");
+  const std::string job = jobFromEnv && *jobFromEnv ? jobFromEnv : randomHex(6);
+  const std::string directory = temporaryDirectory(job);
+
+  // Signals are taken synchronously (sigtimedwait), so nothing runs in a handler.
+  sigset_t watched, original;
+  sigemptyset(&watched);
+  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaddset(&watched, s);
+  sigprocmask(SIG_BLOCK, &watched, &original);
+
+  std::vector<pid_t> pids(config.ranks, 0);
+  std::vector<bool> running(config.ranks, false);
+  int alive = 0;
+  int result = 0;
+  bool interrupted = false;
+  auto deadline = std::chrono::steady_clock::time_point::max();
+  const auto signalAll = [&](int sig) {
+    for (int r = 0; r < config.ranks; ++r) {
+      if (running[r]) kill(pids[r], sig);
+    }
+  };
+  try {
+    for (int r = 0; r < config.ranks; ++r) {
+      pids[r] = startRank(config, r, "file://" + directory, token, job, original);
+      running[r] = true;
+      ++alive;
+    }
+  } catch (...) {
+    signalAll(SIGKILL);
+    result = 1;
+    deadline = std::chrono::steady_clock::now();
+  }
+  while (alive > 0) {
+    timespec slice{0, 100'000'000};
+    const int sig = sigtimedwait(&watched, nullptr, &slice);
+    if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+      if (!interrupted) std::fprintf(stderr, "ringlab launch: %s: stopping %d rank(s)\n", strsignal(sig), alive);
+      interrupted = true;
+      signalAll(SIGTERM);
+      deadline = std::min(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(2));
+    }
+    int status = 0;
+    pid_t pid;
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+      for (int r = 0; r < config.ranks; ++r) {
+        if (!running[r] || pids[r] != pid) continue;
+        running[r] = false;
+        --alive;
+        if (statusCode(status) == 0 || interrupted) continue;
+        // A rank killed by a signal is usually the cause; the first failure starts the grace.
+        if (WIFSIGNALED(status) || result == 0) {
+          std::fprintf(stderr, "ringlab launch: rank %d %s\n", r, describeStatus(status).c_str());
+        }
+        if (result == 0) {
+          result = statusCode(status);
+          if (alive > 0) {
+            std::fprintf(stderr, "ringlab launch: the other %d rank(s) have %lld ms to stop\n", alive,
+                         static_cast<long long>(config.grace.count()));
+          }
+          deadline = std::min(deadline, std::chrono::steady_clock::now() + config.grace);
+        }
+      }
+    }
+    if (alive > 0 && std::chrono::steady_clock::now() >= deadline) {
+      std::fprintf(stderr, "ringlab launch: killing %d rank(s) that did not stop\n", alive);
+      signalAll(SIGKILL);
+      deadline = std::chrono::steady_clock::time_point::max();
+    }
+  }
+  sigprocmask(SIG_SETMASK, &original, nullptr);
+  removeSharedMemoryNames(job);
+  std::error_code ignored;
+  std::filesystem::remove_all(directory, ignored);
+  return interrupted ? 130 : result;
+}
+
+}  // namespace ringlab::cli

@@ -1,0 +1,419 @@
+#include "bootstrap/tcp_store.hpp"
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "bootstrap/net.hpp"
+#include "bootstrap/wire.hpp"
+#include "ringlab/core/error.hpp"
+
+namespace ringlab::bootstrap {
+namespace {
+
+using net::Clock;
+using net::Socket;
+namespace w = wire;
+
+void logRefused(const std::string& where, const std::string& peer, const std::string& why) {
+  // One line, written with one call, so lines from several threads do not interleave.
+  const std::string line = "ringlab: " + where + ": refused connection from " + peer + ": " + why + "\n";
+  std::fputs(line.c_str(), stderr);
+}
+
+// Serves the key-value space from one thread: poll over the listener and every client.
+// Each client must present the job token in a hello before any request is read.
+class StoreServer {
+ public:
+  StoreServer(Socket listener, std::string token, std::string where,
+              std::chrono::milliseconds handshakeTimeout)
+      : listener_(std::move(listener)),
+        token_(std::move(token)),
+        where_(std::move(where)),
+        handshakeTimeout_(handshakeTimeout),
+        wake_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
+    if (!wake_.valid()) throw Error(ErrorCode::Transport, "eventfd: " + net::errnoText(errno));
+    thread_ = std::thread([this] { run(); });
+  }
+
+  ~StoreServer() {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = ::write(wake_.fd(), &one, sizeof one);
+    thread_.join();
+  }
+
+ private:
+  struct Client {
+    Socket socket;
+    std::string peer;
+    bool authenticated = false;
+    Clock::time_point helloDeadline;
+    std::vector<std::uint8_t> in;
+    std::vector<std::uint8_t> out;
+    std::size_t outSent = 0;
+    bool waiting = false;  // a GET waits for its key
+    std::string waitKey;
+    Clock::time_point waitDeadline;
+    bool closing = false;  // close once `out` is sent (a refusal)
+  };
+
+  void run() {
+    std::vector<pollfd> fds;
+    for (;;) {
+      fds.clear();
+      fds.push_back({wake_.fd(), POLLIN, 0});
+      fds.push_back({listener_.fd(), POLLIN, 0});
+      Clock::time_point next = Clock::time_point::max();
+      for (auto& c : clients_) {
+        short events = 0;
+        if (!c->waiting && !c->closing) events |= POLLIN;
+        if (c->outSent < c->out.size()) events |= POLLOUT;
+        fds.push_back({c->socket.fd(), events, 0});
+        if (!c->authenticated) next = std::min(next, c->helloDeadline);
+        if (c->waiting) next = std::min(next, c->waitDeadline);
+      }
+      const int timeoutMs = next == Clock::time_point::max() ? -1 : net::millisecondsUntil(next) + 1;
+      if (::poll(fds.data(), fds.size(), timeoutMs) < 0 && errno != EINTR) return;
+      if (fds[0].revents) return;  // shutting down
+      if (fds[1].revents & POLLIN) acceptAll();
+      const auto now = Clock::now();
+      for (std::size_t i = 0; i < clients_.size(); ++i) {
+        Client& c = *clients_[i];
+        const short revents = i + 2 < fds.size() && fds[i + 2].fd == c.socket.fd() ? fds[i + 2].revents : 0;
+        bool keep = true;
+        if (revents & (POLLIN | POLLHUP | POLLERR)) keep = readFrom(c);
+        if (keep && !c.authenticated && now >= c.helloDeadline) {
+          logRefused(where_, c.peer, "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
+          keep = false;
+        }
+        if (keep && c.waiting) answerWait(c, now);
+        if (keep && c.outSent < c.out.size()) keep = writeTo(c);
+        if (keep && c.closing && c.outSent == c.out.size()) keep = false;
+        if (!keep) c.socket.reset();
+      }
+      std::erase_if(clients_, [](const std::unique_ptr<Client>& c) { return !c->socket.valid(); });
+      // A SET may satisfy GETs waiting on other clients.
+      for (auto& c : clients_) {
+        if (c->waiting) answerWait(*c, Clock::now());
+        if (c->outSent < c->out.size() && !writeTo(*c)) c->socket.reset();
+      }
+      std::erase_if(clients_, [](const std::unique_ptr<Client>& c) { return !c->socket.valid(); });
+    }
+  }
+
+  void acceptAll() {
+    for (;;) {
+      Socket s(::accept4(listener_.fd(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
+      if (!s.valid()) return;
+      net::setNoDelay(s.fd());
+      auto c = std::make_unique<Client>();
+      c->peer = net::peerAddress(s.fd());
+      c->socket = std::move(s);
+      c->helloDeadline = Clock::now() + handshakeTimeout_;
+      clients_.push_back(std::move(c));
+    }
+  }
+
+  // Returns false when the client is to be dropped.
+  bool readFrom(Client& c) {
+    std::uint8_t buffer[65536];
+    for (;;) {
+      const ssize_t n = ::recv(c.socket.fd(), buffer, sizeof buffer, 0);
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+        if (!c.authenticated) {
+          logRefused(where_, c.peer, "closed after " + std::to_string(c.in.size()) +
+                                         " bytes, before completing the handshake");
+        }
+        return false;
+      }
+      if (n < 0) return true;
+      c.in.insert(c.in.end(), buffer, buffer + n);
+      if (!process(c)) return false;
+      if (c.waiting || c.closing) return true;
+    }
+  }
+
+  bool process(Client& c) {
+    for (;;) {
+      if (!c.authenticated) {
+        if (c.in.size() < w::kHelloBytes) return true;
+        w::Hello hello;
+        const char* bad = w::parseHello(c.in.data(), w::kHelloBytes, hello);
+        const char* why = bad                                    ? bad
+                          : hello.kind != w::HelloKind::StoreClient ? "not a store client"
+                          : !w::tokensEqual(hello.token, token_)  ? "wrong token"
+                                                                   : nullptr;
+        if (why) {
+          logRefused(where_, c.peer, why);
+          reply(c, w::HelloStatus::Refused);
+          c.in.clear();
+          c.closing = true;
+          return true;
+        }
+        c.authenticated = true;
+        c.in.erase(c.in.begin(), c.in.begin() + w::kHelloBytes);
+        reply(c, w::HelloStatus::Ok);
+        continue;
+      }
+      if (c.waiting || c.in.size() < w::kStoreHeaderBytes) return true;
+      w::StoreRequestHeader header;
+      if (const char* bad = w::parseStoreRequestHeader(c.in.data(), w::kStoreHeaderBytes, header)) {
+        std::fputs(("ringlab: " + where_ + ": dropped client " + c.peer + ": " + bad + "\n").c_str(), stderr);
+        return false;
+      }
+      const std::size_t need = w::kStoreHeaderBytes + header.keyBytes + header.valueBytes;
+      if (c.in.size() < need) return true;
+      const char* key = reinterpret_cast<const char*>(c.in.data() + w::kStoreHeaderBytes);
+      std::string k(key, header.keyBytes);
+      if (header.op == w::StoreOp::Set) {
+        values_[k].assign(key + header.keyBytes, header.valueBytes);
+        w::StoreReplyHeader r;
+        r.status = w::StoreStatus::Ok;
+        appendReply(c, r, {});
+      } else {
+        c.waiting = true;
+        c.waitKey = std::move(k);
+        c.waitDeadline = Clock::now() + std::chrono::milliseconds(header.waitMs);
+      }
+      c.in.erase(c.in.begin(), c.in.begin() + static_cast<std::ptrdiff_t>(need));
+    }
+  }
+
+  void answerWait(Client& c, Clock::time_point now) {
+    auto it = values_.find(c.waitKey);
+    w::StoreReplyHeader r;
+    if (it != values_.end()) {
+      r.status = w::StoreStatus::Value;
+      r.valueBytes = static_cast<std::uint32_t>(it->second.size());
+      appendReply(c, r, it->second);
+    } else if (now >= c.waitDeadline) {
+      r.status = w::StoreStatus::NotFound;
+      appendReply(c, r, {});
+    } else {
+      return;
+    }
+    c.waiting = false;
+    // Requests the client sent meanwhile are served now.
+    if (!process(c)) c.socket.reset();
+  }
+
+  void reply(Client& c, w::HelloStatus status) {
+    w::Hello hello;
+    hello.kind = w::HelloKind::StoreServer;
+    hello.status = status;
+    hello.rank = 0;
+    hello.size = 1;
+    const std::size_t at = c.out.size();
+    c.out.resize(at + w::kHelloBytes);
+    w::encodeHello(hello, c.out.data() + at);
+  }
+
+  void appendReply(Client& c, const w::StoreReplyHeader& header, const std::string& value) {
+    const std::size_t at = c.out.size();
+    c.out.resize(at + w::kStoreReplyBytes);
+    w::encodeStoreReplyHeader(header, c.out.data() + at);
+    c.out.insert(c.out.end(), value.begin(), value.end());
+  }
+
+  bool writeTo(Client& c) {
+    while (c.outSent < c.out.size()) {
+      const ssize_t n = ::send(c.socket.fd(), c.out.data() + c.outSent, c.out.size() - c.outSent, MSG_NOSIGNAL);
+      if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
+      c.outSent += static_cast<std::size_t>(n);
+    }
+    c.out.clear();
+    c.outSent = 0;
+    return true;
+  }
+
+  Socket listener_;
+  std::string token_;
+  std::string where_;
+  std::chrono::milliseconds handshakeTimeout_;
+  Socket wake_;
+  std::vector<std::unique_ptr<Client>> clients_;
+  std::map<std::string, std::string> values_;
+  std::thread thread_;
+};
+
+class TcpStoreClient final : public Store {
+ public:
+  TcpStoreClient(const TcpStoreOptions& o, std::unique_ptr<StoreServer> server)
+      : server_(std::move(server)), where_("rendezvous tcp://" + o.host + ":" + std::to_string(o.port)),
+        timeout_(o.timeout) {
+    const auto deadline = Clock::now() + o.timeout;
+    socket_ = net::connectTo(o.host, o.port, deadline, where_);
+    w::Hello hello;
+    hello.kind = w::HelloKind::StoreClient;
+    hello.rank = static_cast<std::uint32_t>(o.rank);
+    hello.size = static_cast<std::uint32_t>(o.size);
+    hello.token = o.token;
+    std::uint8_t buffer[w::kHelloBytes];
+    w::encodeHello(hello, buffer);
+    bool ok = net::sendAll(socket_.fd(), buffer, sizeof buffer, deadline, where_);
+    try {
+      ok = ok && net::recvAll(socket_.fd(), buffer, sizeof buffer, deadline, where_);
+    } catch (const Error&) {
+      throw Error(ErrorCode::Transport, where_ + ": the store closed the connection during the "
+                                                 "handshake; is something other than a ringlab "
+                                                 "store listening there?");
+    }
+    if (!ok) {
+      throw Error(ErrorCode::Timeout, where_ + ": the store did not answer the handshake within " +
+                                          std::to_string(o.timeout.count()) + " ms");
+    }
+    w::Hello answer;
+    const char* bad = w::parseHello(buffer, sizeof buffer, answer);
+    if (bad || answer.kind != w::HelloKind::StoreServer) {
+      throw Error(ErrorCode::Transport, where_ + ": not a ringlab store (" +
+                                            (bad ? bad : "wrong hello kind") + ")");
+    }
+    if (answer.status != w::HelloStatus::Ok) {
+      throw Error(ErrorCode::Transport, where_ + ": the store refused this rank's token; every "
+                                                 "rank must have the same RINGLAB_TOKEN");
+    }
+  }
+
+  ~TcpStoreClient() override {
+    socket_.reset();  // before the server, which rank 0 owns, goes
+    server_.reset();
+  }
+
+  void set(const std::string& key, const std::string& value) override {
+    checkKey(key);
+    if (value.size() > w::kMaxValueBytes) {
+      throwInvalid(where_ + ": value of key '" + key + "' is " + std::to_string(value.size()) +
+                   " bytes; at most " + std::to_string(w::kMaxValueBytes) + " are allowed");
+    }
+    std::lock_guard lock(mutex_);
+    w::StoreRequestHeader header;
+    header.op = w::StoreOp::Set;
+    header.keyBytes = static_cast<std::uint32_t>(key.size());
+    header.valueBytes = static_cast<std::uint32_t>(value.size());
+    const auto deadline = Clock::now() + timeout_;
+    request(header, key, value, deadline, "set '" + key + "'");
+    const w::StoreReplyHeader r = readReply(deadline, "set '" + key + "'");
+    if (r.status != w::StoreStatus::Ok) fail("set '" + key + "': unexpected reply");
+  }
+
+  std::string get(const std::string& key, std::chrono::milliseconds timeout) override {
+    checkKey(key);
+    std::lock_guard lock(mutex_);
+    w::StoreRequestHeader header;
+    header.op = w::StoreOp::Get;
+    header.keyBytes = static_cast<std::uint32_t>(key.size());
+    header.waitMs = static_cast<std::uint32_t>(
+        std::clamp<long long>(timeout.count(), 0, w::kMaxGetWaitMs));
+    // The server answers NotFound at the timeout; the grace covers the trip back.
+    const auto deadline = Clock::now() + timeout + std::chrono::milliseconds(250);
+    request(header, key, {}, deadline, "get '" + key + "'");
+    const w::StoreReplyHeader r = readReply(deadline, "get '" + key + "'");
+    if (r.status == w::StoreStatus::NotFound) {
+      throw Error(ErrorCode::Timeout, "rendezvous key '" + key + "' not set within " +
+                                          std::to_string(timeout.count()) + " ms (" + where_ +
+                                          "); are all ranks started?");
+    }
+    if (r.status != w::StoreStatus::Value) fail("get '" + key + "': unexpected reply");
+    std::string value(r.valueBytes, '\0');
+    receive(value.data(), value.size(), deadline, "get '" + key + "'");
+    return value;
+  }
+
+ private:
+  void checkKey(const std::string& key) const {
+    if (key.empty() || key.size() > w::kMaxKeyBytes) {
+      throwInvalid(where_ + ": key of " + std::to_string(key.size()) + " bytes; keys must have 1 to " +
+                   std::to_string(w::kMaxKeyBytes) + " bytes");
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& what) {
+    socket_.reset();
+    throw Error(ErrorCode::Transport, where_ + ": " + what);
+  }
+
+  void usable(const std::string& what) {
+    if (!socket_.valid()) {
+      throw Error(ErrorCode::Transport, where_ + ": " + what + ": the connection to the store was "
+                                                               "lost by an earlier failure");
+    }
+  }
+
+  void request(const w::StoreRequestHeader& header, const std::string& key, const std::string& value,
+               Clock::time_point deadline, const std::string& what) {
+    usable(what);
+    std::uint8_t h[w::kStoreHeaderBytes];
+    w::encodeStoreRequestHeader(header, h);
+    std::string message(reinterpret_cast<char*>(h), sizeof h);
+    message += key;
+    message += value;
+    bool ok;
+    try {
+      ok = net::sendAll(socket_.fd(), message.data(), message.size(), deadline, where_);
+    } catch (const Error& e) {
+      fail(what + ": " + e.what());
+    }
+    if (!ok) timedOut(what);
+  }
+
+  void receive(void* data, std::size_t bytes, Clock::time_point deadline, const std::string& what) {
+    bool ok;
+    try {
+      ok = net::recvAll(socket_.fd(), data, bytes, deadline, where_);
+    } catch (const Error& e) {
+      fail(what + ": " + e.what() + " (did rank 0 exit?)");
+    }
+    if (!ok) timedOut(what);
+  }
+
+  [[noreturn]] void timedOut(const std::string& what) {
+    // A late answer would be taken for the next request's: this connection is done.
+    socket_.reset();
+    throw Error(ErrorCode::Timeout, where_ + ": " + what + ": the store did not answer in time");
+  }
+
+  w::StoreReplyHeader readReply(Clock::time_point deadline, const std::string& what) {
+    std::uint8_t h[w::kStoreReplyBytes];
+    receive(h, sizeof h, deadline, what);
+    w::StoreReplyHeader r;
+    if (const char* bad = w::parseStoreReplyHeader(h, sizeof h, r)) fail(what + ": " + bad);
+    return r;
+  }
+
+  std::unique_ptr<StoreServer> server_;
+  std::string where_;
+  std::chrono::milliseconds timeout_;
+  std::mutex mutex_;
+  Socket socket_;
+};
+
+}  // namespace
+
+std::unique_ptr<Store> openTcpStore(const TcpStoreOptions& options) {
+  if (options.token.empty()) {
+    throwInvalid("RINGLAB_TOKEN is not set: the TCP rendezvous needs a job token that every rank "
+                 "shares (any secret string, e.g. from `openssl rand -hex 16`)");
+  }
+  if (options.token.size() > wire::kMaxTokenBytes) {
+    throwInvalid("RINGLAB_TOKEN has " + std::to_string(options.token.size()) + " bytes; at most " +
+                 std::to_string(wire::kMaxTokenBytes) + " are allowed");
+  }
+  std::unique_ptr<StoreServer> server;
+  const std::string where = "rendezvous tcp://" + options.host + ":" + std::to_string(options.port);
+  if (options.serve) {
+    server = std::make_unique<StoreServer>(net::listenOn(options.host, options.port, where),
+                                           options.token, where + " (store)", options.timeout);
+  }
+  return std::make_unique<TcpStoreClient>(options, std::move(server));
+}
+
+}  // namespace ringlab::bootstrap

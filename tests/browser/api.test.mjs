@@ -1,0 +1,123 @@
+// `ringlab lab` over HTTP, without a browser: the page's assets from any directory, 400 with a
+// JSON error naming the field for every bad parameter, 404 for unknown paths, a clean stop on
+// SIGINT and SIGTERM, and a clear error when the port is taken.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { startLab } from './lab_server.mjs';
+
+let lab, base;
+before(async () => {
+  lab = startLab();
+  base = await lab.url;
+});
+after(async () => { await lab.stop(); });
+
+async function get(path, init) {
+  const r = await fetch(base + path.replace(/^\//, ''), init);
+  const text = await r.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: r.status, type: r.headers.get('content-type') || '', text, json };
+}
+
+test('prints the URL on loopback and serves the embedded page from another directory', async () => {
+  assert.match(base, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  const page = await get('/');
+  assert.equal(page.status, 200);
+  assert.match(page.type, /text\/html/);
+  assert.match(page.text, /ringlab lab/);
+  for (const asset of ['main.js', 'orbit.js', 'ring.js', 'model.js', 'chart.js', 'common.js']) {
+    const r = await get(`/${asset}`);
+    assert.equal(r.status, 200, asset);
+    assert.match(r.type, /javascript/, asset);
+  }
+  assert.match((await get('/lab.css')).type, /text\/css/);
+});
+
+test('good requests answer from the library', async () => {
+  const orbit = await get('/api/orbit?m=8&a=2');
+  assert.equal(orbit.status, 200);
+  assert.deepEqual(orbit.json.orbit, [0, 2, 4, 6]);
+  const schedule = await get('/api/schedule?p=4');
+  assert.equal(schedule.json.steps.length, 6);
+  const invalid = await get('/api/schedule?p=8&order=stride&stride=2');
+  assert.equal(invalid.status, 200, 'a short cycle is the lesson, not a bad request');
+  assert.equal(invalid.json.valid, false);
+  assert.deepEqual(invalid.json.short_cycle, [0, 2, 4, 6]);
+  const info = await get('/api/info');
+  assert.equal(info.json.limits.max_schedule_p, 16);
+});
+
+const bad = [
+  ['/api/orbit', 'm'],
+  ['/api/orbit?m=0&a=1', 'm'],
+  ['/api/orbit?m=65&a=1', 'm'],
+  ['/api/orbit?m=2.5&a=1', 'm'],
+  ['/api/orbit?m=&a=1', 'm'],
+  ['/api/orbit?m=8', 'a'],
+  ['/api/orbit?m=8&a=1e3', 'a'],
+  ['/api/orbit?m=8&a=1&m=9', 'm'],
+  ['/api/orbit?m=8&a=1&colour=red', 'colour'],
+  ['/api/schedule?p=1', 'p'],
+  ['/api/schedule?p=17', 'p'],
+  ['/api/schedule?p=100000', 'p'],
+  ['/api/schedule?p=4&order=list&list=0,1,1,3', 'list'],
+  ['/api/schedule?p=4&order=list&list=0,1,2', 'list'],
+  ['/api/schedule?p=4&order=stride&stride=two', 'stride'],
+  ['/api/schedule?p=4&collective=alltoall', 'collective'],
+  ['/api/schedule?p=4&size=5', 'size'],
+  ['/api/schedule?p=4&size=4T', 'size'],
+  ['/api/model/sizes?p=0', 'p'],
+  ['/api/model/sizes?p=5000', 'p'],
+  ['/api/model/sizes?p=8&bw_GBps=0', 'bw_GBps'],
+  ['/api/model/sizes?p=8&alpha_us=-2', 'alpha_us'],
+  ['/api/model/sizes?p=8&gamma_ns_per_byte=abc', 'gamma_ns_per_byte'],
+  ['/api/model/sizes?p=8&min=1G&max=8', 'min'],
+  ['/api/model/sizes?p=8&max=1P', 'max'],
+  ['/api/model/ranks?max_p=1000000', 'max_p'],
+  ['/api/model/ranks?size=0', 'size'],
+];
+
+for (const [path, field] of bad) {
+  test(`400 naming "${field}": ${path}`, async () => {
+    const r = await get(path);
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.type, /application\/json/);
+    assert.equal(r.json.field, field, r.text);
+    assert.ok(r.json.error.length > 0);
+  });
+}
+
+test('a long query value is refused, and echoed shortened', async () => {
+  const r = await get(`/api/orbit?m=${'9'.repeat(3000)}&a=1`);
+  assert.equal(r.status, 400);
+  assert.ok(r.json.error.length < 200, r.json.error);
+});
+
+test('unknown paths and methods are 404 (JSON under /api/)', async () => {
+  const api = await get('/api/nothing');
+  assert.equal(api.status, 404);
+  assert.match(api.json.error, /no such path/);
+  const page = await get('/no-such-file.html');
+  assert.equal(page.status, 404);
+  assert.equal((await get('/../etc/passwd')).status === 200, false);
+  const post = await get('/api/orbit?m=8&a=1', { method: 'POST', body: 'x' });
+  assert.ok(post.status >= 400 && post.status < 500, String(post.status));
+});
+
+test('SIGINT and SIGTERM stop it cleanly; a taken port is a clear error', async () => {
+  const one = startLab();
+  const url = await one.url;
+  const port = new URL(url).port;
+  const two = startLab(['--port', port]);
+  await assert.rejects(two.url);
+  const second = await two.stop();
+  assert.equal(second.code, 2);
+  assert.match(second.stderr, /^ringlab: error: cannot listen on 127\.0\.0\.1:\d+/);
+  const first = await one.stop('SIGINT');
+  assert.equal(first.code, 0);
+  assert.match(first.stdout, /stopped/);
+  const three = startLab();
+  await three.url;
+  assert.equal((await three.stop('SIGTERM')).code, 0);
+});

@@ -1,0 +1,50 @@
+// Starts `ringlab lab --port 0` (the binary named by RINGLAB_BINARY) from a scratch directory, so
+// that the page can only come from the assets compiled into the binary, and reads the URL it
+// prints. stop() sends a signal and resolves to the exit code and everything printed.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const binary = process.env.RINGLAB_BINARY;
+if (!binary) throw new Error('RINGLAB_BINARY must name the ringlab executable (CTest sets it)');
+
+export function scratchDir(tag) {
+  return mkdtempSync(path.join(tmpdir(), `ringlab-${tag}-`));
+}
+
+export function startLab(args = ['--port', '0']) {
+  const child = spawn(binary, ['lab', ...args], { cwd: scratchDir('lab-cwd'), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '', stderr = '';
+  child.stdout.on('data', (d) => { stdout += d; });
+  child.stderr.on('data', (d) => { stderr += d; });
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`ringlab lab printed no URL in 10 s; stdout: ${stdout} stderr: ${stderr}`)), 10000);
+    child.stdout.on('data', () => {
+      const m = stdout.match(/serving on (http:\/\/\S+\/)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    exited.then(({ code }) => { clearTimeout(timer); reject(new Error(`ringlab lab exited (${code}) before listening: ${stderr}`)); });
+  });
+  return {
+    url,
+    output: () => ({ stdout, stderr }),
+    async stop(signal = 'SIGINT') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      const result = await exited;
+      return { ...result, stdout, stderr };
+    },
+  };
+}
+
+// Runs the binary to completion (for `ringlab bench --json` and other one-shot commands).
+export function runRinglab(args) {
+  return new Promise((resolve) => {
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,218 @@
+// The lab's JSON endpoints as functions (apps/lab/api.hpp): what the page draws for the seed's
+// scenarios, and a 400-style ApiError naming the field for every bad parameter. The same
+// endpoints over HTTP, with status codes, are tested by tests/browser/api.test.mjs.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "api.hpp"
+#include "params.hpp"
+#include "replay.hpp"
+#include "ringlab/core/error.hpp"
+#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/schedule/volume.hpp"
+
+namespace ringlab::lab {
+namespace {
+
+Params query(std::initializer_list<std::pair<const std::string, std::string>> pairs) {
+  return Params::fromPairs(std::multimap<std::string, std::string>(pairs));
+}
+
+// The field an endpoint blames, or "" when it accepted the query.
+template <typename Endpoint>
+std::string rejectedField(Endpoint endpoint, std::initializer_list<std::pair<const std::string, std::string>> pairs) {
+  try {
+    endpoint(query(pairs));
+  } catch (const ApiError& e) {
+    EXPECT_NE(std::string(e.what()), "") << "an error must say what is wrong";
+    return e.field();
+  }
+  return "";
+}
+
+TEST(LabOrbit, SeedScenarioStrideOneVisitsAllEight) {
+  const nlohmann::json j = orbitApi(query({{"m", "8"}, {"a", "1"}}));
+  EXPECT_EQ(j["period"], 8);
+  EXPECT_EQ(j["orbit"], nlohmann::json({0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_TRUE(j["covers_all"]);
+}
+
+TEST(LabOrbit, SeedScenarioStrideTwoVisitsHalf) {
+  const nlohmann::json j = orbitApi(query({{"m", "8"}, {"a", "2"}}));
+  EXPECT_EQ(j["period"], 4);
+  EXPECT_EQ(j["gcd"], 2);
+  EXPECT_EQ(j["orbit"], nlohmann::json({0, 2, 4, 6}));
+  EXPECT_FALSE(j["covers_all"]);
+}
+
+TEST(LabOrbit, NegativeZeroAndLargeStepsAreTakenModM) {
+  EXPECT_EQ(orbitApi(query({{"m", "8"}, {"a", "-3"}}))["a_mod_m"], 5);
+  EXPECT_EQ(orbitApi(query({{"m", "8"}, {"a", "-3"}}))["period"], 8);
+  const nlohmann::json zero = orbitApi(query({{"m", "8"}, {"a", "0"}}));
+  EXPECT_EQ(zero["period"], 1);
+  EXPECT_EQ(zero["gcd"], 8);
+  EXPECT_EQ(orbitApi(query({{"m", "8"}, {"a", "10"}}))["period"], 4);
+  EXPECT_EQ(orbitApi(query({{"m", "1"}, {"a", "5"}}))["period"], 1);
+}
+
+TEST(LabOrbit, BadParametersNameTheField) {
+  for (const char* m : {"0", "-1", "65", "abc", "2.5", "", "8 ", "1e3", "99999999999999999999"}) {
+    EXPECT_EQ(rejectedField(orbitApi, {{"m", m}, {"a", "1"}}), "m") << "m = '" << m << "'";
+  }
+  EXPECT_EQ(rejectedField(orbitApi, {{"m", "8"}}), "a");
+  EXPECT_EQ(rejectedField(orbitApi, {{"m", "8"}, {"a", "x"}}), "a");
+  EXPECT_EQ(rejectedField(orbitApi, {{"m", "8"}, {"a", "2000000000"}}), "a");
+  EXPECT_EQ(rejectedField(orbitApi, {{"m", "8"}, {"a", "1"}, {"b", "1"}}), "b");
+  EXPECT_THROW(Params::fromPairs({{"m", "8"}, {"m", "9"}}), ApiError);
+}
+
+TEST(LabSchedule, FourRanksTakeSixStepsAndStepOneMovesTheRightChunks) {
+  const nlohmann::json j = scheduleApi(query({{"p", "4"}}));
+  ASSERT_TRUE(j["valid"]);
+  ASSERT_EQ(j["steps"].size(), 6u);
+  // Step 1 as `ringlab verify -p 4` prints it: 0->1 b3 reduce | 1->2 b0 | 2->3 b1 | 3->0 b2.
+  const nlohmann::json& first = j["steps"][0]["transfers"];
+  ASSERT_EQ(first.size(), 4u);
+  EXPECT_EQ(first[0]["src"], 0);
+  EXPECT_EQ(first[0]["dst"], 1);
+  EXPECT_EQ(first[0]["first_block"], 3);
+  EXPECT_EQ(first[0]["mode"], "reduce");
+  EXPECT_EQ(j["steps"][3]["transfers"][0]["mode"], "copy");
+  // After step 1 rank 1's block 3 holds the contributions of ranks 0 and 1.
+  EXPECT_EQ(j["holds"][1][1][3], 0b0011);
+  // At the end every rank holds every block reduced over all four.
+  for (const auto& rank : j["holds"][6]) {
+    for (const auto& block : rank) EXPECT_EQ(block, 0b1111);
+  }
+  // Running volume ends at the closed form 2(p-1)n/p, send convention, n = 1 MiB by default.
+  const double closedForm = j["closed_form_send_bytes"];
+  EXPECT_DOUBLE_EQ(closedForm, 2.0 * 3 * (1 << 20) / 4);
+  for (const auto& rank : j["volume"][6]) {
+    EXPECT_EQ(rank["send"].get<double>(), closedForm);
+    EXPECT_EQ(rank["send+recv"].get<double>(), 2 * closedForm);
+  }
+  for (const auto& rank : j["volume"][0]) EXPECT_EQ(rank["send"], 0);
+}
+
+TEST(LabSchedule, StrideTwoAtEightRanksIsTheShortCycleNotASchedule) {
+  const nlohmann::json j = scheduleApi(query({{"p", "8"}, {"order", "stride"}, {"stride", "2"}}));
+  EXPECT_FALSE(j["valid"]);
+  EXPECT_EQ(j["short_cycle"], nlohmann::json({0, 2, 4, 6}));
+  EXPECT_NE(j["error"].get<std::string>().find("shares the factor 2"), std::string::npos) << j["error"];
+  EXPECT_FALSE(j.contains("steps"));
+  // a = 0 and a = -6 are the same kind of short cycle; a = -3 is the valid stride 5.
+  EXPECT_EQ(scheduleApi(query({{"p", "8"}, {"order", "stride"}, {"stride", "0"}}))["short_cycle"],
+            nlohmann::json({0}));
+  EXPECT_FALSE(scheduleApi(query({{"p", "8"}, {"order", "stride"}, {"stride", "-6"}}))["valid"]);
+  EXPECT_EQ(scheduleApi(query({{"p", "8"}, {"order", "stride"}, {"stride", "-3"}}))["ring_order"],
+            nlohmann::json({0, 5, 2, 7, 4, 1, 6, 3}));
+}
+
+TEST(LabSchedule, OrdersAndCollectives) {
+  const nlohmann::json stride = scheduleApi(query({{"p", "8"}, {"order", "stride"}, {"stride", "3"}}));
+  EXPECT_EQ(stride["ring_order"], nlohmann::json({0, 3, 6, 1, 4, 7, 2, 5}));
+  EXPECT_EQ(stride["steps"].size(), 14u);
+  const nlohmann::json list = scheduleApi(query({{"p", "4"}, {"order", "list"}, {"list", "0,2,1,3"}}));
+  EXPECT_EQ(list["ring_order"], nlohmann::json({0, 2, 1, 3}));
+  EXPECT_EQ(list["steps"][0]["transfers"][0]["dst"], 2);
+  const nlohmann::json rs = scheduleApi(query({{"p", "5"}, {"collective", "reduce_scatter"}}));
+  EXPECT_EQ(rs["steps"].size(), 4u);
+  EXPECT_TRUE(rs["closed_form_send_bytes"].is_null());
+  const nlohmann::json ag = scheduleApi(query({{"p", "3"}, {"collective", "allgather"}}));
+  EXPECT_EQ(ag["steps"].size(), 2u);
+  // AllGather starts with each block complete at its owner and nowhere else.
+  for (int b = 0; b < 3; ++b) {
+    const int owner = ag["block_owner"][b];
+    for (int r = 0; r < 3; ++r) EXPECT_EQ(ag["holds"][0][r][b], r == owner ? 0b111 : 0);
+  }
+  EXPECT_EQ(scheduleApi(query({{"p", "16"}}))["steps"].size(), 30u);
+}
+
+TEST(LabSchedule, BadParametersNameTheField) {
+  EXPECT_EQ(rejectedField(scheduleApi, {}), "p");
+  for (const char* p : {"1", "17", "0", "-4", "four", "4.0", "1024"}) {
+    EXPECT_EQ(rejectedField(scheduleApi, {{"p", p}}), "p") << p;
+  }
+  EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"collective", "broadcast"}}), "collective");
+  EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "random"}}), "order");
+  EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "stride"}}), "stride");
+  EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "stride"}, {"stride", "1.5"}}), "stride");
+  EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "list"}}), "list");
+  for (const char* list : {"0,1,1,3", "0,1,2", "0,1,2,4", "a,b,c,d", "0,1,2,3,", "", "-1,0,1,2"}) {
+    EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "list"}, {"list", list}}), "list") << list;
+  }
+  for (const char* size : {"3", "1.5K", "2T", "lots", "-8"}) {
+    EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"size", size}}), "size") << size;
+  }
+  EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"dtype", "float128"}}), "dtype");
+  EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"algo", "ring"}}), "algo");
+}
+
+TEST(LabModel, SizeSweepHasEveryAlgorithmAndConsistentCrossovers) {
+  const nlohmann::json j = modelSizesApi(query({{"p", "8"}}));
+  ASSERT_EQ(j["rows"].size(), 28u);  // 8 B .. 1 GiB, x2
+  EXPECT_EQ(j["rows"][0]["size_bytes"], 8);
+  EXPECT_EQ(j["algorithms"].size(), j["rows"][0]["algorithms"].size());
+  ASSERT_FALSE(j["crossovers"].empty()) << "with the default parameters the fastest algorithm changes";
+  std::string before = j["rows"][0]["fastest"];
+  for (const auto& c : j["crossovers"]) {
+    EXPECT_EQ(c["from"], before);
+    EXPECT_NE(c["to"], before);
+    before = c["to"];
+  }
+  EXPECT_EQ(j["rows"].back()["fastest"], before);
+  // Startup grows with alpha alone.
+  const nlohmann::json slow = modelSizesApi(query({{"p", "8"}, {"alpha_us", "20"}, {"min", "8"}, {"max", "8"}}));
+  ASSERT_EQ(slow["rows"].size(), 1u);
+  const nlohmann::json ring = slow["rows"][0]["algorithms"][0];
+  EXPECT_EQ(ring["algorithm"], "ring");
+  EXPECT_NEAR(ring["startup_us"].get<double>(), 14 * 20.0, 1e-9);
+}
+
+TEST(LabModel, RingTermsAgainstP) {
+  const nlohmann::json j =
+      modelRanksApi(query({{"size", "1M"}, {"max_p", "64"}, {"alpha_us", "2"}, {"bw_GBps", "5"}}));
+  const double limit = j["limit_2n_beta_us"];
+  EXPECT_NEAR(limit, 2.0 * (1 << 20) / 5e9 * 1e6, 1e-9);
+  ASSERT_EQ(j["rows"].size(), 63u);
+  double previous = 0;
+  for (const auto& row : j["rows"]) {
+    const int p = row["p"];
+    EXPECT_NEAR(row["startup_us"].get<double>(), 2.0 * (p - 1) * 2, 1e-9) << p;  // linear in p
+    const double bw = row["bandwidth_us"];
+    EXPECT_LE(bw, limit * (1 + 1e-12)) << p;
+    EXPECT_GE(bw, previous * (1 - 1e-12)) << p;  // approaches 2 n beta from below
+    previous = bw;
+  }
+  EXPECT_GT(previous, 0.95 * limit);
+}
+
+TEST(LabModel, BadParametersNameTheField) {
+  EXPECT_EQ(rejectedField(modelSizesApi, {}), "p");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "1"}}), "p");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "1025"}}), "p");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"bw_GBps", "0"}}), "bw_GBps");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"bw_GBps", "inf"}}), "bw_GBps");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"alpha_us", "-1"}}), "alpha_us");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"alpha_us", "nan"}}), "alpha_us");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"gamma_ns_per_byte", "1e9"}}), "gamma_ns_per_byte");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"min", "1G"}, {"max", "1K"}}), "min");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"max", "2T"}}), "max");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"min", "0"}}), "min");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"min", "6"}}), "min");  // not whole float32
+  EXPECT_EQ(rejectedField(modelRanksApi, {{"max_p", "2000"}}), "max_p");
+  EXPECT_EQ(rejectedField(modelRanksApi, {{"size", "0"}}), "size");
+  EXPECT_EQ(rejectedField(modelRanksApi, {{"p", "8"}}), "p");
+}
+
+TEST(LabReplay, RefusesMoreRanksThanAMaskHolds) {
+  const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, 33, {});
+  EXPECT_THROW(replayHoldings(s), Error);
+}
+
+}  // namespace
+}  // namespace ringlab::lab

@@ -1,0 +1,265 @@
+// Ranks as real processes: `ringlab launch` and `ringlab bench --transport shm|tcp`, end to end,
+// with the faults the issue names: a rank killed with SIGKILL mid-collective, Ctrl-C, ranks that
+// disagree, a command that fails. The launcher runs as a child of the test with its output in
+// files; its ranks are found as its children in /proc.
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef RINGLAB_BINARY
+#error "RINGLAB_BINARY must be defined as the path of the ringlab executable"
+#endif
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// A ringlab process started by the test, with stdout and stderr in temporary files.
+class Child {
+ public:
+  explicit Child(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+    static int serial = 0;
+    const std::string base = ::testing::TempDir() + "ringlab_launch_" + std::to_string(getpid()) + "_" +
+                             std::to_string(serial++);
+    outPath_ = base + ".out";
+    errPath_ = base + ".err";
+    args.insert(args.begin(), RINGLAB_BINARY);
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::fflush(nullptr);
+    pid_ = fork();
+    if (pid_ == 0) {
+      const int out = open(outPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      const int err = open(errPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      const int in = open("/dev/null", O_RDONLY);
+      dup2(in, 0);
+      dup2(out, 1);
+      dup2(err, 2);
+      for (const auto& [key, value] : env) setenv(key.c_str(), value.c_str(), 1);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+  }
+
+  ~Child() {
+    if (!reaped_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+    std::remove(outPath_.c_str());
+    std::remove(errPath_.c_str());
+  }
+
+  pid_t pid() const { return pid_; }
+
+  // Waits up to `limit`; returns false if the process is still running then.
+  bool waitFor(std::chrono::milliseconds limit) {
+    const auto deadline = Clock::now() + limit;
+    while (Clock::now() < deadline) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        reaped_ = true;
+        status_ = status;
+        return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+
+  int exitCode() const { return WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_); }
+  std::string out() const { return slurp(outPath_); }
+  std::string err() const { return slurp(errPath_); }
+
+ private:
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+  int status_ = 0;
+  std::string outPath_, errPath_;
+};
+
+// The launcher's children, by rank (from RINGLAB_RANK in their environment).
+std::map<int, pid_t> ranksOf(pid_t launcher) {
+  std::map<int, pid_t> ranks;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    std::getline(stat, line);
+    const std::size_t close = line.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(line.substr(close + 2));
+    char state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid != launcher) continue;
+    const std::string environ = slurp(entry.path() / "environ");
+    const std::string key = std::string("RINGLAB_RANK=");
+    const std::size_t at = environ.find(key);
+    if (at != std::string::npos && (at == 0 || environ[at - 1] == '\0')) {
+      ranks[std::stoi(environ.substr(at + key.size()))] = std::stoi(name);
+    }
+  }
+  return ranks;
+}
+
+std::map<int, pid_t> waitForRanks(pid_t launcher, std::size_t p) {
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  std::map<int, pid_t> ranks;
+  while (Clock::now() < deadline && (ranks = ranksOf(launcher)).size() < p) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return ranks;
+}
+
+std::vector<std::string> sharedMemoryNames(const std::string& job) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator("/dev/shm")) {
+    const std::string name = entry.path().filename();
+    if (name.rfind("ringlab-" + job + "-", 0) == 0) names.push_back(name);
+  }
+  return names;
+}
+
+std::string uniqueJob(const char* tag) { return std::string(tag) + std::to_string(getpid()); }
+
+int countLines(const std::string& text, const std::string& prefix) {
+  int n = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) n += line.rfind(prefix, 0) == 0;
+  return n;
+}
+
+class ProcessTransport : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ProcessTransport, BenchRunsAsProcessesAndChecksEveryElement) {
+  Child bench({"bench", "-p", "3", "--transport", GetParam(), "-b", "8", "-e", "1M", "-f", "16", "-n", "3"});
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(60))) << "hung";
+  EXPECT_EQ(bench.exitCode(), 0) << bench.err();
+  EXPECT_NE(bench.out().find("transport " + GetParam() + "  p 3"), std::string::npos) << bench.out();
+  EXPECT_NE(bench.out().find("ranks as processes"), std::string::npos) << bench.out();
+  EXPECT_NE(bench.out().find("# wrong elements in total: 0"), std::string::npos) << bench.out();
+  EXPECT_EQ(countLines(bench.out(), "# ringlab bench"), 1) << "only rank 0 prints the table";
+}
+
+// SIGKILL one rank mid-collective: the others fail (naming it) within their 2 s timeout, exit
+// non-zero, and the job leaves no shared-memory names behind.
+TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
+  const std::string job = uniqueJob("kill");
+  Child bench({"bench", "-p", "3", "--transport", GetParam(), "--timeout", "2", "-b", "256K", "-e",
+               "256K", "-n", "1000000", "-c", "0"},
+              {{"RINGLAB_JOB", job}});
+  const std::map<int, pid_t> ranks = waitForRanks(bench.pid(), 3);
+  ASSERT_EQ(ranks.size(), 3u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // connected and running
+  ASSERT_EQ(kill(ranks.at(1), SIGKILL), 0);
+  const auto killed = Clock::now();
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(15))) << "the job hung after a rank died";
+  const double seconds = std::chrono::duration<double>(Clock::now() - killed).count();
+  EXPECT_LT(seconds, 2.0 + 1.5) << "survivors took longer than their timeout to fail";
+  EXPECT_NE(bench.exitCode(), 0);
+  const std::string err = bench.err();
+  EXPECT_NE(err.find("rank 1 was killed by signal"), std::string::npos) << err;
+  EXPECT_EQ(countLines(err, "ringlab: error: "), 2) << "both survivors report: " << err;
+  EXPECT_NE(err.find("rank 1"), std::string::npos) << err;
+  EXPECT_EQ(err.find("killing"), std::string::npos) << "survivors had to be killed: " << err;
+  EXPECT_TRUE(sharedMemoryNames(job).empty());
+}
+
+// Ranks whose sizes differ fail before any data moves, every rank with both calls named.
+TEST_P(ProcessTransport, RanksThatDisagreeAllFailWithMismatch) {
+  const std::string script = std::string("exec ") + RINGLAB_BINARY + " bench --transport " + GetParam() +
+                             " -b $((8 + 4 * RINGLAB_RANK)) -e $((8 + 4 * RINGLAB_RANK)) -n 1 --timeout 5";
+  Child launch({"launch", "-p", "2", "--", "sh", "-c", script});
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(30))) << "hung";
+  EXPECT_NE(launch.exitCode(), 0);
+  const std::string err = launch.err();
+  EXPECT_EQ(countLines(err, "ringlab: error: rank "), 2) << err;
+  EXPECT_NE(err.find("rank 0 called allreduce of 2 x float32"), std::string::npos) << err;
+  EXPECT_NE(err.find("rank 1 called allreduce of 3 x float32"), std::string::npos) << err;
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, ProcessTransport, ::testing::Values("shm", "tcp"));
+
+TEST(Launch, CtrlCStopsEveryRankAndCleansUp) {
+  const std::string job = uniqueJob("int");
+  Child bench({"bench", "-p", "2", "--transport", "shm", "-b", "64K", "-e", "64K", "-n", "1000000", "-c", "0"},
+              {{"RINGLAB_JOB", job}});
+  const std::map<int, pid_t> ranks = waitForRanks(bench.pid(), 2);
+  ASSERT_EQ(ranks.size(), 2u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_EQ(kill(bench.pid(), SIGINT), 0);
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(10))) << "Ctrl-C did not stop the job";
+  EXPECT_EQ(bench.exitCode(), 130);
+  for (const auto& [rank, pid] : ranks) EXPECT_NE(kill(pid, 0), 0) << "rank " << rank << " still runs";
+  EXPECT_TRUE(sharedMemoryNames(job).empty());
+}
+
+// Names left by ranks that died while setting up (before they unlink them) are the launcher's
+// to remove.
+TEST(Launch, RemovesSharedMemoryNamesOfItsJob) {
+  const std::string job = uniqueJob("left");
+  const std::string stale = "/dev/shm/ringlab-" + job + "-0";
+  std::ofstream(stale) << "stale";
+  ASSERT_EQ(sharedMemoryNames(job).size(), 1u);
+  Child launch({"launch", "-p", "2", "--", "true"}, {{"RINGLAB_JOB", job}});
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(10)));
+  EXPECT_EQ(launch.exitCode(), 0) << launch.err();
+  EXPECT_TRUE(sharedMemoryNames(job).empty());
+}
+
+TEST(Launch, GivesEachRankItsEnvironment) {
+  Child launch({"launch", "-p", "3", "--", "sh", "-c", "echo rank=$RINGLAB_RANK of $RINGLAB_WORLD_SIZE"});
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(10)));
+  EXPECT_EQ(launch.exitCode(), 0);
+  for (int r = 0; r < 3; ++r) EXPECT_NE(launch.out().find("rank=" + std::to_string(r) + " of 3"), std::string::npos);
+}
+
+TEST(Launch, ReportsAFailingRanksStatus) {
+  Child fails({"launch", "-p", "2", "--", "sh", "-c", "exit $((3 + RINGLAB_RANK))"});
+  ASSERT_TRUE(fails.waitFor(std::chrono::seconds(10)));
+  EXPECT_TRUE(fails.exitCode() == 3 || fails.exitCode() == 4) << fails.exitCode();
+  Child missing({"launch", "-p", "2", "--", "/nonexistent/program"});
+  ASSERT_TRUE(missing.waitFor(std::chrono::seconds(10)));
+  EXPECT_EQ(missing.exitCode(), 127);
+  EXPECT_NE(missing.err().find("cannot run /nonexistent/program"), std::string::npos) << missing.err();
+}
+
+TEST(Launch, BadInputIsOneCleanLine) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"bench", "--transport", "pigeon"},
+        std::vector<std::string>{"bench", "--peer-mpi"},
+        std::vector<std::string>{"launch", "-p", "0", "--", "true"},
+        std::vector<std::string>{"launch", "-p", "2", "--grace", "-1", "--", "true"}}) {
+    Child c(args);
+    ASSERT_TRUE(c.waitFor(std::chrono::seconds(10)));
+    EXPECT_EQ(c.exitCode(), 2) << args[1] << ": " << c.err();
+    EXPECT_EQ(countLines(c.err(), "ringlab: error: "), 1) << c.err();
+  }
+}
+
+}  // namespace

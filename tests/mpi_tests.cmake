@@ -1,0 +1,34 @@
+# The MPI transport's tests: one binary per MPI implementation found, each run by CTest under that
+# implementation's own launcher, one process per rank, at p = 2, 3 and 4 (more ranks than this
+# machine's cores is part of the point: the transport must yield, not spin, when oversubscribed).
+# Included from tests/CMakeLists.txt, after include(GoogleTest).
+#
+# Open MPI refuses to run as root unless told it may; the environment variables below say so and
+# change nothing for other users. It also refuses more ranks than cores without --oversubscribe,
+# and its shared-memory single-copy path (CMA) needs ptrace rights that containers often withhold,
+# so the tests take the copy-in/copy-out path that works everywhere.
+foreach(flavour IN LISTS RINGLAB_MPI_FLAVOURS)
+  set(binary ringlab_mpi_tests_${flavour})
+  add_executable(${binary} mpi_contract_test.cpp)
+  target_link_libraries(${binary} PRIVATE ringlab_mpi_${flavour} GTest::gtest)
+  if(NOT RINGLAB_MPIEXEC_${flavour})
+    message(STATUS "ringlab MPI: no launcher for ${flavour}; ${binary} is built but not run by CTest")
+    continue()
+  endif()
+  if(flavour STREQUAL "openmpi")
+    set(launch_options --oversubscribe --bind-to none)
+    set(environment OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                    OMPI_MCA_btl_vader_single_copy_mechanism=none)
+  else()
+    set(launch_options "")
+    set(environment "")
+  endif()
+  foreach(ranks 2 3 4)
+    set(name mpi_${flavour}_p${ranks})
+    add_test(NAME ${name}
+             COMMAND ${RINGLAB_MPIEXEC_${flavour}} -np ${ranks} ${launch_options}
+                     $<TARGET_FILE:${binary}>)
+    set_tests_properties(${name} PROPERTIES PROCESSORS ${ranks} TIMEOUT 120 LABELS mpi
+                                            ENVIRONMENT "${environment}")
+  endforeach()
+endforeach()

@@ -1,0 +1,569 @@
+// The TCP transport with ranks as threads of this process over loopback: every algorithm through
+// the Communicator, the contract's failure cases (stamp mismatch on every rank, abort, lost peer,
+// timeout), hostile input at a live rank's data port, and the setup errors (a rendezvous that never
+// completes). Timeouts are about 2 s so a regression fails fast instead of hanging.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bootstrap/net.hpp"
+#include "bootstrap/wire.hpp"
+#include "ringlab/bootstrap/store.hpp"
+#include "ringlab/communicator.hpp"
+#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/transport/tcp.hpp"
+#include "transport/tcp/frame.hpp"
+
+namespace ringlab {
+namespace {
+
+using namespace std::chrono_literals;
+using transport::Transport;
+
+constexpr const char* kToken = "tcp-test-token";
+constexpr auto kTimeout = 2000ms;
+
+transport::TcpOptions tcpOptions(std::chrono::milliseconds timeout = kTimeout) {
+  transport::TcpOptions o;
+  o.token = kToken;
+  o.timeout = timeout;
+  return o;
+}
+
+// The key a rank publishes its data address under (transport/tcp/mesh.cpp).
+std::string addressKey(int rank) { return "ringlab/tcp/address/" + std::to_string(rank); }
+
+// Connects p TCP transports (one per thread, as separate processes would) over one memory store.
+std::vector<std::unique_ptr<Transport>> connectAll(int p, bootstrap::Store& store,
+                                                   std::chrono::milliseconds timeout = kTimeout) {
+  std::vector<std::unique_ptr<Transport>> transports(p);
+  std::vector<std::string> errors(p);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < p; ++r) {
+    threads.emplace_back([&, r] {
+      try {
+        transports[r] = transport::connectTcp(r, p, store, tcpOptions(timeout));
+      } catch (const std::exception& e) {
+        errors[r] = e.what();
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  for (int r = 0; r < p; ++r) EXPECT_EQ(errors[r], "") << "rank " << r;
+  return transports;
+}
+
+// Runs fn(rank) on p threads and returns each rank's error (empty when it succeeded).
+struct Outcome {
+  std::optional<ErrorCode> code;
+  std::string message;
+};
+std::vector<Outcome> onThreads(int p, const std::function<void(int)>& fn) {
+  std::vector<Outcome> out(p);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < p; ++r) {
+    threads.emplace_back([&, r] {
+      try {
+        fn(r);
+      } catch (const Error& e) {
+        out[r] = {e.code(), e.what()};
+      } catch (const std::exception& e) {
+        out[r] = {ErrorCode::Internal, e.what()};
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  return out;
+}
+
+std::vector<schedule::AlgorithmSpec> specsFor(int p) {
+  std::vector<schedule::AlgorithmSpec> specs;
+  for (const std::string& name : schedule::algorithmNames()) {
+    schedule::AlgorithmSpec s;
+    s.name = name;
+    if (name == "hierarchical") s.ranksPerNode = p % 2 == 0 ? 2 : 1;
+    if (name == "multi_ring") s.channels = 2;
+    specs.push_back(s);
+  }
+  return specs;
+}
+
+// Rank r's element i is (i % 97) * (r + 1) + r: sums are exact in int32.
+std::int32_t inputValue(std::uint64_t i, int r) { return static_cast<std::int32_t>((i % 97) * (r + 1) + r); }
+std::int32_t expectedSum(std::uint64_t i, int p) {
+  std::int64_t s = 0;
+  for (int r = 0; r < p; ++r) s += inputValue(i, r);
+  return static_cast<std::int32_t>(s);
+}
+
+class TcpAllReduce : public ::testing::TestWithParam<int> {};
+
+TEST_P(TcpAllReduce, EveryAlgorithmAwkwardCountsInAndOutOfPlace) {
+  const int p = GetParam();
+  auto store = bootstrap::makeMemoryStore();
+  auto transports = connectAll(p, *store);
+  ASSERT_EQ(transports.size(), static_cast<std::size_t>(p));
+  const auto up = static_cast<std::uint64_t>(p);
+  // 0, fewer elements than ranks, not divisible by p, and large enough for many segments.
+  const std::vector<std::uint64_t> counts = {0, 1, up > 2 ? up - 1 : 2, up + 1, 1001, 70'001};
+  std::mutex failuresMutex;
+  std::vector<std::string> failures;
+  auto results = onThreads(p, [&](int r) {
+    Communicator comm(*transports[r]);
+    for (const schedule::AlgorithmSpec& spec : specsFor(p)) {
+      for (std::uint64_t count : counts) {
+        for (bool inPlace : {false, true}) {
+          CollectiveOptions options;
+          options.algorithm = spec;
+          options.exec.timeout = kTimeout;
+          options.exec.segmentBytes = count > 10'000 ? 8192 : 256 * 1024;  // pipelining, many frames
+          std::vector<std::int32_t> in(count), out(count, -1);
+          for (std::uint64_t i = 0; i < count; ++i) in[i] = inputValue(i, r);
+          if (inPlace) {
+            comm.allreduce(in.data(), in.data(), count, DataType::Int32, ReduceOp::Sum, options);
+            out = in;
+          } else {
+            comm.allreduce(in.data(), out.data(), count, DataType::Int32, ReduceOp::Sum, options);
+          }
+          for (std::uint64_t i = 0; i < count; ++i) {
+            if (out[i] != expectedSum(i, p)) {
+              std::lock_guard lock(failuresMutex);
+              failures.push_back(spec.name + " count " + std::to_string(count) + (inPlace ? " in place" : "") +
+                                 ": rank " + std::to_string(r) + " element " + std::to_string(i) + " = " +
+                                 std::to_string(out[i]) + ", expected " + std::to_string(expectedSum(i, p)));
+              break;
+            }
+          }
+        }
+      }
+    }
+  });
+  for (int r = 0; r < p; ++r) EXPECT_FALSE(results[r].code) << "rank " << r << ": " << results[r].message;
+  for (const std::string& f : failures) ADD_FAILURE() << f;
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, TcpAllReduce, ::testing::Values(1, 2, 3, 4));
+
+// Both neighbours send each other several MiB at once, more than the socket buffers hold: the
+// progress engine must keep reading while it writes.
+TEST(TcpTransport, LargeExchangeBothWaysDoesNotDeadlock) {
+  auto store = bootstrap::makeMemoryStore();
+  auto transports = connectAll(2, *store);
+  constexpr std::uint64_t kCount = 4 << 20;  // 16 MiB of int32 per rank
+  auto results = onThreads(2, [&](int r) {
+    Communicator comm(*transports[r]);
+    for (const char* name : {"recursive_doubling", "ring"}) {
+      CollectiveOptions options;
+      options.algorithm.name = name;
+      options.exec.timeout = 10s;
+      options.exec.segmentBytes = 8 << 20;  // few, large frames: each larger than a socket buffer
+      std::vector<std::int32_t> data(kCount);
+      for (std::uint64_t i = 0; i < kCount; ++i) data[i] = inputValue(i, r);
+      comm.allreduce(data.data(), data.data(), kCount, DataType::Int32, ReduceOp::Sum, options);
+      for (std::uint64_t i = 0; i < kCount; i += 4099) ASSERT_EQ(data[i], expectedSum(i, 2)) << name << " " << i;
+    }
+  });
+  for (int r = 0; r < 2; ++r) EXPECT_FALSE(results[r].code) << results[r].message;
+}
+
+TEST(TcpTransport, StampMismatchIsDetectedOnEveryRank) {
+  auto store = bootstrap::makeMemoryStore();
+  constexpr int p = 3;
+  auto transports = connectAll(p, *store);
+  auto results = onThreads(p, [&](int r) {
+    Communicator comm(*transports[r]);
+    const std::uint64_t count = r == 2 ? 10 : 12;  // rank 2 disagrees on the count
+    std::vector<float> data(count, 1.0f);
+    CollectiveOptions options;
+    options.exec.timeout = kTimeout;
+    comm.allreduce(data.data(), data.data(), count, DataType::Float32, ReduceOp::Sum, options);
+  });
+  for (int r = 0; r < p; ++r) {
+    ASSERT_TRUE(results[r].code) << "rank " << r << " did not fail";
+    EXPECT_EQ(*results[r].code, ErrorCode::Mismatch) << "rank " << r << ": " << results[r].message;
+  }
+  // The ranks that saw the bad message themselves name both calls.
+  EXPECT_NE(results[0].message.find("allreduce of 10"), std::string::npos) << results[0].message;
+  EXPECT_NE(results[0].message.find("allreduce of 12"), std::string::npos) << results[0].message;
+}
+
+TEST(TcpTransport, AbortReachesPeersWithItsCodeAndRank) {
+  auto store = bootstrap::makeMemoryStore();
+  constexpr int p = 3;
+  auto transports = connectAll(p, *store);
+  auto results = onThreads(p, [&](int r) {
+    if (r == 1) {
+      transports[r]->abort(Error(ErrorCode::InvalidArgument, "injected failure"));
+      return;
+    }
+    Communicator comm(*transports[r]);
+    std::vector<float> data(1000, 1.0f);
+    CollectiveOptions options;
+    options.exec.timeout = kTimeout;
+    comm.allreduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum, options);
+  });
+  for (int r : {0, 2}) {
+    ASSERT_TRUE(results[r].code) << "rank " << r;
+    EXPECT_EQ(*results[r].code, ErrorCode::InvalidArgument) << results[r].message;
+    EXPECT_NE(results[r].message.find("rank 1 aborted"), std::string::npos) << results[r].message;
+    EXPECT_NE(results[r].message.find("injected failure"), std::string::npos) << results[r].message;
+  }
+}
+
+// The aborting rank has megabytes of data queued that the receiver never asked for; the abort still
+// arrives at once, not at the receiver's timeout.
+TEST(TcpTransport, AbortOvertakesUnreadData) {
+  auto store = bootstrap::makeMemoryStore();
+  constexpr int p = 3;
+  auto transports = connectAll(p, *store);
+  std::vector<std::byte> big(8 << 20);
+  std::atomic<bool> queued{false};
+  const auto start = std::chrono::steady_clock::now();
+  auto results = onThreads(p, [&](int r) {
+    if (r == 0) {
+      transports[0]->isend(1, big.data(), big.size(), 5);  // rank 1 never posts this receive
+      queued = true;
+      std::this_thread::sleep_for(100ms);
+      transports[0]->abort(Error(ErrorCode::Timeout, "gave up"));
+    } else if (r == 1) {
+      std::byte b[4];
+      transport::Request req = transports[1]->irecv(2, b, sizeof b, 9);  // rank 2 never sends
+      transports[1]->wait(req, 5s);
+    } else {
+      while (!queued) std::this_thread::sleep_for(1ms);
+      std::this_thread::sleep_for(500ms);  // stays connected, silent
+    }
+  });
+  // The aborting rank's stream is full, so the abort cannot carry its code; it resets the
+  // connection, and rank 1 fails at once with PeerLost naming it rather than at its timeout.
+  ASSERT_TRUE(results[1].code);
+  EXPECT_TRUE(*results[1].code == ErrorCode::Timeout || *results[1].code == ErrorCode::PeerLost)
+      << results[1].message;
+  EXPECT_NE(results[1].message.find("rank 0"), std::string::npos) << results[1].message;
+  EXPECT_EQ(results[1].message.find("not complete within"), std::string::npos) << results[1].message;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+}
+
+// With room in the stream, the abort overtakes unread data frames with its code and reason.
+TEST(TcpTransport, AbortOvertakesUnreadSmallDataWithItsCode) {
+  auto store = bootstrap::makeMemoryStore();
+  constexpr int p = 3;
+  auto transports = connectAll(p, *store);
+  std::vector<std::byte> small(1000);
+  std::atomic<bool> done{false};
+  std::chrono::steady_clock::duration rank1Took{};
+  const auto start = std::chrono::steady_clock::now();
+  auto results = onThreads(p, [&](int r) {
+    if (r == 0) {
+      transports[0]->isend(1, small.data(), small.size(), 5);  // never asked for by rank 1
+      std::this_thread::sleep_for(50ms);
+      transports[0]->abort(Error(ErrorCode::Timeout, "gave up waiting"));
+    } else if (r == 1) {
+      std::byte b[4];
+      transport::Request req = transports[1]->irecv(2, b, sizeof b, 9);  // rank 2 never sends
+      try {
+        transports[1]->wait(req, 5s);
+      } catch (...) {
+        rank1Took = std::chrono::steady_clock::now() - start;
+        done = true;
+        throw;
+      }
+    } else {
+      while (!done && std::chrono::steady_clock::now() - start < 6s) std::this_thread::sleep_for(1ms);
+    }
+  });
+  ASSERT_TRUE(results[1].code);
+  EXPECT_EQ(*results[1].code, ErrorCode::Timeout) << results[1].message;
+  EXPECT_NE(results[1].message.find("rank 0 aborted the collective: gave up waiting"), std::string::npos)
+      << results[1].message;
+  EXPECT_LT(rank1Took, 2s);
+}
+
+TEST(TcpTransport, PeerThatGoesAwayIsPeerLostNamingIt) {
+  auto store = bootstrap::makeMemoryStore();
+  auto transports = connectAll(2, *store);
+  auto results = onThreads(2, [&](int r) {
+    if (r == 1) {
+      std::this_thread::sleep_for(50ms);
+      transports[1].reset();  // closes its connections, as a killed process's kernel would
+      return;
+    }
+    std::byte b[16];
+    transport::Request req = transports[0]->irecv(1, b, sizeof b, 0);
+    transports[0]->wait(req, kTimeout);
+  });
+  ASSERT_TRUE(results[0].code);
+  EXPECT_EQ(*results[0].code, ErrorCode::PeerLost) << results[0].message;
+  EXPECT_NE(results[0].message.find("rank 1"), std::string::npos) << results[0].message;
+}
+
+TEST(TcpTransport, SilentPeerTimesOutNamingIt) {
+  auto store = bootstrap::makeMemoryStore();
+  auto transports = connectAll(2, *store);
+  std::byte b[16];
+  const auto start = std::chrono::steady_clock::now();
+  transport::Request req = transports[0]->irecv(1, b, sizeof b, 0);
+  try {
+    transports[0]->wait(req, 300ms);
+    FAIL() << "no timeout";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Timeout);
+    EXPECT_NE(std::string(e.what()).find("from rank 1"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1500ms);
+}
+
+TEST(TcpTransport, RendezvousThatNeverCompletesTimesOut) {
+  auto store = bootstrap::makeMemoryStore();
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    transport::connectTcp(0, 2, *store, tcpOptions(500ms));  // rank 1 never comes
+    FAIL() << "no timeout";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Timeout);
+    EXPECT_NE(std::string(e.what()).find("rank(s) 1 did not connect"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 1500ms);
+  try {
+    transport::connectTcp(1, 2, *bootstrap::makeMemoryStore(), tcpOptions(300ms));  // rank 0 never publishes
+    FAIL() << "no timeout";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Timeout);
+    EXPECT_NE(std::string(e.what()).find("rank 0 did not publish"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TcpTransport, BadArgumentsAreInvalidArgument) {
+  auto store = bootstrap::makeMemoryStore();
+  auto expectInvalid = [&](int rank, int size, transport::TcpOptions o) {
+    try {
+      transport::connectTcp(rank, size, *store, o);
+      ADD_FAILURE() << "accepted rank " << rank << " size " << size;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
+    }
+  };
+  expectInvalid(2, 2, tcpOptions());
+  expectInvalid(0, 0, tcpOptions());
+  transport::TcpOptions noToken = tcpOptions();
+  noToken.token.clear();
+  expectInvalid(0, 2, noToken);
+  transport::TcpOptions badHost = tcpOptions();
+  badHost.bindHost = "no-such-host.invalid";
+  expectInvalid(0, 2, badHost);
+}
+
+// --- Hostile input -------------------------------------------------------------------------
+
+bootstrap::net::Socket dial(const std::string& address) {
+  const auto colon = address.rfind(':');
+  return bootstrap::net::connectTo(address.substr(0, colon),
+                                   static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))),
+                                   bootstrap::net::Clock::now() + 1s, "test");
+}
+
+void sendBytes(const bootstrap::net::Socket& s, const void* data, std::size_t n) {
+  bootstrap::net::sendAll(s.fd(), data, n, bootstrap::net::Clock::now() + 1s, "test");
+}
+
+std::vector<std::uint8_t> hello(bootstrap::wire::HelloKind kind, int rank, int size, const std::string& token) {
+  bootstrap::wire::Hello h;
+  h.kind = kind;
+  h.rank = static_cast<std::uint32_t>(rank);
+  h.size = static_cast<std::uint32_t>(size);
+  h.token = token;
+  std::vector<std::uint8_t> bytes(bootstrap::wire::kHelloBytes);
+  bootstrap::wire::encodeHello(h, bytes.data());
+  return bytes;
+}
+
+// Garbage, a truncated hello, a wrong token, an impostor of a rank that is not due, and a silent
+// connection, all at rank 0's data port while it waits for rank 1: each is refused and logged, and
+// the collective then completes. After setup the port is closed: connecting is refused outright.
+TEST(TcpHostile, GarbageTruncatedAndWrongTokenAtDataPortAreRefused) {
+  auto store = bootstrap::makeMemoryStore();
+  std::unique_ptr<Transport> t0, t1;
+  std::string error0;
+  testing::internal::CaptureStderr();
+  std::thread rank0([&] {
+    try {
+      t0 = transport::connectTcp(0, 2, *store, tcpOptions());
+    } catch (const std::exception& e) {
+      error0 = e.what();
+    }
+  });
+  const std::string address = store->get(addressKey(0), 2s);
+  {
+    auto garbage = dial(address);
+    std::vector<std::uint8_t> junk(3000);
+    for (std::size_t i = 0; i < junk.size(); ++i) junk[i] = static_cast<std::uint8_t>(i * 131 + 7);
+    sendBytes(garbage, junk.data(), junk.size());
+    auto truncated = dial(address);
+    auto good = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, kToken);
+    sendBytes(truncated, good.data(), good.size() / 2);
+    auto wrongToken = dial(address);
+    auto bad = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, "not-the-token");
+    sendBytes(wrongToken, bad.data(), bad.size());
+    auto impostor = dial(address);
+    auto zero = hello(bootstrap::wire::HelloKind::DataConnect, 0, 2, kToken);
+    sendBytes(impostor, zero.data(), zero.size());
+    auto silent = dial(address);
+    std::this_thread::sleep_for(200ms);  // let rank 0 see them all
+  }  // the truncated one closes here, mid-hello; the silent one is dropped at the end of setup
+  std::thread rank1([&] { t1 = transport::connectTcp(1, 2, *store, tcpOptions()); });
+  rank0.join();
+  rank1.join();
+  const std::string log = testing::internal::GetCapturedStderr();
+  ASSERT_EQ(error0, "");
+  ASSERT_TRUE(t0 && t1);
+  EXPECT_NE(log.find("not a ringlab hello"), std::string::npos) << log;
+  EXPECT_NE(log.find("wrong token"), std::string::npos) << log;
+  EXPECT_NE(log.find("before completing the handshake"), std::string::npos) << log;
+  EXPECT_NE(log.find("claims rank 0"), std::string::npos) << log;
+  EXPECT_NE(log.find("refused connection from 127.0.0.1:"), std::string::npos) << log;
+
+  // Set up: the data port no longer accepts anything.
+  EXPECT_THROW(dial(address), Error);
+
+  auto results = onThreads(2, [&](int r) {
+    Communicator comm(r == 0 ? *t0 : *t1);
+    std::vector<std::int32_t> data(5000);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = inputValue(i, r);
+    comm.allreduce(data.data(), data.data(), data.size(), DataType::Int32, ReduceOp::Sum);
+    for (std::size_t i = 0; i < data.size(); ++i) ASSERT_EQ(data[i], expectedSum(i, 2));
+  });
+  EXPECT_FALSE(results[0].code) << results[0].message;
+  EXPECT_FALSE(results[1].code) << results[1].message;
+}
+
+// An authenticated peer that sends bad frames: rank 0's receive fails cleanly with the right
+// code (never a crash, never a write past the posted buffer, never a hang).
+struct FakePeer {
+  std::unique_ptr<Transport> real;  // rank 0
+  bootstrap::net::Socket fake;      // "rank 1", driven by the test
+};
+
+FakePeer connectFake(bootstrap::Store& store) {
+  FakePeer f;
+  std::thread rank0([&] { f.real = transport::connectTcp(0, 2, store, tcpOptions()); });
+  f.fake = dial(store.get(addressKey(0), 2s));
+  auto h = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, kToken);
+  sendBytes(f.fake, h.data(), h.size());
+  std::vector<std::uint8_t> answer(bootstrap::wire::kHelloBytes);
+  EXPECT_TRUE(bootstrap::net::recvAll(f.fake.fd(), answer.data(), answer.size(),
+                                      bootstrap::net::Clock::now() + 2s, "test"));
+  rank0.join();
+  return f;
+}
+
+std::vector<std::uint8_t> frame(transport::tcp::FrameType type, std::uint32_t tag, std::uint64_t bytes,
+                                const transport::CallStamp& stamp) {
+  transport::tcp::FrameHeader h;
+  h.type = type;
+  h.tag = tag;
+  h.bytes = bytes;
+  h.stamp = stamp;
+  std::vector<std::uint8_t> out(transport::tcp::kFrameHeaderBytes);
+  transport::tcp::encodeFrameHeader(h, out.data());
+  return out;
+}
+
+Outcome receiveOnRealRank(FakePeer& f, std::size_t bytes, const std::function<void()>& attack) {
+  std::vector<std::byte> buffer(bytes + 64, std::byte{0x5a});
+  transport::Request req = f.real->irecv(1, buffer.data(), bytes, 3);
+  attack();
+  Outcome out;
+  try {
+    f.real->wait(req, 1s);
+  } catch (const Error& e) {
+    out = {e.code(), e.what()};
+  }
+  for (std::size_t i = bytes; i < buffer.size(); ++i) EXPECT_EQ(buffer[i], std::byte{0x5a}) << "wrote past the buffer";
+  return out;
+}
+
+TEST(TcpHostile, BadFramesFromAnAuthenticatedPeerFailCleanly) {
+  const transport::CallStamp stamp;  // the transport's stamp before any collective
+  using transport::tcp::FrameType;
+  {
+    auto store = bootstrap::makeMemoryStore();
+    FakePeer f = connectFake(*store);
+    auto out = receiveOnRealRank(f, 100, [&] {
+      std::vector<std::uint8_t> junk(200, 0xee);
+      sendBytes(f.fake, junk.data(), junk.size());
+    });
+    EXPECT_EQ(out.code, ErrorCode::Transport) << out.message;
+    EXPECT_NE(out.message.find("malformed frame from rank 1"), std::string::npos) << out.message;
+  }
+  {
+    auto store = bootstrap::makeMemoryStore();
+    FakePeer f = connectFake(*store);
+    auto out = receiveOnRealRank(f, 100, [&] {
+      auto h = frame(FrameType::Data, 3, 1 << 30, stamp);  // longer than the posted buffer
+      sendBytes(f.fake, h.data(), h.size());
+      std::vector<std::uint8_t> payload(4096, 1);
+      sendBytes(f.fake, payload.data(), payload.size());
+    });
+    EXPECT_EQ(out.code, ErrorCode::Mismatch) << out.message;
+  }
+  {
+    auto store = bootstrap::makeMemoryStore();
+    FakePeer f = connectFake(*store);
+    auto out = receiveOnRealRank(f, 100, [&] {
+      auto h = frame(FrameType::Data, 3, 100, stamp);
+      h[4] = 77;  // unknown frame type
+      sendBytes(f.fake, h.data(), h.size());
+    });
+    EXPECT_EQ(out.code, ErrorCode::Transport) << out.message;
+    EXPECT_NE(out.message.find("unknown frame type"), std::string::npos) << out.message;
+  }
+  {
+    auto store = bootstrap::makeMemoryStore();
+    FakePeer f = connectFake(*store);
+    auto out = receiveOnRealRank(f, 100000, [&] {
+      auto h = frame(FrameType::Data, 3, 100000, stamp);
+      sendBytes(f.fake, h.data(), h.size());
+      std::vector<std::uint8_t> half(50000, 2);
+      sendBytes(f.fake, half.data(), half.size());
+      f.fake.reset();  // truncated: the peer goes away mid-payload
+    });
+    EXPECT_EQ(out.code, ErrorCode::PeerLost) << out.message;
+    EXPECT_NE(out.message.find("rank 1"), std::string::npos) << out.message;
+  }
+  {
+    auto store = bootstrap::makeMemoryStore();
+    FakePeer f = connectFake(*store);
+    auto out = receiveOnRealRank(f, 100, [&] {
+      auto h = frame(FrameType::Data, 3, 100, stamp);
+      sendBytes(f.fake, h.data(), h.size() - 10);  // truncated header, then silence
+    });
+    EXPECT_EQ(out.code, ErrorCode::Timeout) << out.message;
+  }
+  {
+    auto store = bootstrap::makeMemoryStore();
+    FakePeer f = connectFake(*store);
+    auto out = receiveOnRealRank(f, 100, [&] {
+      auto h = frame(FrameType::Abort, 0, 1 << 20, stamp);  // abort text longer than allowed
+      h[5] = static_cast<std::uint8_t>(ErrorCode::Timeout);
+      sendBytes(f.fake, h.data(), h.size());
+    });
+    EXPECT_EQ(out.code, ErrorCode::Transport) << out.message;
+  }
+}
+
+}  // namespace
+}  // namespace ringlab
