@@ -35,7 +35,9 @@ int gSize = 1;
 
 // Tests whose ranks may fail use a fresh transport each: after a failure a transport is done.
 // Connecting is collective, so it also lines the ranks up.
-std::unique_ptr<Transport> freshTransport() { return transport::connectMpi(); }
+std::unique_ptr<Transport> freshTransport() {
+  return transport::connectMpi();
+}
 
 // Every rank arrives before any leaves: an allreduce over the shared transport.
 void barrier() {
@@ -58,7 +60,9 @@ TEST_P(MpiContract, ExactOnEveryRank) {
   }
 }
 
-std::vector<ContractCase> casesForThisWorld() { return contractCases(gSize); }
+std::vector<ContractCase> casesForThisWorld() {
+  return contractCases(gSize);
+}
 
 INSTANTIATE_TEST_SUITE_P(Cases, MpiContract, ::testing::ValuesIn(casesForThisWorld()),
                          [](const auto& info) {
@@ -92,13 +96,15 @@ void expectMismatchOnEveryRank(std::uint64_t count, DataType type) {
     const std::string type_ = dataTypeName(type);
     for (std::uint64_t n : {count, count + 1}) {
       const std::string call = "allreduce of " + std::to_string(n) + " x " + type_;
-      EXPECT_NE(what.find(call), std::string::npos) << "rank " << gRank << " does not name '"
-                                                    << call << "': " << what;
+      EXPECT_NE(what.find(call), std::string::npos)
+          << "rank " << gRank << " does not name '" << call << "': " << what;
     }
   }
 }
 
-TEST(MpiTransport, DifferentCountsFailOnEveryRankNamingBoth) { expectMismatchOnEveryRank(10, DataType::Int32); }
+TEST(MpiTransport, DifferentCountsFailOnEveryRankNamingBoth) {
+  expectMismatchOnEveryRank(10, DataType::Int32);
+}
 
 TEST(MpiTransport, DifferentLargeCountsFailOnEveryRankNamingBoth) {
   expectMismatchOnEveryRank(100000, DataType::Float32);
@@ -132,9 +138,11 @@ TEST(MpiTransport, TagAndLengthDisagreementsAreMismatches) {
     bool headed;  // first message of the call
   };
   const Scenario scenarios[] = {
-      {"header tag", 8, 8, 5, 6, true},          {"header length", 8, 16, 5, 5, true},
+      {"header tag", 8, 8, 5, 6, true},
+      {"header length", 8, 16, 5, 5, true},
       {"large header length", 9000, 8000, 5, 5, true},
-      {"plain tag", 8, 8, 5, 6, false},          {"plain shorter", 8, 16, 5, 5, false},
+      {"plain tag", 8, 8, 5, 6, false},
+      {"plain shorter", 8, 16, 5, 5, false},
       {"plain longer", 16, 8, 5, 5, false},
   };
   for (const Scenario& s : scenarios) {
@@ -214,10 +222,11 @@ TEST(MpiAllreduce, EqualsRingAllreduceBitwiseForIntegers) {
     for (ReduceOp op : kAllReduceOps) {
       for (std::uint64_t count : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1003}}) {
         for (bool inPlace : {false, true}) {
-          SCOPED_TRACE(std::string(dataTypeName(type)) + " " + reduceOpName(op) + " n=" +
-                       std::to_string(count) + (inPlace ? " in place" : ""));
+          SCOPED_TRACE(std::string(dataTypeName(type)) + " " + reduceOpName(op) +
+                       " n=" + std::to_string(count) + (inPlace ? " in place" : ""));
           const std::size_t bytes = count * dataTypeSize(type);
-          std::vector<std::byte> in(bytes), ours(bytes, std::byte{0xAB}), theirs(bytes, std::byte{0xCD});
+          std::vector<std::byte> in(bytes), ours(bytes, std::byte{0xAB}),
+              theirs(bytes, std::byte{0xCD});
           fillCheckInput(type, op, gRank, in.data(), count);
           if (inPlace) {
             ours = in;
@@ -265,8 +274,9 @@ class FailurePrinter : public ::testing::EmptyTestEventListener {
  public:
   void OnTestPartResult(const ::testing::TestPartResult& result) override {
     if (!result.failed()) return;
-    std::fprintf(stderr, "[rank %d] %s:%d: %s\n", gRank, result.file_name() ? result.file_name() : "?",
-                 result.line_number(), result.summary());
+    std::fprintf(stderr, "[rank %d] %s:%d: %s\n", gRank,
+                 result.file_name() ? result.file_name() : "?", result.line_number(),
+                 result.summary());
   }
   void OnTestEnd(const ::testing::TestInfo& info) override {
     if (info.result()->Failed()) {

@@ -84,6 +84,7 @@ export function initOrbit(limits, onTryRing) {
   function showResult() {
     const box = $('orbit-result');
     if (!walk || walk.k < walk.period) { box.hidden = true; return; }
+    box.hidden = false;
     const { m, aModM, gcd, period, predicted } = walk;
     $('orbit-period').textContent = `Orbit closed: back at 0 after ${period} step${period === 1 ? '' : 's'}. Period found: ${period}.`;
     const verdict = $('orbit-verdict');

@@ -26,6 +26,7 @@ export function initRing(limits) {
   const fields = { p: $('ring-p'), stride: $('ring-stride'), list: $('ring-list') };
   let data = null;  // the last schedule the server returned for valid input
   let k = 0;        // state shown: after step k (0 = before the first step)
+  let request = 0;  // answers to older requests are dropped: a field's change and a click can overlap
 
   const orderKind = () => document.querySelector('input[name="ring-order"]:checked').value;
 
@@ -70,7 +71,9 @@ export function initRing(limits) {
   async function load() {
     const query = readQuery();
     if (!query) return false;
+    const mine = ++request;
     const r = await api('schedule', query);
+    if (mine !== request) return false;
     if (!r.ok) {
       const target = { p: fields.p, stride: fields.stride, list: fields.list }[r.data.field];
       if (target) setFieldMessage(target, r.data.error);

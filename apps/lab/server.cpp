@@ -100,7 +100,7 @@ void runServer(const ServerOptions& options) {
   addRoutes(server);
   // httplib's default sets SO_REUSEPORT, which lets a second lab bind the same port and take half
   // of the connections. SO_REUSEADDR alone still allows a quick restart on the same port.
-  server.set_socket_options([](httplib::socket_t sock) {
+  server.set_socket_options([](int sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });

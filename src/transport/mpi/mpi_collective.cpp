@@ -14,14 +14,22 @@ using namespace mpi_detail;
 
 MPI_Datatype mpiType(DataType type) {
   switch (type) {
-    case DataType::Int8: return MPI_INT8_T;
-    case DataType::Uint8: return MPI_UINT8_T;
-    case DataType::Int32: return MPI_INT32_T;
-    case DataType::Uint32: return MPI_UINT32_T;
-    case DataType::Int64: return MPI_INT64_T;
-    case DataType::Uint64: return MPI_UINT64_T;
-    case DataType::Float32: return MPI_FLOAT;
-    case DataType::Float64: return MPI_DOUBLE;
+    case DataType::Int8:
+      return MPI_INT8_T;
+    case DataType::Uint8:
+      return MPI_UINT8_T;
+    case DataType::Int32:
+      return MPI_INT32_T;
+    case DataType::Uint32:
+      return MPI_UINT32_T;
+    case DataType::Int64:
+      return MPI_INT64_T;
+    case DataType::Uint64:
+      return MPI_UINT64_T;
+    case DataType::Float32:
+      return MPI_FLOAT;
+    case DataType::Float64:
+      return MPI_DOUBLE;
     case DataType::Float16:
     case DataType::Bfloat16:
       // MPI defines no 16-bit floating type. MPICH declares MPIX_C_FLOAT16, but Debian's MPICH
@@ -38,11 +46,16 @@ MPI_Datatype mpiType(DataType type) {
 // avg: MPI has no such op; ringlab's avg is the sum divided once at the end (see reduce_op.hpp).
 MPI_Op mpiOp(ReduceOp op) {
   switch (op) {
-    case ReduceOp::Sum: return MPI_SUM;
-    case ReduceOp::Prod: return MPI_PROD;
-    case ReduceOp::Min: return MPI_MIN;
-    case ReduceOp::Max: return MPI_MAX;
-    case ReduceOp::Avg: return MPI_SUM;
+    case ReduceOp::Sum:
+      return MPI_SUM;
+    case ReduceOp::Prod:
+      return MPI_PROD;
+    case ReduceOp::Min:
+      return MPI_MIN;
+    case ReduceOp::Max:
+      return MPI_MAX;
+    case ReduceOp::Avg:
+      return MPI_SUM;
   }
   throwInvalid("reduce op " + std::to_string(static_cast<int>(op)) + " is not one ringlab knows");
 }

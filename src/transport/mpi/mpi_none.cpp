@@ -12,12 +12,20 @@ namespace {
 
 }  // namespace
 
-std::unique_ptr<Transport> connectMpi(const MpiOptions&) { noMpi(); }
+std::unique_ptr<Transport> connectMpi(const MpiOptions&) {
+  noMpi();
+}
 
-bool mpiAvailable() { return false; }
+bool mpiAvailable() {
+  return false;
+}
 
-std::string mpiLibraryVersion() { noMpi(); }
+std::string mpiLibraryVersion() {
+  noMpi();
+}
 
-void mpiAllreduce(const void*, void*, std::uint64_t, DataType, ReduceOp) { noMpi(); }
+void mpiAllreduce(const void*, void*, std::uint64_t, DataType, ReduceOp) {
+  noMpi();
+}
 
 }  // namespace ringlab::transport

@@ -27,8 +27,9 @@ void finaliseAtExit() {
   if (gPeerMayBeStuck.load()) {
     std::thread([] {
       std::this_thread::sleep_for(kFinaliseGrace);
-      std::fprintf(stderr, "ringlab: MPI_Finalize did not complete within %d s after a failed "
-                           "wait (a peer is stuck or gone); exiting without it\n",
+      std::fprintf(stderr,
+                   "ringlab: MPI_Finalize did not complete within %d s after a failed "
+                   "wait (a peer is stuck or gone); exiting without it\n",
                    static_cast<int>(kFinaliseGrace.count()));
       std::_Exit(1);
     }).detach();
@@ -47,8 +48,9 @@ void ensureInitialised() {
     int finalised = 0;
     MPI_Finalized(&finalised);
     if (finalised) {
-      throwInvalid("MPI was already finalised by this program; ringlab's MPI transport needs it "
-                   "running (connect before MPI_Finalize)");
+      throwInvalid(
+          "MPI was already finalised by this program; ringlab's MPI transport needs it "
+          "running (connect before MPI_Finalize)");
     }
     return;
   }
@@ -85,7 +87,9 @@ void check(int rc, ErrorCode code, const std::string& what) {
   if (rc != MPI_SUCCESS) throw Error(code, what + " failed: " + errorString(rc));
 }
 
-void notePeerMayBeStuck() { gPeerMayBeStuck.store(true); }
+void notePeerMayBeStuck() {
+  gPeerMayBeStuck.store(true);
+}
 
 MPI_Comm collectiveComm() {
   ensureInitialised();

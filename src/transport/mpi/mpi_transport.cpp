@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -41,9 +42,9 @@ constexpr int kAbortTag = 1;  // on the control communicator
 
 struct Header {
   CallStamp stamp;
-  std::uint64_t bytes = 0;   // of the data message this header announces
+  std::uint64_t bytes = 0;  // of the data message this header announces
   std::uint32_t tag = 0;
-  std::uint32_t inlined = 0; // 1: the data follows the header in the same MPI message
+  std::uint32_t inlined = 0;  // 1: the data follows the header in the same MPI message
 };
 static_assert(sizeof(Header) == 64, "Header travels as 64 raw bytes");
 
@@ -83,15 +84,17 @@ struct Slot {
   int peer = 0;
   std::uint32_t tag = 0;
   std::size_t bytes = 0;
-  std::byte* data = nullptr;      // the caller's buffer
-  bool headed = false;            // a Header travels with or ahead of the data
-  CallStamp stamp;                // this side's stamp when posted (headed receives check it)
+  std::byte* data = nullptr;  // the caller's buffer
+  bool headed = false;        // a Header travels with or ahead of the data
+  CallStamp stamp;            // this side's stamp when posted (headed receives check it)
   MPI_Request header = MPI_REQUEST_NULL;
   std::vector<MPI_Request> pieces;
   std::vector<std::byte> staging;  // header, and inline data; kept to reuse its capacity
 };
 
-std::size_t pieceCount(std::size_t bytes) { return std::max<std::size_t>(1, (bytes + kMaxPiece - 1) / kMaxPiece); }
+std::size_t pieceCount(std::size_t bytes) {
+  return std::max<std::size_t>(1, (bytes + kMaxPiece - 1) / kMaxPiece);
+}
 
 class MpiTransport final : public Transport {
  public:
@@ -366,10 +369,10 @@ class MpiTransport final : public Transport {
       pollAbort();
       const auto now = std::chrono::steady_clock::now();
       if (now >= deadline) {
-        throw Error(ErrorCode::Timeout,
-                    describe(slot) + " did not complete within " + std::to_string(timeout.count()) +
-                        " ms; rank " + std::to_string(slot.peer) +
-                        " is missing, stuck, or running a different schedule");
+        throw Error(ErrorCode::Timeout, describe(slot) + " did not complete within " +
+                                            std::to_string(timeout.count()) + " ms; rank " +
+                                            std::to_string(slot.peer) +
+                                            " is missing, stuck, or running a different schedule");
       }
       if (now - begin < kYieldPhase) {
         sched_yield();
@@ -429,7 +432,8 @@ class MpiTransport final : public Transport {
     }
     Header header;
     std::memcpy(&header, slot.staging.data(), sizeof header);
-    if (!(header.stamp == slot.stamp)) throw stampMismatch(rank_, slot.stamp, slot.peer, header.stamp);
+    if (!(header.stamp == slot.stamp))
+      throw stampMismatch(rank_, slot.stamp, slot.peer, header.stamp);
     if (header.tag != slot.tag || header.bytes != slot.bytes) {
       throw Error(ErrorCode::Mismatch, describe(slot) + ", but " + peer + " sent " +
                                            std::to_string(header.bytes) + " bytes (tag " +
@@ -457,12 +461,12 @@ class MpiTransport final : public Transport {
     }
     if ((status.MPI_TAG & kTagMask) != (static_cast<int>(slot.tag) & kTagMask) ||
         static_cast<std::size_t>(received) != expected) {
-      throw Error(ErrorCode::Mismatch,
-                  describe(slot) + ", but rank " + std::to_string(slot.peer) + " sent " +
-                      std::to_string(received) + " bytes with tag " +
-                      std::to_string(status.MPI_TAG & kTagMask) + " (mod " +
-                      std::to_string(kHeaderFlag) +
-                      "); ranks disagree on count, dtype or schedule");
+      throw Error(ErrorCode::Mismatch, describe(slot) + ", but rank " + std::to_string(slot.peer) +
+                                           " sent " + std::to_string(received) +
+                                           " bytes with tag " +
+                                           std::to_string(status.MPI_TAG & kTagMask) + " (mod " +
+                                           std::to_string(kHeaderFlag) +
+                                           "); ranks disagree on count, dtype or schedule");
     }
   }
 
@@ -488,11 +492,29 @@ class MpiTransport final : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> connectMpi(const MpiOptions& options) {
-  ensureInitialised();
-  return std::make_unique<MpiTransport>(options);
+// Started by one implementation's launcher, a binary linked against the other initialises as a
+// job of one rank, and each process would run alone. Both launchers say how many they started.
+void checkLauncherAgrees(int size) {
+  if (size != 1) return;
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    const char* value = std::getenv(variable);
+    if (value && std::atoi(value) > 1) {
+      throwInvalid("MPI says this job has 1 rank, but the launcher started " + std::string(value) +
+                   " (" + variable + "=" + value + "): this ringlab is built against " +
+                   mpiLibraryVersion() + "; start it with that implementation's mpirun");
+    }
+  }
 }
 
-bool mpiAvailable() { return true; }
+std::unique_ptr<Transport> connectMpi(const MpiOptions& options) {
+  ensureInitialised();
+  auto transport = std::make_unique<MpiTransport>(options);
+  checkLauncherAgrees(transport->size());
+  return transport;
+}
+
+bool mpiAvailable() {
+  return true;
+}
 
 }  // namespace ringlab::transport
