@@ -93,9 +93,9 @@ void expectMismatchOnEveryRank(std::uint64_t count, DataType type) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Mismatch) << "rank " << gRank << ": " << e.what();
     const std::string what = e.what();
-    const std::string type_ = dataTypeName(type);
+    const std::string typeName = dataTypeName(type);
     for (std::uint64_t n : {count, count + 1}) {
-      const std::string call = "allreduce of " + std::to_string(n) + " x " + type_;
+      const std::string call = "allreduce of " + std::to_string(n) + " x " + typeName;
       EXPECT_NE(what.find(call), std::string::npos)
           << "rank " << gRank << " does not name '" << call << "': " << what;
     }

@@ -200,14 +200,14 @@ export function initRing(limits) {
     const target = data.closed_form_send_bytes;
     const end = data.volume[data.steps.length];
     $('ring-volume-note').textContent = target !== null
-      ? `n = ${formatBytes(data.size_bytes)} of float32. Closed form, send convention: 2(p-1)n/p = ${formatExactBytes(target)} per rank; send+recv counts both directions, twice that.`
-      : `n = ${formatBytes(data.size_bytes)} of float32. After the last step each rank has sent ${formatExactBytes(end[0].send)} (send convention).`;
+      ? `n = ${formatBytes(data.size_bytes)} of float32. send: bytes a rank sent; send+recv: sent plus received. Closed form, send convention: 2(p-1)n/p = ${formatExactBytes(target)} per rank.`
+      : `n = ${formatBytes(data.size_bytes)} of float32. send: bytes a rank sent; send+recv: sent plus received. After the last step each rank has sent ${formatExactBytes(end[0].send)}.`;
     const goal = target !== null ? target : end[0].send;
     table.append(el('thead', {}, el('tr', {},
       el('th', { scope: 'col', text: 'rank' }),
-      el('th', { scope: 'col', text: 'send (bytes sent)' }),
-      el('th', { scope: 'col', text: 'send+recv (sent + received)' }),
-      el('th', { scope: 'col', text: target !== null ? 'send vs 2(p-1)n/p' : 'send vs end' }))));
+      el('th', { scope: 'col', text: 'send' }),
+      el('th', { scope: 'col', text: 'send+recv' }),
+      el('th', { scope: 'col', text: target !== null ? 'send / 2(p-1)n/p' : 'send / at the end' }))));
     const body = el('tbody');
     data.volume[k].forEach((v, r) => {
       const bar = el('span', { class: 'bar' });
@@ -238,7 +238,7 @@ export function initRing(limits) {
     const error = $('ring-error');
     const stepping = data.valid;
     for (const id of ['ring-reset', 'ring-back', 'ring-step', 'ring-play']) $(id).disabled = !stepping;
-    document.querySelector('.ring-tables').hidden = !stepping;
+    for (const id of ['ring-tables', 'ring-key', 'ring-step-detail']) $(id).hidden = !stepping;
     if (!data.valid) {
       error.hidden = false;
       const cycle = data.short_cycle;

@@ -113,11 +113,11 @@ test('panel 1: m = 8, a = 2, predict 4, Step by Step: period 4, right, only half
   await see('#orbit-coverage', 'Visits 4 of 8 residues: only half of them; never reached: 1, 3, 5, 7.');
   assert.equal(await page.locator('#orbit-svg circle.residue.visited').count(), 4);
   await see('#orbit-visited', '0, 2, 4, 6');
+  await screenshotPanel('orbit', 'panel1-orbit.png');
   // Another Step after the close changes nothing and says so.
   await page.click('#orbit-step');
   await see('#orbit-steps', '4');
   await see('#orbit-note', /Press Reset/);
-  await screenshotPanel('orbit', 'panel1-orbit.png');
 });
 
 test('panel 1: a wrong prediction, a = 0, a negative a and a >= m', async () => {
@@ -345,7 +345,7 @@ test('a narrow window: no horizontal scrolling, panels stacked', async () => {
   await page.evaluate(() => window.scrollTo(0, 0));
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the window`);
-  await page.screenshot({ path: path.join(shots, 'narrow-window.png') });
+  await page.screenshot({ path: path.join(shots, 'narrow-window.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
