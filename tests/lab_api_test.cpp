@@ -24,7 +24,8 @@ Params query(std::initializer_list<std::pair<const std::string, std::string>> pa
 
 // The field an endpoint blames, or "" when it accepted the query.
 template <typename Endpoint>
-std::string rejectedField(Endpoint endpoint, std::initializer_list<std::pair<const std::string, std::string>> pairs) {
+std::string rejectedField(Endpoint endpoint,
+                          std::initializer_list<std::pair<const std::string, std::string>> pairs) {
   try {
     endpoint(query(pairs));
   } catch (const ApiError& e) {
@@ -102,7 +103,8 @@ TEST(LabSchedule, StrideTwoAtEightRanksIsTheShortCycleNotASchedule) {
   const nlohmann::json j = scheduleApi(query({{"p", "8"}, {"order", "stride"}, {"stride", "2"}}));
   EXPECT_FALSE(j["valid"]);
   EXPECT_EQ(j["short_cycle"], nlohmann::json({0, 2, 4, 6}));
-  EXPECT_NE(j["error"].get<std::string>().find("shares the factor 2"), std::string::npos) << j["error"];
+  EXPECT_NE(j["error"].get<std::string>().find("shares the factor 2"), std::string::npos)
+      << j["error"];
   EXPECT_FALSE(j.contains("steps"));
   // a = 0 and a = -6 are the same kind of short cycle; a = -3 is the valid stride 5.
   EXPECT_EQ(scheduleApi(query({{"p", "8"}, {"order", "stride"}, {"stride", "0"}}))["short_cycle"],
@@ -113,10 +115,12 @@ TEST(LabSchedule, StrideTwoAtEightRanksIsTheShortCycleNotASchedule) {
 }
 
 TEST(LabSchedule, OrdersAndCollectives) {
-  const nlohmann::json stride = scheduleApi(query({{"p", "8"}, {"order", "stride"}, {"stride", "3"}}));
+  const nlohmann::json stride =
+      scheduleApi(query({{"p", "8"}, {"order", "stride"}, {"stride", "3"}}));
   EXPECT_EQ(stride["ring_order"], nlohmann::json({0, 3, 6, 1, 4, 7, 2, 5}));
   EXPECT_EQ(stride["steps"].size(), 14u);
-  const nlohmann::json list = scheduleApi(query({{"p", "4"}, {"order", "list"}, {"list", "0,2,1,3"}}));
+  const nlohmann::json list =
+      scheduleApi(query({{"p", "4"}, {"order", "list"}, {"list", "0,2,1,3"}}));
   EXPECT_EQ(list["ring_order"], nlohmann::json({0, 2, 1, 3}));
   EXPECT_EQ(list["steps"][0]["transfers"][0]["dst"], 2);
   const nlohmann::json rs = scheduleApi(query({{"p", "5"}, {"collective", "reduce_scatter"}}));
@@ -140,10 +144,12 @@ TEST(LabSchedule, BadParametersNameTheField) {
   EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"collective", "broadcast"}}), "collective");
   EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "random"}}), "order");
   EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "stride"}}), "stride");
-  EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "stride"}, {"stride", "1.5"}}), "stride");
+  EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "stride"}, {"stride", "1.5"}}),
+            "stride");
   EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "list"}}), "list");
   for (const char* list : {"0,1,1,3", "0,1,2", "0,1,2,4", "a,b,c,d", "0,1,2,3,", "", "-1,0,1,2"}) {
-    EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "list"}, {"list", list}}), "list") << list;
+    EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"order", "list"}, {"list", list}}), "list")
+        << list;
   }
   for (const char* size : {"3", "1.5K", "2T", "lots", "-8"}) {
     EXPECT_EQ(rejectedField(scheduleApi, {{"p", "4"}, {"size", size}}), "size") << size;
@@ -157,7 +163,8 @@ TEST(LabModel, SizeSweepHasEveryAlgorithmAndConsistentCrossovers) {
   ASSERT_EQ(j["rows"].size(), 28u);  // 8 B .. 1 GiB, x2
   EXPECT_EQ(j["rows"][0]["size_bytes"], 8);
   EXPECT_EQ(j["algorithms"].size(), j["rows"][0]["algorithms"].size());
-  ASSERT_FALSE(j["crossovers"].empty()) << "with the default parameters the fastest algorithm changes";
+  ASSERT_FALSE(j["crossovers"].empty())
+      << "with the default parameters the fastest algorithm changes";
   std::string before = j["rows"][0]["fastest"];
   for (const auto& c : j["crossovers"]) {
     EXPECT_EQ(c["from"], before);
@@ -166,7 +173,8 @@ TEST(LabModel, SizeSweepHasEveryAlgorithmAndConsistentCrossovers) {
   }
   EXPECT_EQ(j["rows"].back()["fastest"], before);
   // Startup grows with alpha alone.
-  const nlohmann::json slow = modelSizesApi(query({{"p", "8"}, {"alpha_us", "20"}, {"min", "8"}, {"max", "8"}}));
+  const nlohmann::json slow =
+      modelSizesApi(query({{"p", "8"}, {"alpha_us", "20"}, {"min", "8"}, {"max", "8"}}));
   ASSERT_EQ(slow["rows"].size(), 1u);
   const nlohmann::json ring = slow["rows"][0]["algorithms"][0];
   EXPECT_EQ(ring["algorithm"], "ring");
@@ -199,7 +207,8 @@ TEST(LabModel, BadParametersNameTheField) {
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"bw_GBps", "inf"}}), "bw_GBps");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"alpha_us", "-1"}}), "alpha_us");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"alpha_us", "nan"}}), "alpha_us");
-  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"gamma_ns_per_byte", "1e9"}}), "gamma_ns_per_byte");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"gamma_ns_per_byte", "1e9"}}),
+            "gamma_ns_per_byte");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"min", "1G"}, {"max", "1K"}}), "min");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"max", "2T"}}), "max");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"min", "0"}}), "min");

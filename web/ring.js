@@ -12,12 +12,6 @@ function ranksIn(mask, p) {
   return out;
 }
 
-function popcount(mask) {
-  let n = 0;
-  for (let m = mask; m; m &= m - 1) n++;
-  return n;
-}
-
 function chunkText(first, last) {
   return last - first === 1 ? `chunk ${first}` : `chunks ${first}-${last - 1}`;
 }
@@ -72,8 +66,11 @@ export function initRing(limits) {
     const query = readQuery();
     if (!query) return false;
     const mine = ++request;
+    // aria-busy tells assistive technology, and the browser tests, that a schedule is on its way.
+    $('ring-form').setAttribute('aria-busy', 'true');
     const r = await api('schedule', query);
     if (mine !== request) return false;
+    $('ring-form').setAttribute('aria-busy', 'false');
     if (!r.ok) {
       const target = { p: fields.p, stride: fields.stride, list: fields.list }[r.data.field];
       if (target) setFieldMessage(target, r.data.error);
@@ -144,8 +141,14 @@ export function initRing(limits) {
       const done = data.holds[k][r].filter((m) => m === full).length;
       return done === data.blocks ? 'complete' : done > 0 ? 'partial' : '';
     });
-    root.append(svg('text', { x: C, y: C - 6, 'text-anchor': 'middle', class: 'ring-centre' }, `ring order`));
-    root.append(svg('text', { x: C, y: C + 14, 'text-anchor': 'middle', class: 'ring-centre' }, data.ring_order.join(' → ') + ' → ' + data.ring_order[0]));
+    // The ring order in the middle, a few ranks per line so that p = 16 still fits inside.
+    root.dataset.ringOrder = data.ring_order.join(',');
+    const walk = data.ring_order.concat([data.ring_order[0]]);
+    const lines = [];
+    for (let i = 0; i < walk.length; i += 6) lines.push(walk.slice(i, i + 6).join(' → ') + (i + 6 < walk.length ? ' →' : ''));
+    const top = C - 8 * lines.length;
+    root.append(svg('text', { x: C, y: top, 'text-anchor': 'middle', class: 'ring-centre' }, 'ring order'));
+    lines.forEach((line, i) => root.append(svg('text', { x: C, y: top + 17 * (i + 1), 'text-anchor': 'middle', class: 'ring-centre' }, line)));
   }
 
   // The lesson of a stride that shares a factor with p: the cycle from rank 0, the ranks it leaves.
@@ -183,7 +186,8 @@ export function initRing(limits) {
       for (let b = 0; b < data.blocks; b++) {
         const mask = data.holds[k][r][b];
         const who = ranksIn(mask, data.p);
-        const text = mask === 0 ? '-' : mask === full ? `all ${data.p}` : data.p <= 8 ? who.join('+') : `${who.length} of ${data.p}`;
+        // Up to p = 8 the ranks themselves fit in a cell; beyond, how many of the p.
+        const text = mask === 0 ? '-' : mask === full ? 'all' : data.p <= 8 ? who.join('+') : String(who.length);
         const mode = written.get(`${r}:${b}`);
         const cls = [mask === full ? 'complete' : mask === 0 ? 'empty' : '', mode ? `written ${mode}` : ''].join(' ').trim();
         const cell = el('td', { class: cls, 'data-rank': r, 'data-chunk': b, title: mask === 0 ? 'no data yet' : `contributions of ranks ${who.join(', ')}`, text });

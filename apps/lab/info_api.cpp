@@ -3,7 +3,6 @@
 #include "api.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/profile.hpp"
-#include "ringlab/schedule/ring_order.hpp"
 #include "ringlab/version.hpp"
 
 namespace ringlab::lab {

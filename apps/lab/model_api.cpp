@@ -23,11 +23,12 @@ model::ModelParams modelParams(const Params& params) {
   model::ModelParams m;  // one memory regime, unlimited concurrent transfers: the seed's model
   m.link.alpha_s = params.number("alpha_us", 0, kMaxAlphaUs, d.link.alpha_s * 1e6) * 1e-6;
   // beta is per direction (params.hpp): bandwidth in GB/s = 1e9 B/s, one direction.
-  m.link.beta_s_per_byte =
-      1 / (params.number("bw_GBps", kMinBandwidthGBps, kMaxBandwidthGBps,
-                         1e-9 / d.link.beta_s_per_byte) * 1e9);
-  m.reduce.gamma_s_per_byte =
-      params.number("gamma_ns_per_byte", 0, kMaxGammaNsPerByte, d.reduce.gamma_s_per_byte * 1e9) * 1e-9;
+  const double bandwidthGBps =
+      params.number("bw_GBps", kMinBandwidthGBps, kMaxBandwidthGBps, 1e-9 / d.link.beta_s_per_byte);
+  m.link.beta_s_per_byte = 1 / (bandwidthGBps * 1e9);
+  const double gammaNs =
+      params.number("gamma_ns_per_byte", 0, kMaxGammaNsPerByte, d.reduce.gamma_s_per_byte * 1e9);
+  m.reduce.gamma_s_per_byte = gammaNs * 1e-9;
   return m;
 }
 

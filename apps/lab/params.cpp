@@ -90,8 +90,8 @@ std::uint64_t Params::size(const std::string& name, std::uint64_t maxBytes,
     throw ApiError(name, name + ": " + e.what());
   }
   if (bytes > maxBytes) {
-    throw ApiError(name, name + " = '" + shown(v) + "': at most " + formatSize(maxBytes) +
-                             " in the lab");
+    throw ApiError(name,
+                   name + " = '" + shown(v) + "': at most " + formatSize(maxBytes) + " in the lab");
   }
   return bytes;
 }

@@ -39,9 +39,11 @@ class Params {
   long long integer(const std::string& name, long long lo, long long hi,
                     std::optional<long long> fallback = std::nullopt) const;
   // A finite decimal number in [lo, hi].
-  double number(const std::string& name, double lo, double hi, std::optional<double> fallback) const;
+  double number(const std::string& name, double lo, double hi,
+                std::optional<double> fallback) const;
   // A size as the CLI reads it ("8", "4K", "1M", "64KiB"), at most `maxBytes`.
-  std::uint64_t size(const std::string& name, std::uint64_t maxBytes, const std::string& fallback) const;
+  std::uint64_t size(const std::string& name, std::uint64_t maxBytes,
+                     const std::string& fallback) const;
   DataType dataType(const std::string& name, const std::string& fallback) const;
   // One of `choices`.
   std::string choice(const std::string& name, std::initializer_list<const char*> choices,

@@ -55,7 +55,8 @@ nlohmann::json runningVolume(const schedule::Schedule& s, std::uint64_t count, D
 schedule::RingOrder ringOrder(const Params& params, int p, const std::string& kind) {
   if (kind == "identity") return schedule::RingOrder::identity(p);
   if (kind == "list") {
-    if (!params.has("list")) throw ApiError("list", "list is missing: give a permutation such as 0,2,1,3");
+    if (!params.has("list"))
+      throw ApiError("list", "list is missing: give a permutation such as 0,2,1,3");
     try {
       return schedule::RingOrder::parse(params.text("list", ""), p);
     } catch (const Error& e) {
@@ -86,8 +87,12 @@ nlohmann::json scheduleApi(const Params& params) {
     throw ApiError("size", e.what());
   }
   const schedule::Collective collective = schedule::parseCollective(collectiveName);
-  nlohmann::json out = {{"p", p}, {"collective", collectiveName}, {"order", kind},
-                        {"size_bytes", bytes}, {"dtype", dataTypeName(type)}, {"count", count}};
+  nlohmann::json out = {{"p", p},
+                        {"collective", collectiveName},
+                        {"order", kind},
+                        {"size_bytes", bytes},
+                        {"dtype", dataTypeName(type)},
+                        {"count", count}};
   if (kind == "stride") out["stride"] = params.integer("stride", -kMaxStride, kMaxStride);
 
   schedule::AlgorithmSpec spec;
@@ -97,7 +102,8 @@ nlohmann::json scheduleApi(const Params& params) {
     // Only fromStride gets here: the stride is an integer but its orbit is a shorter cycle.
     out["valid"] = false;
     out["error"] = e.what();
-    out["short_cycle"] = schedule::strideOrbit(p, static_cast<int>(out["stride"].get<long long>() % p));
+    out["short_cycle"] =
+        schedule::strideOrbit(p, static_cast<int>(out["stride"].get<long long>() % p));
     return out;
   }
   const schedule::Schedule s = schedule::buildSchedule(collective, p, spec);

@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -65,13 +66,15 @@ void addRoutes(httplib::Server& server) {
   // Every failure without a body of its own (unknown path, a method other than GET) gets one:
   // JSON under /api/, one line of text elsewhere.
   const httplib::Server::HandlerWithResponse fillBody = [](const httplib::Request& req,
-                                                          httplib::Response& res) {
+                                                           httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
-    const std::string what = res.status == 404 ? "no such path: " + req.path
-                                               : "request refused (HTTP " + std::to_string(res.status) +
-                                                     "): the lab answers GET requests only";
+    const std::string what = res.status == 404
+                                 ? "no such path: " + req.path
+                                 : "request refused (HTTP " + std::to_string(res.status) +
+                                       "): the lab answers GET requests only";
     if (req.path.rfind("/api/", 0) == 0) {
-      res.set_content(nlohmann::json{{"error", what}, {"field", nullptr}}.dump(), "application/json");
+      res.set_content(nlohmann::json{{"error", what}, {"field", nullptr}}.dump(),
+                      "application/json");
     } else {
       res.set_content(what + "\n", "text/plain; charset=utf-8");
     }
@@ -80,13 +83,17 @@ void addRoutes(httplib::Server& server) {
   server.set_error_handler(fillBody);
   // The API takes no request bodies.
   server.set_payload_max_length(64 * 1024);
+  // stop() waits for idle keep-alive connections to time out: a browser holding one would delay
+  // Ctrl-C by httplib's default 5 s. On loopback a new connection costs nothing.
+  server.set_keep_alive_timeout(1);
 }
 
 }  // namespace
 
 void runServer(const ServerOptions& options) {
   if (options.port < 0 || options.port > 65535) {
-    throwInvalid("--port " + std::to_string(options.port) + ": must be in 0..65535 (0: any free port)");
+    throwInvalid("--port " + std::to_string(options.port) +
+                 ": must be in 0..65535 (0: any free port)");
   }
   // SIGINT and SIGTERM are blocked in every thread (the server's pool inherits the mask) and
   // taken by one thread with sigwait, which may then call stop(): a signal handler may not.
@@ -108,9 +115,16 @@ void runServer(const ServerOptions& options) {
   const bool bound = port == 0 ? (port = server.bind_to_any_port(options.host)) > 0
                                : server.bind_to_port(options.host, port);
   if (!bound) {
+    const int error = errno;
     pthread_sigmask(SIG_UNBLOCK, &stopSignals, nullptr);
+    const std::string hint = error == EADDRINUSE
+                                 ? "another program (another lab?) listens there; choose another "
+                                   "--port, or --port 0 for any free one"
+                                 : "--host must be an address of this machine, such as 127.0.0.1";
+    // errno is 0 when the host name did not resolve (getaddrinfo does not set it).
+    const std::string reason = error != 0 ? std::strerror(error) : "not an address of this machine";
     throwInvalid("cannot listen on " + options.host + ":" + std::to_string(options.port) + " (" +
-                 std::strerror(errno) + "); is another lab running there? Try --port 0");
+                 reason + "): " + hint);
   }
   const bool ipv6 = options.host.find(':') != std::string::npos;
   std::printf("ringlab lab: serving on http://%s%s%s:%d/ (Ctrl-C stops)\n", ipv6 ? "[" : "",

@@ -224,7 +224,7 @@ class Rank {
     if (rank_ == 0) {
       const int p = o_.ranks;
       const double busbw = bytes / (timeUs * 1e3) * (p > 1 ? 2.0 * (p - 1) / p : 0.0);
-      std::printf("gloo,%s,%d,%llu,%.3f,%.4f,%llu,%s,%d\n", variant.c_str(), p,
+      std::printf("gloo,%s,%d,%llu,%.3f,%.6g,%llu,%s,%d\n", variant.c_str(), p,
                   static_cast<unsigned long long>(bytes), timeUs, busbw, static_cast<unsigned long long>(wrong),
                   o_.version.c_str(), iterations);
       std::fflush(stdout);

@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
 
     if (rank == 0) {
       const double busbw = (double)bytes / (time_us * 1e3) * (p > 1 ? 2.0 * (p - 1) / p : 0.0);
-      printf("%s,%s,%d,%llu,%.3f,%.4f,%llu,%s,%d\n", peer, variant, p, (unsigned long long)bytes, time_us, busbw,
+      printf("%s,%s,%d,%llu,%.3f,%.6g,%llu,%s,%d\n", peer, variant, p, (unsigned long long)bytes, time_us, busbw,
              wrong, version, iterations);
       fflush(stdout);
     }

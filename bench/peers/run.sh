@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# Side-by-side AllReduce benchmark on this host: ringlab (inproc, shm, tcp, mpi) against Open MPI
+# and MPICH MPI_Allreduce, Gloo (ring, ring_chunked, and the gloo::allreduce API torch uses) and
+# torch.distributed with the gloo backend. Float32 sum, the same sizes and p for all, the same
+# method for all: warm-up, iterations for about T seconds per size, per-iteration time = the
+# slowest rank's, median reported, every element checked against its closed form.
+#
+# Output, in $PEERS_OUT (default build-peers/results-DATE):
+#   results.csv  peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note
+#                (a run that failed leaves a row with empty time and the reason in note)
+#   table.md     per p: ringlab's variants against the best peer at each size (ratios), then
+#                every variant's time
+#   busbw.svg    busbw against size, log-log, one line per variant, one panel per p
+#   versions.txt, host.txt, logs/, json/
+#
+# Settings (environment variables; defaults are the full benchmark):
+#   PEERS_P="2 4"  PEERS_MIN=4  PEERS_MAX=256M  PEERS_FACTOR=4  PEERS_TIME=0.3  PEERS_WARMUP=2
+#   PEERS_ONLY="ringlab openmpi mpich gloo torch"   which families to run
+#   PEERS_TUNABLES=1    also run each MPI with the malloc tunables below (0: skip)
+#   PEERS_TIMEOUT=1800  seconds before one run is declared hung and stopped
+#   PEERS_OUT=DIR       where results go
+#   RINGLAB=PATH        use this ringlab binary as it is; by default the repository's build/
+#                       folder is brought up to date (cmake --build build --target ringlab)
+#   PEERS_INSTALL=0     do not call scripts/install-peer-deps
+# Example of a quick run: PEERS_MAX=64K PEERS_TIME=0.1 bench/peers/run.sh
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+started=$(date +%s)
+
+ps_list=${PEERS_P:-"2 4"}
+min=${PEERS_MIN:-4}
+max=${PEERS_MAX:-256M}
+factor=${PEERS_FACTOR:-4}
+seconds=${PEERS_TIME:-0.3}
+warmup=${PEERS_WARMUP:-2}
+only=${PEERS_ONLY:-"ringlab openmpi mpich gloo torch"}
+tunables=${PEERS_TUNABLES:-1}
+run_timeout=${PEERS_TIMEOUT:-1800}
+build="$root/build-peers"
+out=${PEERS_OUT:-"$build/results-$(date +%Y%m%d-%H%M%S)"}
+python=/usr/bin/python3  # Debian's interpreter, the one python3-torch installs into
+# Without these, glibc returns a large freed buffer to the kernel and the next call faults it in
+# again, page by page; MPI implementations that allocate a temporary per call pay that each time.
+malloc_tunables="glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184"
+
+wants() { [[ " $only " == *" $1 "* ]]; }
+exec 3>&2  # this script's own messages, even from inside a redirected run
+say() { echo "run.sh: $*" >&3; }
+die() { say "$*"; exit 2; }
+
+if [ "${PEERS_INSTALL:-1}" = 1 ]; then "$root/scripts/install-peer-deps" || die "installing the peer packages failed"; fi
+
+# ---- build -----------------------------------------------------------------------------------
+mkdir -p "$build" "$out/logs" "$out/json" || die "cannot create $out"
+# Rebuild a program when its source is newer than it.
+build_if_stale() {  # target source command...
+  local target=$1 source=$2
+  shift 2
+  if [ ! -x "$target" ] || [ "$source" -nt "$target" ]; then
+    say "building $(basename "$target")"
+    "$@" || die "building $(basename "$target") failed"
+  fi
+}
+if wants openmpi; then
+  build_if_stale "$build/mpi_allreduce_bench_openmpi" "$here/mpi_allreduce_bench.c" \
+    mpicc.openmpi -O2 -Wall -o "$build/mpi_allreduce_bench_openmpi" "$here/mpi_allreduce_bench.c" -lm
+fi
+if wants mpich; then
+  build_if_stale "$build/mpi_allreduce_bench_mpich" "$here/mpi_allreduce_bench.c" \
+    mpicc.mpich -O2 -Wall -o "$build/mpi_allreduce_bench_mpich" "$here/mpi_allreduce_bench.c" -lm
+fi
+if wants gloo; then
+  # Gloo's CMake package (GlooConfig.cmake) only names the include folder and the `gloo` library:
+  # a plain compiler line says the same.
+  build_if_stale "$build/gloo_bench" "$here/gloo_bench.cpp" \
+    g++ -std=c++17 -O2 -Wall -o "$build/gloo_bench" "$here/gloo_bench.cpp" -lgloo -pthread
+fi
+if wants ringlab; then
+  if [ -n "${RINGLAB:-}" ]; then
+    ringlab=$RINGLAB
+  else
+    ringlab_build="$root/build"
+    if [ ! -f "$ringlab_build/CMakeCache.txt" ]; then
+      cmake -S "$root" -B "$ringlab_build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null || die "configuring ringlab failed"
+    fi
+    say "bringing $ringlab_build/ringlab up to date"
+    cmake --build "$ringlab_build" --target ringlab >/dev/null || die "building ringlab failed"
+    build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$ringlab_build/CMakeCache.txt")
+    [ "$build_type" = Release ] || say "warning: ringlab in $ringlab_build is a '${build_type:-no type}' build, not Release"
+    ringlab="$ringlab_build/ringlab"
+  fi
+  [ -x "$ringlab" ] || die "no ringlab binary at $ringlab"
+  ringlab_version=$("$ringlab" --version 2>/dev/null | head -1 | tr ',' ';')
+fi
+
+# ---- what ran, where ---------------------------------------------------------------------------
+pkg_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo unknown; }
+gloo_version="gloo (libgloo-dev $(pkg_version libgloo-dev))"
+torch_package=$(pkg_version python3-torch)
+{
+  echo "libopenmpi-dev $(pkg_version libopenmpi-dev); mpirun.openmpi: $(mpirun.openmpi --version 2>&1 | head -1)"
+  echo "libmpich-dev $(pkg_version libmpich-dev); mpirun.mpich: $(mpirun.mpich --version 2>&1 | sed -n 's/^ *Version: *//p' | head -1)"
+  echo "$gloo_version"
+  echo "python3-torch $torch_package; torch.__version__ $("$python" -c 'import torch; print(torch.__version__)' 2>&1)"
+  [ -n "${ringlab_version:-}" ] && echo "ringlab: $ringlab_version"
+} >"$out/versions.txt"
+{
+  echo "host $(hostname)  date $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpus $(nproc)  $(uname -sr)"
+  echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "settings: p='$ps_list' sizes $min..$max x$factor  T=${seconds}s  warm-up $warmup  only='$only'  tunables=$tunables"
+} >"$out/host.txt"
+cat "$out/versions.txt" "$out/host.txt" >&3
+
+csv="$out/results.csv"
+echo "peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note" >"$csv"
+
+# ---- running -----------------------------------------------------------------------------------
+# run_rows PEER VARIANT P VERSION LOG -- COMMAND...: runs a command that prints CSV rows and
+# appends them. A run that fails or hangs leaves a row saying so, beside whatever rows it printed.
+failures=0
+# Each run goes under `timeout`, in a process group of its own that a hung run's timeout, or a
+# Ctrl-C here, stops as a whole (ranks included).
+current=""
+on_signal() {
+  [ -n "$current" ] && kill -TERM "$current" 2>/dev/null
+  say "interrupted; partial results in $out"
+  exit 130
+}
+trap on_signal INT TERM
+supervised() {  # COMMAND...; returns its exit status (124 or 137 when it was stopped)
+  timeout --kill-after=10 "$run_timeout" "$@" &
+  current=$!
+  wait "$current"
+  local rc=$?
+  current=""
+  return $rc
+}
+record_failure() {  # peer variant p version note
+  echo "$1,$2,$3,,,,,$4,,$5" >>"$csv"
+  failures=$((failures + 1))
+  say "FAILED: $1 $2 p=$3: $5"
+}
+run_rows() {
+  local peer=$1 variant=$2 p=$3 version=$4 log=$5
+  shift 6
+  say "$peer $variant p=$p"
+  supervised "$@" >"$log.rows" 2>"$log"
+  local rc=$?
+  grep "^$peer," "$log.rows" >>"$csv"
+  case $rc in
+    0) ;;
+    1) grep -q . "$log.rows" || record_failure "$peer" "$variant" "$p" "$version" "exit 1 and no rows; see logs/$(basename "$log")" ;;
+    124 | 137) record_failure "$peer" "$variant" "$p" "$version" "stopped after ${run_timeout}s; see logs/$(basename "$log")" ;;
+    *) record_failure "$peer" "$variant" "$p" "$version" "exit $rc; see logs/$(basename "$log")" ;;
+  esac
+}
+# run_ringlab VARIANT P LOG -- COMMAND...: a `ringlab bench --json` run, turned into CSV rows.
+run_ringlab() {
+  local variant=$1 p=$2 log=$3
+  shift 4
+  local json="$out/json/ringlab-$variant-p$p.json"
+  say "ringlab $variant p=$p"
+  rm -f "$json"
+  supervised "$@" --json "$json" >"$log" 2>&1
+  local rc=$?
+  if [ -s "$json" ]; then
+    "$python" "$here/report.py" ringlab-rows "$json" --variant "$variant" >>"$csv" ||
+      record_failure ringlab "$variant" "$p" "$ringlab_version" "cannot read $json"
+  fi
+  # Exit 1 with a JSON file: some elements were wrong, and the rows say how many.
+  if [ $rc -ne 0 ] && ! { [ $rc -eq 1 ] && [ -s "$json" ]; }; then
+    record_failure ringlab "$variant" "$p" "$ringlab_version" "exit $rc; see logs/$(basename "$log")"
+  fi
+}
+
+sweep=(-b "$min" -e "$max" -f "$factor")
+openmpi_run=(mpirun.openmpi --oversubscribe)
+[ "$(id -u)" -eq 0 ] && openmpi_run+=(--allow-run-as-root)
+
+for p in $ps_list; do
+  if wants ringlab; then
+    for transport in inproc shm tcp; do
+      run_ringlab "$transport" "$p" "$out/logs/ringlab-$transport-p$p.log" -- \
+        "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" -T "$seconds" -w "$warmup"
+    done
+    # Under Open MPI; --peer-mpi also times MPI_Allreduce on the same buffers in the same run.
+    run_ringlab mpi "$p" "$out/logs/ringlab-mpi-p$p.log" -- \
+      "${openmpi_run[@]}" -np "$p" "$ringlab" bench --transport mpi --peer-mpi "${sweep[@]}" -T "$seconds" -w "$warmup"
+  fi
+  for mpi in openmpi mpich; do
+    wants $mpi || continue
+    if [ $mpi = openmpi ]; then launcher=("${openmpi_run[@]}" -np "$p"); else launcher=(mpirun.mpich -np "$p"); fi
+    program=("$build/mpi_allreduce_bench_$mpi" "${sweep[@]}" -T "$seconds" -w "$warmup" --peer $mpi)
+    run_rows $mpi MPI_Allreduce "$p" "$mpi" "$out/logs/$mpi-p$p.log" -- \
+      "${launcher[@]}" "${program[@]}" --variant MPI_Allreduce
+    if [ "$tunables" = 1 ]; then
+      # Open MPI's mpirun passes the variable on with -x; MPICH's passes the whole environment.
+      extra=()
+      [ $mpi = openmpi ] && extra=(-x GLIBC_TUNABLES)
+      run_rows $mpi MPI_Allreduce+malloc-tunables "$p" "$mpi" "$out/logs/$mpi-tunables-p$p.log" -- \
+        env GLIBC_TUNABLES="$malloc_tunables" "${launcher[@]}" "${extra[@]}" "${program[@]}" \
+        --variant MPI_Allreduce+malloc-tunables
+    fi
+  done
+  if wants gloo; then
+    store=$(mktemp -d "${TMPDIR:-/tmp}/gloo_bench.XXXXXX") || die "no temporary directory"
+    run_rows gloo ring+ring_chunked+allreduce "$p" "$gloo_version" "$out/logs/gloo-p$p.log" -- \
+      "$build/gloo_bench" -p "$p" --store "$store" "${sweep[@]}" -T "$seconds" -w "$warmup" --version "$gloo_version"
+    rm -rf "$store"
+  fi
+  if wants torch; then
+    run_rows torch all_reduce "$p" "torch (python3-torch $torch_package)" "$out/logs/torch-p$p.log" -- \
+      "$python" "$here/torch_bench.py" -p "$p" "${sweep[@]}" -T "$seconds" -w "$warmup" --package "$torch_package"
+  fi
+done
+
+# ---- report ------------------------------------------------------------------------------------
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/host.txt"
+"$python" "$here/report.py" table "$csv" >"$out/table.md" || say "the table could not be made"
+"$python" "$here/plot_svg.py" "$csv" "$out/busbw.svg" || say "the plot could not be made"
+cat "$out/table.md"
+wrong_rows=$(awk -F, 'NR > 1 && $7 != "" && $7 != "0"' "$csv" | wc -l)
+elapsed=$(($(date +%s) - started))
+echo "run.sh: took ${elapsed}s" | tee -a "$out/host.txt" >&3
+say "results in $out (results.csv, table.md, busbw.svg); $failures failed run(s), $wrong_rows row(s) with wrong elements"
+[ "$failures" -eq 0 ] && [ "$wrong_rows" -eq 0 ]
