@@ -10,7 +10,7 @@
 
 #include "api.hpp"
 #include "params.hpp"
-#include "replay.hpp"
+#include "ringlab/schedule/holdings.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/volume.hpp"
@@ -220,7 +220,7 @@ TEST(LabModel, BadParametersNameTheField) {
 
 TEST(LabReplay, RefusesMoreRanksThanAMaskHolds) {
   const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, 33, {});
-  EXPECT_THROW(replayHoldings(s), Error);
+  EXPECT_THROW(schedule::holdingsAfterEachStep(s), Error);
 }
 
 }  // namespace

@@ -122,6 +122,16 @@ TEST(ModelSelection, TinyMessagesFavourFewerStepsLargeOnesTheRing) {
   EXPECT_EQ(fastestAlgorithm(63, 1 << 28, DataType::Float32, m), "ring");
 }
 
+TEST(ModelSelection, CrossoverIsTheFirstCountWhereTheFastestChanges) {
+  const ModelParams m = defaultProfile().params;
+  const std::uint64_t lo = 1, hi = 1ull << 28;
+  const std::string below = fastestAlgorithm(64, lo, DataType::Float32, m);
+  ASSERT_NE(below, fastestAlgorithm(64, hi, DataType::Float32, m));
+  const std::uint64_t at = crossoverCount(64, lo, hi, DataType::Float32, m, below);
+  EXPECT_EQ(fastestAlgorithm(64, at - 1, DataType::Float32, m), below);
+  EXPECT_NE(fastestAlgorithm(64, at, DataType::Float32, m), below);
+}
+
 TEST(ModelFit, RecoversAnExactLineAndReportsResiduals) {
   const std::vector<double> x = {0, 1024, 65536, 1 << 20};
   std::vector<double> y;

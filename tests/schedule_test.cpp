@@ -8,6 +8,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/ring.hpp"
 #include "ringlab/schedule/verify.hpp"
 #include "ringlab/schedule/volume.hpp"
@@ -206,6 +207,37 @@ TEST(ScheduleVolume, UnevenCountsSumToTheExactTotal) {
   EXPECT_STREQ(volumeConventionName(VolumeConvention::Send), "send");
   EXPECT_STREQ(volumeConventionName(VolumeConvention::SendRecv), "send+recv");
   EXPECT_STREQ(volumeConventionName(VolumeConvention::LinkHop), "link-hop");
+}
+
+}  // namespace
+}  // namespace ringlab::schedule
+
+namespace ringlab::schedule {
+namespace {
+
+// The states holdingsAfterEachStep passes through end where the verifier says a valid AllReduce
+// must: every block of every rank holds all p contributions.
+TEST(Holdings, EveryAlgorithmEndsWithEveryContributionEverywhere) {
+  for (const std::string& name : algorithmNames()) {
+    for (int p = 1; p <= 9; ++p) {
+      AlgorithmSpec spec;
+      spec.name = name;
+      if (name == "hierarchical") {
+        if (p % 3 != 0) continue;
+        spec.ranksPerNode = 3;
+      }
+      const Schedule s = buildSchedule(Collective::AllReduce, p, spec);
+      const std::vector<Holdings> states = holdingsAfterEachStep(s);
+      ASSERT_EQ(states.size(), s.steps.size() + 1);
+      const std::uint32_t all = (std::uint32_t{1} << p) - 1;
+      for (int r = 0; r < p; ++r) {
+        for (std::uint32_t b = 0; b < s.blocks; ++b) {
+          EXPECT_EQ(states.back()[r][b], all) << name << " p=" << p << " rank " << r << " block " << b;
+          EXPECT_EQ(states.front()[r][b], std::uint32_t{1} << r);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

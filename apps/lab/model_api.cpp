@@ -58,16 +58,6 @@ std::uint64_t countOf(const Params& params, const std::string& name, const std::
   }
 }
 
-// The smallest element count in (lo, hi] at which the fastest algorithm is no longer `below`,
-// by bisection, as `ringlab model --sweep` finds its crossovers.
-std::uint64_t crossoverCount(int p, std::uint64_t lo, std::uint64_t hi, DataType type,
-                             const model::ModelParams& m, const std::string& below) {
-  while (hi - lo > 1) {
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    (model::fastestAlgorithm(p, mid, type, m) == below ? lo : hi) = mid;
-  }
-  return hi;
-}
 
 }  // namespace
 
@@ -95,7 +85,7 @@ nlohmann::json modelSizesApi(const Params& params) {
     }
     const std::string fastest = model::fastestAlgorithm(p, count, type, m);
     if (!previous.empty() && fastest != previous) {
-      const std::uint64_t at = crossoverCount(p, previousCount, count, type, m, previous);
+      const std::uint64_t at = model::crossoverCount(p, previousCount, count, type, m, previous);
       crossovers.push_back({{"from", previous},
                             {"to", model::fastestAlgorithm(p, at, type, m)},
                             {"size_bytes", at * e}});

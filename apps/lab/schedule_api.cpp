@@ -4,7 +4,7 @@
 #include <string>
 
 #include "api.hpp"
-#include "replay.hpp"
+#include "ringlab/schedule/holdings.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/ring_order.hpp"
@@ -116,7 +116,7 @@ nlohmann::json scheduleApi(const Params& params) {
   out["block_owner"] = s.blockOwner;
   out["steps"] = stepsJson(s);
   nlohmann::json holds = nlohmann::json::array();
-  for (const Holdings& h : replayHoldings(s)) holds.push_back(h);
+  for (const schedule::Holdings& h : schedule::holdingsAfterEachStep(s)) holds.push_back(h);
   out["holds"] = holds;
   out["volume"] = runningVolume(s, count, type);
   out["closed_form_send_bytes"] =

@@ -74,16 +74,6 @@ int tableAtSize(const ModelArgs& a, const model::Profile& prof, const std::strin
   return 0;
 }
 
-// The smallest element count in (lo, hi] at which the fastest algorithm is no longer `below`.
-std::uint64_t crossoverCount(int p, std::uint64_t lo, std::uint64_t hi, DataType type,
-                             const model::ModelParams& m, const std::string& below) {
-  while (hi - lo > 1) {
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    (model::fastestAlgorithm(p, mid, type, m) == below ? lo : hi) = mid;
-  }
-  return hi;
-}
-
 int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& source, DataType type) {
   const std::uint64_t minCount = elementCount(parseSize(a.minBytes), type, "-b/--minbytes");
   const std::uint64_t maxCount = elementCount(parseSize(a.maxBytes), type, "-e/--maxbytes");
@@ -107,7 +97,7 @@ int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& sou
     const auto predictions = model::predictAll(a.ranks, count, type, prof.params);
     const std::string fastest = model::fastestAlgorithm(a.ranks, count, type, prof.params);
     if (!previous.empty() && fastest != previous) {
-      const std::uint64_t at = crossoverCount(a.ranks, previousCount, count, type, prof.params, previous);
+      const std::uint64_t at = model::crossoverCount(a.ranks, previousCount, count, type, prof.params, previous);
       crossovers.push_back(fmt::format("{} -> {} at {} B ({} elements)", previous,
                                        model::fastestAlgorithm(a.ranks, at, type, prof.params),
                                        at * dataTypeSize(type), at));

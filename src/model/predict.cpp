@@ -69,4 +69,13 @@ std::string fastestAlgorithm(int p, std::uint64_t count, DataType type, const Mo
   return best;
 }
 
+std::uint64_t crossoverCount(int p, std::uint64_t lo, std::uint64_t hi, DataType type,
+                             const ModelParams& m, const std::string& below) {
+  while (hi - lo > 1) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    (fastestAlgorithm(p, mid, type, m) == below ? lo : hi) = mid;
+  }
+  return hi;
+}
+
 }  // namespace ringlab::model

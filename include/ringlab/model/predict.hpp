@@ -42,4 +42,9 @@ std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, co
 // The fastest modelled algorithm (ties go to the earlier one in modelledAlgorithms()).
 std::string fastestAlgorithm(int p, std::uint64_t count, DataType type, const ModelParams& m);
 
+// The smallest element count in (lo, hi] at which the fastest algorithm is no longer `below`
+// (fastest at lo), found by bisection: the exact crossover that a size sweep only brackets.
+std::uint64_t crossoverCount(int p, std::uint64_t lo, std::uint64_t hi, DataType type,
+                             const ModelParams& m, const std::string& below);
+
 }  // namespace ringlab::model

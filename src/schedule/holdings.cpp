@@ -1,14 +1,14 @@
-#include "replay.hpp"
+#include "ringlab/schedule/holdings.hpp"
 
 #include <string>
 
 #include "ringlab/core/error.hpp"
 
-namespace ringlab::lab {
+namespace ringlab::schedule {
 
-std::vector<Holdings> replayHoldings(const schedule::Schedule& s) {
+std::vector<Holdings> holdingsAfterEachStep(const Schedule& s) {
   if (s.ranks < 1 || s.ranks > 32) {
-    throwInvalid("replay of p = " + std::to_string(s.ranks) + " ranks: at most 32");
+    throwInvalid("holdings of p = " + std::to_string(s.ranks) + " ranks: at most 32");
   }
   const std::uint32_t all = s.ranks == 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << s.ranks) - 1;
   Holdings state(s.ranks, std::vector<std::uint32_t>(s.blocks, 0));
@@ -16,7 +16,7 @@ std::vector<Holdings> replayHoldings(const schedule::Schedule& s) {
     for (std::uint32_t b = 0; b < s.blocks; ++b) {
       // AllGather starts with each block complete at its owner only; the reducing collectives
       // start with every rank holding its own contribution to every block.
-      if (s.collective == schedule::Collective::AllGather) {
+      if (s.collective == Collective::AllGather) {
         state[r][b] = s.blockOwner[b] == r ? all : 0;
       } else {
         state[r][b] = std::uint32_t{1} << r;
@@ -24,12 +24,12 @@ std::vector<Holdings> replayHoldings(const schedule::Schedule& s) {
     }
   }
   std::vector<Holdings> out{state};
-  for (const schedule::Step& step : s.steps) {
+  for (const Step& step : s.steps) {
     const Holdings before = state;
-    for (const schedule::Transfer& t : step.transfers) {
+    for (const Transfer& t : step.transfers) {
       for (std::uint32_t b = t.firstBlock; b < t.lastBlock; ++b) {
         std::uint32_t& into = state[t.dst][b];
-        into = t.mode == schedule::RecvMode::Reduce ? (into | before[t.src][b]) : before[t.src][b];
+        into = t.mode == RecvMode::Reduce ? (into | before[t.src][b]) : before[t.src][b];
       }
     }
     out.push_back(state);
@@ -37,4 +37,4 @@ std::vector<Holdings> replayHoldings(const schedule::Schedule& s) {
   return out;
 }
 
-}  // namespace ringlab::lab
+}  // namespace ringlab::schedule
