@@ -180,10 +180,9 @@ def goals(rows):
         if size == 4:
             checks.append(("tcp p=2, 4 B: latency <= 0.7x Gloo ring", 2, size, "ringlab:tcp",
                            fastest(2, size, gloo[:1]), 1 / 0.7))
-    order = {}
-    for goal, *_ in checks:
-        order.setdefault(goal, len(order))
-    checks.sort(key=lambda c: (order[c[0]], c[2]))
+    order = ["shm p=2, <= 4 KiB", "shm p=2, 64 KiB", "shm p=2, >= 64 MiB", "(same", "shm p=4", "tcp p=2, >= 1 MiB",
+             "tcp p=2, 4 B"]
+    checks.sort(key=lambda c: (next(k for k, prefix in enumerate(order) if c[0].startswith(prefix)), c[2]))
     lines = []
     for goal, p, size, ours, reference, wanted in checks:
         row = cell.get((p, size, ours))

@@ -21,6 +21,7 @@
 #   PEERS_OUT=DIR       where results go
 #   RINGLAB=PATH        use this ringlab binary as it is; by default the repository's build/
 #                       folder is brought up to date (cmake --build build --target ringlab)
+#   PEERS_JOBS=N        build ringlab with at most N jobs
 #   PEERS_INSTALL=0     do not call scripts/install-peer-deps
 # Example of a quick run: PEERS_MAX=64K PEERS_TIME=0.1 bench/peers/run.sh
 set -uo pipefail
@@ -86,7 +87,8 @@ if wants ringlab; then
       cmake -S "$root" -B "$ringlab_build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null || die "configuring ringlab failed"
     fi
     say "bringing $ringlab_build/ringlab up to date"
-    cmake --build "$ringlab_build" --target ringlab >/dev/null || die "building ringlab failed"
+    cmake --build "$ringlab_build" --target ringlab ${PEERS_JOBS:+--parallel "$PEERS_JOBS"} >/dev/null ||
+      die "building ringlab failed"
     build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$ringlab_build/CMakeCache.txt")
     [ "$build_type" = Release ] || say "warning: ringlab in $ringlab_build is a '${build_type:-no type}' build, not Release"
     ringlab="$ringlab_build/ringlab"
@@ -125,6 +127,7 @@ failures=0
 current=""
 on_signal() {
   [ -n "$current" ] && kill -TERM "$current" 2>/dev/null
+  [ -n "${store:-}" ] && rm -rf "$store"
   say "interrupted; partial results in $out"
   exit 130
 }
@@ -151,7 +154,9 @@ run_rows() {
   grep "^$peer," "$log.rows" >>"$csv"
   case $rc in
     0) ;;
-    1) grep -q . "$log.rows" || record_failure "$peer" "$variant" "$p" "$version" "exit 1 and no rows; see logs/$(basename "$log")" ;;
+    # Exit 1 means wrong elements, which the rows then show; without such a row it is a failure.
+    1) grep "^$peer," "$log.rows" | awk -F, '$7 != "0"' | grep -q . ||
+         record_failure "$peer" "$variant" "$p" "$version" "exit 1; see logs/$(basename "$log")" ;;
     124 | 137) record_failure "$peer" "$variant" "$p" "$version" "stopped after ${run_timeout}s; see logs/$(basename "$log")" ;;
     *) record_failure "$peer" "$variant" "$p" "$version" "exit $rc; see logs/$(basename "$log")" ;;
   esac
@@ -193,22 +198,28 @@ for p in $ps_list; do
     wants $mpi || continue
     if [ $mpi = openmpi ]; then launcher=("${openmpi_run[@]}" -np "$p"); else launcher=(mpirun.mpich -np "$p"); fi
     program=("$build/mpi_allreduce_bench_$mpi" "${sweep[@]}" -T "$seconds" -w "$warmup" --peer $mpi)
-    run_rows $mpi MPI_Allreduce "$p" "$mpi" "$out/logs/$mpi-p$p.log" -- \
+    mpi_version="$mpi (lib$mpi-dev $(pkg_version lib$mpi-dev))"
+    run_rows $mpi MPI_Allreduce "$p" "$mpi_version" "$out/logs/$mpi-p$p.log" -- \
       "${launcher[@]}" "${program[@]}" --variant MPI_Allreduce
     if [ "$tunables" = 1 ]; then
       # Open MPI's mpirun passes the variable on with -x; MPICH's passes the whole environment.
       extra=()
       [ $mpi = openmpi ] && extra=(-x GLIBC_TUNABLES)
-      run_rows $mpi MPI_Allreduce+malloc-tunables "$p" "$mpi" "$out/logs/$mpi-tunables-p$p.log" -- \
+      run_rows $mpi MPI_Allreduce+malloc-tunables "$p" "$mpi_version" "$out/logs/$mpi-tunables-p$p.log" -- \
         env GLIBC_TUNABLES="$malloc_tunables" "${launcher[@]}" "${extra[@]}" "${program[@]}" \
         --variant MPI_Allreduce+malloc-tunables
     fi
   done
   if wants gloo; then
-    store=$(mktemp -d "${TMPDIR:-/tmp}/gloo_bench.XXXXXX") || die "no temporary directory"
-    run_rows gloo ring+ring_chunked+allreduce "$p" "$gloo_version" "$out/logs/gloo-p$p.log" -- \
-      "$build/gloo_bench" -p "$p" --store "$store" "${sweep[@]}" -T "$seconds" -w "$warmup" --version "$gloo_version"
-    rm -rf "$store"
+    # One run per variant, so that a variant that fails or crawls cannot take the others with it.
+    for variant in ring ring_chunked allreduce; do
+      store=$(mktemp -d "${TMPDIR:-/tmp}/gloo_bench.XXXXXX") || die "no temporary directory"
+      run_rows gloo "$variant" "$p" "$gloo_version" "$out/logs/gloo-$variant-p$p.log" -- \
+        "$build/gloo_bench" -p "$p" --store "$store" --variants "$variant" "${sweep[@]}" -T "$seconds" -w "$warmup" \
+        --version "$gloo_version"
+      rm -rf "$store"
+      store=""
+    done
   fi
   if wants torch; then
     run_rows torch all_reduce "$p" "torch (python3-torch $torch_package)" "$out/logs/torch-p$p.log" -- \
