@@ -64,6 +64,19 @@ class Communicator {
   std::vector<std::byte> work_;  // reduce-scatter's full-size working buffer, reused
   std::map<std::string, exec::RankPlan> plans_;
   std::vector<transport::CallStamp> agreed_;  // stamps all ranks have agreed on
+  // The previous call: a loop of identical calls (the common case) skips choosing, keying and
+  // stamping, which cost more than a small message's whole exchange on shared memory.
+  struct PreviousCall {
+    const exec::RankPlan* plan = nullptr;  // null: none (or the plan cache was cleared)
+    schedule::Collective collective{};
+    std::uint64_t count = 0;
+    DataType type{};
+    ReduceOp op{};
+    schedule::AlgorithmSpec requested;
+    model::ModelParams autoModel;
+    const model::DecisionTable* autoTable = nullptr;
+    transport::CallStamp stamp;
+  } previous_;
 };
 
 }  // namespace ringlab

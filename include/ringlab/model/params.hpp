@@ -8,11 +8,13 @@ namespace ringlab::model {
 struct LinkParams {
   double alpha_s = 0;           // startup per message, seconds
   double beta_s_per_byte = 0;   // seconds per byte, one direction
+  bool operator==(const LinkParams&) const = default;
 };
 
 // Reducing m bytes locally (read two inputs, write one) costs m * gamma.
 struct ReduceParams {
   double gamma_s_per_byte = 0;
+  bool operator==(const ReduceParams&) const = default;
 };
 
 // Transfers that share one host's cores and memory bus do not all progress at full speed. A step
@@ -21,6 +23,7 @@ struct ReduceParams {
 // seed's model). Calibrated by running 1, 2, 4 ... ping-pong pairs at once (ringlab calibrate).
 struct HostParams {
   double concurrent_transfers = 0;
+  bool operator==(const HostParams&) const = default;
 };
 
 // Data that fits in cache moves and reduces several times faster than data that streams from
@@ -31,6 +34,7 @@ struct MemoryParams {
   double cache_bytes = 0;
   double beta_mem_s_per_byte = 0;
   double gamma_mem_s_per_byte = 0;
+  bool operator==(const MemoryParams&) const = default;
 };
 
 struct ModelParams {
@@ -38,6 +42,7 @@ struct ModelParams {
   ReduceParams reduce;
   HostParams host;
   MemoryParams memory;
+  bool operator==(const ModelParams&) const = default;
 };
 
 // The parameters that apply to a message of `messageBytes` per rank (the memory regime swapped in

@@ -23,6 +23,8 @@ struct AlgorithmSpec {
   int channels = 1;                             // multi_ring: k
   std::vector<std::vector<int>> channelOrders;  // multi_ring: explicit orders, else derived
   int ranksPerNode = 0;                         // hierarchical: ranks per node (must divide p)
+
+  bool operator==(const AlgorithmSpec&) const = default;
 };
 
 // The algorithm names ringlab knows, as accepted by --algo: ring, recursive_doubling,
