@@ -53,7 +53,10 @@ std::string resultColumns(std::uint64_t bytes, const BenchResult& r, int p, bool
 
 nlohmann::json resultJson(std::uint64_t bytes, const BenchResult& r, int p, bool check) {
   const double algbw = r.timeUs > 0 ? bytes / (r.timeUs * 1e3) : 0.0;
-  nlohmann::json j = {{"time_us", r.timeUs}, {"algbw_GBps", algbw}, {"busbw_GBps", algbw * busFactor(p)}};
+  nlohmann::json j = {{"time_us", r.timeUs},
+                      {"algbw_GBps", algbw},
+                      {"busbw_GBps", algbw * busFactor(p)},
+                      {"iterations", r.iterations}};
   j["wrong"] = check ? nlohmann::json(r.wrong) : nlohmann::json(nullptr);
   return j;
 }
@@ -234,7 +237,6 @@ int runBenchCommand(BenchArgs args) {
                     {"count", row.count},
                     {"algorithm", ran},
                     {"predicted_us", predicted},
-                    {"iterations", row.outOfPlace.iterations},
                     {"out_of_place", oop},
                     {"in_place", ip},
                     {"peer_mpi", peer}});
@@ -255,7 +257,10 @@ int runBenchCommand(BenchArgs args) {
                             {"algbw", "size / time, GB/s = 1e9 B/s"},
                             {"busbw", "algbw x 2(p-1)/p (nccl-tests allreduce)"}}},
                           {"segment_bytes", config.collective.exec.segmentBytes},
-                          {"iterations", config.iterations},
+                          // -n, or null when -T sized each measurement (its count is in the result).
+                          {"iterations", config.secondsPerSize > 0 ? nlohmann::json(nullptr)
+                                                                   : nlohmann::json(config.iterations)},
+                          {"seconds_per_size", config.secondsPerSize},
                           {"warmup", config.warmup},
                           {"rows", rows}};
     jsonOut << doc.dump(2) << "\n";

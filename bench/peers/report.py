@@ -48,7 +48,7 @@ def ringlab_rows(path, variant=None):
             wrong = result.get("wrong")
             out.writerow([peer_name, name, p, row["size_bytes"], f"{result['time_us']:.3f}",
                           f"{result['busbw_GBps']:.6g}", "unchecked" if wrong is None else wrong, ver,
-                          row.get("iterations", ""), ""])
+                          result.get("iterations", ""), ""])
 
 
 def read_rows(path):

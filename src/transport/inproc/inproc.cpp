@@ -4,21 +4,15 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <thread>
-
-#include <sched.h>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "transport/futex.hpp"
+#include "transport/wait_policy.hpp"
 
 namespace ringlab::transport {
 namespace {
 
-// Chosen with `ringlab bench -b 8 -e 8 -n 200` at p = 2, 4, 8 on two cores: spinning when ranks
-// outnumber cores cost ~300 us per 8-byte AllReduce at p = 4, yielding ~20 us (docs/BENCHMARKS.md).
-constexpr int kSpinIterations = 2000;
-constexpr int kYields = 20;
 
 enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kSleeping = 2 };
 
@@ -57,8 +51,7 @@ struct InprocWorld::Shared {
   int ranks = 0;
   std::vector<Channel> channels;  // [src * ranks + dst]
   std::vector<std::unique_ptr<InprocTransport>> transports;
-  int spinIterations = 0;
-  int yields = 0;
+  WaitPolicy waitPolicy{1};
   std::atomic<bool> aborted{false};
   std::mutex reasonMutex;
   ErrorCode abortCode = ErrorCode::PeerLost;
@@ -89,15 +82,7 @@ class InprocTransport final : public Transport {
   void wait(Request request, std::chrono::milliseconds timeout) override {
     Slot& slot = slots_[request.slot];
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    // Spin briefly when every rank has a core: the peer usually completes within microseconds.
-    // With more ranks than cores, spinning would burn the core the peer needs. Then yield a few
-    // times (cheap hand-over to a runnable peer) before sleeping on the futex.
-    for (int i = 0; i < shared_.spinIterations && slot.state.load(std::memory_order_acquire) != kDone; ++i) {
-      __builtin_ia32_pause();
-    }
-    for (int i = 0; i < shared_.yields && slot.state.load(std::memory_order_acquire) != kDone; ++i) {
-      sched_yield();
-    }
+    shared_.waitPolicy.spinThenYield([&] { return slot.state.load(std::memory_order_acquire) == kDone; });
     while (slot.state.load(std::memory_order_acquire) != kDone) {
       throwIfAborted();
       const auto now = std::chrono::steady_clock::now();
@@ -216,9 +201,7 @@ class InprocTransport final : public Transport {
 InprocWorld::InprocWorld(int ranks) : shared_(std::make_unique<Shared>()) {
   if (ranks < 1) throwInvalid("p = " + std::to_string(ranks) + ": the number of ranks must be >= 1");
   shared_->ranks = ranks;
-  const bool oversubscribed = ranks > static_cast<int>(std::thread::hardware_concurrency());
-  shared_->spinIterations = oversubscribed ? 0 : kSpinIterations;
-  shared_->yields = kYields;
+  shared_->waitPolicy = WaitPolicy(ranks);
   shared_->channels = std::vector<Channel>(static_cast<std::size_t>(ranks) * ranks);
   for (int r = 0; r < ranks; ++r) shared_->transports.push_back(std::make_unique<InprocTransport>(*shared_, r));
 }

@@ -16,12 +16,12 @@
 #include <cerrno>
 #include <cstring>
 #include <random>
-#include <thread>
 #include <vector>
 
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "transport/futex.hpp"
+#include "transport/wait_policy.hpp"
 #include "transport/shm/shm_layout.hpp"
 #include "transport/shm/shm_segment.hpp"
 
@@ -30,13 +30,7 @@ namespace {
 
 using namespace shm;
 
-// Spin only when every rank can have a core; then hand the core over (sched_yield) for a while,
-// which is how a rank whose peer shares its core gets the peer to run; then sleep. A futex
-// wake-up costs ~50 us on the virtual machines this was measured on, several times a small
-// message's whole AllReduce, so sleeping comes last. Sleeping in slices bounds how late an
-// abort or a dead peer is noticed.
-constexpr int kSpinIterations = 4000;
-constexpr auto kYieldFor = std::chrono::microseconds(200);
+// Sleeping in slices bounds how late an abort or a dead peer is noticed.
 constexpr long kSleepSliceNs = 20'000'000;
 
 struct Op {
@@ -81,10 +75,8 @@ class ShmTransport final : public Transport {
  public:
   ShmTransport(int rank, int size, std::vector<MappedSegment> segments)
       : rank_(rank), size_(size), segments_(std::move(segments)), sendQueues_(size),
-        recvQueues_(size), pidFds_(size, -1), isActive_(size, 0) {
+        recvQueues_(size), pidFds_(size, -1), isActive_(size, 0), waitPolicy_(size) {
     own_ = headerOf(segments_[rank_].data());
-    const bool oversubscribed = size_ > static_cast<int>(std::thread::hardware_concurrency());
-    spinIterations_ = oversubscribed ? 0 : kSpinIterations;
     for (int q = 0; q < size_; ++q) {
       const int pid = headerOf(segments_[q].data())->ownerPid;
       if (q != rank_ && pid != getpid()) pidFds_[q] = openPidFd(pid);
@@ -136,19 +128,7 @@ class ShmTransport final : public Transport {
       progressAll();
       return op.done;
     };
-    bool done = finished();
-    for (int i = 0; !done && i < spinIterations_; ++i) {
-      __builtin_ia32_pause();
-      done = finished();
-    }
-    if (!done) {
-      const auto yieldUntil = std::chrono::steady_clock::now() + kYieldFor;
-      for (int i = 1; !done; ++i) {
-        sched_yield();
-        done = finished();
-        if (i % 16 == 0 && std::chrono::steady_clock::now() >= yieldUntil) break;
-      }
-    }
+    bool done = waitPolicy_.spinThenYield(finished);
     while (!done) {
       throwIfAborted();
       own_->sleeping.store(1, std::memory_order_relaxed);
@@ -358,7 +338,6 @@ class ShmTransport final : public Transport {
   const int size_;
   std::vector<MappedSegment> segments_;  // by rank; ours included
   SegmentHeader* own_ = nullptr;
-  int spinIterations_ = 0;
   std::vector<Op> ops_;
   std::vector<std::uint32_t> freeOps_;
   std::uint32_t lastIndex_ = 0;
@@ -366,6 +345,7 @@ class ShmTransport final : public Transport {
   std::vector<int> pidFds_;
   std::vector<int> active_;
   std::vector<char> isActive_;
+  WaitPolicy waitPolicy_;
 };
 
 std::string randomJobId() {
