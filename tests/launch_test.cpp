@@ -232,6 +232,19 @@ TEST(Launch, RemovesSharedMemoryNamesOfItsJob) {
   EXPECT_TRUE(sharedMemoryNames(job).empty());
 }
 
+// A launched rank takes p from its launcher before it checks anything against p.
+TEST(Launch, RanksTakePFromTheLauncher) {
+  Child launch({"launch", "-p", "3", "--", RINGLAB_BINARY, "bench", "--transport", "shm", "--ring-order",
+                "2,0,1", "-b", "8", "-e", "8", "-n", "1"});
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(30)));
+  EXPECT_EQ(launch.exitCode(), 0) << launch.err();
+  EXPECT_NE(launch.out().find("ring order 2,0,1"), std::string::npos) << launch.out();
+  Child contradicts({"launch", "-p", "2", "--", RINGLAB_BINARY, "bench", "-p", "3", "--transport", "shm"});
+  ASSERT_TRUE(contradicts.waitFor(std::chrono::seconds(30)));
+  EXPECT_NE(contradicts.exitCode(), 0);
+  EXPECT_NE(contradicts.err().find("-p 3 but this job has 2 ranks"), std::string::npos) << contradicts.err();
+}
+
 TEST(Launch, GivesEachRankItsEnvironment) {
   Child launch({"launch", "-p", "3", "--", "sh", "-c", "echo rank=$RINGLAB_RANK of $RINGLAB_WORLD_SIZE"});
   ASSERT_TRUE(launch.waitFor(std::chrono::seconds(10)));

@@ -84,6 +84,15 @@ int runBenchCommand(BenchArgs args) {
     throwInvalid("--timeout " + fmt::format("{}", args.timeoutSeconds) + ": must be between 0.001 and 86400 seconds");
   }
   if (args.check != 0 && args.check != 1) throwInvalid("-c/--check " + std::to_string(args.check) + ": must be 0 or 1");
+  const auto timeout = std::chrono::milliseconds(std::llround(args.timeoutSeconds * 1000));
+  // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
+  // table) is checked against p. Without the rank environment, shm and tcp start their ranks.
+  const bool startRanks = isLaunchable(args.transport) && !bootstrap::rankEnvironmentFromEnv();
+  RankWorld world;
+  if (isProcessTransport(args.transport) && !startRanks) {
+    world = connectRankWorld(args.transport, timeout);
+    args.ranks = ranksOfProcessWorld(args, world.transport->size());
+  }
   BenchConfig config;
   config.ranks = args.ranks;
   config.type = parseDataType(args.dtype);
@@ -97,7 +106,7 @@ int runBenchCommand(BenchArgs args) {
   config.check = args.check == 1;
   config.collective.algorithm = args.algorithm.resolve(args.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
-  config.collective.exec.timeout = std::chrono::milliseconds(std::llround(args.timeoutSeconds * 1000));
+  config.collective.exec.timeout = timeout;
   std::optional<model::Profile> profile;
   if (!args.modelProfile.empty()) {
     profile = readProfile(args.modelProfile);
@@ -116,17 +125,9 @@ int runBenchCommand(BenchArgs args) {
   }
   // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
   validate(config);
-  const auto timeout = config.collective.exec.timeout;
-  if (isLaunchable(args.transport) && !bootstrap::rankEnvironmentFromEnv()) {
-    // Not a rank yet: start p copies of this very command as ranks on this host.
-    return launch({args.ranks, selfCommand(), timeout + std::chrono::seconds(5)});
-  }
-  RankWorld world;
+  if (startRanks) return launch({args.ranks, selfCommand(), timeout + std::chrono::seconds(5)});
   std::unique_ptr<Communicator> processComm;
-  if (isProcessTransport(args.transport)) {
-    world = connectRankWorld(args.transport, timeout);
-    config.ranks = args.ranks = ranksOfProcessWorld(args, world.transport->size());
-    validate(config);
+  if (world.transport) {
     processComm = std::make_unique<Communicator>(*world.transport);
     if (args.peerMpi) config.peer = transport::mpiAllreduce;
     if (world.transport->rank() != 0) {

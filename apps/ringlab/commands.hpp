@@ -16,5 +16,8 @@ Action addCompareCommand(CLI::App& app);
 Action addTuneCommand(CLI::App& app);
 Action addLaunchCommand(CLI::App& app);
 Action addLabCommand(CLI::App& app);
+Action addTopoCommand(CLI::App& app);
+Action addSimCommand(CLI::App& app);
+Action addPlanCommand(CLI::App& app);
 
 }  // namespace ringlab::cli

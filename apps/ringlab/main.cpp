@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
   add(ringlab::cli::addTuneCommand);
   add(ringlab::cli::addLaunchCommand);
   add(ringlab::cli::addLabCommand);
+  add(ringlab::cli::addTopoCommand);
+  add(ringlab::cli::addSimCommand);
+  add(ringlab::cli::addPlanCommand);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -1,0 +1,19 @@
+#pragma once
+// The Gantt picture of `ringlab plan --gantt`: the backward pass (with each gradient's ready time)
+// against each plan's bucket transfers on the one communication stream, as a standalone SVG.
+#include <string>
+#include <vector>
+
+#include "ringlab/plan/execution.hpp"
+
+namespace ringlab::cli {
+
+struct GanttRow {
+  std::string label;
+  plan::Prediction prediction;
+};
+
+std::string ganttSvg(const plan::Timeline& timeline, const std::vector<GanttRow>& rows,
+                     const std::string& title);
+
+}  // namespace ringlab::cli

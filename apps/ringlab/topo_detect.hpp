@@ -1,0 +1,21 @@
+#pragma once
+// `ringlab topo detect`: the local machine as a one-node topology, from hwloc. hwloc knows what is
+// there (cores, GPUs, NICs, and which are near which) but not how fast the links are, so the
+// bandwidths are the caller's (stated as assumptions wherever the result is printed).
+#include <string>
+
+#include "ringlab/topo/topology.hpp"
+
+namespace ringlab::cli {
+
+struct DetectOptions {
+  std::string slots = "auto";  // auto (GPUs if any, else cores), gpus, cores
+  double intra_Bps = 20e9;     // each slot's link to the node's fabric
+  double nic_Bps = 12.5e9;     // each slot's link to a NIC
+};
+
+// Throws Error(Internal) when hwloc fails, InvalidArgument for a bad option or when ringlab was
+// built without hwloc.
+topo::Topology detectLocalTopology(const DetectOptions& options, std::string& notes);
+
+}  // namespace ringlab::cli

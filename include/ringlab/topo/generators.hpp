@@ -1,0 +1,37 @@
+#pragma once
+// Topologies of common shapes from a one-line spec, as --topo takes it:
+//
+//   nodes=4,ranks=8,rails=8,intra=100GB/s,inter=25GB/s[,shape=fat-tree][,...]
+//
+// Keys (every one optional except nodes; unknown keys are refused by name):
+//   shape          switch (default): every NIC on one switch
+//                  fat-tree: rail-optimised two-level fat tree: per group of `leaf` nodes, one
+//                            leaf switch per rail; every leaf joined to every one of `spines`
+//                            spines
+//                  ring:     nodes in a ring, NIC r of each node joined to NIC r of the next
+//                  torus:    2D torus `dims=AxB` (A*B = nodes), NIC r joined to NIC r of the four
+//                            neighbours
+//   nodes          number of nodes
+//   ranks          slots per node (default 1)
+//   rails          NICs per node (default 1); slot s uses NIC s*rails/ranks
+//   intra          bandwidth of each slot's link to its node's fabric (default 100GB/s)
+//   inter          bandwidth of each NIC's network link(s) (default 12.5GB/s)
+//   pcie           bandwidth of each slot's link to its NIC (default: intra)
+//   intra_latency  (default 1us)      inter_latency  per network link (default 2us)
+//   inter_shared   what two or more transfers sharing a network link get together, where less
+//                  than inter (measured; see Link::sharedBandwidth_Bps). Default: inter
+//   leaf           nodes per leaf group (fat-tree; default min(nodes, 16))
+//   spines         spine switches (fat-tree; default: rails)
+//   uplink         bandwidth of each leaf-spine link (fat-tree; default: full bisection,
+//                  inter x leaf / spines)
+//   name           the topology's name (default: the spec itself)
+// Bandwidths as parseBandwidth reads them (GB/s = 1e9 B/s, or Gbit/s), latencies as parseSeconds.
+#include <string_view>
+
+#include "ringlab/topo/topology.hpp"
+
+namespace ringlab::topo {
+
+Topology generateTopology(std::string_view spec);
+
+}  // namespace ringlab::topo

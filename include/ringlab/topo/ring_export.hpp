@@ -1,0 +1,26 @@
+#pragma once
+// A chosen ring order in forms other tools apply:
+//   - a rank list for ringlab's own --ring-order ("0,2,1,3");
+//   - an Open MPI rankfile and an MPICH machinefile that renumber the ranks so that rank order
+//     IS the chosen ring: new rank i runs where the ring's i-th rank was placed, so any library
+//     that rings in rank order (NCCL between nodes, NVIDIA/nccl issue 1340) follows it;
+//   - an NCCL graph file (NCCL_GRAPH_FILE, pattern 4 = ring) with each channel's order of the
+//     slots (GPU devices) of one node, entered and left through the NICs the ring uses there.
+#include <string>
+#include <vector>
+
+#include "ringlab/schedule/ring_order.hpp"
+#include "ringlab/topo/placement.hpp"
+#include "ringlab/topo/topology.hpp"
+
+namespace ringlab::topo {
+
+std::string openMpiRankfile(const Topology& topology, const Placement& placement,
+                            const schedule::RingOrder& ring);
+std::string mpichMachinefile(const Topology& topology, const Placement& placement,
+                             const schedule::RingOrder& ring);
+// The intra-node part of each ring on node `node` (which must hold ranks of every ring).
+std::string ncclGraphXml(const Topology& topology, const Placement& placement,
+                         const std::vector<schedule::RingOrder>& rings, int node);
+
+}  // namespace ringlab::topo

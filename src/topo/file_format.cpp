@@ -1,0 +1,242 @@
+#include "ringlab/topo/file_format.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+
+#include <nlohmann/json.hpp>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/units.hpp"
+#include "text.hpp"
+
+namespace ringlab::topo {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kFormatVersion = 1;
+
+class Reader {
+ public:
+  explicit Reader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+    throwInvalid(source_ + ": " + where + ": " + what);
+  }
+
+  void onlyKeys(const json& object, const std::string& where,
+                std::initializer_list<const char*> allowed) const {
+    if (!object.is_object()) fail(where, "must be a JSON object");
+    for (const auto& [key, value] : object.items()) {
+      if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }) ==
+          allowed.end()) {
+        std::string known;
+        for (const char* a : allowed) known += std::string(known.empty() ? "" : ", ") + a;
+        fail(where, "unknown field '" + key + "' (known: " + known + ")");
+      }
+    }
+  }
+
+  const json& required(const json& object, const char* key, const std::string& where) const {
+    if (!object.contains(key)) fail(where, std::string("missing field '") + key + "'");
+    return object.at(key);
+  }
+
+  std::string text(const json& value, const std::string& where) const {
+    if (!value.is_string()) fail(where, "must be a string, got " + value.dump());
+    return value.get<std::string>();
+  }
+
+  double bandwidth(const json& value, const std::string& where) const {
+    if (value.is_number()) {
+      const double v = value.get<double>();
+      if (!(v > 0)) fail(where, "bandwidth " + value.dump() + " must be > 0");
+      return v;
+    }
+    try {
+      return parseBandwidth(text(value, where));
+    } catch (const Error& e) {
+      fail(where, e.what());
+    }
+  }
+
+  double seconds(const json& value, const std::string& where) const {
+    if (value.is_number()) {
+      const double v = value.get<double>();
+      if (!(v >= 0)) fail(where, "latency " + value.dump() + " must be >= 0");
+      return v;
+    }
+    try {
+      return parseSeconds(text(value, where));
+    } catch (const Error& e) {
+      fail(where, e.what());
+    }
+  }
+
+  LinkSpec linkSpec(const json& object, const std::string& where) const {
+    return {bandwidth(required(object, "bandwidth", where), where + " bandwidth"),
+            object.contains("latency") ? seconds(object.at("latency"), where + " latency") : 0.0,
+            object.contains("shared_bandwidth")
+                ? bandwidth(object.at("shared_bandwidth"), where + " shared_bandwidth")
+                : 0.0};
+  }
+
+  // Builder errors already name the element; add the file.
+  template <typename F>
+  void build(const std::string& where, F&& f) const {
+    try {
+      f();
+    } catch (const Error& e) {
+      fail(where, e.what());
+    }
+  }
+
+ private:
+  std::string source_;
+};
+
+std::string bandwidthText(double bps) {
+  return num(bps / 1e9) + "GB/s";
+}
+std::string latencyText(double s) {
+  return num(s * 1e6) + "us";
+}
+
+}  // namespace
+
+Topology parseTopologyJson(const std::string& text, const std::string& source) {
+  const Reader r(source);
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throwInvalid(source + ": not valid JSON: " + e.what());
+  }
+  r.onlyKeys(doc, "top level", {"ringlab_topology", "name", "nodes", "switches", "links"});
+  const json& version = r.required(doc, "ringlab_topology", "top level");
+  if (!version.is_number_integer() || version.get<int>() != kFormatVersion) {
+    r.fail("ringlab_topology", "format version " + version.dump() +
+                                   " is not supported (this ringlab reads " + num(kFormatVersion) +
+                                   ")");
+  }
+  Topology t(doc.contains("name") ? r.text(doc.at("name"), "name") : source);
+  const json& nodes = r.required(doc, "nodes", "top level");
+  if (!nodes.is_array() || nodes.empty()) r.fail("nodes", "must be a non-empty array");
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const json& n = nodes[i];
+    std::string where = "nodes[" + num(i) + "]";
+    if (!n.is_object()) r.fail(where, "must be a JSON object");
+    const std::string name = r.text(r.required(n, "name", where), where + " name");
+    where = "node '" + name + "'";
+    r.onlyKeys(n, where, {"name", "slots", "intra", "nics", "slot_nics"});
+    const json& slots = r.required(n, "slots", where);
+    if (!slots.is_number_integer() || slots.get<long long>() < 1 ||
+        slots.get<long long>() > (1 << 20)) {
+      r.fail(where, "slots " + slots.dump() + " must be a whole number from 1 to 1048576");
+    }
+    const json& intra = r.required(n, "intra", where);
+    r.onlyKeys(intra, where + " intra", {"bandwidth", "latency"});
+    int node = 0;
+    r.build(where,
+            [&] { node = t.addNode(name, slots.get<int>(), r.linkSpec(intra, where + " intra")); });
+    if (n.contains("nics")) {
+      const json& nics = n.at("nics");
+      if (!nics.is_array()) r.fail(where + " nics", "must be an array");
+      for (std::size_t k = 0; k < nics.size(); ++k) {
+        const std::string nicWhere = where + " nics[" + num(k) + "]";
+        r.onlyKeys(nics[k], nicWhere, {"name", "bandwidth", "latency"});
+        const std::string nicName =
+            r.text(r.required(nics[k], "name", nicWhere), nicWhere + " name");
+        r.build(nicWhere,
+                [&] { t.addNic(node, nicName, r.linkSpec(nics[k], "NIC '" + nicName + "'")); });
+      }
+    }
+    if (n.contains("slot_nics")) {
+      const json& map = n.at("slot_nics");
+      if (!map.is_array() || map.size() != slots.get<std::size_t>()) {
+        r.fail(where + " slot_nics", "must list one NIC index per slot (" + slots.dump() + ")");
+      }
+      for (std::size_t s = 0; s < map.size(); ++s) {
+        if (!map[s].is_number_integer())
+          r.fail(where + " slot_nics[" + num(s) + "]", "must be a NIC index");
+        r.build(where + " slot_nics",
+                [&] { t.setSlotNic(node, static_cast<int>(s), map[s].get<int>()); });
+      }
+    }
+  }
+  if (doc.contains("switches")) {
+    const json& switches = doc.at("switches");
+    if (!switches.is_array()) r.fail("switches", "must be an array of names");
+    for (std::size_t i = 0; i < switches.size(); ++i) {
+      const std::string where = "switches[" + num(i) + "]";
+      const std::string name = r.text(switches[i], where);
+      r.build(where, [&] { t.addSwitch(name); });
+    }
+  }
+  if (doc.contains("links")) {
+    const json& links = doc.at("links");
+    if (!links.is_array()) r.fail("links", "must be an array");
+    for (std::size_t i = 0; i < links.size(); ++i) {
+      std::string where = "links[" + num(i) + "]";
+      r.onlyKeys(links[i], where, {"between", "bandwidth", "latency", "shared_bandwidth"});
+      const json& ends = r.required(links[i], "between", where);
+      if (!ends.is_array() || ends.size() != 2)
+        r.fail(where, "'between' must name exactly two elements");
+      const std::string a = r.text(ends[0], where), b = r.text(ends[1], where);
+      where += " (" + a + " - " + b + ")";
+      r.build(where,
+              [&] { t.addNetworkLink(a, b, r.linkSpec(links[i], "link " + a + " - " + b)); });
+    }
+  }
+  t.finish();
+  return t;
+}
+
+std::string topologyToJson(const Topology& t) {
+  // Keys in the documented order, not sorted.
+  using json = nlohmann::ordered_json;
+  json doc = {{"ringlab_topology", kFormatVersion}, {"name", t.name()}};
+  json nodes = json::array();
+  for (const Node& n : t.nodes()) {
+    const Link& intra = t.links()[t.linkBetween(n.slots[0], n.fabric)];
+    json node = {{"name", n.name},
+                 {"slots", n.slots.size()},
+                 {"intra",
+                  {{"bandwidth", bandwidthText(intra.bandwidth_Bps)},
+                   {"latency", latencyText(intra.latency_s)}}}};
+    if (!n.nics.empty()) {
+      json nics = json::array();
+      for (int nic : n.nics) {
+        const Link& l = t.links()[t.linkBetween(n.slots[0], nic)];
+        nics.push_back({{"name", t.vertices()[nic].name},
+                        {"bandwidth", bandwidthText(l.bandwidth_Bps)},
+                        {"latency", latencyText(l.latency_s)}});
+      }
+      node["nics"] = nics;
+      node["slot_nics"] = n.slotNic;
+    }
+    nodes.push_back(node);
+  }
+  doc["nodes"] = nodes;
+  json switches = json::array();
+  for (const Vertex& v : t.vertices()) {
+    if (v.kind == VertexKind::Switch) switches.push_back(v.name);
+  }
+  doc["switches"] = switches;
+  json links = json::array();
+  for (const Link& l : t.links()) {
+    const VertexKind a = t.vertices()[l.from].kind, b = t.vertices()[l.to].kind;
+    const bool network = (a == VertexKind::Nic || a == VertexKind::Switch) &&
+                         (b == VertexKind::Nic || b == VertexKind::Switch);
+    if (!network || l.from > l.to) continue;  // one entry per physical link
+    links.push_back({{"between", {t.vertices()[l.from].name, t.vertices()[l.to].name}},
+                     {"bandwidth", bandwidthText(l.bandwidth_Bps)},
+                     {"latency", latencyText(l.latency_s)}});
+    if (l.sharedBandwidth_Bps > 0)
+      links.back()["shared_bandwidth"] = bandwidthText(l.sharedBandwidth_Bps);
+  }
+  doc["links"] = links;
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace ringlab::topo

@@ -1,0 +1,176 @@
+#include "ringlab/topo/generators.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <initializer_list>
+#include <map>
+#include <string>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/units.hpp"
+#include "text.hpp"
+
+namespace ringlab::topo {
+namespace {
+
+const char* const kKeys[] = {"shape", "nodes",  "ranks",         "rails",         "intra",
+                             "inter", "pcie",   "intra_latency", "inter_latency", "inter_shared",
+                             "leaf",  "spines", "uplink",        "dims",          "name"};
+
+std::map<std::string, std::string> parseKeys(std::string_view spec) {
+  std::map<std::string, std::string> keys;
+  std::size_t start = 0;
+  while (start < spec.size()) {
+    const std::size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string_view item = spec.substr(start, comma - start);
+    start = comma + 1;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0) {
+      throwInvalid("--topo '" + std::string(spec) + "': item '" + std::string(item) +
+                   "' is not key=value");
+    }
+    const std::string key(item.substr(0, eq));
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
+      std::string known;
+      for (const char* k : kKeys) known += std::string(known.empty() ? "" : ", ") + k;
+      throwInvalid("--topo: unknown key '" + key + "' (known: " + known + ")");
+    }
+    if (keys.count(key)) throwInvalid("--topo: key '" + key + "' given twice");
+    keys[key] = std::string(item.substr(eq + 1));
+  }
+  return keys;
+}
+
+int positive(const std::map<std::string, std::string>& keys, const std::string& key, int fallback) {
+  const auto it = keys.find(key);
+  if (it == keys.end()) return fallback;
+  int value = 0;
+  const auto [end, ec] =
+      std::from_chars(it->second.data(), it->second.data() + it->second.size(), value);
+  if (ec != std::errc() || end != it->second.data() + it->second.size() || value < 1 ||
+      value > (1 << 20)) {
+    throwInvalid("--topo " + key + "=" + it->second + ": must be a whole number from 1 to 1048576");
+  }
+  return value;
+}
+
+double bandwidth(const std::map<std::string, std::string>& keys, const std::string& key,
+                 double fallback) {
+  const auto it = keys.find(key);
+  if (it == keys.end()) return fallback;
+  try {
+    return parseBandwidth(it->second);
+  } catch (const Error& e) {
+    throwInvalid("--topo " + key + "=" + it->second + ": " + e.what());
+  }
+}
+
+double seconds(const std::map<std::string, std::string>& keys, const std::string& key,
+               double fallback) {
+  const auto it = keys.find(key);
+  if (it == keys.end()) return fallback;
+  try {
+    return parseSeconds(it->second);
+  } catch (const Error& e) {
+    throwInvalid("--topo " + key + "=" + it->second + ": " + e.what());
+  }
+}
+
+void requireKeysOnlyFor(const std::map<std::string, std::string>& keys, const std::string& shape,
+                        std::initializer_list<const char*> names, const char* forShape) {
+  if (shape == forShape) return;
+  for (const char* k : names) {
+    if (keys.count(k))
+      throwInvalid("--topo " + std::string(k) + "=...: only for shape=" + forShape);
+  }
+}
+
+}  // namespace
+
+Topology generateTopology(std::string_view spec) {
+  const auto keys = parseKeys(spec);
+  if (!keys.count("nodes")) throwInvalid("--topo '" + std::string(spec) + "': nodes=N is required");
+  const std::string shape = keys.count("shape") ? keys.at("shape") : "switch";
+  if (shape != "switch" && shape != "fat-tree" && shape != "ring" && shape != "torus") {
+    throwInvalid("--topo shape=" + shape + ": valid are switch, fat-tree, ring, torus");
+  }
+  requireKeysOnlyFor(keys, shape, {"leaf", "spines", "uplink"}, "fat-tree");
+  requireKeysOnlyFor(keys, shape, {"dims"}, "torus");
+  const int nodes = positive(keys, "nodes", 1);
+  const int ranks = positive(keys, "ranks", 1);
+  const int rails = positive(keys, "rails", 1);
+  const LinkSpec intra{bandwidth(keys, "intra", 100e9), seconds(keys, "intra_latency", 1e-6)};
+  const LinkSpec pcie{bandwidth(keys, "pcie", intra.bandwidth_Bps), intra.latency_s};
+  const LinkSpec inter{bandwidth(keys, "inter", 12.5e9), seconds(keys, "inter_latency", 2e-6),
+                       bandwidth(keys, "inter_shared", 0.0)};
+  if (static_cast<long long>(nodes) * ranks > (1 << 24)) {
+    throwInvalid("--topo nodes=" + num(nodes) + ",ranks=" + num(ranks) +
+                 ": more than 16777216 slots");
+  }
+
+  Topology t(keys.count("name") ? keys.at("name") : std::string(spec));
+  for (int n = 0; n < nodes; ++n) {
+    // Appended rather than "n" + num(n): GCC 12 warns falsely (-Wrestrict) on the latter at -O3.
+    std::string name = "n";
+    name += num(n);
+    t.addNode(name, ranks, intra);
+    for (int r = 0; r < rails; ++r) t.addNic(n, name + ".nic" + num(r), pcie);
+  }
+  const auto nic = [&](int node, int rail) { return t.nodes()[node].nics[rail]; };
+
+  if (shape == "switch") {
+    const int sw = t.addSwitch("switch");
+    for (int n = 0; n < nodes; ++n)
+      for (int r = 0; r < rails; ++r) t.addNetworkLink(nic(n, r), sw, inter);
+  } else if (shape == "fat-tree") {
+    const int perLeaf = positive(keys, "leaf", std::min(nodes, 16));
+    const int spines = positive(keys, "spines", rails);
+    const int groups = (nodes + perLeaf - 1) / perLeaf;
+    const LinkSpec uplink{bandwidth(keys, "uplink", inter.bandwidth_Bps * perLeaf / spines),
+                          inter.latency_s};
+    std::vector<int> spine;
+    for (int s = 0; s < spines; ++s) spine.push_back(t.addSwitch("spine" + num(s)));
+    for (int g = 0; g < groups; ++g) {
+      for (int r = 0; r < rails; ++r) {
+        const int leaf = t.addSwitch("leaf" + num(g) + ".r" + num(r));
+        for (int n = g * perLeaf; n < std::min(nodes, (g + 1) * perLeaf); ++n)
+          t.addNetworkLink(nic(n, r), leaf, inter);
+        // Spines join the groups and the rails (a send from rail 0 to rail 1 of another node
+        // crosses one); one group with one rail needs none.
+        if (groups > 1 || rails > 1) {
+          for (int s : spine) t.addNetworkLink(leaf, s, uplink);
+        }
+      }
+    }
+  } else if (shape == "ring") {
+    for (int n = 0; n < nodes && nodes > 1; ++n) {
+      if (nodes == 2 && n == 1) break;  // two nodes: one link, not the same link twice
+      for (int r = 0; r < rails; ++r) t.addNetworkLink(nic(n, r), nic((n + 1) % nodes, r), inter);
+    }
+  } else {
+    const auto dimsIt = keys.find("dims");
+    int a = 0, b = 0;
+    if (dimsIt == keys.end() || std::sscanf(dimsIt->second.c_str(), "%dx%d", &a, &b) != 2 ||
+        a < 1 || b < 1 || static_cast<long long>(a) * b != nodes) {
+      throwInvalid("--topo shape=torus needs dims=AxB with A*B = nodes (" + num(nodes) + ")" +
+                   (dimsIt == keys.end() ? std::string() : ", got dims=" + dimsIt->second));
+    }
+    const auto at = [&](int x, int y) { return ((x % a + a) % a) * b + ((y % b + b) % b); };
+    for (int x = 0; x < a; ++x) {
+      for (int y = 0; y < b; ++y) {
+        for (int r = 0; r < rails; ++r) {
+          // Each node links to its +x and +y neighbours; a dimension of 2 has one link, of 1 none.
+          if (a > 2 || (a == 2 && x == 0))
+            t.addNetworkLink(nic(at(x, y), r), nic(at(x + 1, y), r), inter);
+          if (b > 2 || (b == 2 && y == 0))
+            t.addNetworkLink(nic(at(x, y), r), nic(at(x, y + 1), r), inter);
+        }
+      }
+    }
+  }
+  t.finish();
+  return t;
+}
+
+}  // namespace ringlab::topo

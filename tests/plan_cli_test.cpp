@@ -1,0 +1,116 @@
+// `ringlab plan` end to end: the real binary (RINGLAB_BINARY) as a child process. Good inputs print
+// every plan; each bad input exits non-zero with one stderr line naming the record.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+Result run(const std::string& args) {
+  const std::string dir = ::testing::TempDir();
+  const std::string out = dir + "plan_cli_out.txt", err = dir + "plan_cli_err.txt";
+  const std::string cmd =
+      std::string("timeout 30 ") + RINGLAB_BINARY + " plan " + args + " >" + out + " 2>" + err;
+  const int raw = std::system(cmd.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+std::string data(const std::string& name) {
+  return std::string(RINGLAB_TEST_DATA) + "/" + name;
+}
+
+TEST(PlanCli, PlansEveryBaselineAndTheDdpCap) {
+  const Result r = run("--timeline " + data("plan_timeline.csv") +
+                       " -p 8 --alpha 30us --bw 1GB/s --ddp-caps 0.5,25");
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* name :
+       {"optimal", "ddp-default", "ddp-best-cap", "horovod-default", "per-tensor", "single",
+        "mg-wfbp", "ddp-cap-0.5", "bucket_cap_mb=", "back after the last bucket at 8.00 GB/s"}) {
+    EXPECT_NE(r.out.find(name), std::string::npos) << name << "\n" << r.out;
+  }
+}
+
+TEST(PlanCli, JsonAgreesWithEvaluateOfTheOptimum) {
+  const std::string base =
+      "--timeline " + data("plan_timeline.json") + " -p 4 --alpha 20us --bw 2GB/s --json";
+  const Result r = run(base);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& optimal = j["plans"][0];
+  ASSERT_EQ(optimal["name"], "optimal");
+  std::string starts;
+  for (const auto& s : optimal["starts"]) {
+    if (!starts.empty()) starts += ',';
+    starts += std::to_string(s.get<int>());
+  }
+  const Result e = run(base + " --evaluate " + starts);
+  ASSERT_EQ(e.status, 0) << e.err;
+  const auto ej = nlohmann::json::parse(e.out);
+  EXPECT_DOUBLE_EQ(ej["plans"].back()["iteration_us"].get<double>(),
+                   optimal["iteration_us"].get<double>());
+  for (const auto& p : j["plans"]) EXPECT_GE(p["vs_optimal"].get<double>(), -1e-12) << p["name"];
+}
+
+TEST(PlanCli, WritesAGantt) {
+  const std::string svg = ::testing::TempDir() + "plan_gantt.svg";
+  const Result r = run("--timeline " + data("plan_timeline.csv") + " -p 8 --gantt " + svg);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string text = slurp(svg);
+  EXPECT_NE(text.find("<svg"), std::string::npos);
+  EXPECT_NE(text.find("backward (compute)"), std::string::npos);
+}
+
+void expectOneLineError(const std::string& args, const std::string& needle) {
+  const Result r = run(args);
+  EXPECT_NE(r.status, 0) << args;
+  EXPECT_EQ(r.err.rfind("ringlab: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << "expected '" << needle << "' in: " << r.err;
+}
+
+TEST(PlanCli, BadInputIsNamed) {
+  expectOneLineError("--timeline " + data("plan_bad_zero_size.csv"),
+                     "tensor 1 ('fc.bias'): element count 0");
+  expectOneLineError("--timeline " + data("plan_bad_negative_size.csv"),
+                     "'fc.weight'): element count -100");
+  expectOneLineError("--timeline " + data("plan_bad_order.csv"),
+                     "tensor 1 ('fc.bias'): ready at 20 us, before");
+  expectOneLineError("--timeline " + data("plan_bad_after_end.csv"),
+                     "tensor 1 ('fc.bias'): ready at 120 us, after");
+  expectOneLineError("--timeline " + data("plan_bad_duplicate.csv"),
+                     "tensor 1 ('fc.weight'): duplicate name");
+  expectOneLineError(
+      "--trace " + data("plan_trace_no_accumulate.json") + " --params " + data("plan_params.csv"),
+      "no \"torch::autograd::AccumulateGrad\" events");
+  expectOneLineError("--timeline " + data("plan_timeline.csv") + " --profile " +
+                         data("plan_profile_p2.json") + " -p 8",
+                     "measured for p = 2, not -p 8");
+  expectOneLineError("--timeline " + data("plan_timeline.csv") + " --evaluate 0,40",
+                     "bucket start 40 is out of range");
+  expectOneLineError("--timeline " + data("missing.csv"), "missing.csv: cannot be read");
+  expectOneLineError("--timeline " + data("plan_timeline.csv") + " --ddp-caps 1,-2",
+                     "'-2' is not a bucket_cap_mb");
+}
+
+}  // namespace

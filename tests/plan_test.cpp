@@ -1,0 +1,312 @@
+// The gradient-bucket planner: the dynamic programme against brute force on small instances, the
+// baselines' rules on hand-checked cases, and every bad input named.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/model/predict.hpp"
+#include "ringlab/plan/baselines.hpp"
+#include "ringlab/plan/chrome_trace.hpp"
+#include "ringlab/plan/optimal.hpp"
+#include "ringlab/plan/timeline_format.hpp"
+
+namespace {
+
+using namespace ringlab;
+using namespace ringlab::plan;
+
+model::ModelParams params(double alpha, double gbps) {
+  model::ModelParams m;
+  m.link.alpha_s = alpha;
+  m.link.beta_s_per_byte = 1 / (gbps * 1e9);
+  m.reduce.gamma_s_per_byte = 1 / 10e9;
+  return m;
+}
+
+Timeline randomTimeline(std::mt19937& rng, std::size_t n) {
+  Timeline t;
+  t.source = "random";
+  std::uniform_int_distribution<std::uint64_t> count(1, 400000);
+  std::uniform_real_distribution<double> gap(0, 400e-6);
+  double now = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    now += gap(rng);
+    std::string name = "g";  // appended, not operator+: GCC 12 warns falsely (-Wrestrict) there
+    name += std::to_string(i);
+    t.tensors.push_back({name, count(rng), DataType::Float32, now, std::nullopt});
+  }
+  t.backwardEnd_s = now + gap(rng);
+  return t;
+}
+
+// Every contiguous bucketing of n tensors: the 2^(n-1) subsets of possible starts 1..n-1.
+double bruteForceBest(const Timeline& t, const BucketCost& cost) {
+  const std::size_t n = t.tensors.size();
+  double best = 1e300;
+  for (std::uint64_t mask = 0; mask < (1ull << (n - 1)); ++mask) {
+    std::vector<std::size_t> starts = {0};
+    for (std::size_t i = 1; i < n; ++i) {
+      if (mask >> (i - 1) & 1) starts.push_back(i);
+    }
+    best = std::min(best, predict(t, bucketsFromStarts(starts, n), cost).lastDone_s);
+  }
+  return best;
+}
+
+TEST(PlanOptimal, MatchesBruteForceOnSmallInstances) {
+  std::mt19937 rng(8);
+  // Regimes: startup-bound (slow alpha), bandwidth-bound, and with the bucket copy priced.
+  const std::vector<std::pair<model::ModelParams, double>> regimes = {
+      {params(200e-6, 10), 0}, {params(2e-6, 0.5), 0}, {params(20e-6, 2), 0.2e9}};
+  for (int p : {2, 5, 8}) {
+    for (const auto& [m, copy] : regimes) {
+      for (int trial = 0; trial < 6; ++trial) {
+        const Timeline t = withBucketCopies(randomTimeline(rng, 2 + trial % 9), copy, false);
+        const BucketCost cost(p, DataType::Float32, m);
+        const OptimalPlan plan = optimalBuckets(t, cost);
+        const double brute = bruteForceBest(t, cost);
+        EXPECT_NEAR(plan.lastDone_s, brute, 1e-12) << "p " << p << " n " << t.tensors.size();
+        // The reported optimum is what its own buckets price to.
+        EXPECT_NEAR(predict(t, bucketsFromStarts(plan.starts, t.tensors.size()), cost).lastDone_s,
+                    plan.lastDone_s, 1e-12);
+      }
+    }
+  }
+}
+
+TEST(PlanOptimal, NeverWorseThanAnyBaseline) {
+  std::mt19937 rng(80);
+  for (int trial = 0; trial < 10; ++trial) {
+    const Timeline t = randomTimeline(rng, 40);
+    const BucketCost cost(8, DataType::Float32, params(trial % 2 ? 50e-6 : 5e-6, 1));
+    const double best = optimalBuckets(t, cost).lastDone_s;
+    for (const auto& b : {ddpBuckets(t, kDdpDefaultCapBytes), perTensorBuckets(t), singleBucket(t),
+                          mgwfbpBuckets(t, cost), horovodBuckets(t, cost)}) {
+      EXPECT_LE(best, predict(t, b, cost).lastDone_s + 1e-12);
+    }
+  }
+}
+
+Timeline fourTensors() {
+  Timeline t;
+  t.source = "four";
+  const std::uint64_t mib = 1 << 20;
+  // 0.5 MiB, 0.75 MiB, 10 MiB, 20 MiB of float32.
+  t.tensors = {{"a", mib / 8, DataType::Float32, 1e-3, 3},
+               {"b", 3 * mib / 16, DataType::Float32, 2e-3, 2},
+               {"c", 10 * mib / 4, DataType::Float32, 3e-3, 1},
+               {"d", 20 * mib / 4, DataType::Float32, 4e-3, 0}};
+  t.backwardEnd_s = 5e-3;
+  t.forward_s = 1e-3;
+  t.optimizerStep_s = 0.5e-3;
+  return t;
+}
+
+TEST(PlanBaselines, DdpClosesABucketOnceItReachesItsLimit) {
+  const Timeline t = fourTensors();
+  // First limit 1 MiB: a (0.5) + b (0.75) = 1.25 MiB >= 1 MiB closes it; then 25 MiB: c + d = 30
+  // MiB.
+  const auto b = ddpBuckets(t, kDdpDefaultCapBytes);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].tensors, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(b[1].tensors, (std::vector<std::size_t>{2, 3}));
+  // A 5 MiB cap: c (10 MiB) alone, then d alone; parameters are never split.
+  EXPECT_EQ(ddpBuckets(t, 5 << 20).size(), 3u);
+}
+
+TEST(PlanBaselines, DdpFollowsReverseParameterOrder) {
+  Timeline t = fourTensors();
+  // Parameter order a, b, c, d: DDP takes d, c, b, a.
+  t.tensors[0].paramIndex = 0;
+  t.tensors[1].paramIndex = 1;
+  t.tensors[2].paramIndex = 2;
+  t.tensors[3].paramIndex = 3;
+  const auto b = ddpBuckets(t, kDdpDefaultCapBytes);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].tensors, (std::vector<std::size_t>{3}));
+  EXPECT_EQ(b[1].tensors, (std::vector<std::size_t>{2, 1, 0}));
+}
+
+TEST(PlanBaselines, PerTensorSingleAndIterationTime) {
+  const Timeline t = fourTensors();
+  const BucketCost cost(2, DataType::Float32, params(10e-6, 1));
+  EXPECT_EQ(perTensorBuckets(t).size(), 4u);
+  const Prediction one = predict(t, singleBucket(t), cost);
+  ASSERT_EQ(one.buckets.size(), 1u);
+  EXPECT_DOUBLE_EQ(one.buckets[0].start_s, 4e-3);  // the last gradient
+  EXPECT_DOUBLE_EQ(one.lastDone_s, 4e-3 + cost.seconds(t.totalBytes()));
+  EXPECT_DOUBLE_EQ(one.exposed_s, std::max(0.0, one.lastDone_s - 5e-3));
+  EXPECT_DOUBLE_EQ(one.iteration_s, 1e-3 + std::max(5e-3, one.lastDone_s) + 0.5e-3);
+}
+
+TEST(PlanBaselines, HorovodFusesWhatIsReadyAtEachCycle) {
+  Timeline t;
+  t.source = "hvd";
+  t.tensors = {{"a", 100, DataType::Float32, 0.2e-3, {}},
+               {"b", 100, DataType::Float32, 0.7e-3, {}},
+               {"c", 100, DataType::Float32, 2.5e-3, {}}};
+  t.backwardEnd_s = 3e-3;
+  const BucketCost cost(2, DataType::Float32, params(1e-6, 10));
+  // Cycles at 0, 1 ms (a, b ready), 2 ms (nothing), 3 ms (c).
+  const auto b = horovodBuckets(t, cost);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].tensors, (std::vector<std::size_t>{0, 1}));
+  EXPECT_DOUBLE_EQ(b[0].notBefore_s, 1e-3);
+  EXPECT_EQ(b[1].tensors, (std::vector<std::size_t>{2}));
+  EXPECT_DOUBLE_EQ(b[1].notBefore_s, 3e-3);
+  // A threshold smaller than two tensors splits a cycle's fusion.
+  EXPECT_EQ(horovodBuckets(t, cost, 500).size(), 3u);
+}
+
+TEST(PlanBaselines, MgwfbpMergesWhileTheStreamIsBusy) {
+  Timeline t;
+  t.source = "mg";
+  // A large first gradient keeps the stream busy while the two small ones arrive.
+  t.tensors = {{"big", 25'000'000, DataType::Float32, 0, {}},
+               {"s1", 10, DataType::Float32, 1e-3, {}},
+               {"s2", 10, DataType::Float32, 2e-3, {}}};
+  t.backwardEnd_s = 2e-3;
+  const BucketCost cost(2, DataType::Float32, params(50e-6, 1));
+  const auto b = mgwfbpBuckets(t, cost);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[1].tensors, (std::vector<std::size_t>{1, 2}));
+}
+
+TEST(PlanBaselines, BestDdpCapIsNoWorseThanTheDefault) {
+  std::mt19937 rng(3);
+  const Timeline t = randomTimeline(rng, 60);
+  const BucketCost cost(8, DataType::Float32, params(30e-6, 1));
+  const DdpCapChoice c = bestDdpCap(t, cost);
+  EXPECT_LE(c.lastDone_s, predict(t, ddpBuckets(t, kDdpDefaultCapBytes), cost).lastDone_s + 1e-12);
+  EXPECT_DOUBLE_EQ(c.lastDone_s, predict(t, ddpBuckets(t, c.capBytes), cost).lastDone_s);
+}
+
+TEST(PlanCost, UsesTheAlgorithmAutoPicks) {
+  const auto m = params(20e-6, 1);
+  const BucketCost cost(8, DataType::Float32, m);
+  EXPECT_EQ(cost.algorithm(8), "recursive_doubling");
+  EXPECT_EQ(cost.algorithm(64 << 20), model::fastestAlgorithm(8, 16 << 20, DataType::Float32, m));
+  schedule::AlgorithmSpec autoSpec;
+  autoSpec.name = model::kAutoAlgorithm;
+  EXPECT_DOUBLE_EQ(cost.seconds(64 << 20),
+                   model::predictAllReduce(autoSpec, 8, 16 << 20, DataType::Float32, m).total_s());
+  EXPECT_EQ(BucketCost(1, DataType::Float32, m).seconds(1 << 20), 0);
+}
+
+TEST(PlanCost, CopiesDelayTheBackwardAndTheStep) {
+  const Timeline t = fourTensors();
+  const Timeline c = withBucketCopies(t, 1e9, false);
+  // 0.5 MiB then 0.75 MiB copied at 1 GB/s: the second gradient is later by both copies.
+  EXPECT_NEAR(c.tensors[0].ready_s - t.tensors[0].ready_s, (1 << 19) / 1e9, 1e-15);
+  EXPECT_NEAR(c.tensors[1].ready_s - t.tensors[1].ready_s, (5 << 18) / 1e9, 1e-15);
+  EXPECT_NEAR(c.backwardEnd_s - t.backwardEnd_s, t.totalBytes() / 1e9, 1e-15);
+  EXPECT_NEAR(c.optimizerStep_s - t.optimizerStep_s, t.totalBytes() / 1e9, 1e-15);
+  EXPECT_DOUBLE_EQ(withBucketCopies(t, 1e9, true).tensors[1].ready_s, t.tensors[1].ready_s);
+  EXPECT_DOUBLE_EQ(withBucketCopies(t, 0, false).backwardEnd_s, t.backwardEnd_s);
+}
+
+// --- bad input, each named ---
+
+void expectInvalid(const std::function<void()>& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one naming '" << needle << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+const char* kCsvHead =
+    "# format = ringlab-grad-timeline/1\n# backward_end_us = 100\nname,count,dtype,ready_us\n";
+
+TEST(PlanTimeline, CsvAndJsonRoundTrip) {
+  const Timeline t =
+      parseTimeline(std::string(kCsvHead) + "a,10,float32,5\nb,20,float32,50\n", "t.csv");
+  ASSERT_EQ(t.tensors.size(), 2u);
+  EXPECT_EQ(t.tensors[1].count, 20u);
+  EXPECT_DOUBLE_EQ(t.tensors[1].ready_s, 50e-6);
+  const Timeline back = parseTimeline(toJson(t).dump(), "t.json");
+  EXPECT_EQ(back.tensors[1].name, "b");
+  EXPECT_DOUBLE_EQ(back.backwardEnd_s, 100e-6);
+}
+
+TEST(PlanTimeline, BadRecordsAreNamed) {
+  const std::string h = kCsvHead;
+  expectInvalid([&] { parseTimeline(h + "a,0,float32,5\n", "t.csv"); }, "'a'): element count 0");
+  expectInvalid([&] { parseTimeline(h + "a,-3,float32,5\n", "t.csv"); }, "element count -3");
+  expectInvalid([&] { parseTimeline(h + "a,10,float32,50\nb,10,float32,5\n", "t.csv"); },
+                "tensor 1 ('b'): ready at 5 us, before");
+  expectInvalid([&] { parseTimeline(h + "a,10,float32,500\n", "t.csv"); },
+                "after the backward's end");
+  expectInvalid([&] { parseTimeline(h + "a,10,float32,5\na,10,float32,6\n", "t.csv"); },
+                "tensor 1 ('a'): duplicate name");
+  expectInvalid([&] { parseTimeline(h + "a,10,float32,-5\n", "t.csv"); }, "ready time -5 us");
+  expectInvalid([&] { parseTimeline(h + "a,10,float32\n", "t.csv"); }, "line 4: 3 fields");
+  expectInvalid([&] { parseTimeline("name,count,dtype,ready_us\na,1,float32,0\n", "t.csv"); },
+                "backward_end_us");
+  expectInvalid([&] { parseTimeline(h, "t.csv"); }, "no gradient tensors");
+  expectInvalid(
+      [&] {
+        parseTimeline(
+            R"({"format":"ringlab-grad-timeline/1","backward_end_us":10,"tensors":[{"name":"w","count":-4,"dtype":"float32","ready_us":1}]})",
+            "t.json");
+      },
+      "tensor 0 ('w'): element count -4");
+}
+
+TEST(PlanTimeline, EvaluateStartsAreChecked) {
+  expectInvalid([] { bucketsFromStarts({1, 2}, 4); }, "begin with 0");
+  expectInvalid([] { bucketsFromStarts({0, 4}, 4); }, "bucket start 4 is out of range");
+  expectInvalid([] { bucketsFromStarts({0, 2, 2}, 4); }, "strictly increasing");
+}
+
+// A torch.profiler trace of two iterations of a two-parameter model (events as torch 1.13 writes
+// them).
+nlohmann::json twoIterationTrace() {
+  nlohmann::json ev = nlohmann::json::array();
+  const auto x = [&](const std::string& name, double ts, double dur) {
+    ev.push_back({{"ph", "X"}, {"name", name}, {"pid", 1}, {"tid", 1}, {"ts", ts}, {"dur", dur}});
+  };
+  for (double base : {1000.0, 5000.0}) {
+    x("aten::addmm", base - 500, 100);  // forward: not part of the backward
+    x("autograd::engine::evaluate_function: AddmmBackward0", base, 100);
+    x("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", base + 110, 10);
+    x("torch::autograd::AccumulateGrad", base + 111, 8);  // bias ready at +119
+    x("torch::autograd::AccumulateGrad", base + 200,
+      base == 1000 ? 20 : 40);  // weight at +220 / +240
+  }
+  return {{"traceEvents", ev}};
+}
+
+TEST(PlanTrace, AccumulateGradEndsMarkReadyInReverseParameterOrder) {
+  const std::vector<ParameterInfo> params = {{"fc.weight", 40, DataType::Float32},
+                                             {"fc.bias", 4, DataType::Float32}};
+  const Timeline t = timelineFromChromeTrace(twoIterationTrace(), params, "trace.json");
+  ASSERT_EQ(t.tensors.size(), 2u);
+  EXPECT_EQ(t.tensors[0].name, "fc.bias");
+  EXPECT_DOUBLE_EQ(t.tensors[0].ready_s, 119e-6);
+  EXPECT_EQ(t.tensors[1].name, "fc.weight");
+  EXPECT_DOUBLE_EQ(t.tensors[1].ready_s, 230e-6);  // median of 220 and 240
+  EXPECT_DOUBLE_EQ(t.backwardEnd_s, 230e-6);
+  EXPECT_EQ(*t.tensors[1].paramIndex, 0u);
+}
+
+TEST(PlanTrace, BadTracesAreNamed) {
+  const std::vector<ParameterInfo> params = {{"fc.weight", 40, DataType::Float32},
+                                             {"fc.bias", 4, DataType::Float32}};
+  expectInvalid(
+      [&] {
+        timelineFromChromeTrace({{"traceEvents", nlohmann::json::array()}}, params, "empty.json");
+      },
+      "trace empty.json: no \"torch::autograd::AccumulateGrad\" events");
+  const std::vector<ParameterInfo> three = {params[0], params[1], {"x", 1, DataType::Float32}};
+  expectInvalid([&] { timelineFromChromeTrace(twoIterationTrace(), three, "t.json"); },
+                "not a multiple of the 3 parameters");
+  expectInvalid([] { parametersFromCsv("name,count,dtype\nw,0,float32\n", "p.csv"); },
+                "parameter 'w': element count '0'");
+}
+
+}  // namespace

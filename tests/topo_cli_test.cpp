@@ -1,0 +1,185 @@
+// `ringlab topo` and `ringlab sim` end to end: the real binary as a child process. Bad input
+// must exit non-zero with one "ringlab: error:" line naming the offending element.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct CliResult {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+CliResult ringlab(std::vector<std::string> args) {
+  static int serial = 0;
+  const std::string base = ::testing::TempDir() + "ringlab_topo_cli_" + std::to_string(getpid()) +
+                           "_" + std::to_string(serial++);
+  args.insert(args.begin(), RINGLAB_BINARY);
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int out = open((base + ".out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int err = open((base + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(out, 1);
+    dup2(err, 2);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  CliResult r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+              slurp(base + ".out"), slurp(base + ".err")};
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+std::string tempFile(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// One error line that names every part.
+void expectError(const std::vector<std::string>& args, std::initializer_list<std::string> parts) {
+  const CliResult r = ringlab(args);
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_EQ(r.err.rfind("ringlab: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  for (const std::string& part : parts) EXPECT_NE(r.err.find(part), std::string::npos) << r.err;
+}
+
+TEST(TopoCli, ShowComparesRankOrderWithTheSearchedOrder) {
+  const CliResult r = ringlab({"topo", "show", "--topo", "nodes=2,ranks=2,inter=400Mbit/s",
+                               "--placement", "rr", "--size", "16M"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("placement round-robin (n0: 0,2  n1: 1,3)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("rank order"), std::string::npos);
+  EXPECT_NE(r.out.find("2.00x faster than rank order"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("link-hop bytes"), std::string::npos);
+  EXPECT_NE(r.out.find("n0.nic0->switch"), std::string::npos);
+}
+
+TEST(TopoCli, SearchExportsEveryFormat) {
+  const std::vector<std::string> base = {"topo",        "search", "--topo",  "nodes=2,ranks=2",
+                                         "--placement", "rr",     "--export"};
+  auto with = [&](const std::string& kind) {
+    std::vector<std::string> args = base;
+    args.push_back(kind);
+    return ringlab(args);
+  };
+  const std::string order =
+      with("ring-order").out;  // either way round: each node's ranks side by side
+  EXPECT_TRUE(order == "0,2,1,3\n" || order == "0,2,3,1\n") << order;
+  EXPECT_NE(with("rankfile").out.find("rank 1=n0 slot=1\n"), std::string::npos);
+  EXPECT_NE(with("machinefile").out.find("n0:1\nn0:1\nn1:1\nn1:1\n"), std::string::npos);
+  EXPECT_NE(with("nccl-graph").out.find("<graphs version=\"1\">"), std::string::npos);
+  expectError({"topo", "search", "--topo", "nodes=2", "--export", "svg"}, {"--export svg"});
+}
+
+TEST(TopoCli, ExampleFilesLoad) {
+  for (const char* name : {"two_level_2x2.json", "rail_fat_tree_4x8.json", "torus_4x4.json"}) {
+    const CliResult r = ringlab({"topo", "show", "--topo-file",
+                                 std::string(RINGLAB_EXAMPLES) + "/" + name, "--links", "3"});
+    EXPECT_EQ(r.status, 0) << name << ": " << r.err;
+  }
+}
+
+TEST(TopoCli, BadInputNamesTheElement) {
+  expectError({"topo", "show", "--topo", "nodes=2,gpus=8"}, {"unknown key 'gpus'"});
+  expectError({"topo", "show", "--topo", "nodes=2,ranks=2", "-p", "5"}, {"5 ranks", "4 slots"});
+  expectError(
+      {"topo", "show", "--topo", "nodes=2,ranks=2", "--placement", "n0,n0,n0,n1", "-p", "4"},
+      {"rank 2", "'n0'", "2 slots"});
+  expectError({"topo", "show", "--topo-file", "/nonexistent/t.json"}, {"/nonexistent/t.json"});
+  const std::string unknownField = tempFile("unknown.json", R"({"ringlab_topology": 1, "nodes": [
+      {"name": "a", "slots": 1, "intra": {"bandwidth": "1GB/s", "colour": "red"}}]})");
+  expectError({"topo", "show", "--topo-file", unknownField},
+              {"node 'a' intra", "unknown field 'colour'"});
+  const std::string noSuchNode = tempFile("nonode.json", R"({"ringlab_topology": 1, "nodes": [
+      {"name": "a", "slots": 1, "intra": {"bandwidth": "1GB/s"}, "nics": [{"name": "a.eth", "bandwidth": "1GB/s"}]}],
+      "switches": ["sw"], "links": [{"between": ["a.eth", "sw"], "bandwidth": "1GB/s"},
+      {"between": ["z.eth", "sw"], "bandwidth": "1GB/s"}]})");
+  expectError({"topo", "show", "--topo-file", noSuchNode},
+              {"links[1]", "no element named 'z.eth'"});
+  const std::string zero = tempFile("zero.json", R"({"ringlab_topology": 1, "nodes": [
+      {"name": "a", "slots": 1, "intra": {"bandwidth": 0}}]})");
+  expectError({"topo", "show", "--topo-file", zero}, {"node 'a' intra", "must be > 0"});
+  const std::string disconnected = tempFile("split.json", R"({"ringlab_topology": 1, "nodes": [
+      {"name": "a", "slots": 1, "intra": {"bandwidth": "1GB/s"}, "nics": [{"name": "a.eth", "bandwidth": "1GB/s"}]},
+      {"name": "b", "slots": 1, "intra": {"bandwidth": "1GB/s"}, "nics": [{"name": "b.eth", "bandwidth": "1GB/s"}]}],
+      "switches": ["sw1", "sw2"], "links": [{"between": ["a.eth", "sw1"], "bandwidth": "1GB/s"},
+      {"between": ["b.eth", "sw2"], "bandwidth": "1GB/s"}]})");
+  expectError({"topo", "show", "--topo-file", disconnected},
+              {"no route between rank 0 (a.s0) and rank 1 (b.s0)"});
+}
+
+TEST(TopoCli, ImportsAnNcclTopologyDump) {
+  const std::string dump = std::string(RINGLAB_EXAMPLES) + "/nccl_dump_2gpu.xml";
+  const CliResult r =
+      ringlab({"topo", "show", "--nccl-topo", dump, "--nccl-nodes", "2", "--placement", "rr"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("(2 nodes x 2 slots, 4 NICs, 1 switches"), std::string::npos) << r.out;
+  std::ifstream in(dump);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string v2 = text.str();
+  v2.replace(v2.find("<system version=\"1\">"), 20, "<system version=\"3\">");
+  expectError({"topo", "show", "--nccl-topo", tempFile("v3.xml", v2)},
+              {"v3.xml", "version 3", "not supported"});
+}
+
+TEST(TopoCli, DetectWritesALoadableTopologyOfThisMachine) {
+  const std::string file = tempFile("detected.json", "");
+  const CliResult r = ringlab({"topo", "detect", "--slots", "cores", "-o", file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("bandwidths are assumptions"), std::string::npos) << r.out;
+  const CliResult shown = ringlab({"topo", "show", "--topo-file", file, "--links", "2"});
+  EXPECT_EQ(shown.status, 0) << shown.err;
+  expectError({"topo", "detect", "--slots", "tpus"}, {"--slots tpus"});
+  std::remove(file.c_str());
+}
+
+TEST(SimCli, PrintsTheBenchTableAndNamesTopologyAndPlacement) {
+  const std::string json = ::testing::TempDir() + std::to_string(getpid()) + "_sim.json";
+  const CliResult r = ringlab({"sim", "--topo", "nodes=2,ranks=2", "--placement", "rr", "-b", "1M",
+                               "-e", "4M", "--json", json, "--critical-path", "--links", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(
+      r.out.find("#         size        count     type  redop      time   algbw   busbw #wrong"),
+      std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("# topology: nodes=2,ranks=2"), std::string::npos);
+  EXPECT_NE(r.out.find("# placement: round-robin"), std::string::npos);
+  EXPECT_NE(r.out.find("      4194304      1048576  float32    sum"), std::string::npos) << r.out;
+  const std::string doc = slurp(json);
+  EXPECT_NE(doc.find("\"placement\""), std::string::npos);
+  EXPECT_NE(doc.find("round-robin"), std::string::npos);
+  std::remove(json.c_str());
+}
+
+TEST(SimCli, RefusesASimulationBeyondMemoryWithTheEstimate) {
+  expectError({"sim", "--topo", "nodes=4096,ranks=16", "--algo", "hierarchical", "--ranks-per-node",
+               "16", "-b", "1M", "-e", "1M"},
+              {"GiB", "--max-memory", "hierarchical at p = 65536"});
+}
+
+}  // namespace
