@@ -161,7 +161,7 @@ TEST_P(ProcessTransport, BenchRunsAsProcessesAndChecksEveryElement) {
   ASSERT_TRUE(bench.waitFor(std::chrono::seconds(60))) << "hung";
   EXPECT_EQ(bench.exitCode(), 0) << bench.err();
   EXPECT_NE(bench.out().find("transport " + GetParam() + "  p 3"), std::string::npos) << bench.out();
-  EXPECT_NE(bench.out().find("ranks as processes"), std::string::npos) << bench.out();
+  EXPECT_NE(bench.out().find("placement: one process per rank"), std::string::npos) << bench.out();
   EXPECT_NE(bench.out().find("# wrong elements in total: 0"), std::string::npos) << bench.out();
   EXPECT_EQ(countLines(bench.out(), "# ringlab bench"), 1) << "only rank 0 prints the table";
 }

@@ -24,6 +24,7 @@
 #include "rank_world.hpp"
 #include "ringlab/transport/mpi.hpp"
 #include "run_info.hpp"
+#include "topo_options.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -41,6 +42,8 @@ struct BenchArgs {
   std::string modelProfile;  // --model: add predicted time and measured/predicted
   std::string tuned;         // --tuned: decision table that --algo auto prefers to the model
   AlgorithmOptions algorithm;
+  // --topo / --topo-file / --placement: the machine the ranks run on, named in the record.
+  TopologyOptions topology;
 };
 
 double busFactor(int p) { return p > 1 ? 2.0 * (p - 1) / p : 0.0; }
@@ -146,9 +149,19 @@ int runBenchCommand(BenchArgs args) {
   info.transport = args.transport;
   info.algorithm = config.collective.algorithm.name;
   info.ringOrder = ringOrderText(config.collective.algorithm, args.ranks);
-  info.topology = args.transport == "inproc" ? "single host, ranks as threads"
-                  : args.transport == "mpi"  ? "ranks as MPI processes (mpirun)"
-                                             : "single host, ranks as processes";
+  if (!args.topology.spec.empty() || !args.topology.file.empty() || !args.topology.ncclFile.empty()) {
+    // The user names the machine; it must hold p ranks with the stated placement.
+    TopologyOptions topology = args.topology;
+    topology.ranks = args.ranks;
+    const PlacedTopology placed = topology.load();
+    info.topology = placed.topologyText();
+    info.placement = placed.placementText();
+  } else {
+    info.topology = args.transport == "mpi" ? "as mpirun placed the ranks" : "single host";
+    info.placement = args.transport == "inproc" ? "ranks as threads of one process"
+                     : args.transport == "mpi"  ? "ranks as MPI processes (mpirun)"
+                                                : "one process per rank";
+  }
   info.ranks = args.ranks;
   info.dtype = dataTypeName(config.type);
   info.op = reduceOpName(config.op);
@@ -160,8 +173,8 @@ int runBenchCommand(BenchArgs args) {
   const std::string iterationText = config.secondsPerSize > 0
                                         ? fmt::format("iters ~{}s per size", config.secondsPerSize)
                                         : fmt::format("iters {}", config.iterations);
-  std::printf("# ring order %s  topology: %s  segment %s  %s  warmup %d  check %s\n",
-              info.ringOrder.c_str(), info.topology.c_str(),
+  std::printf("# ring order %s  topology: %s  placement: %s  segment %s  %s  warmup %d  check %s\n",
+              info.ringOrder.c_str(), info.topology.c_str(), info.placement.c_str(),
               formatSize(config.collective.exec.segmentBytes).c_str(), iterationText.c_str(), config.warmup,
               config.check ? "on" : "off");
   if (config.peer) std::printf("# peer: MPI_Allreduce of %s, out of place, same buffers\n", transport::mpiLibraryVersion().c_str());
@@ -292,6 +305,7 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
   cmd->add_option("--model", args->modelProfile, "profile (ringlab calibrate): add predicted time and measured/predicted");
   args->algorithm.add(*cmd);
+  args->topology.add(*cmd, false);
   cmd->add_option("-T,--time", args->secondsPerSize, "iterate about this many seconds per size instead of -n (0: use -n)")->capture_default_str();
   cmd->add_flag("--peer-mpi", args->peerMpi, "also time MPI_Allreduce on the same buffers (--transport mpi, under mpirun)");
   return [args, cmd] {

@@ -24,8 +24,14 @@ struct ModelArgs {
   ModelOptions model;
 };
 
+// The closed forms price a machine without a topology; every record says so.
+constexpr const char* kModelTopology = "none: uniform links, every pair of ranks alike (ringlab sim prices a topology)";
+constexpr const char* kModelPlacement = "none";
+
 nlohmann::json predictionJson(const model::Prediction& p) {
   return {{"algorithm", p.algorithm},
+          {"topology", kModelTopology},
+          {"placement", kModelPlacement},
           {"steps", p.cost.steps},
           {"time_us", p.cost.total_s() * 1e6},
           {"startup_us", p.cost.startup_s * 1e6},
@@ -41,6 +47,7 @@ void printHeader(const model::Profile& prof, const std::string& source) {
   std::printf("# %s  [%s]\n", describeModel(prof).c_str(), source.c_str());
   std::printf("# time = steps x alpha + bytes x beta + reduced bytes x gamma (full duplex: a rank's "
               "sends and receives overlap)\n");
+  std::printf("# topology: %s  placement: %s\n", kModelTopology, kModelPlacement);
 }
 
 int tableAtSize(const ModelArgs& a, const model::Profile& prof, const std::string& source, DataType type) {

@@ -26,7 +26,8 @@ RunInfo currentRunInfo() {
 nlohmann::json toJson(const RunInfo& info) {
   return {{"ringlab_version", info.version}, {"transport", info.transport},
           {"algorithm", info.algorithm},     {"ring_order", info.ringOrder},
-          {"topology", info.topology},       {"p", info.ranks},
+          {"topology", info.topology},       {"placement", info.placement},
+          {"p", info.ranks},
           {"dtype", info.dtype},             {"op", info.op},
           {"host", info.host},               {"date", info.date}};
 }

@@ -12,6 +12,7 @@ struct RunInfo {
   std::string algorithm;
   std::string ringOrder;
   std::string topology;
+  std::string placement;  // which rank sits where
   int ranks = 0;
   std::string dtype;
   std::string op;
