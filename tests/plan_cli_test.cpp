@@ -2,39 +2,18 @@
 // every plan; each bad input exits non-zero with one stderr line naming the record.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "run_ringlab.hpp"
+
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
+using Result = ringlab::test::CliResult;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-Result run(const std::string& args) {
-  const std::string dir = ::testing::TempDir();
-  const std::string out = dir + "plan_cli_out.txt", err = dir + "plan_cli_err.txt";
-  const std::string cmd =
-      std::string("timeout 30 ") + RINGLAB_BINARY + " plan " + args + " >" + out + " 2>" + err;
-  const int raw = std::system(cmd.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
-}
+Result run(const std::string& args) { return ringlab::test::runRinglab(ringlab::test::splitWords("plan " + args), 30); }
 
 std::string data(const std::string& name) {
   return std::string(RINGLAB_TEST_DATA) + "/" + name;
@@ -76,7 +55,7 @@ TEST(PlanCli, WritesAGantt) {
   const std::string svg = ::testing::TempDir() + "plan_gantt.svg";
   const Result r = run("--timeline " + data("plan_timeline.csv") + " -p 8 --gantt " + svg);
   ASSERT_EQ(r.status, 0) << r.err;
-  const std::string text = slurp(svg);
+  const std::string text = ringlab::test::slurpFile(svg);
   EXPECT_NE(text.find("<svg"), std::string::npos);
   EXPECT_NE(text.find("backward (compute)"), std::string::npos);
 }

@@ -1,7 +1,5 @@
 // `ringlab topo` and `ringlab sim` end to end: the real binary as a child process. Bad input
 // must exit non-zero with one "ringlab: error:" line naming the offending element.
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -12,45 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "run_ringlab.hpp"
+
 namespace {
 
-struct CliResult {
-  int status = -1;
-  std::string out, err;
-};
+using ringlab::test::CliResult;
+using ringlab::test::slurpFile;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-CliResult ringlab(std::vector<std::string> args) {
-  static int serial = 0;
-  const std::string base = ::testing::TempDir() + "ringlab_topo_cli_" + std::to_string(getpid()) +
-                           "_" + std::to_string(serial++);
-  args.insert(args.begin(), RINGLAB_BINARY);
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int out = open((base + ".out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int err = open((base + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(out, 1);
-    dup2(err, 2);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  CliResult r{WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-              slurp(base + ".out"), slurp(base + ".err")};
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
-}
+CliResult ringlab(std::vector<std::string> args) { return ringlab::test::runRinglab(std::move(args)); }
 
 std::string tempFile(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_" + name;
@@ -170,7 +137,7 @@ TEST(SimCli, PrintsTheBenchTableAndNamesTopologyAndPlacement) {
   EXPECT_NE(r.out.find("# topology: nodes=2,ranks=2"), std::string::npos);
   EXPECT_NE(r.out.find("# placement: round-robin"), std::string::npos);
   EXPECT_NE(r.out.find("      4194304      1048576  float32    sum"), std::string::npos) << r.out;
-  const std::string doc = slurp(json);
+  const std::string doc = slurpFile(json);
   EXPECT_NE(doc.find("\"placement\""), std::string::npos);
   EXPECT_NE(doc.find("round-robin"), std::string::npos);
   std::remove(json.c_str());
