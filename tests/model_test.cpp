@@ -122,6 +122,27 @@ TEST(ModelSelection, TinyMessagesFavourFewerStepsLargeOnesTheRing) {
   EXPECT_EQ(fastestAlgorithm(63, 1 << 28, DataType::Float32, m), "ring");
 }
 
+// auto prices the closed forms by index; it must pick what pricing each named algorithm picks.
+TEST(ModelSelection, AutoPicksTheFastestNamedAlgorithmAndPricesIt) {
+  const ModelParams m = defaultProfile().params;
+  schedule::AlgorithmSpec automatic;
+  automatic.name = kAutoAlgorithm;
+  for (int p : {2, 3, 8, 13, 64}) {
+    for (std::uint64_t count : {1ull, 100ull, 10000ull, 1000000ull, 100000000ull}) {
+      std::string best;
+      double bestTime = 0;
+      for (const std::string& name : modelledAlgorithms()) {
+        schedule::AlgorithmSpec spec;
+        spec.name = name;
+        const double t = predictAllReduce(spec, p, count, DataType::Float32, m).total_s();
+        if (best.empty() || t < bestTime) best = name, bestTime = t;
+      }
+      EXPECT_EQ(fastestAlgorithm(p, count, DataType::Float32, m), best) << p << " " << count;
+      EXPECT_EQ(predictAllReduce(automatic, p, count, DataType::Float32, m).total_s(), bestTime);
+    }
+  }
+}
+
 TEST(ModelSelection, CrossoverIsTheFirstCountWhereTheFastestChanges) {
   const ModelParams m = defaultProfile().params;
   const std::uint64_t lo = 1, hi = 1ull << 28;

@@ -11,6 +11,7 @@
 #include "ringlab/plan/chrome_trace.hpp"
 #include "ringlab/plan/optimal.hpp"
 #include "ringlab/plan/timeline_format.hpp"
+#include "plan/cost_grid.hpp"
 
 namespace {
 
@@ -310,3 +311,27 @@ TEST(PlanTrace, BadTracesAreNamed) {
 }
 
 }  // namespace
+
+namespace ringlab::plan::detail {
+namespace {
+
+// The grid's bounds bracket the cost everywhere, and equal it on grid points; checked against a
+// search over every grid point (a size's neighbours found by binning must be the true ones).
+TEST(PlanCostGrid, BoundsBracketTheCostAtEverySize) {
+  const auto cost = [](std::uint64_t b) { return 1e-6 + static_cast<double>(b) * 1e-9; };
+  const CostGrid grid(cost, 4, 4, std::uint64_t{1} << 34, std::uint64_t{1} << 20);
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200000; ++i) {
+    const std::uint64_t b = 4 + rng() % ((std::uint64_t{1} << 34) - 4);
+    ASSERT_LE(grid.lower(b), cost(b)) << b;
+    ASSERT_GE(grid.upper(b), cost(b)) << b;
+    ASSERT_LE(grid.upper(b) - grid.lower(b), cost(b) * 2e-3 + (std::uint64_t{1} << 20) * 1e-9) << b;
+  }
+  for (std::uint64_t b : {std::uint64_t{4}, std::uint64_t{1} << 34}) {
+    EXPECT_EQ(grid.lower(b), cost(b));
+    EXPECT_EQ(grid.upper(b), cost(b));
+  }
+}
+
+}  // namespace
+}  // namespace ringlab::plan::detail

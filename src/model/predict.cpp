@@ -3,6 +3,46 @@
 #include "ringlab/core/error.hpp"
 
 namespace ringlab::model {
+namespace {
+
+// The modelled algorithms' closed forms by their index in modelledAlgorithms(). "auto" prices all
+// of them on every call; going by index builds no names or specs, which matters to callers that
+// price millions of sizes (the bucket planner).
+Cost closedForm(std::size_t which, int p, std::uint64_t count, std::uint64_t e, const ModelParams& m) {
+  switch (which) {
+    case 0: return ringAllReduceCost(p, count, e, m);
+    case 1: return recursiveDoublingCost(p, count, e, m);
+    case 2: return rabenseifnerCost(p, count, e, m);
+    default: return binomialTreeCost(p, count, e, m);
+  }
+}
+
+constexpr std::size_t kModelled = 4;
+
+// The first of the fastest, as fastestAlgorithm names it.
+std::size_t fastestIndex(int p, std::uint64_t count, std::uint64_t e, const ModelParams& m) {
+  std::size_t best = 0;
+  double bestTime = 0;
+  for (std::size_t i = 0; i < kModelled; ++i) {
+    const double t = closedForm(i, p, count, e, m).total_s();
+    if (i == 0 || t < bestTime) {
+      best = i;
+      bestTime = t;
+    }
+  }
+  return best;
+}
+
+const schedule::AlgorithmSpec& plainAuto() {
+  static const schedule::AlgorithmSpec spec = [] {
+    schedule::AlgorithmSpec s;
+    s.name = kAutoAlgorithm;
+    return s;
+  }();
+  return spec;
+}
+
+}  // namespace
 
 const std::vector<std::string>& modelledAlgorithms() {
   static const std::vector<std::string> kNames = {"ring", "recursive_doubling", "rabenseifner",
@@ -33,9 +73,10 @@ schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec, sch
 
 Cost predictAllReduce(const schedule::AlgorithmSpec& requested, int p, std::uint64_t count, DataType type,
                       const ModelParams& m) {
+  const std::uint64_t e = dataTypeSize(type);
+  if (requested == plainAuto()) return closedForm(fastestIndex(p, count, e, m), p, count, e, m);
   const schedule::AlgorithmSpec spec =
       chooseAlgorithm(requested, schedule::Collective::AllReduce, p, count, type, m);
-  const std::uint64_t e = dataTypeSize(type);
   if (spec.name == "ring") return ringAllReduceCost(p, count, e, m);
   if (spec.name == "recursive_doubling") return recursiveDoublingCost(p, count, e, m);
   if (spec.name == "rabenseifner") return rabenseifnerCost(p, count, e, m);
@@ -55,18 +96,7 @@ std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, co
 }
 
 std::string fastestAlgorithm(int p, std::uint64_t count, DataType type, const ModelParams& m) {
-  std::string best;
-  double bestTime = 0;
-  for (const std::string& name : modelledAlgorithms()) {
-    schedule::AlgorithmSpec spec;
-    spec.name = name;
-    const double t = predictAllReduce(spec, p, count, type, m).total_s();
-    if (best.empty() || t < bestTime) {
-      best = name;
-      bestTime = t;
-    }
-  }
-  return best;
+  return modelledAlgorithms()[fastestIndex(p, count, dataTypeSize(type), m)];
 }
 
 std::uint64_t crossoverCount(int p, std::uint64_t lo, std::uint64_t hi, DataType type,

@@ -4,6 +4,7 @@
 // point as an upper bound. Exact bounds given only that cost is nondecreasing in bytes.
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace ringlab::plan::detail {
@@ -23,8 +24,16 @@ class CostGrid {
   static constexpr std::size_t kMaxPoints = 400'000;
 
  private:
+  // Where to look: a search over the whole grid misses the cache at every level, and the planner
+  // asks millions of times. Sizes are binned by octave and 64 steps within it (a key that grows
+  // with the size); first_[k] is the first grid point whose key is >= k, so a size's neighbours
+  // lie between first_[key] and first_[key + 1], a few dozen points at most.
+  static std::size_t key(std::uint64_t bytes);
+  std::pair<std::size_t, std::size_t> range(std::uint64_t bytes) const;
+
   std::vector<std::uint64_t> bytes_;
   std::vector<double> cost_;
+  std::vector<std::uint32_t> first_;
 };
 
 }  // namespace ringlab::plan::detail
