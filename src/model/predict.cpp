@@ -1,13 +1,16 @@
 #include "ringlab/model/predict.hpp"
 
+#include <algorithm>
+
 #include "ringlab/core/error.hpp"
 
 namespace ringlab::model {
 namespace {
 
-// The modelled algorithms' closed forms by their index in modelledAlgorithms(). "auto" prices all
-// of them on every call; going by index builds no names or specs, which matters to callers that
-// price millions of sizes (the bucket planner).
+// The modelled algorithms' closed forms by their index in modelledAlgorithms() (the same order:
+// the ModelClosedForm tests hold each equal to its schedule's cost). "auto" prices all of them on
+// every call; going by index builds no names or specs, which matters to callers that price
+// millions of sizes (the bucket planner).
 Cost closedForm(std::size_t which, int p, std::uint64_t count, std::uint64_t e, const ModelParams& m) {
   switch (which) {
     case 0: return ringAllReduceCost(p, count, e, m);
@@ -17,13 +20,11 @@ Cost closedForm(std::size_t which, int p, std::uint64_t count, std::uint64_t e, 
   }
 }
 
-constexpr std::size_t kModelled = 4;
-
 // The first of the fastest, as fastestAlgorithm names it.
 std::size_t fastestIndex(int p, std::uint64_t count, std::uint64_t e, const ModelParams& m) {
   std::size_t best = 0;
   double bestTime = 0;
-  for (std::size_t i = 0; i < kModelled; ++i) {
+  for (std::size_t i = 0; i < modelledAlgorithms().size(); ++i) {
     const double t = closedForm(i, p, count, e, m).total_s();
     if (i == 0 || t < bestTime) {
       best = i;
@@ -77,10 +78,9 @@ Cost predictAllReduce(const schedule::AlgorithmSpec& requested, int p, std::uint
   if (requested == plainAuto()) return closedForm(fastestIndex(p, count, e, m), p, count, e, m);
   const schedule::AlgorithmSpec spec =
       chooseAlgorithm(requested, schedule::Collective::AllReduce, p, count, type, m);
-  if (spec.name == "ring") return ringAllReduceCost(p, count, e, m);
-  if (spec.name == "recursive_doubling") return recursiveDoublingCost(p, count, e, m);
-  if (spec.name == "rabenseifner") return rabenseifnerCost(p, count, e, m);
-  if (spec.name == "binomial_tree") return binomialTreeCost(p, count, e, m);
+  const std::vector<std::string>& names = modelledAlgorithms();
+  const auto named = std::find(names.begin(), names.end(), spec.name);
+  if (named != names.end()) return closedForm(static_cast<std::size_t>(named - names.begin()), p, count, e, m);
   return scheduleCost(schedule::buildSchedule(schedule::Collective::AllReduce, p, spec), count, type, m);
 }
 
