@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
@@ -56,6 +57,31 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
                      "ring allgather" + at);
     }
   }
+}
+
+// What the bucket planner relies on: within one memory regime, each closed form is
+// R(count mod period) + B * floor(count / period). R and B are read off counts below one period
+// and one far period, then checked at counts spread over every residue.
+TEST(ModelClosedForm, IsPeriodicPlusLinearInTheCount) {
+  std::mt19937_64 rng(5);
+  for (int p : {1, 2, 3, 6, 8, 13, 64}) {
+    for (const std::string& name : modelledAlgorithms()) {
+      schedule::AlgorithmSpec spec;
+      spec.name = name;
+      const std::uint64_t period = countPeriod(name, p);
+      const auto cost = [&](std::uint64_t c) {
+        return predictAllReduce(spec, p, c, DataType::Float32, kContended).total_s();
+      };
+      const std::uint64_t far = 1 << 20;
+      const double perPeriod = (cost(period * far) - cost(0)) / static_cast<double>(far);
+      for (int trial = 0; trial < 200; ++trial) {
+        const std::uint64_t c = rng() % (std::uint64_t{1} << 30);
+        const double shaped = cost(c % period) + perPeriod * static_cast<double>(c / period);
+        ASSERT_NEAR(shaped, cost(c), 1e-12 * cost(c)) << name << " p=" << p << " count=" << c;
+      }
+    }
+  }
+  EXPECT_THROW(countPeriod("multi_ring", 4), Error);
 }
 
 TEST(ModelClosedForm, TextbookFormulasWhenPDividesTheCount) {

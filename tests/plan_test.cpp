@@ -11,7 +11,6 @@
 #include "ringlab/plan/chrome_trace.hpp"
 #include "ringlab/plan/optimal.hpp"
 #include "ringlab/plan/timeline_format.hpp"
-#include "plan/cost_grid.hpp"
 
 namespace {
 
@@ -56,12 +55,70 @@ double bruteForceBest(const Timeline& t, const BucketCost& cost) {
   return best;
 }
 
+// A host on which concurrent transfers slow down and large buckets stream from memory: the
+// model's two regimes, so the cost has a jump at the cache size.
+model::ModelParams twoRegimes(double alpha, double gbps) {
+  model::ModelParams m = params(alpha, gbps);
+  m.host.concurrent_transfers = 3;
+  m.memory = {1 << 20, 3 * m.link.beta_s_per_byte, 2 * m.reduce.gamma_s_per_byte};
+  return m;
+}
+
+// The recurrence itself, every j for every i: the reference for instances too big to enumerate.
+double plainRecurrence(const Timeline& t, const BucketCost& cost) {
+  const std::size_t n = t.tensors.size();
+  std::vector<double> done(n + 1, 0);
+  for (std::size_t i = 1; i <= n; ++i) {
+    done[i] = 1e300;
+    std::uint64_t bytes = 0;
+    for (std::size_t j = i; j-- > 0;) {
+      bytes += t.tensors[j].bytes();
+      done[i] = std::min(done[i], std::max(done[j], t.tensors[i - 1].ready_s) + cost.seconds(bytes));
+    }
+  }
+  return done[n];
+}
+
+TEST(PlanOptimal, PiecesReproduceTheCost) {
+  std::mt19937_64 rng(3);
+  for (int p : {1, 2, 3, 8, 12, 64}) {
+    for (const model::ModelParams& m : {params(20e-6, 2), twoRegimes(20e-6, 2)}) {
+      const BucketCost cost(p, DataType::Float32, m);
+      const std::vector<CostPiece> pieces = cost.pieces();
+      for (int trial = 0; trial < 2000; ++trial) {
+        const std::uint64_t count = 1 + rng() % (trial % 2 ? 1 << 20 : std::uint64_t{1} << 34);
+        double least = 1e300;
+        for (const CostPiece& piece : pieces) {
+          if (count >= piece.minCount && count <= piece.maxCount) least = std::min(least, piece.seconds(count));
+        }
+        ASSERT_NEAR(least, cost.seconds(4 * count), 1e-12 * cost.seconds(4 * count) + 1e-300)
+            << "p " << p << " count " << count;
+      }
+    }
+  }
+}
+
+TEST(PlanOptimal, MatchesTheFullRecurrenceOnLargerInstances) {
+  std::mt19937 rng(9);
+  for (int p : {2, 6, 8, 16}) {
+    for (const model::ModelParams& m : {params(50e-6, 1), twoRegimes(5e-6, 0.3), params(2e-6, 20)}) {
+      const Timeline t = randomTimeline(rng, 300);
+      const BucketCost cost(p, DataType::Float32, m);
+      const OptimalPlan plan = optimalBuckets(t, cost);
+      EXPECT_NEAR(plan.lastDone_s, plainRecurrence(t, cost), 1e-9 * plan.lastDone_s) << "p " << p;
+      EXPECT_NEAR(predict(t, bucketsFromStarts(plan.starts, 300), cost).lastDone_s, plan.lastDone_s,
+                  1e-9 * plan.lastDone_s);
+    }
+  }
+}
+
 TEST(PlanOptimal, MatchesBruteForceOnSmallInstances) {
   std::mt19937 rng(8);
-  // Regimes: startup-bound (slow alpha), bandwidth-bound, and with the bucket copy priced.
+  // Regimes: startup-bound (slow alpha), bandwidth-bound, with the bucket copy priced, and a
+  // contended host with a memory regime.
   const std::vector<std::pair<model::ModelParams, double>> regimes = {
-      {params(200e-6, 10), 0}, {params(2e-6, 0.5), 0}, {params(20e-6, 2), 0.2e9}};
-  for (int p : {2, 5, 8}) {
+      {params(200e-6, 10), 0}, {params(2e-6, 0.5), 0}, {params(20e-6, 2), 0.2e9}, {twoRegimes(5e-6, 1), 0}};
+  for (int p : {2, 5, 8, 12}) {
     for (const auto& [m, copy] : regimes) {
       for (int trial = 0; trial < 6; ++trial) {
         const Timeline t = withBucketCopies(randomTimeline(rng, 2 + trial % 9), copy, false);
@@ -311,27 +368,3 @@ TEST(PlanTrace, BadTracesAreNamed) {
 }
 
 }  // namespace
-
-namespace ringlab::plan::detail {
-namespace {
-
-// The grid's bounds bracket the cost everywhere, and equal it on grid points; checked against a
-// search over every grid point (a size's neighbours found by binning must be the true ones).
-TEST(PlanCostGrid, BoundsBracketTheCostAtEverySize) {
-  const auto cost = [](std::uint64_t b) { return 1e-6 + static_cast<double>(b) * 1e-9; };
-  const CostGrid grid(cost, 4, 4, std::uint64_t{1} << 34, std::uint64_t{1} << 20);
-  std::mt19937_64 rng(7);
-  for (int i = 0; i < 200000; ++i) {
-    const std::uint64_t b = 4 + rng() % ((std::uint64_t{1} << 34) - 4);
-    ASSERT_LE(grid.lower(b), cost(b)) << b;
-    ASSERT_GE(grid.upper(b), cost(b)) << b;
-    ASSERT_LE(grid.upper(b) - grid.lower(b), cost(b) * 2e-3 + (std::uint64_t{1} << 20) * 1e-9) << b;
-  }
-  for (std::uint64_t b : {std::uint64_t{4}, std::uint64_t{1} << 34}) {
-    EXPECT_EQ(grid.lower(b), cost(b));
-    EXPECT_EQ(grid.upper(b), cost(b));
-  }
-}
-
-}  // namespace
-}  // namespace ringlab::plan::detail

@@ -228,7 +228,7 @@ int runPlan(const PlanArgs& a) {
                           {"copy", copyText},
                           {"ddp_bucket_cap_mb", cap.capBytes / 1048576.0},
                           {"ddp_bucket_cap_iteration_us", cap.iteration_s * 1e6},
-                          {"optimal_cost_evaluations", optimal.costEvaluations}};
+                          {"optimal_candidates_examined", optimal.candidatesExamined}};
     for (const NamedPlan& p : plans) out["plans"].push_back(planJson(p, best));
     std::printf("%s\n", out.dump(2).c_str());
     return 0;

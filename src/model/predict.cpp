@@ -1,6 +1,7 @@
 #include "ringlab/model/predict.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "ringlab/core/error.hpp"
 
@@ -93,6 +94,13 @@ std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, co
     out.push_back({name, predictAllReduce(spec, p, count, type, m), schedule::countVolume(s, count, type)});
   }
   return out;
+}
+
+std::uint64_t countPeriod(const std::string& algorithm, int p) {
+  if (algorithm == "ring") return static_cast<std::uint64_t>(p);  // chunks of ceil(count / p)
+  if (algorithm == "rabenseifner") return std::bit_floor(static_cast<std::uint64_t>(p));  // blocks
+  if (algorithm == "recursive_doubling" || algorithm == "binomial_tree") return 1;  // whole vector
+  throwInvalid("algorithm '" + algorithm + "' has no closed form");
 }
 
 std::string fastestAlgorithm(int p, std::uint64_t count, DataType type, const ModelParams& m) {

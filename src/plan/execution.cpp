@@ -1,6 +1,7 @@
 #include "ringlab/plan/execution.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "plan/describe.hpp"
 #include "ringlab/core/error.hpp"
@@ -28,6 +29,42 @@ double BucketCost::seconds(std::uint64_t bytes) const {
   if (ranks_ == 1) return 0;  // nothing to exchange
   return model::predictAllReduce(autoSpec(), ranks_, bytes / dataTypeSize(type_), type_, params_)
       .total_s();
+}
+
+std::vector<CostPiece> BucketCost::pieces() const {
+  constexpr std::uint64_t kAny = std::numeric_limits<std::uint64_t>::max();
+  if (ranks_ == 1) return {CostPiece{0, kAny, 1, 0, {0.0}}};
+  // The regimes as counts, each with parameters that no longer switch inside it.
+  const std::uint64_t e = dataTypeSize(type_);
+  const double cache = params_.memory.cache_bytes;
+  std::vector<std::pair<std::uint64_t, model::ModelParams>> regimes;  // (first count, params)
+  model::ModelParams inCache = params_;
+  inCache.memory.cache_bytes = 0;
+  regimes.push_back({0, inCache});
+  if (cache > 0) {
+    model::ModelParams inMemory = model::forMessage(params_, cache + 1);
+    inMemory.memory.cache_bytes = 0;
+    regimes.push_back({static_cast<std::uint64_t>(cache) / e + 1, inMemory});
+  }
+  std::vector<CostPiece> out;
+  for (std::size_t r = 0; r < regimes.size(); ++r) {
+    const auto& [first, m] = regimes[r];
+    const std::uint64_t last = r + 1 < regimes.size() ? regimes[r + 1].first - 1 : kAny;
+    for (const std::string& name : model::modelledAlgorithms()) {
+      schedule::AlgorithmSpec spec;
+      spec.name = name;
+      const auto cost = [&](std::uint64_t count) {
+        return model::predictAllReduce(spec, ranks_, count, type_, m).total_s();
+      };
+      CostPiece piece{first, last, model::countPeriod(name, ranks_), 0, {}};
+      for (std::uint64_t c = 0; c < piece.period; ++c) piece.residue_s.push_back(cost(c));
+      // The rise per period, read over many periods so that rounding does not skew it.
+      constexpr std::uint64_t kPeriods = 1 << 20;
+      piece.perPeriod_s = (cost(piece.period * kPeriods) - cost(0)) / static_cast<double>(kPeriods);
+      out.push_back(std::move(piece));
+    }
+  }
+  return out;
 }
 
 Timeline withBucketCopies(const Timeline& timeline, double copyBytesPerSecond, bool views) {

@@ -39,6 +39,12 @@ struct Prediction {
 // Every modelled algorithm at this size, in modelledAlgorithms() order.
 std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, const ModelParams& m);
 
+// The period of a modelled algorithm's rounding of the count into chunks: within one memory
+// regime its closed form is R(count mod period) + B * floor(count / period) for some R and B
+// (ring: p chunks; Rabenseifner: 2^floor(lg p) blocks; the others move whole vectors: 1). The
+// bucket planner relies on this shape. Throws InvalidArgument for a name with no closed form.
+std::uint64_t countPeriod(const std::string& algorithm, int p);
+
 // The fastest modelled algorithm (ties go to the earlier one in modelledAlgorithms()).
 std::string fastestAlgorithm(int p, std::uint64_t count, DataType type, const ModelParams& m);
 

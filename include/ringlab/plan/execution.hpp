@@ -26,6 +26,19 @@
 
 namespace ringlab::plan {
 
+// One piece of a bucket's cost, in the shape the optimal search exploits: for a bucket of c
+// elements with minCount <= c <= maxCount, residue_s[c % period] + perPeriod_s * (c / period).
+struct CostPiece {
+  std::uint64_t minCount = 0;
+  std::uint64_t maxCount = 0;
+  std::uint64_t period = 1;
+  double perPeriod_s = 0;
+  std::vector<double> residue_s;  // period entries
+  double seconds(std::uint64_t count) const {
+    return residue_s[count % period] + perPeriod_s * static_cast<double>(count / period);
+  }
+};
+
 // What one bucket costs on the communication stream.
 class BucketCost {
  public:
@@ -37,6 +50,11 @@ class BucketCost {
   // The algorithm "auto" picks for a bucket of `bytes`.
   std::string algorithm(std::uint64_t bytes) const;
   int ranks() const { return ranks_; }
+  // The same cost as pieces: seconds(bytes) is the least of the pieces whose range holds the
+  // bucket's element count. One piece per modelled algorithm and memory regime, since "auto"
+  // takes the fastest algorithm and each one's closed form is periodic plus linear in the count
+  // within a regime (model::countPeriod).
+  std::vector<CostPiece> pieces() const;
 
  private:
   int ranks_;
