@@ -60,6 +60,16 @@ TEST(PlanCli, WritesAGantt) {
   EXPECT_NE(text.find("backward (compute)"), std::string::npos);
 }
 
+TEST(PlanCli, PlansFromMeasuredAllReduceTimes) {
+  const Result r = run("--timeline " + data("plan_timeline.csv") + " -p 2 --measured " +
+                       data("plan_measured_p2.json") + " --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_NE(j["model"].get<std::string>().find("measured AllReduce times over gloo"), std::string::npos)
+      << j["model"];
+  for (const auto& bucket : j["plans"][0]["buckets"]) EXPECT_EQ(bucket["algorithm"], "measured");
+}
+
 void expectOneLineError(const std::string& args, const std::string& needle) {
   const Result r = run(args);
   EXPECT_NE(r.status, 0) << args;
@@ -85,6 +95,15 @@ TEST(PlanCli, BadInputIsNamed) {
   expectOneLineError("--timeline " + data("plan_timeline.csv") + " --profile " +
                          data("plan_profile_p2.json") + " -p 8",
                      "measured for p = 2, not -p 8");
+  expectOneLineError("--timeline " + data("plan_timeline.csv") + " --measured " +
+                         data("plan_measured_p2.json") + " -p 8",
+                     "measured at p = 2, not -p 8");
+  expectOneLineError("--timeline " + data("plan_timeline.csv") + " -p 2 --measured " +
+                         data("plan_measured_p2.json") + " --alpha 3us",
+                     "or --measured (measured AllReduce times), not both");
+  expectOneLineError("--timeline " + data("plan_timeline.csv") + " -p 2 --measured " +
+                         data("plan_measured_bad_row.json"),
+                     "row 1: no in_place.time_us");
   expectOneLineError("--timeline " + data("plan_timeline.csv") + " --evaluate 0,40",
                      "bucket start 40 is out of range");
   expectOneLineError("--timeline " + data("missing.csv"), "missing.csv: cannot be read");

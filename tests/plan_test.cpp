@@ -41,6 +41,16 @@ Timeline randomTimeline(std::mt19937& rng, std::size_t n) {
   return t;
 }
 
+void expectInvalid(const std::function<void()>& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one naming '" << needle << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
 // Every contiguous bucketing of n tensors: the 2^(n-1) subsets of possible starts 1..n-1.
 double bruteForceBest(const Timeline& t, const BucketCost& cost) {
   const std::size_t n = t.tensors.size();
@@ -109,6 +119,63 @@ TEST(PlanOptimal, MatchesTheFullRecurrenceOnLargerInstances) {
       EXPECT_NEAR(predict(t, bucketsFromStarts(plan.starts, 300), cost).lastDone_s, plan.lastDone_s,
                   1e-9 * plan.lastDone_s);
     }
+  }
+}
+
+model::MeasuredCurve gloo() {
+  return model::MeasuredCurve({{4, 250e-6}, {65536, 800e-6}, {262144, 700e-6}, {1 << 20, 2.7e-3}, {4 << 20, 5.3e-3}},
+                              "gloo");
+}
+
+TEST(PlanMeasured, InterpolatesRaisesDipsAndExtrapolates) {
+  const model::MeasuredCurve c = gloo();
+  EXPECT_DOUBLE_EQ(c.seconds(1), 250e-6);                          // below the first size
+  EXPECT_NEAR(c.seconds(32770), 525e-6, 1e-12);                    // halfway from 4 B to 64 KiB
+  EXPECT_DOUBLE_EQ(c.points()[2].seconds, 800e-6);                 // the dip at 256 KiB raised
+  EXPECT_NEAR(c.seconds(8 << 20), 5.3e-3 + 2.6e-3 * 4 / 3, 1e-12);  // the last line, extended
+  for (std::uint64_t b = 1; b < (8 << 20); b = b * 3 / 2 + 1) EXPECT_LE(c.seconds(b), c.seconds(b * 3 / 2 + 1));
+  const auto invalid = [](std::vector<model::MeasuredCurve::Point> pts, const std::string& needle) {
+    expectInvalid([&] { model::MeasuredCurve(pts, "m.json"); }, needle);
+  };
+  invalid({{4, 1e-6}}, "m.json: 1 sizes; at least 2");
+  invalid({{4, 1e-6}, {4, 2e-6}}, "size 4 bytes does not follow 4");
+  invalid({{4, 1e-6}, {8, 0}}, "the time at 8 bytes is not a positive number");
+}
+
+TEST(PlanMeasured, ReadsBenchJsonAndNamesBadRecords) {
+  const auto j = nlohmann::json::parse(
+      R"({"run": {"p": 4, "transport": "tcp"}, "rows": [{"size_bytes": 4, "in_place": {"time_us": 10}},
+          {"size_bytes": 64, "out_of_place": {"time_us": 12}}]})");
+  const model::MeasuredAllReduce m = model::measuredAllReduceFromBenchJson(j, "b.json");
+  EXPECT_EQ(m.ranks, 4);
+  EXPECT_EQ(m.transport, "tcp");
+  EXPECT_DOUBLE_EQ(m.curve.seconds(64), 12e-6);
+  expectInvalid([] { model::measuredAllReduceFromBenchJson(nlohmann::json::parse("{}"), "b.json"); },
+                "b.json: no \"run\" object");
+  expectInvalid([] { model::measuredAllReduceFromBenchJson(nlohmann::json::parse(R"({"run": {"p": 2}})"), "b.json"); },
+                "no \"rows\" array");
+  expectInvalid([] {
+    model::measuredAllReduceFromBenchJson(nlohmann::json::parse(R"({"run": {"p": 2}, "rows": [{"in_place": {}}]})"), "b.json");
+  }, "row 0: no size_bytes");
+}
+
+TEST(PlanMeasured, PiecesAndTheOptimumFollowTheCurve) {
+  const BucketCost cost(2, DataType::Float32, gloo());
+  EXPECT_EQ(cost.algorithm(4096), "measured");
+  std::mt19937_64 rng(4);
+  const std::vector<CostPiece> pieces = cost.pieces();
+  for (int trial = 0; trial < 5000; ++trial) {
+    const std::uint64_t count = 1 + rng() % (trial % 2 ? 1 << 16 : 1 << 22);
+    double least = 1e300;
+    for (const CostPiece& piece : pieces) {
+      if (count >= piece.minCount && count <= piece.maxCount) least = std::min(least, piece.seconds(count));
+    }
+    ASSERT_NEAR(least, cost.seconds(4 * count), 1e-12) << count;
+  }
+  std::mt19937 trng(11);
+  for (int trial = 0; trial < 4; ++trial) {
+    const Timeline t = randomTimeline(trng, 200);
+    EXPECT_NEAR(optimalBuckets(t, cost).lastDone_s, plainRecurrence(t, cost), 1e-12);
   }
 }
 
@@ -266,16 +333,6 @@ TEST(PlanCost, CopiesDelayTheBackwardAndTheStep) {
 }
 
 // --- bad input, each named ---
-
-void expectInvalid(const std::function<void()>& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one naming '" << needle << "'";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
 
 const char* kCsvHead =
     "# format = ringlab-grad-timeline/1\n# backward_end_us = 100\nname,count,dtype,ready_us\n";

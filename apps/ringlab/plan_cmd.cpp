@@ -25,7 +25,7 @@ namespace ringlab::cli {
 namespace {
 
 struct PlanArgs {
-  std::string timeline, trace, params, evaluate, gantt, writeTimeline, copyBandwidth, ddpCaps;
+  std::string timeline, trace, params, evaluate, gantt, writeTimeline, copyBandwidth, ddpCaps, measured;
   int ranks = 8;
   bool views = false, json = false;
   ModelOptions model;
@@ -70,6 +70,48 @@ void checkProfileRanks(const std::string& path, int ranks) {
                  ", not -p " + std::to_string(ranks) + "; calibrate for this p or pass -p " +
                  std::to_string(j["ranks"].get<int>()));
   }
+}
+
+// The bucket cost, and one line that says where it comes from: the model with its parameters, or
+// the user's measured AllReduce times (`ringlab bench --json`), which must be for this p.
+struct CostSource {
+  plan::BucketCost cost;
+  std::string description, source;
+};
+
+CostSource costSource(const PlanArgs& a, DataType type) {
+  if (a.measured.empty()) {
+    std::vector<std::string> warnings;
+    std::string source;
+    const model::Profile prof = a.model.resolve(warnings, source);
+    checkProfileRanks(a.model.profilePath, a.ranks);
+    for (const auto& w : warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
+    return {plan::BucketCost(a.ranks, type, prof.params), describeModel(prof), source};
+  }
+  const ModelOptions& o = a.model;
+  if (!o.profilePath.empty() || !o.alpha.empty() || !o.bandwidth.empty() || !o.gamma.empty() ||
+      !o.concurrency.empty()) {
+    throwInvalid(
+        "give the model (--profile, --alpha, --bw, --gamma, --concurrency) or --measured "
+        "(measured AllReduce times), not both");
+  }
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(readText("measured times", a.measured));
+  } catch (const nlohmann::json::exception& e) {
+    throwInvalid("measured times " + a.measured + ": not valid JSON (" + e.what() + ")");
+  }
+  model::MeasuredAllReduce m = model::measuredAllReduceFromBenchJson(j, a.measured);
+  if (m.ranks != a.ranks) {
+    throwInvalid("measured times " + a.measured + ": measured at p = " + std::to_string(m.ranks) +
+                 ", not -p " + std::to_string(a.ranks) + "; measure at this p or pass -p " +
+                 std::to_string(m.ranks));
+  }
+  const std::string description = fmt::format(
+      "measured AllReduce times over {}, {} sizes from {} to {}, interpolated", m.transport,
+      m.curve.points().size(), formatSize(m.curve.points().front().bytes),
+      formatSize(m.curve.points().back().bytes));
+  return {plan::BucketCost(a.ranks, type, std::move(m.curve)), description, "measured " + a.measured};
 }
 
 std::vector<std::size_t> parseStarts(const std::string& text) {
@@ -145,11 +187,6 @@ nlohmann::json planJson(const NamedPlan& p, const plan::Prediction& optimal) {
 
 int runPlan(const PlanArgs& a) {
   checkRanks(a.ranks);
-  std::vector<std::string> warnings;
-  std::string source;
-  const model::Profile prof = a.model.resolve(warnings, source);
-  checkProfileRanks(a.model.profilePath, a.ranks);
-  for (const auto& w : warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
   plan::Timeline timeline = loadTimeline(a);
   if (!a.copyBandwidth.empty()) timeline.copyBytesPerSecond = parseBandwidth(a.copyBandwidth);
   if (!a.writeTimeline.empty()) {
@@ -158,7 +195,8 @@ int runPlan(const PlanArgs& a) {
     if (!out) throwInvalid("--write-timeline " + a.writeTimeline + ": cannot be written");
   }
   const DataType type = timeline.tensors.front().dtype;
-  const plan::BucketCost cost(a.ranks, type, prof.params);
+  const CostSource priced = costSource(a, type);
+  const plan::BucketCost& cost = priced.cost;
   const plan::Timeline recorded = timeline;
   timeline = plan::withBucketCopies(recorded, recorded.copyBytesPerSecond, a.views);
   const plan::OptimalPlan optimal = plan::optimalBuckets(timeline, cost);
@@ -223,8 +261,8 @@ int runPlan(const PlanArgs& a) {
                             {"forward_us", timeline.forward_s * 1e6},
                             {"optimizer_step_us", timeline.optimizerStep_s * 1e6}}},
                           {"p", a.ranks},
-                          {"model", describeModel(prof)},
-                          {"model_source", source},
+                          {"model", priced.description},
+                          {"model_source", priced.source},
                           {"copy", copyText},
                           {"ddp_bucket_cap_mb", cap.capBytes / 1048576.0},
                           {"ddp_bucket_cap_iteration_us", cap.iteration_s * 1e6},
@@ -239,11 +277,12 @@ int runPlan(const PlanArgs& a) {
       timeline.tensors.size(), formatSize(timeline.totalBytes()).c_str(), dataTypeName(type),
       formatMicros(recorded.backwardEnd_s).c_str(), formatMicros(timeline.backwardEnd_s).c_str(),
       a.ranks);
-  std::printf("# %s  [%s]\n", describeModel(prof).c_str(), source.c_str());
+  std::printf("# %s  [%s]\n", priced.description.c_str(), priced.source.c_str());
   std::printf(
       "# execution model: one communication stream, buckets in order; a bucket starts when its "
       "last gradient is "
-      "ready and the previous bucket is done; cost = AllReduce of the algorithm auto picks; %s\n",
+      "ready and the previous bucket is done; cost = %s; %s\n",
+      a.measured.empty() ? "AllReduce of the algorithm auto picks" : "measured AllReduce time",
       copyText.c_str());
   std::printf(
       "# iteration = forward %s + max(backward end, last bucket done) + copy-out and optimiser "
@@ -280,6 +319,9 @@ Action addPlanCommand(CLI::App& app) {
   cmd->add_option("--params", args->params,
                   "--trace: CSV name,count,dtype per parameter, in model.parameters() order");
   cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
+  cmd->add_option("--measured", args->measured,
+                  "price buckets from measured AllReduce times (`ringlab bench --json` output, "
+                  "same p) instead of the model");
   cmd->add_option(
       "--copy-bw", args->copyBandwidth,
       "memory copy bandwidth for the bucket copies, e.g. 8GB/s (overrides the timeline's)");

@@ -11,6 +11,25 @@ namespace ringlab::plan {
 
 namespace {
 
+// A measured curve's pieces: its time up to the first size, then each segment's line as a
+// function of the count, on the counts whose bytes fall in the segment (the last one unbounded).
+std::vector<CostPiece> measuredPieces(const model::MeasuredCurve& curve, std::uint64_t e) {
+  constexpr std::uint64_t kAny = std::numeric_limits<std::uint64_t>::max();
+  const auto& pts = curve.points();
+  std::vector<CostPiece> out = {CostPiece{0, pts.front().bytes / e, 1, 0, {pts.front().seconds}}};
+  for (std::size_t k = 0; k + 1 < pts.size(); ++k) {
+    const auto& a = pts[k];
+    const auto& b = pts[k + 1];
+    const double slope = (b.seconds - a.seconds) / static_cast<double>(b.bytes - a.bytes);
+    const std::uint64_t first = (a.bytes + e - 1) / e;
+    const std::uint64_t last = k + 2 == pts.size() ? kAny : b.bytes / e;
+    if (first > last) continue;  // no whole count of elements falls in this segment
+    out.push_back({first, last, 1, slope * static_cast<double>(e),
+                   {a.seconds - slope * static_cast<double>(a.bytes)}});
+  }
+  return out;
+}
+
 schedule::AlgorithmSpec autoSpec() {
   schedule::AlgorithmSpec spec;
   spec.name = model::kAutoAlgorithm;
@@ -25,8 +44,14 @@ BucketCost::BucketCost(int ranks, DataType type, const model::ModelParams& param
     throwInvalid("-p " + std::to_string(ranks) + ": the planner needs at least 1 rank");
 }
 
+BucketCost::BucketCost(int ranks, DataType type, model::MeasuredCurve measured)
+    : BucketCost(ranks, type, model::ModelParams{}) {
+  measured_ = std::move(measured);
+}
+
 double BucketCost::seconds(std::uint64_t bytes) const {
   if (ranks_ == 1) return 0;  // nothing to exchange
+  if (measured_) return measured_->seconds(bytes);
   return model::predictAllReduce(autoSpec(), ranks_, bytes / dataTypeSize(type_), type_, params_)
       .total_s();
 }
@@ -34,6 +59,7 @@ double BucketCost::seconds(std::uint64_t bytes) const {
 std::vector<CostPiece> BucketCost::pieces() const {
   constexpr std::uint64_t kAny = std::numeric_limits<std::uint64_t>::max();
   if (ranks_ == 1) return {CostPiece{0, kAny, 1, 0, {0.0}}};
+  if (measured_) return measuredPieces(*measured_, dataTypeSize(type_));
   // The regimes as counts, each with parameters that no longer switch inside it.
   const std::uint64_t e = dataTypeSize(type_);
   const double cache = params_.memory.cache_bytes;
@@ -82,6 +108,7 @@ Timeline withBucketCopies(const Timeline& timeline, double copyBytesPerSecond, b
 
 std::string BucketCost::algorithm(std::uint64_t bytes) const {
   if (ranks_ == 1) return "none";
+  if (measured_) return "measured";
   return model::chooseAlgorithm(autoSpec(), schedule::Collective::AllReduce, ranks_,
                                 bytes / dataTypeSize(type_), type_, params_)
       .name;

@@ -6,7 +6,8 @@
 // - a bucket's AllReduce starts when the last of its gradients is ready and the previous bucket
 //   is done (and, for a fusion cycle such as Horovod's, not before the cycle that picks it up);
 // - its AllReduce costs what the model layer predicts for the algorithm that `--algo auto` would
-//   pick at that size (model::predictAllReduce with "auto");
+//   pick at that size (model::predictAllReduce with "auto"), or, when the user has timed their
+//   own AllReduce, the measured time interpolated (model::MeasuredCurve);
 // - unless gradients are views into the bucket buffer, each gradient is copied into its bucket
 //   when it is ready, on the backward's own thread (DDP's autograd hook does this), which delays
 //   every later gradient and the backward's end; and the buckets are copied back into the
@@ -21,6 +22,9 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "ringlab/model/measured_curve.hpp"
 #include "ringlab/model/params.hpp"
 #include "ringlab/plan/timeline.hpp"
 
@@ -44,22 +48,25 @@ class BucketCost {
  public:
   // Throws InvalidArgument for p < 1.
   BucketCost(int ranks, DataType type, const model::ModelParams& params);
+  // Priced from a measured curve instead (its p is the caller's to check).
+  BucketCost(int ranks, DataType type, model::MeasuredCurve measured);
 
   // Seconds for the AllReduce of a bucket of `bytes` (a whole number of elements).
   double seconds(std::uint64_t bytes) const;
-  // The algorithm "auto" picks for a bucket of `bytes`.
+  // The algorithm "auto" picks for a bucket of `bytes` ("measured" for a measured curve).
   std::string algorithm(std::uint64_t bytes) const;
   int ranks() const { return ranks_; }
   // The same cost as pieces: seconds(bytes) is the least of the pieces whose range holds the
   // bucket's element count. One piece per modelled algorithm and memory regime, since "auto"
   // takes the fastest algorithm and each one's closed form is periodic plus linear in the count
-  // within a regime (model::countPeriod).
+  // within a regime (model::countPeriod); one per segment of a measured curve.
   std::vector<CostPiece> pieces() const;
 
  private:
   int ranks_;
   DataType type_;
   model::ModelParams params_;
+  std::optional<model::MeasuredCurve> measured_;
 };
 
 // The timeline as the communication sees it when gradients are copied into bucket buffers at
