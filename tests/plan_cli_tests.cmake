@@ -14,4 +14,9 @@ if(ringlab_no_torch EQUAL 0)
   add_test(NAME plan_torch_recorder_and_trace
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/plan_torch_test.sh $<TARGET_FILE:ringlab_cli> ${RINGLAB_TORCH_PYTHON}
                    ${PROJECT_SOURCE_DIR})
+  # tools/ddp_bucket_check.py at its smallest (about 20 s): real DDP, 2 processes over gloo.
+  add_test(NAME plan_ddp_check_smoke
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/plan_ddp_check_test.sh $<TARGET_FILE:ringlab_cli> ${RINGLAB_TORCH_PYTHON}
+                   ${PROJECT_SOURCE_DIR})
+  set_tests_properties(plan_ddp_check_smoke PROPERTIES TIMEOUT 300)
 endif()

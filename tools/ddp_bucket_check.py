@@ -10,13 +10,21 @@ Steps (everything lands in DIR):
  3. calibrate: alpha and beta from gloo point-to-point ping-pong (dist.send/recv) between the two
     processes, the best one-way time per size fitted by least squares on relative error as
     `ringlab calibrate` does; gamma from torch's in-place add; -> profile.json (with "ranks": 2,
-    since two processes on one host are what it measured);
- 4. plan: `ringlab plan --timeline timeline.json --profile profile.json -p 2 --json --ddp-caps ...`
-    -> plan.json, with the planner's cap and a prediction for every cap measured;
- 5. measure: DDP with each cap, one model copy per cap, caps interleaved (A B C ... A B C ...) for
+    since two processes on one host are what it measured). gloo's own AllReduce at every power of
+    two from 4 B to 32 MiB, sizes interleaved, mean per size -> allreduce_gloo.json, in the shape
+    `ringlab bench --json` writes, for `ringlab plan --measured`;
+ 4. DDP without communication: interleaved rounds of the plain model and of DDP with a no-op
+    communication hook, with and without gradient_as_bucket_view: DDP's per-iteration bookkeeping
+    and the rate of its bucket copies, each applied where its 95% interval excludes zero ->
+    timeline_ddp.json (the timeline as DDP runs it) and bookkeeping.json;
+ 5. plan: `ringlab plan --timeline timeline_ddp.json -p 2 --json --ddp-caps ...` with the measured
+    AllReduce (the prediction) and with the link profile (the model from point-to-point numbers)
+    -> plan_measured.json, plan_link.json, gantt.svg, each planner's cap;
+ 6. measure: DDP with each cap, one model copy per cap, caps interleaved (A B C ... A B C ...) for
     --rounds rounds; per round and cap the median of --iterations iterations after warm-up;
     per cap the median over rounds with a 95% distribution-free confidence interval (order
-    statistics of the binomial) -> results.json.
+    statistics of the binomial) -> results.json, with the contention term c that would reconcile
+    the overlap prediction with each median.
 
 Workloads: `accel`, each layer's backward is an autograd Function that sleeps for its share of
 --backward-ms and returns precomputed gradients, so the backward takes time without using the CPU,
@@ -28,6 +36,7 @@ import argparse
 import json
 import math
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -125,12 +134,13 @@ def fit_relative(xs, ys):
     return a, b
 
 
-def calibrate_rank(rank, init, out, iterations):
+def calibrate_rank(rank, init, out_dir, iterations):
     dist.init_process_group("gloo", init_method=init, rank=rank, world_size=2)
     torch.set_num_threads(1)
-    sizes = [4 << k for k in range(0, 24, 2)]  # 4 B .. 32 MiB
-    best = []
+    sizes = [4 << k for k in range(0, 24)]  # 4 B .. 32 MiB, every power of two
     buf = torch.ones(sizes[-1] // 4)
+    # Point-to-point: the best one-way time per size, for the link profile.
+    best = []
     for nbytes in sizes:
         view = buf[: nbytes // 4]
         times = []
@@ -145,17 +155,16 @@ def calibrate_rank(rank, init, out, iterations):
                 dist.send(view, 0)
             times.append((time.perf_counter() - t0) / 2)
         best.append(min(times))
-    # The same AllReduce sizes, for the record (a check of the model, never fitted).
-    allreduce = []
-    for nbytes in sizes:
-        view = buf[: nbytes // 4]
-        times = []
-        for _ in range(iterations):
+    # gloo's own AllReduce, the sizes interleaved (every size once per round) so that a slow
+    # stretch of the machine lands on all of them alike.
+    allreduce = [[] for _ in sizes]
+    for _ in range(iterations):
+        for k, nbytes in enumerate(sizes):
+            view = buf[: nbytes // 4]
             dist.barrier()
             t0 = time.perf_counter()
             dist.all_reduce(view)
-            times.append(time.perf_counter() - t0)
-        allreduce.append(statistics.median(times))
+            allreduce[k].append(time.perf_counter() - t0)
     if rank == 0:
         a = torch.rand(sizes[-1] // 4)
         b = torch.rand(sizes[-1] // 4)
@@ -171,33 +180,58 @@ def calibrate_rank(rank, init, out, iterations):
                    "transport": "gloo point-to-point (torch.distributed send/recv), 2 processes on one host",
                    "host": os.uname().nodename, "ringlab_version": "tools/ddp_bucket_check.py",
                    "date": time.strftime("%Y-%m-%d"), "link_fit_r2": 0, "reduce_fit_r2": 0, "ranks": 2,
-                   "pingpong_one_way_best_s": dict(zip(map(str, sizes), best)),
-                   "allreduce_median_s": dict(zip(map(str, sizes), allreduce))}
-        with open(out, "w") as f:
+                   "pingpong_one_way_best_s": dict(zip(map(str, sizes), best))}
+        with open(os.path.join(out_dir, "profile.json"), "w") as f:
             json.dump(profile, f, indent=1)
-        # p = 2 ring: T = 2 alpha + n beta + (n / 2) gamma, so alpha = c0 / 2, beta = c1 - gamma / 2.
-        c0, c1 = fit_relative(sizes, allreduce)
-        effective = dict(profile, alpha_s=max(c0 / 2, 0.0), beta_s_per_byte=max(c1 - profile["gamma_s_per_byte"] / 2, 1e-12),
-                         transport="effective gloo AllReduce (alpha, beta fitted to torch.distributed.all_reduce times), "
-                                   "2 processes on one host")
-        with open(out.replace(".json", "_allreduce.json"), "w") as f:
-            json.dump(effective, f, indent=1)
+        # The measured AllReduce in the shape `ringlab bench --json` writes, for `plan --measured`.
+        # The mean, not the median: an iteration's communication is a sum of many AllReduce calls,
+        # which follows their mean, and gloo's times have a long tail (scheduler stalls).
+        rows = [{"size_bytes": n, "in_place": {"time_us": statistics.fmean(t) * 1e6,
+                                               "median_us": statistics.median(t) * 1e6, "calls": len(t)}}
+                for n, t in zip(sizes, allreduce)]
+        with open(os.path.join(out_dir, "allreduce_gloo.json"), "w") as f:
+            json.dump({"run": {"p": 2, "transport": "gloo (torch.distributed.all_reduce), 2 processes on one host",
+                               "time": "mean over calls, sizes interleaved"}, "rows": rows}, f, indent=1)
+    dist.destroy_process_group()
+
+
+# ---------------------------------------------------------------- DDP's own cost (2 processes)
+
+def noop_comm_hook(state, bucket):
+    """A DDP communication hook that communicates nothing: DDP's bookkeeping and copies alone."""
+    fut = torch.futures.Future()
+    fut.set_result(bucket.buffer())
+    return fut
+
+
+def bookkeeping_rank(rank, init, args, out):
+    """Interleaved rounds of the plain model, DDP with a no-op communication hook, and the same
+    with gradient_as_bucket_view=True: DDP's per-iteration bookkeeping (views minus plain) and its
+    bucket copies (copies minus views), measured without any communication."""
+    dist.init_process_group("gloo", init_method=init, rank=rank, world_size=2)
+    torch.set_num_threads(1)
+    make_batch = make_batch_fn(args)
+    models = [build_model(args.workload, args.backward_ms)]
+    for views in (False, True):
+        ddp = torch.nn.parallel.DistributedDataParallel(build_model(args.workload, args.backward_ms),
+                                                        gradient_as_bucket_view=views)
+        ddp.register_comm_hook(None, noop_comm_hook)
+        models.append(ddp)
+    optimizers = [torch.optim.SGD(m.parameters(), lr=1e-6) for m in models]
+    per_round = run_interleaved(models, optimizers, make_batch, args.calibration_rounds, args.iterations)[0]
+    if rank == 0:
+        with open(out, "w") as f:
+            json.dump({"configs": ["plain", "ddp_noop_copies", "ddp_noop_views"], "per_round_s": per_round}, f)
     dist.destroy_process_group()
 
 
 # ---------------------------------------------------------------- DDP runs (2 processes)
 
-def ddp_rank(rank, init, args, caps, out):
-    dist.init_process_group("gloo", init_method=init, rank=rank, world_size=2)
-    torch.set_num_threads(1)
-    make_batch = make_batch_fn(args)
-    models, optimizers = [], []
-    for cap in caps:
-        ddp = torch.nn.parallel.DistributedDataParallel(build_model(args.workload, args.backward_ms), bucket_cap_mb=cap)
-        models.append(ddp)
-        optimizers.append(torch.optim.SGD(ddp.parameters(), lr=1e-6))
-
-    cpu = [[] for _ in caps]  # this process's CPU seconds (all its threads, gloo's too) per iteration
+def run_interleaved(models, optimizers, make_batch, rounds, iterations):
+    """Rounds of A B C ...: per round and model, one warm-up iteration and the median of
+    `iterations`. Returns per model the per-round medians, and this process's CPU seconds per
+    iteration (all its threads, gloo's too)."""
+    cpu = [[] for _ in models]
 
     def step(i):
         optimizers[i].zero_grad(set_to_none=False)
@@ -207,19 +241,27 @@ def ddp_rank(rank, init, args, caps, out):
         cpu[i].append(time.process_time() - c0)
         return time.perf_counter() - t0
 
-    for i in range(len(caps)):  # first iterations: DDP rebuilds its buckets in ready order
+    for i in range(len(models)):  # first iterations: DDP rebuilds its buckets in ready order
         for _ in range(3):
             step(i)
-    per_round = [[] for _ in caps]
-    for _ in range(args.rounds):
-        for i in range(len(caps)):
+    per_round = [[] for _ in models]
+    for _ in range(rounds):
+        for i in range(len(models)):
             step(i)  # warm-up after the switch
-            times = [step(i) for _ in range(args.iterations)]
-            per_round[i].append(statistics.median(times))
+            per_round[i].append(statistics.median([step(i) for _ in range(iterations)]))
+    return per_round, [statistics.median(c) for c in cpu]
+
+
+def ddp_rank(rank, init, args, caps, out):
+    dist.init_process_group("gloo", init_method=init, rank=rank, world_size=2)
+    torch.set_num_threads(1)
+    models = [torch.nn.parallel.DistributedDataParallel(build_model(args.workload, args.backward_ms), bucket_cap_mb=cap)
+              for cap in caps]
+    optimizers = [torch.optim.SGD(m.parameters(), lr=1e-6) for m in models]
+    per_round, cpu = run_interleaved(models, optimizers, make_batch_fn(args), args.rounds, args.iterations)
     if rank == 0:
         with open(out, "w") as f:
-            json.dump({"caps": caps, "per_round_s": per_round,
-                       "cpu_per_iteration_s": [statistics.median(c) for c in cpu]}, f)
+            json.dump({"caps": caps, "per_round_s": per_round, "cpu_per_iteration_s": cpu}, f)
     dist.destroy_process_group()
 
 
@@ -246,6 +288,51 @@ def summarise(samples):
     return {"median_s": statistics.median(xs), "ci95_s": [xs[lo], xs[hi]], "rounds": len(xs)}
 
 
+def ddp_timeline(timeline, bookkeeping, total_bytes):
+    """The recorded timeline as DDP runs it: DDP's bookkeeping (no-op hook with views, minus the
+    plain model, paired by round) added to the forward as a per-iteration constant, and the copy
+    rate DDP's own bucket copies achieved (no-op hook with copies, minus views: one copy in and
+    one out). Each is applied only when its 95% interval excludes zero; otherwise the data do not
+    support it, and the recorded timeline stands."""
+    plain, copies, views = (summarise(r)["median_s"] for r in bookkeeping["per_round_s"])
+    paired = lambda x, y: summarise([a - b for a, b in zip(x, y)])  # noqa: E731
+    extra = paired(bookkeeping["per_round_s"][2], bookkeeping["per_round_s"][0])
+    copy = paired(bookkeeping["per_round_s"][1], bookkeeping["per_round_s"][2])
+    extra["applied"] = extra["ci95_s"][0] > 0
+    copy["applied"] = copy["ci95_s"][0] > 0
+    out = dict(timeline)
+    if extra["applied"]:
+        out["forward_us"] = timeline["forward_us"] + extra["median_s"] * 1e6
+    if copy["applied"]:
+        out["copy_bandwidth_GBps"] = 2 * total_bytes / copy["median_s"] / 1e9
+    note = {"plain_s": plain, "ddp_noop_copies_s": copies, "ddp_noop_views_s": views,
+            "bookkeeping": extra, "copies": copy,
+            "copy_bandwidth_GBps_recorded": timeline["copy_bandwidth_GBps"],
+            "copy_bandwidth_GBps_used": out["copy_bandwidth_GBps"]}
+    return out, note
+
+
+def pooled_contention(per_round, overlap, serial, resamples=2000):
+    """The contention term c fitted over all caps at once: measured - overlap = c x (serial -
+    overlap), least squares through the origin on the per-cap medians. Its 95% interval resamples
+    whole rounds (the caps ran interleaved, so a round's slow stretch hits every cap alike)."""
+    def fit(medians):
+        num = sum((t - o) * (s - o) for t, o, s in zip(medians, overlap, serial))
+        den = sum((s - o) ** 2 for o, s in zip(overlap, serial))
+        return num / den if den > 0 else None
+    rounds = len(per_round[0])
+    estimate = fit([statistics.median(r) for r in per_round])
+    rng = random.Random(7)
+    boot = []
+    for _ in range(resamples):
+        pick = [rng.randrange(rounds) for _ in range(rounds)]
+        boot.append(fit([statistics.median(r[i] for i in pick) for r in per_round]))
+    boot.sort()
+    return {"c": estimate, "ci95": [boot[int(0.025 * resamples)], boot[int(0.975 * resamples) - 1]],
+            "method": "least squares over caps of (measured - overlap) on (serial - overlap), medians; "
+                      "CI: bootstrap over rounds"}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--workload", choices=["accel", "cpu"], required=True)
@@ -256,6 +343,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--iterations", type=int, default=5)
     ap.add_argument("--calibration-iterations", type=int, default=20)
+    ap.add_argument("--calibration-rounds", type=int, default=8, help="rounds of the DDP bookkeeping measurement")
     ap.add_argument("--caps", default="0.1,0.5,1,2,5,10,25,1000", help="bucket_cap_mb values besides the planner's")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -263,81 +351,94 @@ def main():
 
     torch.set_num_threads(1)
     model = build_model(a.workload, a.backward_ms)
-    print(f"# {len(list(model.parameters()))} parameter tensors, "
-          f"{sum(p.numel() for p in model.parameters()) * 4 / 2**20:.1f} MiB float32", flush=True)
+    total_bytes = sum(p.numel() for p in model.parameters()) * 4
+    print(f"# {len(list(model.parameters()))} parameter tensors, {total_bytes / 2**20:.1f} MiB float32", flush=True)
     timeline = record_grad_timeline.record(model, make_batch_fn(a), loss_fn, iterations=7, warmup=3)
     with open(path("timeline.json"), "w") as f:
         json.dump(timeline, f, indent=1)
     print(f"# timeline: backward {timeline['backward_end_us']:.0f} us, forward {timeline['forward_us']:.0f} us, "
           f"step {timeline['optimizer_step_us']:.0f} us, copy {timeline['copy_bandwidth_GBps']:.2f} GB/s", flush=True)
 
-    spawn(calibrate_rank, path("profile.json"), a.calibration_iterations)
+    spawn(calibrate_rank, a.out, a.calibration_iterations)
     prof = json.load(open(path("profile.json")))
-    print(f"# gloo: alpha {prof['alpha_s'] * 1e6:.1f} us, {1e-9 / prof['beta_s_per_byte']:.2f} GB/s per direction, "
-          f"gamma {prof['gamma_s_per_byte'] * 1e9:.3f} ns/B", flush=True)
+    print(f"# gloo point-to-point: alpha {prof['alpha_s'] * 1e6:.1f} us, {1e-9 / prof['beta_s_per_byte']:.2f} GB/s "
+          f"per direction, gamma {prof['gamma_s_per_byte'] * 1e9:.3f} ns/B", flush=True)
+
+    spawn(bookkeeping_rank, a, path("bookkeeping_raw.json"))
+    timeline_ddp, bookkeeping = ddp_timeline(timeline, json.load(open(path("bookkeeping_raw.json"))), total_bytes)
+    with open(path("timeline_ddp.json"), "w") as f:
+        json.dump(timeline_ddp, f, indent=1)
+    with open(path("bookkeeping.json"), "w") as f:
+        json.dump(bookkeeping, f, indent=1)
+    ms = lambda v: f"{v['median_s'] * 1e3:.2f} ms [{v['ci95_s'][0] * 1e3:.2f}, {v['ci95_s'][1] * 1e3:.2f}]" + (  # noqa: E731
+        "" if v["applied"] else " (interval holds 0: not applied)")
+    print(f"# DDP without communication: bookkeeping {ms(bookkeeping['bookkeeping'])} per iteration, bucket copies "
+          f"{ms(bookkeeping['copies'])}; copy rate used {timeline_ddp['copy_bandwidth_GBps']:.2f} GB/s", flush=True)
 
     caps = [float(c) for c in a.caps.split(",")]
+    estimates = {"measured": ["--measured", path("allreduce_gloo.json")], "link": ["--profile", path("profile.json")]}
 
-    def run_plan(profile, caps):
-        return json.loads(subprocess.check_output(
-            [a.ringlab, "plan", "--timeline", path("timeline.json"), "--profile", profile, "-p", "2", "--json",
-             "--ddp-caps", ",".join(f"{c:g}" for c in caps)]))
+    def run_plan(cost_args, caps, extra=()):
+        return subprocess.check_output(
+            [a.ringlab, "plan", "--timeline", path("timeline_ddp.json"), "-p", "2", *cost_args,
+             "--ddp-caps", ",".join(f"{c:g}" for c in caps), *extra])
 
-    plan = run_plan(path("profile.json"), caps)
-    planner_cap = float(f"{plan['ddp_bucket_cap_mb']:.4g}")
-    caps.append(planner_cap)
-    plan = run_plan(path("profile.json"), caps)
-    plan_effective = run_plan(path("profile_allreduce.json"), caps)
-    effective_cap = float(f"{plan_effective['ddp_bucket_cap_mb']:.4g}")
-    if effective_cap not in caps:
-        caps.append(effective_cap)
-        plan = run_plan(path("profile.json"), caps)
-        plan_effective = run_plan(path("profile_allreduce.json"), caps)
-    subprocess.check_call([a.ringlab, "plan", "--timeline", path("timeline.json"), "--profile", path("profile.json"),
-                           "-p", "2", "--gantt", path("gantt.svg")], stdout=subprocess.DEVNULL)
-    with open(path("plan.json"), "w") as f:
-        json.dump(plan, f, indent=1)
-    with open(path("plan_allreduce.json"), "w") as f:
-        json.dump(plan_effective, f, indent=1)
+    planner_caps = {}
+    for name, cost_args in estimates.items():
+        planner_caps[name] = float(f"{json.loads(run_plan(cost_args, caps, ['--json']))['ddp_bucket_cap_mb']:.4g}")
+    for cap in planner_caps.values():
+        if cap not in caps:
+            caps.append(cap)
+    plans = {name: json.loads(run_plan(cost_args, caps, ["--json"])) for name, cost_args in estimates.items()}
+    for name, plan in plans.items():
+        with open(path(f"plan_{name}.json"), "w") as f:
+            json.dump(plan, f, indent=1)
+    run_plan(estimates["measured"], caps, ["--gantt", path("gantt.svg")])
 
     def predictions(plan, serial=False):
         # serial: the contention term at its limit, no communication hidden under the backward
         # (iteration + communication - exposed), for a CPU that has no idle core to overlap with.
         return {float(p["note"].split()[-1]): (p["iteration_us"] + (p["communication_us"] - p["exposed_us"] if serial else 0)) * 1e-6
                 for p in plan["plans"] if p["name"].startswith("ddp-cap-")}
-    predicted, predicted_effective = predictions(plan), predictions(plan_effective)
-    predicted_serial = predictions(plan_effective, serial=True)
-    print(f"# planner's cap: {planner_cap} MiB (link profile), {effective_cap} MiB (AllReduce-fitted profile); "
-          f"optimal iteration {plan['plans'][0]['iteration_us']:.0f} us", flush=True)
+    predicted, predicted_link = predictions(plans["measured"]), predictions(plans["link"])
+    predicted_serial = predictions(plans["measured"], serial=True)
+    print(f"# planner's cap: {planner_caps['measured']} MiB (measured AllReduce), {planner_caps['link']} MiB (link "
+          f"profile); optimal iteration {plans['measured']['plans'][0]['iteration_us']:.0f} us", flush=True)
 
     spawn(ddp_rank, a, caps, path("ddp_raw.json"))
     raw = json.load(open(path("ddp_raw.json")))
     rows = []
-    for cap, samples in zip(raw["caps"], raw["per_round_s"]):
+    for k, (cap, samples) in enumerate(zip(raw["caps"], raw["per_round_s"])):
         s = summarise(samples)
-        pred, eff = predicted.get(cap), predicted_effective.get(cap)
-        s["predicted_allreduce_fit_serial_s"] = predicted_serial.get(cap)
-        s["cpu_per_iteration_s"] = raw["cpu_per_iteration_s"][len(rows)]
-        s.update({"cap_mb": cap, "predicted_s": pred, "predicted_allreduce_fit_s": eff, "planner": cap == planner_cap,
-                  "planner_allreduce_fit": cap == effective_cap,
-                  "error": (pred / s["median_s"] - 1) if pred else None,
-                  "error_allreduce_fit": (eff / s["median_s"] - 1) if eff else None})
+        overlap, serial = predicted[cap], predicted_serial[cap]
+        # The contention term c that would make the prediction meet the median (and the interval):
+        # measured = overlap + c x (serial - overlap).
+        c_of = lambda t: (t - overlap) / (serial - overlap) if serial - overlap > 1e-9 else None  # noqa: E731
+        s.update({"cap_mb": cap, "predicted_s": overlap, "predicted_link_s": predicted_link[cap],
+                  "predicted_serial_s": serial, "cpu_per_iteration_s": raw["cpu_per_iteration_s"][k],
+                  "planner": cap == planner_caps["measured"], "planner_link": cap == planner_caps["link"],
+                  "error": overlap / s["median_s"] - 1, "error_link": predicted_link[cap] / s["median_s"] - 1,
+                  "contention_c": c_of(s["median_s"]), "contention_c_ci95": [c_of(s["ci95_s"][0]), c_of(s["ci95_s"][1])]})
         rows.append(s)
     best = min(rows, key=lambda r: r["median_s"])
-    result = {"workload": a.workload, "planner_cap_mb": planner_cap, "planner_cap_allreduce_fit_mb": effective_cap,
-              "rows": rows, "best_cap_mb": best["cap_mb"], "args": vars(a), "torch": torch.__version__}
+    contention = pooled_contention(raw["per_round_s"], [predicted[c] for c in raw["caps"]],
+                                   [predicted_serial[c] for c in raw["caps"]])
+    result = {"workload": a.workload, "planner_cap_mb": planner_caps["measured"], "planner_cap_link_mb": planner_caps["link"],
+              "bookkeeping": bookkeeping, "contention": contention, "rows": rows, "best_cap_mb": best["cap_mb"], "args": vars(a),
+              "torch": torch.__version__}
     with open(path("results.json"), "w") as f:
         json.dump(result, f, indent=1)
-    print(f"# {'cap_mb':>8} {'median_ms':>10} {'ci95_ms':>17} {'pred_link':>10} {'err':>7} {'pred_arfit':>10} {'err':>7}"
-          f" {'serial':>8} {'cpu_ms':>7}")
+    print(f"# {'cap_mb':>8} {'median_ms':>10} {'ci95_ms':>17} {'predicted':>10} {'err':>7} {'pred_link':>10} {'err':>7}"
+          f" {'serial':>8} {'c':>6} {'cpu_ms':>7}")
     for r in rows:
-        fmt = lambda v: f"{v * 1e3:.2f}" if v else "-"  # noqa: E731
-        pct = lambda v: f"{100 * v:+.1f}%" if v is not None else "-"  # noqa: E731
-        mark = ("  <- planner (link)" if r["planner"] else "") + ("  <- planner (AllReduce fit)" if r["planner_allreduce_fit"] else "")
+        c = f"{r['contention_c']:.2f}" if r["contention_c"] is not None else "-"
+        mark = ("  <- planner (measured)" if r["planner"] else "") + ("  <- planner (link)" if r["planner_link"] else "")
         print(f"  {r['cap_mb']:8.4g} {r['median_s'] * 1e3:10.2f} [{r['ci95_s'][0] * 1e3:7.2f},{r['ci95_s'][1] * 1e3:7.2f}]"
-              f" {fmt(r['predicted_s']):>10} {pct(r['error']):>7} {fmt(r['predicted_allreduce_fit_s']):>10}"
-              f" {pct(r['error_allreduce_fit']):>7} {fmt(r['predicted_allreduce_fit_serial_s']):>8}"
+              f" {r['predicted_s'] * 1e3:10.2f} {100 * r['error']:+6.1f}% {r['predicted_link_s'] * 1e3:10.2f}"
+              f" {100 * r['error_link']:+6.1f}% {r['predicted_serial_s'] * 1e3:8.2f} {c:>6}"
               f" {r['cpu_per_iteration_s'] * 1e3:7.1f}{mark}")
+    print(f"# best measured cap {best['cap_mb']:g} MiB ({best['median_s'] * 1e3:.2f} ms); contention term over all "
+          f"caps c = {contention['c']:.2f} [{contention['ci95'][0]:.2f}, {contention['ci95'][1]:.2f}]")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """SVG of tools/ddp_bucket_check.py results: measured DDP iteration time per bucket_cap_mb (median
-and 95% CI over rounds) against the planner's predictions (link-calibrated and AllReduce-fitted).
+and 95% CI over rounds) against the planner's predictions (measured gloo AllReduce, and the link
+model from point-to-point numbers).
 
     /usr/bin/python3 tools/plot_bucket_check.py DIR/results.json OUT.svg "title"
 """
@@ -12,7 +13,7 @@ import sys
 def main():
     results, out, title = sys.argv[1], sys.argv[2], sys.argv[3]
     rows = sorted(json.load(open(results))["rows"], key=lambda r: r["cap_mb"])
-    values = [v for r in rows for v in (r["ci95_s"][1], r["predicted_s"] or 0, r["predicted_allreduce_fit_s"] or 0)]
+    values = [v for r in rows for v in (r["ci95_s"][1], r["predicted_s"], r["predicted_link_s"])]
     top = max(values) * 1.1
     w, h, left, bottom = 760, 360, 70, 300
     x = lambda i: left + (i + 0.5) * (w - left - 20) / len(rows)  # noqa: E731
@@ -27,15 +28,13 @@ def main():
         lo, hi = r["ci95_s"]
         svg.append(f'<line x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{y(lo):.1f}" y2="{y(hi):.1f}" stroke="black" stroke-width="2"/>')
         svg.append(f'<circle cx="{x(i):.1f}" cy="{y(r["median_s"]):.1f}" r="5" fill="black"/>')
-        if r["predicted_s"]:
-            svg.append(f'<rect x="{x(i) - 12:.1f}" y="{y(r["predicted_s"]) - 1.5:.1f}" width="24" height="3" fill="#3182bd"/>')
-        if r["predicted_allreduce_fit_s"]:
-            svg.append(f'<rect x="{x(i) - 12:.1f}" y="{y(r["predicted_allreduce_fit_s"]) - 1.5:.1f}" width="24" height="3" fill="#e6550d"/>')
+        svg.append(f'<rect x="{x(i) - 12:.1f}" y="{y(r["predicted_s"]) - 1.5:.1f}" width="24" height="3" fill="#e6550d"/>')
+        svg.append(f'<rect x="{x(i) - 12:.1f}" y="{y(r["predicted_link_s"]) - 1.5:.1f}" width="24" height="3" fill="#3182bd"/>')
         label = f'{r["cap_mb"]:g}' + (" (plan)" if r.get("planner") else "")
         svg.append(f'<text x="{x(i):.1f}" y="{bottom + 18}" text-anchor="middle">{label}</text>')
     svg.append(f'<text x="{(w + left) / 2:.0f}" y="{bottom + 38}" text-anchor="middle">bucket_cap_mb</text>')
-    svg.append(f'<text x="{left}" y="{h - 8}">black: measured median, 95% CI over rounds; blue: predicted (link profile); '
-               'orange: predicted (AllReduce-fitted profile)</text>')
+    svg.append(f'<text x="{left}" y="{h - 8}">black: measured median, 95% CI over rounds; orange: predicted (measured '
+               'gloo AllReduce); blue: predicted (link profile)</text>')
     svg.append("</svg>")
     open(out, "w").write("\n".join(svg) + "\n")
 
