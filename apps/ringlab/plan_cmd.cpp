@@ -39,6 +39,14 @@ std::string readText(const std::string& what, const std::string& path) {
   return os.str();
 }
 
+nlohmann::json readJson(const std::string& what, const std::string& path) {
+  try {
+    return nlohmann::json::parse(readText(what, path));
+  } catch (const nlohmann::json::exception& e) {
+    throwInvalid(what + " " + path + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
 plan::Timeline loadTimeline(const PlanArgs& a) {
   if (a.timeline.empty() == a.trace.empty()) {
     throwInvalid(
@@ -49,14 +57,8 @@ plan::Timeline loadTimeline(const PlanArgs& a) {
   if (a.params.empty())
     throwInvalid("--trace " + a.trace +
                  " needs --params (name,count,dtype per parameter in model.parameters() order)");
-  nlohmann::json trace;
-  try {
-    trace = nlohmann::json::parse(readText("trace", a.trace));
-  } catch (const nlohmann::json::exception& e) {
-    throwInvalid("trace " + a.trace + ": not valid JSON (" + e.what() + ")");
-  }
   return plan::timelineFromChromeTrace(
-      trace, plan::parametersFromCsv(readText("parameters", a.params), a.params), a.trace);
+      readJson("trace", a.trace), plan::parametersFromCsv(readText("parameters", a.params), a.params), a.trace);
 }
 
 // A profile measured for one p says so in an optional "ranks" field (tools/ddp_bucket_check.py
@@ -95,13 +97,8 @@ CostSource costSource(const PlanArgs& a, DataType type) {
         "give the model (--profile, --alpha, --bw, --gamma, --concurrency) or --measured "
         "(measured AllReduce times), not both");
   }
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(readText("measured times", a.measured));
-  } catch (const nlohmann::json::exception& e) {
-    throwInvalid("measured times " + a.measured + ": not valid JSON (" + e.what() + ")");
-  }
-  model::MeasuredAllReduce m = model::measuredAllReduceFromBenchJson(j, a.measured);
+  model::MeasuredAllReduce m =
+      model::measuredAllReduceFromBenchJson(readJson("measured times", a.measured), a.measured);
   if (m.ranks != a.ranks) {
     throwInvalid("measured times " + a.measured + ": measured at p = " + std::to_string(m.ranks) +
                  ", not -p " + std::to_string(a.ranks) + "; measure at this p or pass -p " +
