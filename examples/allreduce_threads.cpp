@@ -22,6 +22,7 @@ int main() {
     });
   }
   for (auto& t : ranks) t.join();
-  for (int r = 0; r < kRanks; ++r) std::printf("rank %d: last element = %g (expected 10)\n", r, results[r]);
+  for (int r = 0; r < kRanks; ++r)
+    std::printf("rank %d: last element = %g (expected 10)\n", r, results[r]);
   return 0;
 }

@@ -74,12 +74,16 @@ TEST(AutoChoice, TableFirstThenModel) {
   const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}, {0, 0, 0}};
   const DecisionTable t = sampleTable();
   const auto all = schedule::Collective::AllReduce;
-  EXPECT_EQ(chooseAlgorithm(autoSpec, all, 4, 2, DataType::Float32, m, &t).name, "recursive_doubling");
+  EXPECT_EQ(chooseAlgorithm(autoSpec, all, 4, 2, DataType::Float32, m, &t).name,
+            "recursive_doubling");
   EXPECT_EQ(chooseAlgorithm(autoSpec, all, 4, 1 << 20, DataType::Float32, m, &t).name, "ring");
   // A table measured at another p is not used: the model decides.
   EXPECT_EQ(chooseAlgorithm(autoSpec, all, 8, 1 << 20, DataType::Float32, m, &t).name,
             fastestAlgorithm(8, 1 << 20, DataType::Float32, m));
-  EXPECT_EQ(chooseAlgorithm(autoSpec, schedule::Collective::ReduceScatter, 4, 8, DataType::Float32, m).name, "ring");
+  EXPECT_EQ(
+      chooseAlgorithm(autoSpec, schedule::Collective::ReduceScatter, 4, 8, DataType::Float32, m)
+          .name,
+      "ring");
   schedule::AlgorithmSpec withOrder = autoSpec;
   withOrder.ringOrder = {0, 1, 2, 3};
   EXPECT_THROW(chooseAlgorithm(withOrder, all, 4, 8, DataType::Float32, m), Error);
@@ -96,10 +100,12 @@ TEST(AutoChoice, CommunicatorRunsWhateverItChoosesCorrectly) {
       options.algorithm.name = kAutoAlgorithm;
       for (std::uint64_t count : {1ull, 100ull, 300000ull}) {
         std::vector<std::int32_t> data(count);
-        for (std::uint64_t i = 0; i < count; ++i) data[i] = static_cast<std::int32_t>(i % 1000) * (r + 1);
+        for (std::uint64_t i = 0; i < count; ++i)
+          data[i] = static_cast<std::int32_t>(i % 1000) * (r + 1);
         comm.allreduce(data.data(), data.data(), count, DataType::Int32, ReduceOp::Sum, options);
         for (std::uint64_t i = 0; i < count; ++i) {
-          ASSERT_EQ(data[i], static_cast<std::int32_t>(i % 1000) * 15) << "count " << count << " element " << i;
+          ASSERT_EQ(data[i], static_cast<std::int32_t>(i % 1000) * 15)
+              << "count " << count << " element " << i;
         }
       }
     });

@@ -52,7 +52,8 @@ std::uint16_t freePort() {
 }
 
 TEST(FileStore, SetGetWaitAndTimeout) {
-  const fs::path dir = fs::temp_directory_path() / ("ringlab-file-store-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("ringlab-file-store-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   auto a = bootstrap::openFileStore((dir / "sub").string());  // created if missing
   auto b = bootstrap::openFileStore((dir / "sub").string());
@@ -79,7 +80,8 @@ TEST(FileStore, SetGetWaitAndTimeout) {
   fs::remove_all(dir);
 }
 
-bootstrap::TcpStoreOptions storeOptions(std::uint16_t port, int rank, const std::string& token = "store-token") {
+bootstrap::TcpStoreOptions storeOptions(std::uint16_t port, int rank,
+                                        const std::string& token = "store-token") {
   bootstrap::TcpStoreOptions o;
   o.host = "127.0.0.1";
   o.port = port;
@@ -111,7 +113,8 @@ TEST(TcpStore, SetGetWaitBarrierAndTimeout) {
   writer.join();
   std::vector<std::thread> ranks;
   Store* stores[3] = {server.get(), one.get(), two.get()};
-  for (int r = 0; r < 3; ++r) ranks.emplace_back([&, r] { bootstrap::barrier(*stores[r], "all", r, 3, 2s); });
+  for (int r = 0; r < 3; ++r)
+    ranks.emplace_back([&, r] { bootstrap::barrier(*stores[r], "all", r, 3, 2s); });
   for (auto& t : ranks) t.join();
   const auto start = std::chrono::steady_clock::now();
   Error e = errorOf([&] { one->get("never", 300ms); });
@@ -186,7 +189,8 @@ TEST(OpenStore, UnreachableRendezvousFailsWithinTheTimeout) {
   const auto took = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(e.code(), ErrorCode::Transport) << e.what();
   EXPECT_NE(std::string(e.what()).find("cannot connect to 127.0.0.1:" + std::to_string(port)),
-            std::string::npos) << e.what();
+            std::string::npos)
+      << e.what();
   EXPECT_GE(took, 400ms);
   EXPECT_LT(took, 1500ms);
 }
@@ -208,12 +212,15 @@ TEST(OpenStore, TcpAndFileUrlsAndBadUrls) {
   bootstrap::RankEnvironment env = tcpEnvironment(port, 1);
   env.token.clear();
   EXPECT_EQ(errorOf([&] { bootstrap::openStore(env, 1s); }).code(), ErrorCode::InvalidArgument);
-  for (const char* bad : {"tcp://nohostport", "tcp://h:0", "tcp://h:70000", "udp://h:1", "file://relative", ""}) {
+  for (const char* bad :
+       {"tcp://nohostport", "tcp://h:0", "tcp://h:70000", "udp://h:1", "file://relative", ""}) {
     env = tcpEnvironment(port, 1);
     env.rendezvous = bad;
-    EXPECT_EQ(errorOf([&] { bootstrap::openStore(env, 1s); }).code(), ErrorCode::InvalidArgument) << bad;
+    EXPECT_EQ(errorOf([&] { bootstrap::openStore(env, 1s); }).code(), ErrorCode::InvalidArgument)
+        << bad;
   }
-  const fs::path dir = fs::temp_directory_path() / ("ringlab-open-store-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("ringlab-open-store-" + std::to_string(::getpid()));
   env.rendezvous = "file://" + dir.string();
   auto file = bootstrap::openStore(env, 1s);
   file->set("a", "b");
@@ -237,9 +244,11 @@ class Environment {
   }
 
  private:
-  static constexpr const char* kNames[] = {"RINGLAB_RANK", "RINGLAB_WORLD_SIZE", "RINGLAB_RENDEZVOUS",
-                                           "RINGLAB_TOKEN", "RINGLAB_JOB", "RINGLAB_BIND", "RANK",
-                                           "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"};
+  static constexpr const char* kNames[] = {
+      "RINGLAB_RANK",  "RINGLAB_WORLD_SIZE", "RINGLAB_RENDEZVOUS",
+      "RINGLAB_TOKEN", "RINGLAB_JOB",        "RINGLAB_BIND",
+      "RANK",          "WORLD_SIZE",         "MASTER_ADDR",
+      "MASTER_PORT"};
   std::map<std::string, std::string> saved_;
 };
 
@@ -249,9 +258,14 @@ TEST(RankEnvironment, NotALaunchedRank) {
 }
 
 TEST(RankEnvironment, RinglabVariables) {
-  Environment env({{"RINGLAB_RANK", "2"}, {"RINGLAB_WORLD_SIZE", "4"}, {"RINGLAB_RENDEZVOUS", "tcp://node0:29500"},
-                   {"RINGLAB_TOKEN", "secret"}, {"RINGLAB_JOB", "job-7"}, {"RINGLAB_BIND", "10.0.0.2"},
-                   {"RANK", "0"}, {"WORLD_SIZE", "9"}});  // ringlab's own take precedence
+  Environment env({{"RINGLAB_RANK", "2"},
+                   {"RINGLAB_WORLD_SIZE", "4"},
+                   {"RINGLAB_RENDEZVOUS", "tcp://node0:29500"},
+                   {"RINGLAB_TOKEN", "secret"},
+                   {"RINGLAB_JOB", "job-7"},
+                   {"RINGLAB_BIND", "10.0.0.2"},
+                   {"RANK", "0"},
+                   {"WORLD_SIZE", "9"}});  // ringlab's own take precedence
   auto e = bootstrap::rankEnvironmentFromEnv();
   ASSERT_TRUE(e);
   EXPECT_EQ(e->rank, 2);
@@ -263,37 +277,52 @@ TEST(RankEnvironment, RinglabVariables) {
 }
 
 TEST(RankEnvironment, TorchrunVariables) {
-  Environment env({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "29500"}});
+  Environment env(
+      {{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "29500"}});
   auto e = bootstrap::rankEnvironmentFromEnv();
   ASSERT_TRUE(e);
   EXPECT_EQ(e->rank, 1);
   EXPECT_EQ(e->size, 2);
   EXPECT_EQ(e->rendezvous, "tcp://127.0.0.1:29500");
   EXPECT_EQ(e->bindHost, "127.0.0.1");
-  Environment v6({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "::1"}, {"MASTER_PORT", "29500"}});
+  Environment v6(
+      {{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "::1"}, {"MASTER_PORT", "29500"}});
   EXPECT_EQ(bootstrap::rankEnvironmentFromEnv()->rendezvous, "tcp://[::1]:29500");
   Environment single({{"RANK", "0"}, {"WORLD_SIZE", "1"}});  // p = 1 needs no rendezvous
   EXPECT_EQ(bootstrap::rankEnvironmentFromEnv()->size, 1);
 }
 
 TEST(RankEnvironment, EveryBadValueNamesItsVariable) {
-  const std::map<std::string, std::string> good = {
-      {"RINGLAB_RANK", "0"}, {"RINGLAB_WORLD_SIZE", "2"}, {"RINGLAB_RENDEZVOUS", "tcp://127.0.0.1:29500"}};
+  const std::map<std::string, std::string> good = {{"RINGLAB_RANK", "0"},
+                                                   {"RINGLAB_WORLD_SIZE", "2"},
+                                                   {"RINGLAB_RENDEZVOUS", "tcp://127.0.0.1:29500"}};
   struct Case {
     std::string variable;
     std::optional<std::string> value;  // nullopt: unset it
   };
   const std::vector<Case> cases = {
-      {"RINGLAB_RANK", "-1"},          {"RINGLAB_RANK", "2"},             {"RINGLAB_RANK", "x"},
-      {"RINGLAB_RANK", ""},            {"RINGLAB_RANK", "1 "},            {"RINGLAB_WORLD_SIZE", "0"},
-      {"RINGLAB_WORLD_SIZE", "abc"},   {"RINGLAB_WORLD_SIZE", std::nullopt},
+      {"RINGLAB_RANK", "-1"},
+      {"RINGLAB_RANK", "2"},
+      {"RINGLAB_RANK", "x"},
+      {"RINGLAB_RANK", ""},
+      {"RINGLAB_RANK", "1 "},
+      {"RINGLAB_WORLD_SIZE", "0"},
+      {"RINGLAB_WORLD_SIZE", "abc"},
+      {"RINGLAB_WORLD_SIZE", std::nullopt},
       {"RINGLAB_WORLD_SIZE", "99999999999999999999"},
-      {"RINGLAB_RENDEZVOUS", "http://x:1"}, {"RINGLAB_RENDEZVOUS", "tcp://host"},
-      {"RINGLAB_RENDEZVOUS", "tcp://host:0"}, {"RINGLAB_RENDEZVOUS", "tcp://host:65536"},
-      {"RINGLAB_RENDEZVOUS", "tcp://:80"}, {"RINGLAB_RENDEZVOUS", "tcp://ho st:80"},
-      {"RINGLAB_RENDEZVOUS", "file://relative/dir"}, {"RINGLAB_RENDEZVOUS", std::nullopt},
-      {"RINGLAB_TOKEN", ""},           {"RINGLAB_TOKEN", std::string(300, 'x')},
-      {"RINGLAB_JOB", "a/b"},          {"RINGLAB_JOB", ""},               {"RINGLAB_BIND", ""},
+      {"RINGLAB_RENDEZVOUS", "http://x:1"},
+      {"RINGLAB_RENDEZVOUS", "tcp://host"},
+      {"RINGLAB_RENDEZVOUS", "tcp://host:0"},
+      {"RINGLAB_RENDEZVOUS", "tcp://host:65536"},
+      {"RINGLAB_RENDEZVOUS", "tcp://:80"},
+      {"RINGLAB_RENDEZVOUS", "tcp://ho st:80"},
+      {"RINGLAB_RENDEZVOUS", "file://relative/dir"},
+      {"RINGLAB_RENDEZVOUS", std::nullopt},
+      {"RINGLAB_TOKEN", ""},
+      {"RINGLAB_TOKEN", std::string(300, 'x')},
+      {"RINGLAB_JOB", "a/b"},
+      {"RINGLAB_JOB", ""},
+      {"RINGLAB_BIND", ""},
       {"RINGLAB_BIND", "1.2.3.4; rm"},
   };
   for (const Case& c : cases) {
@@ -305,7 +334,8 @@ TEST(RankEnvironment, EveryBadValueNamesItsVariable) {
     }
     Environment env(values);
     Error e = errorOf([] { bootstrap::rankEnvironmentFromEnv(); });
-    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << c.variable << "=" << c.value.value_or("<unset>") << ": " << e.what();
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument)
+        << c.variable << "=" << c.value.value_or("<unset>") << ": " << e.what();
     EXPECT_NE(std::string(e.what()).find(c.variable), std::string::npos)
         << c.variable << "=" << c.value.value_or("<unset>") << ": " << e.what();
   }
@@ -318,7 +348,8 @@ TEST(RankEnvironment, EveryBadValueNamesItsVariable) {
       {{"RANK", "3"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "1"}},
       {{"RANK", "0"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "1"}},
   };
-  const std::vector<std::string> named = {"MASTER_PORT", "MASTER_ADDR", "MASTER_PORT", "MASTER_ADDR", "RANK", "WORLD_SIZE"};
+  const std::vector<std::string> named = {"MASTER_PORT", "MASTER_ADDR", "MASTER_PORT",
+                                          "MASTER_ADDR", "RANK",        "WORLD_SIZE"};
   for (std::size_t i = 0; i < torch.size(); ++i) {
     Environment env(torch[i]);
     Error e = errorOf([] { bootstrap::rankEnvironmentFromEnv(); });

@@ -27,7 +27,8 @@ struct ContractCase {
   schedule::Collective collective = schedule::Collective::AllReduce;
   DataType type = DataType::Float32;
   ReduceOp op = ReduceOp::Sum;
-  std::uint64_t count = 0;  // allreduce: elements; reduce-scatter: per rank out; allgather: per rank in
+  std::uint64_t count =
+      0;  // allreduce: elements; reduce-scatter: per rank out; allgather: per rank in
   bool inPlace = false;
   CollectiveOptions options;
 };
@@ -76,7 +77,8 @@ inline std::vector<ContractCase> contractCases(int p) {
   }
   // Every algorithm: awkward counts, in and out of place, and many small segments.
   for (const auto& [label, spec] : contractAlgorithms(p)) {
-    for (std::uint64_t count : {std::uint64_t{0}, std::uint64_t{1}, pu - 1, 1000 * pu + 7, std::uint64_t{50001}}) {
+    for (std::uint64_t count :
+         {std::uint64_t{0}, std::uint64_t{1}, pu - 1, 1000 * pu + 7, std::uint64_t{50001}}) {
       for (bool inPlace : {false, true}) {
         ContractCase c;
         c.name = label;
@@ -92,7 +94,8 @@ inline std::vector<ContractCase> contractCases(int p) {
   }
   // Reduce-scatter and allgather (ring), NCCL's layout.
   for (auto collective : {schedule::Collective::ReduceScatter, schedule::Collective::AllGather}) {
-    for (std::uint64_t count : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1001}}) {
+    for (std::uint64_t count :
+         {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{7}, std::uint64_t{1001}}) {
       for (bool inPlace : {false, true}) {
         ContractCase c;
         c.name = "ring";

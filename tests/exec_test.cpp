@@ -38,10 +38,24 @@ Bytes randomInput(DataType type, ReduceOp op, std::uint64_t count, std::uint32_t
                                                 op == ReduceOp::Prod ? 1.25 : 4.0);
     const double v = dist(rng);
     switch (type) {
-      case DataType::Float16: { const auto h = floatToHalf(static_cast<float>(v)); std::memcpy(at, &h, 2); break; }
-      case DataType::Bfloat16: { const auto b = floatToBfloat16(static_cast<float>(v)); std::memcpy(at, &b, 2); break; }
-      case DataType::Float32: { const auto f = static_cast<float>(v); std::memcpy(at, &f, 4); break; }
-      default: std::memcpy(at, &v, 8); break;
+      case DataType::Float16: {
+        const auto h = floatToHalf(static_cast<float>(v));
+        std::memcpy(at, &h, 2);
+        break;
+      }
+      case DataType::Bfloat16: {
+        const auto b = floatToBfloat16(static_cast<float>(v));
+        std::memcpy(at, &b, 2);
+        break;
+      }
+      case DataType::Float32: {
+        const auto f = static_cast<float>(v);
+        std::memcpy(at, &f, 4);
+        break;
+      }
+      default:
+        std::memcpy(at, &v, 8);
+        break;
     }
   }
   return data;
@@ -54,7 +68,8 @@ std::string describe(const Case& c, int p) {
 
 // Checks one rank's AllReduce output against the inputs of all ranks: integers exactly against
 // the serial fold, floats within a bound of the float64 reference.
-void checkAgainstReference(const Case& c, int p, const std::vector<Bytes>& inputs, const Bytes& out) {
+void checkAgainstReference(const Case& c, int p, const std::vector<Bytes>& inputs,
+                           const Bytes& out) {
   if (!isFloating(c.type)) {
     test::checkExact(c, p, inputs, out, describe(c, p));
     return;
@@ -63,10 +78,14 @@ void checkAgainstReference(const Case& c, int p, const std::vector<Bytes>& input
   const double u = test::unitRoundoff(c.type) + std::ldexp(1.0, -53);
   const auto bound = [&](const test::Float64Element& e) {
     switch (c.op) {
-      case ReduceOp::Sum: return (p - 1) * u * e.magnitude;
-      case ReduceOp::Avg: return (p - 1) * u * e.magnitude / p + u * std::fabs(e.exact);
-      case ReduceOp::Prod: return 1.01 * (p - 1) * u * std::fabs(e.exact);
-      default: return 0.0;  // min and max round nothing: exact
+      case ReduceOp::Sum:
+        return (p - 1) * u * e.magnitude;
+      case ReduceOp::Avg:
+        return (p - 1) * u * e.magnitude / p + u * std::fabs(e.exact);
+      case ReduceOp::Prod:
+        return 1.01 * (p - 1) * u * std::fabs(e.exact);
+      default:
+        return 0.0;  // min and max round nothing: exact
     }
   };
   test::checkAgainstFloat64(c, p, inputs, out, bound, describe(c, p));
@@ -74,7 +93,8 @@ void checkAgainstReference(const Case& c, int p, const std::vector<Bytes>& input
 
 void runCases(int p, const std::vector<Case>& cases) {
   test::runCases(
-      p, cases, [](const Case& c, std::uint32_t seed) { return randomInput(c.type, c.op, c.count, seed); },
+      p, cases,
+      [](const Case& c, std::uint32_t seed) { return randomInput(c.type, c.op, c.count, seed); },
       checkAgainstReference, describe);
 }
 
@@ -97,7 +117,8 @@ TEST_P(ExecAllReduce, EveryDtypeOpCountOrderAndSegment) {
         c.options.algorithm.ringOrder = test::shuffledOrder(p, rng);
         c.options.algorithm.ownershipOffset = static_cast<int>(rng() % 7) - 3;
         // Tiny forced segments (one or three elements) on some cases, default on the rest.
-        const std::uint64_t segmentChoices[] = {1, 3 * dataTypeSize(type), exec::kDefaultSegmentBytes};
+        const std::uint64_t segmentChoices[] = {1, 3 * dataTypeSize(type),
+                                                exec::kDefaultSegmentBytes};
         c.options.exec.segmentBytes = segmentChoices[seed % 3];
         c.options.exec.pipelineDepth = 1 + static_cast<int>(seed % 4);
         cases.push_back(c);
@@ -128,21 +149,25 @@ TEST(ExecCommunicator, ReduceScatterAndAllgatherFollowNcclLayout) {
     const std::uint64_t block = 37;
     test::runRanks(p, [&](int rank, Communicator& comm) {
       std::vector<std::int64_t> send(block * p), recv(block, -1);
-      for (std::uint64_t i = 0; i < send.size(); ++i) send[i] = static_cast<std::int64_t>(i * 1000 + rank);
+      for (std::uint64_t i = 0; i < send.size(); ++i)
+        send[i] = static_cast<std::int64_t>(i * 1000 + rank);
       comm.reduceScatter(send.data(), recv.data(), block, DataType::Int64, ReduceOp::Sum);
       const std::int64_t rankSum = static_cast<std::int64_t>(p) * (p - 1) / 2;
       for (std::uint64_t i = 0; i < block; ++i) {
         const std::uint64_t global = rank * block + i;
-        ASSERT_EQ(recv[i], static_cast<std::int64_t>(global * 1000) * p + rankSum) << "rank " << rank;
+        ASSERT_EQ(recv[i], static_cast<std::int64_t>(global * 1000) * p + rankSum)
+            << "rank " << rank;
       }
       std::vector<std::int64_t> mine(block, rank + 1), gathered(block * p, -1);
       comm.allgather(mine.data(), gathered.data(), block, DataType::Int64);
-      for (std::uint64_t i = 0; i < gathered.size(); ++i) ASSERT_EQ(gathered[i], static_cast<std::int64_t>(i / block) + 1);
+      for (std::uint64_t i = 0; i < gathered.size(); ++i)
+        ASSERT_EQ(gathered[i], static_cast<std::int64_t>(i / block) + 1);
       // In place, as NCCL allows: the send block already sits at offset rank*block of recv.
       std::vector<std::int64_t> inPlace(block * p, -1);
       std::fill_n(inPlace.begin() + rank * block, block, 10 * rank);
       comm.allgather(inPlace.data() + rank * block, inPlace.data(), block, DataType::Int64);
-      for (std::uint64_t i = 0; i < inPlace.size(); ++i) ASSERT_EQ(inPlace[i], static_cast<std::int64_t>(10 * (i / block)));
+      for (std::uint64_t i = 0; i < inPlace.size(); ++i)
+        ASSERT_EQ(inPlace[i], static_cast<std::int64_t>(10 * (i / block)));
     });
   }
 }
@@ -152,7 +177,9 @@ TEST(ExecCommunicator, ReduceScatterRejectsOffset) {
     CollectiveOptions options;
     options.algorithm.ownershipOffset = 1;
     std::vector<float> send(4), recv(2);
-    EXPECT_THROW(comm.reduceScatter(send.data(), recv.data(), 2, DataType::Float32, ReduceOp::Sum, options), Error);
+    EXPECT_THROW(
+        comm.reduceScatter(send.data(), recv.data(), 2, DataType::Float32, ReduceOp::Sum, options),
+        Error);
   });
 }
 
@@ -163,7 +190,9 @@ TEST(ExecExecutor, StepThatReducesWhatItSendsIsBuffered) {
   s.algorithm = "exchange";
   s.ranks = 2;
   s.blocks = 2;
-  s.steps.push_back({"exchange", {{0, 1, 0, 2, schedule::RecvMode::Reduce}, {1, 0, 0, 2, schedule::RecvMode::Reduce}}});
+  s.steps.push_back(
+      {"exchange",
+       {{0, 1, 0, 2, schedule::RecvMode::Reduce}, {1, 0, 0, 2, schedule::RecvMode::Reduce}}});
   transport::InprocWorld world(2);
   std::vector<std::thread> threads;
   for (int r = 0; r < 2; ++r) {
@@ -172,12 +201,14 @@ TEST(ExecExecutor, StepThatReducesWhatItSendsIsBuffered) {
       const exec::RankPlan plan = exec::planForRank(s, r, 1001);
       EXPECT_TRUE(plan.steps.at(0).writesWhatItSends);
       std::vector<std::int32_t> data(1001);
-      for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::int32_t>(i + 100000 * r);
+      for (std::size_t i = 0; i < data.size(); ++i)
+        data[i] = static_cast<std::int32_t>(i + 100000 * r);
       exec::ExecOptions options;
       options.segmentBytes = 40;  // many segments in flight
       options.pipelineDepth = 2;
       executor.run(plan, DataType::Int32, ReduceOp::Sum, data.data(), data.data(), options);
-      for (std::size_t i = 0; i < data.size(); ++i) ASSERT_EQ(data[i], static_cast<std::int32_t>(2 * i + 100000));
+      for (std::size_t i = 0; i < data.size(); ++i)
+        ASSERT_EQ(data[i], static_cast<std::int32_t>(2 * i + 100000));
     });
   }
   for (auto& t : threads) t.join();
@@ -190,7 +221,8 @@ TEST(ExecFaults, MissingPeerTimesOut) {
   options.exec.timeout = std::chrono::milliseconds(200);
   std::vector<float> data(64, 1.0f);
   try {
-    comm.allreduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum, options);
+    comm.allreduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum,
+                   options);
     FAIL() << "rank 1 never joins: rank 0 must time out";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Timeout) << e.what();
@@ -226,7 +258,8 @@ TEST(ExecFaults, RanksDisagreeingOnCountGetMismatch) {
       options.exec.timeout = std::chrono::milliseconds(2000);
       std::vector<float> data(100 + r, 1.0f);
       try {
-        comm.allreduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum, options);
+        comm.allreduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum,
+                       options);
       } catch (const Error& e) {
         codes[r] = e.code();
         world.abort(e.what());

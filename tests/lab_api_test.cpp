@@ -10,9 +10,9 @@
 
 #include "api.hpp"
 #include "params.hpp"
-#include "ringlab/schedule/holdings.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/volume.hpp"
 
 namespace ringlab::lab {

@@ -41,8 +41,8 @@ class Child {
  public:
   explicit Child(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
     static int serial = 0;
-    const std::string base = ::testing::TempDir() + "ringlab_launch_" + std::to_string(getpid()) + "_" +
-                             std::to_string(serial++);
+    const std::string base = ::testing::TempDir() + "ringlab_launch_" + std::to_string(getpid()) +
+                             "_" + std::to_string(serial++);
     outPath_ = base + ".out";
     errPath_ = base + ".err";
     args.insert(args.begin(), RINGLAB_BINARY);
@@ -90,7 +90,9 @@ class Child {
     return false;
   }
 
-  int exitCode() const { return WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_); }
+  int exitCode() const {
+    return WIFEXITED(status_) ? WEXITSTATUS(status_) : 128 + WTERMSIG(status_);
+  }
   std::string out() const { return slurp(outPath_); }
   std::string err() const { return slurp(errPath_); }
 
@@ -145,7 +147,9 @@ std::vector<std::string> sharedMemoryNames(const std::string& job) {
   return names;
 }
 
-std::string uniqueJob(const char* tag) { return std::string(tag) + std::to_string(getpid()); }
+std::string uniqueJob(const char* tag) {
+  return std::string(tag) + std::to_string(getpid());
+}
 
 int countLines(const std::string& text, const std::string& prefix) {
   int n = 0;
@@ -157,10 +161,12 @@ int countLines(const std::string& text, const std::string& prefix) {
 class ProcessTransport : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ProcessTransport, BenchRunsAsProcessesAndChecksEveryElement) {
-  Child bench({"bench", "-p", "3", "--transport", GetParam(), "-b", "8", "-e", "1M", "-f", "16", "-n", "3"});
+  Child bench({"bench", "-p", "3", "--transport", GetParam(), "-b", "8", "-e", "1M", "-f", "16",
+               "-n", "3"});
   ASSERT_TRUE(bench.waitFor(std::chrono::seconds(60))) << "hung";
   EXPECT_EQ(bench.exitCode(), 0) << bench.err();
-  EXPECT_NE(bench.out().find("transport " + GetParam() + "  p 3"), std::string::npos) << bench.out();
+  EXPECT_NE(bench.out().find("transport " + GetParam() + "  p 3"), std::string::npos)
+      << bench.out();
   EXPECT_NE(bench.out().find("placement: one process per rank"), std::string::npos) << bench.out();
   EXPECT_NE(bench.out().find("# wrong elements in total: 0"), std::string::npos) << bench.out();
   EXPECT_EQ(countLines(bench.out(), "# ringlab bench"), 1) << "only rank 0 prints the table";
@@ -192,8 +198,9 @@ TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
 
 // Ranks whose sizes differ fail before any data moves, every rank with both calls named.
 TEST_P(ProcessTransport, RanksThatDisagreeAllFailWithMismatch) {
-  const std::string script = std::string("exec ") + RINGLAB_BINARY + " bench --transport " + GetParam() +
-                             " -b $((8 + 4 * RINGLAB_RANK)) -e $((8 + 4 * RINGLAB_RANK)) -n 1 --timeout 5";
+  const std::string script =
+      std::string("exec ") + RINGLAB_BINARY + " bench --transport " + GetParam() +
+      " -b $((8 + 4 * RINGLAB_RANK)) -e $((8 + 4 * RINGLAB_RANK)) -n 1 --timeout 5";
   Child launch({"launch", "-p", "2", "--", "sh", "-c", script});
   ASSERT_TRUE(launch.waitFor(std::chrono::seconds(30))) << "hung";
   EXPECT_NE(launch.exitCode(), 0);
@@ -207,7 +214,8 @@ INSTANTIATE_TEST_SUITE_P(Transports, ProcessTransport, ::testing::Values("shm", 
 
 TEST(Launch, CtrlCStopsEveryRankAndCleansUp) {
   const std::string job = uniqueJob("int");
-  Child bench({"bench", "-p", "2", "--transport", "shm", "-b", "64K", "-e", "64K", "-n", "1000000", "-c", "0"},
+  Child bench({"bench", "-p", "2", "--transport", "shm", "-b", "64K", "-e", "64K", "-n", "1000000",
+               "-c", "0"},
               {{"RINGLAB_JOB", job}});
   const std::map<int, pid_t> ranks = waitForRanks(bench.pid(), 2);
   ASSERT_EQ(ranks.size(), 2u);
@@ -215,7 +223,8 @@ TEST(Launch, CtrlCStopsEveryRankAndCleansUp) {
   ASSERT_EQ(kill(bench.pid(), SIGINT), 0);
   ASSERT_TRUE(bench.waitFor(std::chrono::seconds(10))) << "Ctrl-C did not stop the job";
   EXPECT_EQ(bench.exitCode(), 130);
-  for (const auto& [rank, pid] : ranks) EXPECT_NE(kill(pid, 0), 0) << "rank " << rank << " still runs";
+  for (const auto& [rank, pid] : ranks)
+    EXPECT_NE(kill(pid, 0), 0) << "rank " << rank << " still runs";
   EXPECT_TRUE(sharedMemoryNames(job).empty());
 }
 
@@ -234,22 +243,26 @@ TEST(Launch, RemovesSharedMemoryNamesOfItsJob) {
 
 // A launched rank takes p from its launcher before it checks anything against p.
 TEST(Launch, RanksTakePFromTheLauncher) {
-  Child launch({"launch", "-p", "3", "--", RINGLAB_BINARY, "bench", "--transport", "shm", "--ring-order",
-                "2,0,1", "-b", "8", "-e", "8", "-n", "1"});
+  Child launch({"launch", "-p", "3", "--", RINGLAB_BINARY, "bench", "--transport", "shm",
+                "--ring-order", "2,0,1", "-b", "8", "-e", "8", "-n", "1"});
   ASSERT_TRUE(launch.waitFor(std::chrono::seconds(30)));
   EXPECT_EQ(launch.exitCode(), 0) << launch.err();
   EXPECT_NE(launch.out().find("ring order 2,0,1"), std::string::npos) << launch.out();
-  Child contradicts({"launch", "-p", "2", "--", RINGLAB_BINARY, "bench", "-p", "3", "--transport", "shm"});
+  Child contradicts(
+      {"launch", "-p", "2", "--", RINGLAB_BINARY, "bench", "-p", "3", "--transport", "shm"});
   ASSERT_TRUE(contradicts.waitFor(std::chrono::seconds(30)));
   EXPECT_NE(contradicts.exitCode(), 0);
-  EXPECT_NE(contradicts.err().find("-p 3 but this job has 2 ranks"), std::string::npos) << contradicts.err();
+  EXPECT_NE(contradicts.err().find("-p 3 but this job has 2 ranks"), std::string::npos)
+      << contradicts.err();
 }
 
 TEST(Launch, GivesEachRankItsEnvironment) {
-  Child launch({"launch", "-p", "3", "--", "sh", "-c", "echo rank=$RINGLAB_RANK of $RINGLAB_WORLD_SIZE"});
+  Child launch(
+      {"launch", "-p", "3", "--", "sh", "-c", "echo rank=$RINGLAB_RANK of $RINGLAB_WORLD_SIZE"});
   ASSERT_TRUE(launch.waitFor(std::chrono::seconds(10)));
   EXPECT_EQ(launch.exitCode(), 0);
-  for (int r = 0; r < 3; ++r) EXPECT_NE(launch.out().find("rank=" + std::to_string(r) + " of 3"), std::string::npos);
+  for (int r = 0; r < 3; ++r)
+    EXPECT_NE(launch.out().find("rank=" + std::to_string(r) + " of 3"), std::string::npos);
 }
 
 TEST(Launch, ReportsAFailingRanksStatus) {
@@ -259,7 +272,8 @@ TEST(Launch, ReportsAFailingRanksStatus) {
   Child missing({"launch", "-p", "2", "--", "/nonexistent/program"});
   ASSERT_TRUE(missing.waitFor(std::chrono::seconds(10)));
   EXPECT_EQ(missing.exitCode(), 127);
-  EXPECT_NE(missing.err().find("cannot run /nonexistent/program"), std::string::npos) << missing.err();
+  EXPECT_NE(missing.err().find("cannot run /nonexistent/program"), std::string::npos)
+      << missing.err();
 }
 
 TEST(Launch, BadInputIsOneCleanLine) {

@@ -26,10 +26,15 @@ const ModelParams kTwoRegimes{{3.7e-6, 1.3e-10}, {0.71e-10}, {1.7}, {65536, 3.9e
 
 void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
   EXPECT_EQ(closed.steps, walked.steps) << what;
-  const auto near = [](double a, double b) { return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)) + 1e-18; };
-  EXPECT_TRUE(near(closed.startup_s, walked.startup_s)) << what << " startup " << closed.startup_s << " vs " << walked.startup_s;
-  EXPECT_TRUE(near(closed.bandwidth_s, walked.bandwidth_s)) << what << " bandwidth " << closed.bandwidth_s << " vs " << walked.bandwidth_s;
-  EXPECT_TRUE(near(closed.reduce_s, walked.reduce_s)) << what << " reduce " << closed.reduce_s << " vs " << walked.reduce_s;
+  const auto near = [](double a, double b) {
+    return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)) + 1e-18;
+  };
+  EXPECT_TRUE(near(closed.startup_s, walked.startup_s))
+      << what << " startup " << closed.startup_s << " vs " << walked.startup_s;
+  EXPECT_TRUE(near(closed.bandwidth_s, walked.bandwidth_s))
+      << what << " bandwidth " << closed.bandwidth_s << " vs " << walked.bandwidth_s;
+  EXPECT_TRUE(near(closed.reduce_s, walked.reduce_s))
+      << what << " reduce " << closed.reduce_s << " vs " << walked.reduce_s;
 }
 
 TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
@@ -39,7 +44,8 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
       for (const std::string& name : modelledAlgorithms()) {
         schedule::AlgorithmSpec spec;
         spec.name = name;
-        const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, p, spec);
+        const schedule::Schedule s =
+            schedule::buildSchedule(schedule::Collective::AllReduce, p, spec);
         for (const ModelParams& m : {kParams, kContended, kTwoRegimes}) {
           expectSameCost(predictAllReduce(spec, p, count, DataType::Float32, m),
                          scheduleCost(s, count, DataType::Float32, m),
@@ -49,12 +55,14 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
       }
       const schedule::RingOrder order = schedule::RingOrder::identity(p);
       const std::string at = " p=" + std::to_string(p) + " count=" + std::to_string(count);
-      expectSameCost(ringReduceScatterCost(p, count, 2, kParams),
-                     scheduleCost(schedule::ringReduceScatter(order), count, DataType::Float16, kParams),
-                     "ring reduce-scatter" + at);
-      expectSameCost(ringAllGatherCost(p, count, 8, kParams),
-                     scheduleCost(schedule::ringAllGather(order), count, DataType::Float64, kParams),
-                     "ring allgather" + at);
+      expectSameCost(
+          ringReduceScatterCost(p, count, 2, kParams),
+          scheduleCost(schedule::ringReduceScatter(order), count, DataType::Float16, kParams),
+          "ring reduce-scatter" + at);
+      expectSameCost(
+          ringAllGatherCost(p, count, 8, kParams),
+          scheduleCost(schedule::ringAllGather(order), count, DataType::Float64, kParams),
+          "ring allgather" + at);
     }
   }
 }
@@ -86,15 +94,20 @@ TEST(ModelClosedForm, IsPeriodicPlusLinearInTheCount) {
 
 TEST(ModelClosedForm, TextbookFormulasWhenPDividesTheCount) {
   // Thakur, Rabenseifner & Gropp (2005), n bytes, power-of-two p dividing the count.
-  const double a = kParams.link.alpha_s, b = kParams.link.beta_s_per_byte, g = kParams.reduce.gamma_s_per_byte;
+  const double a = kParams.link.alpha_s, b = kParams.link.beta_s_per_byte,
+               g = kParams.reduce.gamma_s_per_byte;
   for (int p : {2, 4, 8, 16, 32}) {
     const std::uint64_t count = 1024 * p;
     const double n = count * 4.0, lg = std::log2(p), f = (p - 1.0) / p;
     const auto total = [&](const Cost& c) { return c.total_s(); };
-    EXPECT_NEAR(total(ringAllReduceCost(p, count, 4, kParams)), 2 * (p - 1) * a + 2 * f * n * b + f * n * g, 1e-15);
-    EXPECT_NEAR(total(recursiveDoublingCost(p, count, 4, kParams)), lg * (a + n * b + n * g), 1e-15);
-    EXPECT_NEAR(total(rabenseifnerCost(p, count, 4, kParams)), 2 * lg * a + 2 * f * n * b + f * n * g, 1e-15);
-    EXPECT_NEAR(total(binomialTreeCost(p, count, 4, kParams)), 2 * lg * (a + n * b) + lg * n * g, 1e-15);
+    EXPECT_NEAR(total(ringAllReduceCost(p, count, 4, kParams)),
+                2 * (p - 1) * a + 2 * f * n * b + f * n * g, 1e-15);
+    EXPECT_NEAR(total(recursiveDoublingCost(p, count, 4, kParams)), lg * (a + n * b + n * g),
+                1e-15);
+    EXPECT_NEAR(total(rabenseifnerCost(p, count, 4, kParams)),
+                2 * lg * a + 2 * f * n * b + f * n * g, 1e-15);
+    EXPECT_NEAR(total(binomialTreeCost(p, count, 4, kParams)), 2 * lg * (a + n * b) + lg * n * g,
+                1e-15);
   }
 }
 
@@ -102,7 +115,8 @@ TEST(ModelClosedForm, ContentionScalesBandwidthAndReduceTermsOnly) {
   // Ring at p = 8: 8 transfers per step on a host that runs 2 at full speed: 4x slower transfers.
   ModelParams two = kParams;
   two.host.concurrent_transfers = 2;
-  const Cost free = ringAllReduceCost(8, 8000, 4, kParams), shared = ringAllReduceCost(8, 8000, 4, two);
+  const Cost free = ringAllReduceCost(8, 8000, 4, kParams),
+             shared = ringAllReduceCost(8, 8000, 4, two);
   EXPECT_DOUBLE_EQ(shared.startup_s, free.startup_s);
   EXPECT_DOUBLE_EQ(shared.bandwidth_s, 4 * free.bandwidth_s);
   EXPECT_DOUBLE_EQ(shared.reduce_s, 4 * free.reduce_s);
@@ -115,8 +129,10 @@ TEST(ModelClosedForm, MessagesBeyondTheCacheUseTheMemoryCoefficients) {
   const Cost inCache = ringAllReduceCost(4, 16384, 4, kTwoRegimes);
   const Cost beyond = ringAllReduceCost(4, 16388, 4, kTwoRegimes);
   EXPECT_DOUBLE_EQ(inCache.bandwidth_s, 6 * 16384.0 * kTwoRegimes.link.beta_s_per_byte * (4 / 1.7));
-  EXPECT_DOUBLE_EQ(beyond.bandwidth_s, 6 * 16388.0 * kTwoRegimes.memory.beta_mem_s_per_byte * (4 / 1.7));
-  EXPECT_DOUBLE_EQ(beyond.reduce_s, 3 * 16388.0 * kTwoRegimes.memory.gamma_mem_s_per_byte * (4 / 1.7));
+  EXPECT_DOUBLE_EQ(beyond.bandwidth_s,
+                   6 * 16388.0 * kTwoRegimes.memory.beta_mem_s_per_byte * (4 / 1.7));
+  EXPECT_DOUBLE_EQ(beyond.reduce_s,
+                   3 * 16388.0 * kTwoRegimes.memory.gamma_mem_s_per_byte * (4 / 1.7));
   EXPECT_DOUBLE_EQ(beyond.startup_s, inCache.startup_s);
 }
 
@@ -244,8 +260,10 @@ TEST(ModelUnits, DurationsAndBandwidths) {
   EXPECT_DOUBLE_EQ(parseSeconds("0"), 0);
   EXPECT_DOUBLE_EQ(parseBandwidth("12.5GB/s"), 12.5e9);
   EXPECT_DOUBLE_EQ(parseBandwidth("100Gb/s"), 12.5e9);
-  for (const char* bad : {"", "fast", "-5us", "5 parsecs", "nan", "inf"}) EXPECT_THROW(parseSeconds(bad), Error) << bad;
-  for (const char* bad : {"0GB/s", "-1GB/s", "12.5", "12.5GiB/s", "abc"}) EXPECT_THROW(parseBandwidth(bad), Error) << bad;
+  for (const char* bad : {"", "fast", "-5us", "5 parsecs", "nan", "inf"})
+    EXPECT_THROW(parseSeconds(bad), Error) << bad;
+  for (const char* bad : {"0GB/s", "-1GB/s", "12.5", "12.5GiB/s", "abc"})
+    EXPECT_THROW(parseBandwidth(bad), Error) << bad;
 }
 
 }  // namespace

@@ -13,7 +13,9 @@ namespace {
 
 using Result = ringlab::test::CliResult;
 
-Result run(const std::string& args) { return ringlab::test::runRinglab(ringlab::test::splitWords("plan " + args), 30); }
+Result run(const std::string& args) {
+  return ringlab::test::runRinglab(ringlab::test::splitWords("plan " + args), 30);
+}
 
 std::string data(const std::string& name) {
   return std::string(RINGLAB_TEST_DATA) + "/" + name;
@@ -65,7 +67,8 @@ TEST(PlanCli, PlansFromMeasuredAllReduceTimes) {
                        data("plan_measured_p2.json") + " --json");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_NE(j["model"].get<std::string>().find("measured AllReduce times over gloo"), std::string::npos)
+  EXPECT_NE(j["model"].get<std::string>().find("measured AllReduce times over gloo"),
+            std::string::npos)
       << j["model"];
   for (const auto& bucket : j["plans"][0]["buckets"]) EXPECT_EQ(bucket["algorithm"], "measured");
 }

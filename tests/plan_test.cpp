@@ -83,7 +83,8 @@ double plainRecurrence(const Timeline& t, const BucketCost& cost) {
     std::uint64_t bytes = 0;
     for (std::size_t j = i; j-- > 0;) {
       bytes += t.tensors[j].bytes();
-      done[i] = std::min(done[i], std::max(done[j], t.tensors[i - 1].ready_s) + cost.seconds(bytes));
+      done[i] =
+          std::min(done[i], std::max(done[j], t.tensors[i - 1].ready_s) + cost.seconds(bytes));
     }
   }
   return done[n];
@@ -99,7 +100,8 @@ TEST(PlanOptimal, PiecesReproduceTheCost) {
         const std::uint64_t count = 1 + rng() % (trial % 2 ? 1 << 20 : std::uint64_t{1} << 34);
         double least = 1e300;
         for (const CostPiece& piece : pieces) {
-          if (count >= piece.minCount && count <= piece.maxCount) least = std::min(least, piece.seconds(count));
+          if (count >= piece.minCount && count <= piece.maxCount)
+            least = std::min(least, piece.seconds(count));
         }
         ASSERT_NEAR(least, cost.seconds(4 * count), 1e-12 * cost.seconds(4 * count) + 1e-300)
             << "p " << p << " count " << count;
@@ -111,7 +113,8 @@ TEST(PlanOptimal, PiecesReproduceTheCost) {
 TEST(PlanOptimal, MatchesTheFullRecurrenceOnLargerInstances) {
   std::mt19937 rng(9);
   for (int p : {2, 6, 8, 16}) {
-    for (const model::ModelParams& m : {params(50e-6, 1), twoRegimes(5e-6, 0.3), params(2e-6, 20)}) {
+    for (const model::ModelParams& m :
+         {params(50e-6, 1), twoRegimes(5e-6, 0.3), params(2e-6, 20)}) {
       const Timeline t = randomTimeline(rng, 300);
       const BucketCost cost(p, DataType::Float32, m);
       const OptimalPlan plan = optimalBuckets(t, cost);
@@ -123,17 +126,19 @@ TEST(PlanOptimal, MatchesTheFullRecurrenceOnLargerInstances) {
 }
 
 model::MeasuredCurve gloo() {
-  return model::MeasuredCurve({{4, 250e-6}, {65536, 800e-6}, {262144, 700e-6}, {1 << 20, 2.7e-3}, {4 << 20, 5.3e-3}},
-                              "gloo");
+  return model::MeasuredCurve(
+      {{4, 250e-6}, {65536, 800e-6}, {262144, 700e-6}, {1 << 20, 2.7e-3}, {4 << 20, 5.3e-3}},
+      "gloo");
 }
 
 TEST(PlanMeasured, InterpolatesRaisesDipsAndExtrapolates) {
   const model::MeasuredCurve c = gloo();
-  EXPECT_DOUBLE_EQ(c.seconds(1), 250e-6);                          // below the first size
-  EXPECT_NEAR(c.seconds(32770), 525e-6, 1e-12);                    // halfway from 4 B to 64 KiB
-  EXPECT_DOUBLE_EQ(c.points()[2].seconds, 800e-6);                 // the dip at 256 KiB raised
+  EXPECT_DOUBLE_EQ(c.seconds(1), 250e-6);                           // below the first size
+  EXPECT_NEAR(c.seconds(32770), 525e-6, 1e-12);                     // halfway from 4 B to 64 KiB
+  EXPECT_DOUBLE_EQ(c.points()[2].seconds, 800e-6);                  // the dip at 256 KiB raised
   EXPECT_NEAR(c.seconds(8 << 20), 5.3e-3 + 2.6e-3 * 4 / 3, 1e-12);  // the last line, extended
-  for (std::uint64_t b = 1; b < (8 << 20); b = b * 3 / 2 + 1) EXPECT_LE(c.seconds(b), c.seconds(b * 3 / 2 + 1));
+  for (std::uint64_t b = 1; b < (8 << 20); b = b * 3 / 2 + 1)
+    EXPECT_LE(c.seconds(b), c.seconds(b * 3 / 2 + 1));
   const auto invalid = [](std::vector<model::MeasuredCurve::Point> pts, const std::string& needle) {
     expectInvalid([&] { model::MeasuredCurve(pts, "m.json"); }, needle);
   };
@@ -150,13 +155,21 @@ TEST(PlanMeasured, ReadsBenchJsonAndNamesBadRecords) {
   EXPECT_EQ(m.ranks, 4);
   EXPECT_EQ(m.transport, "tcp");
   EXPECT_DOUBLE_EQ(m.curve.seconds(64), 12e-6);
-  expectInvalid([] { model::measuredAllReduceFromBenchJson(nlohmann::json::parse("{}"), "b.json"); },
-                "b.json: no \"run\" object");
-  expectInvalid([] { model::measuredAllReduceFromBenchJson(nlohmann::json::parse(R"({"run": {"p": 2}})"), "b.json"); },
-                "no \"rows\" array");
-  expectInvalid([] {
-    model::measuredAllReduceFromBenchJson(nlohmann::json::parse(R"({"run": {"p": 2}, "rows": [{"in_place": {}}]})"), "b.json");
-  }, "row 0: no size_bytes");
+  expectInvalid(
+      [] { model::measuredAllReduceFromBenchJson(nlohmann::json::parse("{}"), "b.json"); },
+      "b.json: no \"run\" object");
+  expectInvalid(
+      [] {
+        model::measuredAllReduceFromBenchJson(nlohmann::json::parse(R"({"run": {"p": 2}})"),
+                                              "b.json");
+      },
+      "no \"rows\" array");
+  expectInvalid(
+      [] {
+        model::measuredAllReduceFromBenchJson(
+            nlohmann::json::parse(R"({"run": {"p": 2}, "rows": [{"in_place": {}}]})"), "b.json");
+      },
+      "row 0: no size_bytes");
 }
 
 TEST(PlanMeasured, PiecesAndTheOptimumFollowTheCurve) {
@@ -168,7 +181,8 @@ TEST(PlanMeasured, PiecesAndTheOptimumFollowTheCurve) {
     const std::uint64_t count = 1 + rng() % (trial % 2 ? 1 << 16 : 1 << 22);
     double least = 1e300;
     for (const CostPiece& piece : pieces) {
-      if (count >= piece.minCount && count <= piece.maxCount) least = std::min(least, piece.seconds(count));
+      if (count >= piece.minCount && count <= piece.maxCount)
+        least = std::min(least, piece.seconds(count));
     }
     ASSERT_NEAR(least, cost.seconds(4 * count), 1e-12) << count;
   }
@@ -183,8 +197,10 @@ TEST(PlanOptimal, MatchesBruteForceOnSmallInstances) {
   std::mt19937 rng(8);
   // Regimes: startup-bound (slow alpha), bandwidth-bound, with the bucket copy priced, and a
   // contended host with a memory regime.
-  const std::vector<std::pair<model::ModelParams, double>> regimes = {
-      {params(200e-6, 10), 0}, {params(2e-6, 0.5), 0}, {params(20e-6, 2), 0.2e9}, {twoRegimes(5e-6, 1), 0}};
+  const std::vector<std::pair<model::ModelParams, double>> regimes = {{params(200e-6, 10), 0},
+                                                                      {params(2e-6, 0.5), 0},
+                                                                      {params(20e-6, 2), 0.2e9},
+                                                                      {twoRegimes(5e-6, 1), 0}};
   for (int p : {2, 5, 8, 12}) {
     for (const auto& [m, copy] : regimes) {
       for (int trial = 0; trial < 6; ++trial) {

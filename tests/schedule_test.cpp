@@ -67,13 +67,14 @@ TEST(ScheduleRing, EveryRingOrderAndOffsetVerifies) {
   std::mt19937 rng(12345);
   for (int p = 1; p <= 17; ++p) {
     for (int trial = 0; trial < 4; ++trial) {
-      const RingOrder order = trial == 0 ? RingOrder::identity(p)
-                                         : RingOrder::fromList(randomPermutation(p, rng), p);
+      const RingOrder order =
+          trial == 0 ? RingOrder::identity(p) : RingOrder::fromList(randomPermutation(p, rng), p);
       const int offset = static_cast<int>(rng() % 40) - 20;
       for (const Schedule& s : {ringAllReduce(order, offset), ringReduceScatter(order, offset),
                                 ringAllGather(order, offset)}) {
         const Verdict v = verify(s);
-        EXPECT_TRUE(v.valid) << "p=" << p << " " << collectiveName(s.collective) << ": " << v.reason;
+        EXPECT_TRUE(v.valid) << "p=" << p << " " << collectiveName(s.collective) << ": "
+                             << v.reason;
       }
       EXPECT_EQ(ringAllReduce(order, offset).steps.size(), static_cast<std::size_t>(2 * (p - 1)));
     }
@@ -184,7 +185,8 @@ TEST(ScheduleVolume, RingAllReduceMatchesClosedFormWhenDivisible) {
   for (int p = 1; p <= 17; ++p) {
     for (std::uint64_t perChunk : {1ull, 3ull, 1024ull}) {
       const std::uint64_t count = perChunk * p;
-      const VolumeReport v = countVolume(ringAllReduce(RingOrder::identity(p)), count, DataType::Float32);
+      const VolumeReport v =
+          countVolume(ringAllReduce(RingOrder::identity(p)), count, DataType::Float32);
       const double n = static_cast<double>(count * 4);
       for (const RankVolume& r : v.perRank) {
         EXPECT_EQ(static_cast<double>(r.sentBytes), ringAllReduceSendBytes(p, n)) << "p=" << p;
@@ -200,7 +202,8 @@ TEST(ScheduleVolume, UnevenCountsSumToTheExactTotal) {
   // Every element crosses p-1 links in each phase, so the total over ranks is exact for any count.
   for (int p : {2, 3, 7, 16}) {
     for (std::uint64_t count : {0ull, 1ull, 5ull, 1001ull}) {
-      const VolumeReport v = countVolume(ringAllReduce(RingOrder::identity(p)), count, DataType::Int64);
+      const VolumeReport v =
+          countVolume(ringAllReduce(RingOrder::identity(p)), count, DataType::Int64);
       EXPECT_EQ(v.totalSentBytes, 2 * (p - 1) * count * 8) << "p=" << p << " count=" << count;
     }
   }
@@ -232,7 +235,8 @@ TEST(Holdings, EveryAlgorithmEndsWithEveryContributionEverywhere) {
       const std::uint32_t all = (std::uint32_t{1} << p) - 1;
       for (int r = 0; r < p; ++r) {
         for (std::uint32_t b = 0; b < s.blocks; ++b) {
-          EXPECT_EQ(states.back()[r][b], all) << name << " p=" << p << " rank " << r << " block " << b;
+          EXPECT_EQ(states.back()[r][b], all)
+              << name << " p=" << p << " rank " << r << " block " << b;
           EXPECT_EQ(states.front()[r][b], std::uint32_t{1} << r);
         }
       }

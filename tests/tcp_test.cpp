@@ -45,7 +45,9 @@ transport::TcpOptions tcpOptions(std::chrono::milliseconds timeout = kTimeout) {
 }
 
 // The key a rank publishes its data address under (transport/tcp/mesh.cpp).
-std::string addressKey(int rank) { return "ringlab/tcp/address/" + std::to_string(rank); }
+std::string addressKey(int rank) {
+  return "ringlab/tcp/address/" + std::to_string(rank);
+}
 
 // Connects p TCP transports (one per thread, as separate processes would) over one memory store.
 std::vector<std::unique_ptr<Transport>> connectAll(int p, bootstrap::Store& store,
@@ -103,7 +105,9 @@ std::vector<schedule::AlgorithmSpec> specsFor(int p) {
 }
 
 // Rank r's element i is (i % 97) * (r + 1) + r: sums are exact in int32.
-std::int32_t inputValue(std::uint64_t i, int r) { return static_cast<std::int32_t>((i % 97) * (r + 1) + r); }
+std::int32_t inputValue(std::uint64_t i, int r) {
+  return static_cast<std::int32_t>((i % 97) * (r + 1) + r);
+}
 std::int32_t expectedSum(std::uint64_t i, int p) {
   std::int64_t s = 0;
   for (int r = 0; r < p; ++r) s += inputValue(i, r);
@@ -130,7 +134,8 @@ TEST_P(TcpAllReduce, EveryAlgorithmAwkwardCountsInAndOutOfPlace) {
           CollectiveOptions options;
           options.algorithm = spec;
           options.exec.timeout = kTimeout;
-          options.exec.segmentBytes = count > 10'000 ? 8192 : 256 * 1024;  // pipelining, many frames
+          options.exec.segmentBytes =
+              count > 10'000 ? 8192 : 256 * 1024;  // pipelining, many frames
           std::vector<std::int32_t> in(count), out(count, -1);
           for (std::uint64_t i = 0; i < count; ++i) in[i] = inputValue(i, r);
           if (inPlace) {
@@ -142,9 +147,10 @@ TEST_P(TcpAllReduce, EveryAlgorithmAwkwardCountsInAndOutOfPlace) {
           for (std::uint64_t i = 0; i < count; ++i) {
             if (out[i] != expectedSum(i, p)) {
               std::lock_guard lock(failuresMutex);
-              failures.push_back(spec.name + " count " + std::to_string(count) + (inPlace ? " in place" : "") +
-                                 ": rank " + std::to_string(r) + " element " + std::to_string(i) + " = " +
-                                 std::to_string(out[i]) + ", expected " + std::to_string(expectedSum(i, p)));
+              failures.push_back(spec.name + " count " + std::to_string(count) +
+                                 (inPlace ? " in place" : "") + ": rank " + std::to_string(r) +
+                                 " element " + std::to_string(i) + " = " + std::to_string(out[i]) +
+                                 ", expected " + std::to_string(expectedSum(i, p)));
               break;
             }
           }
@@ -152,7 +158,8 @@ TEST_P(TcpAllReduce, EveryAlgorithmAwkwardCountsInAndOutOfPlace) {
       }
     }
   });
-  for (int r = 0; r < p; ++r) EXPECT_FALSE(results[r].code) << "rank " << r << ": " << results[r].message;
+  for (int r = 0; r < p; ++r)
+    EXPECT_FALSE(results[r].code) << "rank " << r << ": " << results[r].message;
   for (const std::string& f : failures) ADD_FAILURE() << f;
 }
 
@@ -174,7 +181,8 @@ TEST(TcpTransport, LargeExchangeBothWaysDoesNotDeadlock) {
       std::vector<std::int32_t> data(kCount);
       for (std::uint64_t i = 0; i < kCount; ++i) data[i] = inputValue(i, r);
       comm.allreduce(data.data(), data.data(), kCount, DataType::Int32, ReduceOp::Sum, options);
-      for (std::uint64_t i = 0; i < kCount; i += 4099) ASSERT_EQ(data[i], expectedSum(i, 2)) << name << " " << i;
+      for (std::uint64_t i = 0; i < kCount; i += 4099)
+        ASSERT_EQ(data[i], expectedSum(i, 2)) << name << " " << i;
     }
   });
   for (int r = 0; r < 2; ++r) EXPECT_FALSE(results[r].code) << results[r].message;
@@ -214,7 +222,8 @@ TEST(TcpTransport, AbortReachesPeersWithItsCodeAndRank) {
     std::vector<float> data(1000, 1.0f);
     CollectiveOptions options;
     options.exec.timeout = kTimeout;
-    comm.allreduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum, options);
+    comm.allreduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum,
+                   options);
   });
   for (int r : {0, 2}) {
     ASSERT_TRUE(results[r].code) << "rank " << r;
@@ -254,7 +263,8 @@ TEST(TcpTransport, AbortOvertakesUnreadData) {
   EXPECT_TRUE(*results[1].code == ErrorCode::Timeout || *results[1].code == ErrorCode::PeerLost)
       << results[1].message;
   EXPECT_NE(results[1].message.find("rank 0"), std::string::npos) << results[1].message;
-  EXPECT_EQ(results[1].message.find("not complete within"), std::string::npos) << results[1].message;
+  EXPECT_EQ(results[1].message.find("not complete within"), std::string::npos)
+      << results[1].message;
   EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
 }
 
@@ -283,12 +293,14 @@ TEST(TcpTransport, AbortOvertakesUnreadSmallDataWithItsCode) {
         throw;
       }
     } else {
-      while (!done && std::chrono::steady_clock::now() - start < 6s) std::this_thread::sleep_for(1ms);
+      while (!done && std::chrono::steady_clock::now() - start < 6s)
+        std::this_thread::sleep_for(1ms);
     }
   });
   ASSERT_TRUE(results[1].code);
   EXPECT_EQ(*results[1].code, ErrorCode::Timeout) << results[1].message;
-  EXPECT_NE(results[1].message.find("rank 0 aborted the collective: gave up waiting"), std::string::npos)
+  EXPECT_NE(results[1].message.find("rank 0 aborted the collective: gave up waiting"),
+            std::string::npos)
       << results[1].message;
   EXPECT_LT(rank1Took, 2s);
 }
@@ -335,11 +347,13 @@ TEST(TcpTransport, RendezvousThatNeverCompletesTimesOut) {
     FAIL() << "no timeout";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Timeout);
-    EXPECT_NE(std::string(e.what()).find("rank(s) 1 did not connect"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("rank(s) 1 did not connect"), std::string::npos)
+        << e.what();
   }
   EXPECT_LT(std::chrono::steady_clock::now() - start, 1500ms);
   try {
-    transport::connectTcp(1, 2, *bootstrap::makeMemoryStore(), tcpOptions(300ms));  // rank 0 never publishes
+    transport::connectTcp(1, 2, *bootstrap::makeMemoryStore(),
+                          tcpOptions(300ms));  // rank 0 never publishes
     FAIL() << "no timeout";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Timeout);
@@ -380,7 +394,8 @@ void sendBytes(const bootstrap::net::Socket& s, const void* data, std::size_t n)
   bootstrap::net::sendAll(s.fd(), data, n, bootstrap::net::Clock::now() + 1s, "test");
 }
 
-std::vector<std::uint8_t> hello(bootstrap::wire::HelloKind kind, int rank, int size, const std::string& token) {
+std::vector<std::uint8_t> hello(bootstrap::wire::HelloKind kind, int rank, int size,
+                                const std::string& token) {
   bootstrap::wire::Hello h;
   h.kind = kind;
   h.rank = static_cast<std::uint32_t>(rank);
@@ -470,8 +485,8 @@ FakePeer connectFake(bootstrap::Store& store) {
   return f;
 }
 
-std::vector<std::uint8_t> frame(transport::tcp::FrameType type, std::uint32_t tag, std::uint64_t bytes,
-                                const transport::CallStamp& stamp) {
+std::vector<std::uint8_t> frame(transport::tcp::FrameType type, std::uint32_t tag,
+                                std::uint64_t bytes, const transport::CallStamp& stamp) {
   transport::tcp::FrameHeader h;
   h.type = type;
   h.tag = tag;
@@ -492,7 +507,8 @@ Outcome receiveOnRealRank(FakePeer& f, std::size_t bytes, const std::function<vo
   } catch (const Error& e) {
     out = {e.code(), e.what()};
   }
-  for (std::size_t i = bytes; i < buffer.size(); ++i) EXPECT_EQ(buffer[i], std::byte{0x5a}) << "wrote past the buffer";
+  for (std::size_t i = bytes; i < buffer.size(); ++i)
+    EXPECT_EQ(buffer[i], std::byte{0x5a}) << "wrote past the buffer";
   return out;
 }
 

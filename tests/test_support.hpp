@@ -74,13 +74,21 @@ struct Case {
 // Element value as double, whatever the type.
 inline double loadValue(DataType type, const Bytes& data, std::uint64_t i) {
   const std::byte* at = data.data() + i * dataTypeSize(type);
-  auto get = [&](auto v) { std::memcpy(&v, at, sizeof v); return v; };
+  auto get = [&](auto v) {
+    std::memcpy(&v, at, sizeof v);
+    return v;
+  };
   switch (type) {
-    case DataType::Float16: return halfToFloat(get(std::uint16_t{}));
-    case DataType::Bfloat16: return bfloat16ToFloat(get(std::uint16_t{}));
-    case DataType::Float32: return get(float{});
-    case DataType::Float64: return get(double{});
-    default: break;
+    case DataType::Float16:
+      return halfToFloat(get(std::uint16_t{}));
+    case DataType::Bfloat16:
+      return bfloat16ToFloat(get(std::uint16_t{}));
+    case DataType::Float32:
+      return get(float{});
+    case DataType::Float64:
+      return get(double{});
+    default:
+      break;
   }
   ADD_FAILURE() << "loadValue is for floating types";
   return 0;
@@ -89,10 +97,14 @@ inline double loadValue(DataType type, const Bytes& data, std::uint64_t i) {
 // Unit roundoff of each floating type.
 inline double unitRoundoff(DataType type) {
   switch (type) {
-    case DataType::Float16: return std::ldexp(1.0, -11);
-    case DataType::Bfloat16: return std::ldexp(1.0, -8);
-    case DataType::Float32: return std::ldexp(1.0, -24);
-    default: return std::ldexp(1.0, -53);
+    case DataType::Float16:
+      return std::ldexp(1.0, -11);
+    case DataType::Bfloat16:
+      return std::ldexp(1.0, -8);
+    case DataType::Float32:
+      return std::ldexp(1.0, -24);
+    default:
+      return std::ldexp(1.0, -53);
   }
 }
 
@@ -102,11 +114,13 @@ inline double unitRoundoff(DataType type) {
 inline void checkExact(const Case& c, int p, const std::vector<Bytes>& inputs, const Bytes& out,
                        const std::string& what) {
   Bytes ref = inputs[0];
-  for (int r = 1; r < p; ++r) reduce(c.type, c.op, ref.data(), ref.data(), inputs[r].data(), c.count);
+  for (int r = 1; r < p; ++r)
+    reduce(c.type, c.op, ref.data(), ref.data(), inputs[r].data(), c.count);
   if (c.op == ReduceOp::Avg) divideBy(c.type, ref.data(), c.count, p);
   const std::size_t es = dataTypeSize(c.type);
   for (std::uint64_t i = 0; i < c.count; ++i) {
-    ASSERT_EQ(std::memcmp(ref.data() + i * es, out.data() + i * es, es), 0) << what << " element " << i;
+    ASSERT_EQ(std::memcmp(ref.data() + i * es, out.data() + i * es, es), 0)
+        << what << " element " << i;
   }
 }
 
@@ -120,7 +134,8 @@ struct Float64Element {
 
 // Checks every element of a floating output against the float64 reference, within
 // bound(element) of it; the caller states the bound.
-inline void checkAgainstFloat64(const Case& c, int p, const std::vector<Bytes>& inputs, const Bytes& out,
+inline void checkAgainstFloat64(const Case& c, int p, const std::vector<Bytes>& inputs,
+                                const Bytes& out,
                                 const std::function<double(const Float64Element&)>& bound,
                                 const std::string& what) {
   for (std::uint64_t i = 0; i < c.count; ++i) {
@@ -129,10 +144,19 @@ inline void checkAgainstFloat64(const Case& c, int p, const std::vector<Bytes>& 
       const double v = loadValue(c.type, inputs[r], i);
       magnitude += std::fabs(v);
       switch (c.op) {
-        case ReduceOp::Sum: case ReduceOp::Avg: exact += v; break;
-        case ReduceOp::Prod: exact *= v; break;
-        case ReduceOp::Min: exact = std::min(exact, v); break;
-        case ReduceOp::Max: exact = std::max(exact, v); break;
+        case ReduceOp::Sum:
+        case ReduceOp::Avg:
+          exact += v;
+          break;
+        case ReduceOp::Prod:
+          exact *= v;
+          break;
+        case ReduceOp::Min:
+          exact = std::min(exact, v);
+          break;
+        case ReduceOp::Max:
+          exact = std::max(exact, v);
+          break;
       }
     }
     if (c.op == ReduceOp::Avg) exact /= p;
@@ -146,10 +170,11 @@ inline void checkAgainstFloat64(const Case& c, int p, const std::vector<Bytes>& 
 // input(case, seed), runs the AllReduce (in place or not, as the case says), and checks its own
 // output with check(case, p, inputs, output); rank 0 then checks that all ranks ended bitwise
 // identical. describe(case, p) names a case in failure messages.
-inline void runCases(int p, const std::vector<Case>& cases,
-                     const std::function<Bytes(const Case&, std::uint32_t seed)>& input,
-                     const std::function<void(const Case&, int, const std::vector<Bytes>&, const Bytes&)>& check,
-                     const std::function<std::string(const Case&, int)>& describe) {
+inline void runCases(
+    int p, const std::vector<Case>& cases,
+    const std::function<Bytes(const Case&, std::uint32_t seed)>& input,
+    const std::function<void(const Case&, int, const std::vector<Bytes>&, const Bytes&)>& check,
+    const std::function<std::string(const Case&, int)>& describe) {
   std::vector<Bytes> outputs(p);
   std::barrier sync(p);
   runRanks(p, [&](int rank, Communicator& comm) {
@@ -168,7 +193,8 @@ inline void runCases(int p, const std::vector<Case>& cases,
       sync.arrive_and_wait();
       if (rank == 0) {
         for (int r = 1; r < p; ++r) {
-          EXPECT_TRUE(outputs[r] == outputs[0]) << "rank " << r << " differs from rank 0: " << describe(c, p);
+          EXPECT_TRUE(outputs[r] == outputs[0])
+              << "rank " << r << " differs from rank 0: " << describe(c, p);
         }
       }
       sync.arrive_and_wait();

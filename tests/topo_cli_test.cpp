@@ -17,7 +17,9 @@ namespace {
 using ringlab::test::CliResult;
 using ringlab::test::slurpFile;
 
-CliResult ringlab(std::vector<std::string> args) { return ringlab::test::runRinglab(std::move(args)); }
+CliResult ringlab(std::vector<std::string> args) {
+  return ringlab::test::runRinglab(std::move(args));
+}
 
 std::string tempFile(const std::string& name, const std::string& text) {
   const std::string path = ::testing::TempDir() + std::to_string(getpid()) + "_" + name;

@@ -78,9 +78,11 @@ std::string paramName(const ::testing::TestParamInfo<ContractParam>& info) {
   return info.param.transport + "_p" + std::to_string(info.param.ranks);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllTransports, TransportContract, ::testing::ValuesIn(params(1)), paramName);
+INSTANTIATE_TEST_SUITE_P(AllTransports, TransportContract, ::testing::ValuesIn(params(1)),
+                         paramName);
 // Disagreeing takes two ranks.
-INSTANTIATE_TEST_SUITE_P(AllTransports, TransportAgreement, ::testing::ValuesIn(params(2)), paramName);
+INSTANTIATE_TEST_SUITE_P(AllTransports, TransportAgreement, ::testing::ValuesIn(params(2)),
+                         paramName);
 
 }  // namespace
 }  // namespace ringlab::test

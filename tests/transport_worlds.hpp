@@ -22,13 +22,16 @@
 
 namespace ringlab::test {
 
-inline std::vector<std::string> worldKinds() { return {"inproc", "shm", "tcp"}; }
+inline std::vector<std::string> worldKinds() {
+  return {"inproc", "shm", "tcp"};
+}
 
 inline std::unique_ptr<transport::Transport> connectRank(const std::string& kind, int rank, int p,
                                                          bootstrap::Store& store) {
   if (kind == "shm") return transport::connectShm(rank, p, store, {"", std::chrono::seconds(10)});
   if (kind == "tcp") {
-    return transport::connectTcp(rank, p, store, {"127.0.0.1", "contract-test-token", std::chrono::seconds(10)});
+    return transport::connectTcp(rank, p, store,
+                                 {"127.0.0.1", "contract-test-token", std::chrono::seconds(10)});
   }
   throw Error(ErrorCode::Internal, "no such test world: " + kind);
 }
@@ -74,7 +77,8 @@ inline void runOnWorldCatching(const std::string& kind, int p,
 // Runs fn(communicator) on every rank's thread. A rank that throws has already aborted its
 // transport (the Communicator does), so the others fail promptly instead of waiting for it; the
 // exception becomes a test failure.
-inline void runOnWorld(const std::string& kind, int p, const std::function<void(Communicator&)>& fn) {
+inline void runOnWorld(const std::string& kind, int p,
+                       const std::function<void(Communicator&)>& fn) {
   runOnWorldCatching(kind, p, [&](Communicator& comm) {
     try {
       fn(comm);

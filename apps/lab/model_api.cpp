@@ -58,7 +58,6 @@ std::uint64_t countOf(const Params& params, const std::string& name, const std::
   }
 }
 
-
 }  // namespace
 
 nlohmann::json modelSizesApi(const Params& params) {

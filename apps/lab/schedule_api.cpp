@@ -4,9 +4,9 @@
 #include <string>
 
 #include "api.hpp"
-#include "ringlab/schedule/holdings.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/ring_order.hpp"
 #include "ringlab/schedule/verify.hpp"
 #include "ringlab/schedule/volume.hpp"

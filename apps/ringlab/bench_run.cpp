@@ -88,8 +88,9 @@ class RankSweep {
       once();
       const double first = maxOverRanks(
           comm_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      iterations = static_cast<int>(std::clamp(std::ceil(config_.secondsPerSize / std::max(first, 1e-9)),
-                                               3.0, static_cast<double>(kMaxIterations)));
+      iterations =
+          static_cast<int>(std::clamp(std::ceil(config_.secondsPerSize / std::max(first, 1e-9)),
+                                      3.0, static_cast<double>(kMaxIterations)));
     }
     syncRanks(comm_);
     auto last = std::chrono::steady_clock::now();
@@ -104,9 +105,11 @@ class RankSweep {
                     DataType::Float64, ReduceOp::Max);
     BenchResult result;
     result.iterations = iterations;
-    result.timeUs = model::median(std::vector<double>(times_.begin(), times_.begin() + iterations)) * 1e6;
+    result.timeUs =
+        model::median(std::vector<double>(times_.begin(), times_.begin() + iterations)) * 1e6;
     if (config_.check) {
-      fillCheckInput(config_.type, config_.op, comm_.rank(), inPlace ? recv_.data() : send_.data(), count);
+      fillCheckInput(config_.type, config_.op, comm_.rank(), inPlace ? recv_.data() : send_.data(),
+                     count);
       once();
       result.wrong = countWrong(config_.type, config_.op, comm_.size(), recv_.data(), count);
       if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
@@ -131,25 +134,32 @@ void validate(const BenchConfig& c) {
     throwInvalid("-b/--minbytes " + std::to_string(c.minBytes) + " is larger than -e/--maxbytes " +
                  std::to_string(c.maxBytes));
   }
-  if (c.stepFactor < 2) throwInvalid("-f/--stepfactor " + std::to_string(c.stepFactor) + ": must be >= 2");
-  if (c.iterations < 1) throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 1");
+  if (c.stepFactor < 2)
+    throwInvalid("-f/--stepfactor " + std::to_string(c.stepFactor) + ": must be >= 2");
+  if (c.iterations < 1)
+    throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 1");
   if (!(c.secondsPerSize >= 0 && c.secondsPerSize <= 3600)) {
-    throwInvalid("-T/--time " + std::to_string(c.secondsPerSize) + ": must be between 0 and 3600 seconds");
+    throwInvalid("-T/--time " + std::to_string(c.secondsPerSize) +
+                 ": must be between 0 and 3600 seconds");
   }
-  if (c.warmup < 0) throwInvalid("-w/--warmup_iters " + std::to_string(c.warmup) + ": must be >= 0");
+  if (c.warmup < 0)
+    throwInvalid("-w/--warmup_iters " + std::to_string(c.warmup) + ": must be >= 0");
   exec::validate(c.collective.exec);
   // The schedule must build and verify (for "auto", whatever it would choose for one element).
-  schedule::buildSchedule(schedule::Collective::AllReduce, c.ranks,
-                          model::chooseAlgorithm(c.collective.algorithm, schedule::Collective::AllReduce,
-                                                 c.ranks, 1, c.type, c.collective.autoModel));
+  schedule::buildSchedule(
+      schedule::Collective::AllReduce, c.ranks,
+      model::chooseAlgorithm(c.collective.algorithm, schedule::Collective::AllReduce, c.ranks, 1,
+                             c.type, c.collective.autoModel));
   // Two buffers of maxBytes per rank, plus scratch; refuse what cannot fit rather than swap or die.
-  const std::uint64_t needed = checkedMultiply(checkedMultiply(c.maxBytes, 2, "buffer size"),
-                                               static_cast<std::uint64_t>(c.ranks), "buffer size x p");
+  const std::uint64_t needed =
+      checkedMultiply(checkedMultiply(c.maxBytes, 2, "buffer size"),
+                      static_cast<std::uint64_t>(c.ranks), "buffer size x p");
   const std::uint64_t available = physicalMemoryBytes() / 10 * 8;
   if (needed > available) {
-    throwInvalid("-e/--maxbytes " + std::to_string(c.maxBytes) + " with p = " + std::to_string(c.ranks) +
-                 " needs " + std::to_string(needed >> 20) + " MiB of buffers; this machine allows " +
-                 std::to_string(available >> 20) + " MiB (80% of its memory)");
+    throwInvalid("-e/--maxbytes " + std::to_string(c.maxBytes) +
+                 " with p = " + std::to_string(c.ranks) + " needs " + std::to_string(needed >> 20) +
+                 " MiB of buffers; this machine allows " + std::to_string(available >> 20) +
+                 " MiB (80% of its memory)");
   }
 }
 
@@ -170,7 +180,8 @@ void runBenchThreads(const BenchConfig& config, const std::function<void(const B
   validate(config);  // before any thread starts, so that bad options fail once, cleanly
   transport::InprocWorld world(config.ranks);
   std::vector<std::unique_ptr<Communicator>> comms;
-  for (int r = 0; r < config.ranks; ++r) comms.push_back(std::make_unique<Communicator>(world.transport(r)));
+  for (int r = 0; r < config.ranks; ++r)
+    comms.push_back(std::make_unique<Communicator>(world.transport(r)));
   std::mutex errorMutex;
   std::exception_ptr error;
   std::vector<std::thread> threads;

@@ -36,9 +36,9 @@ struct BenchConfig {
 };
 
 struct BenchResult {
-  double timeUs = 0;         // median over iterations of the slowest rank's time
+  double timeUs = 0;  // median over iterations of the slowest rank's time
   int iterations = 0;
-  std::uint64_t wrong = 0;   // elements differing from the closed form, summed over ranks
+  std::uint64_t wrong = 0;  // elements differing from the closed form, summed over ranks
 };
 
 struct BenchRow {

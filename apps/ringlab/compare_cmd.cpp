@@ -32,7 +32,8 @@ int runCompareCommand(const CompareArgs& a) {
     spec.name = !a.algo.empty() ? a.algo : !m.algorithm.empty() ? m.algorithm : "ring";
     comparisons.push_back(compare(m, spec, profile));
   }
-  std::printf("# ringlab compare: measured against the alpha-beta-gamma model [%s]\n", source.c_str());
+  std::printf("# ringlab compare: measured against the alpha-beta-gamma model [%s]\n",
+              source.c_str());
   std::printf("# %s; model(us) is the prediction for the algorithm named on each table\n",
               describeModel(profile).c_str());
   for (const Comparison& c : comparisons) printComparison(c);
@@ -47,10 +48,15 @@ int runCompareCommand(const CompareArgs& a) {
 
 Action addCompareCommand(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();
-  CLI::App* cmd = app.add_subcommand("compare", "compare bench JSON files or nccl-tests logs with the model");
-  cmd->add_option("files", args->files, "ringlab bench --json files or nccl-tests all_reduce_perf logs")->required();
-  cmd->add_option("--algo", args->algo, "algorithm to predict (default: the file's; ring for nccl-tests)");
-  cmd->add_option("--svg", args->svg, "also draw measured and predicted time against size (log-log)");
+  CLI::App* cmd =
+      app.add_subcommand("compare", "compare bench JSON files or nccl-tests logs with the model");
+  cmd->add_option("files", args->files,
+                  "ringlab bench --json files or nccl-tests all_reduce_perf logs")
+      ->required();
+  cmd->add_option("--algo", args->algo,
+                  "algorithm to predict (default: the file's; ring for nccl-tests)");
+  cmd->add_option("--svg", args->svg,
+                  "also draw measured and predicted time against size (log-log)");
   args->model.add(*cmd);
   return [args] { return runCompareCommand(*args); };
 }

@@ -25,10 +25,11 @@ struct Comparison {
 };
 
 // Predicted microseconds for one AllReduce of `bytes` under the profile.
-double predictedMicros(const schedule::AlgorithmSpec& spec, int ranks, std::uint64_t bytes, DataType type,
-                       const model::Profile& profile);
+double predictedMicros(const schedule::AlgorithmSpec& spec, int ranks, std::uint64_t bytes,
+                       DataType type, const model::Profile& profile);
 
-Comparison compare(const Measurements& m, const schedule::AlgorithmSpec& spec, const model::Profile& profile);
+Comparison compare(const Measurements& m, const schedule::AlgorithmSpec& spec,
+                   const model::Profile& profile);
 
 // Median over rows of at least `fromBytes` of |measured/predicted - 1| (out-of-place and in-place
 // rows both counted); NaN when no row qualifies.
@@ -38,6 +39,7 @@ void printComparison(const Comparison& c);
 
 // One log-log chart: time against size, measured (solid, dots) and predicted (dashed), one colour
 // per comparison. A self-contained SVG file.
-void writeSvg(const std::string& path, const std::vector<Comparison>& comparisons, const std::string& title);
+void writeSvg(const std::string& path, const std::vector<Comparison>& comparisons,
+              const std::string& title);
 
 }  // namespace ringlab::cli

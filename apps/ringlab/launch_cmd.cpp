@@ -18,12 +18,14 @@ Action addLaunchCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "launch", "run a command as p local ranks (rank environment, cleanup, failure handling)");
   cmd->add_option("-p,--ranks", *ranks, "number of ranks")->capture_default_str();
-  cmd->add_option("--grace", *grace, "seconds the other ranks get to stop after one fails")->capture_default_str();
+  cmd->add_option("--grace", *grace, "seconds the other ranks get to stop after one fails")
+      ->capture_default_str();
   cmd->add_option("command", *command, "the command and its arguments, after --")->required();
   return [=] {
     checkRanks(*ranks);
     if (!(*grace >= 0 && *grace <= 86400)) {
-      throwInvalid("--grace " + fmt::format("{}", *grace) + ": must be between 0 and 86400 seconds");
+      throwInvalid("--grace " + fmt::format("{}", *grace) +
+                   ": must be between 0 and 86400 seconds");
     }
     return launch({*ranks, *command, std::chrono::milliseconds(std::llround(*grace * 1000))});
   };

@@ -33,7 +33,8 @@ std::string temporaryDirectory(const std::string& job) {
   const char* base = std::getenv("TMPDIR");
   std::string pattern = std::string(base && *base ? base : "/tmp") + "/ringlab-" + job + "-XXXXXX";
   if (!mkdtemp(pattern.data())) {
-    throw Error(ErrorCode::Transport, "cannot create a rendezvous directory " + pattern + ": " + std::strerror(errno));
+    throw Error(ErrorCode::Transport,
+                "cannot create a rendezvous directory " + pattern + ": " + std::strerror(errno));
   }
   return pattern;
 }
@@ -55,7 +56,8 @@ pid_t startRank(const LaunchConfig& config, int rank, const std::string& rendezv
                 const std::string& token, const std::string& job, const sigset_t& original) {
   const pid_t launcher = getpid();
   const pid_t pid = fork();
-  if (pid < 0) throw Error(ErrorCode::Internal, std::string("fork failed: ") + std::strerror(errno));
+  if (pid < 0)
+    throw Error(ErrorCode::Internal, std::string("fork failed: ") + std::strerror(errno));
   if (pid > 0) return pid;
   // Child: die with the launcher, take back the signals the launcher blocked, become rank `rank`.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -81,7 +83,8 @@ int statusCode(int status) {
 }
 
 std::string describeStatus(int status) {
-  if (WIFSIGNALED(status)) return std::string("was killed by signal ") + strsignal(WTERMSIG(status));
+  if (WIFSIGNALED(status))
+    return std::string("was killed by signal ") + strsignal(WTERMSIG(status));
   return "exited with status " + std::to_string(statusCode(status));
 }
 
@@ -101,14 +104,16 @@ void rememberCommandLine(int argc, char** argv) {
 std::vector<std::string> selfCommand() {
   std::error_code error;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-  if (error) throw Error(ErrorCode::Internal, "cannot find this program's path: " + error.message());
+  if (error)
+    throw Error(ErrorCode::Internal, "cannot find this program's path: " + error.message());
   std::vector<std::string> command{self.string()};
   command.insert(command.end(), rememberedArguments().begin(), rememberedArguments().end());
   return command;
 }
 
 int launch(const LaunchConfig& config) {
-  if (config.ranks < 1) throwInvalid("-p " + std::to_string(config.ranks) + ": need at least 1 rank");
+  if (config.ranks < 1)
+    throwInvalid("-p " + std::to_string(config.ranks) + ": need at least 1 rank");
   if (config.command.empty()) throwInvalid("no command to launch: give it after --");
   const char* tokenFromEnv = std::getenv("RINGLAB_TOKEN");
   const std::string token = tokenFromEnv && *tokenFromEnv ? tokenFromEnv : randomHex(16);
@@ -148,7 +153,8 @@ int launch(const LaunchConfig& config) {
     timespec slice{0, 100'000'000};
     const int sig = sigtimedwait(&watched, nullptr, &slice);
     if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
-      if (!interrupted) std::fprintf(stderr, "ringlab launch: %s: stopping %d rank(s)\n", strsignal(sig), alive);
+      if (!interrupted)
+        std::fprintf(stderr, "ringlab launch: %s: stopping %d rank(s)\n", strsignal(sig), alive);
       interrupted = true;
       signalAll(SIGTERM);
       deadline = std::min(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(2));
@@ -168,8 +174,8 @@ int launch(const LaunchConfig& config) {
         if (result == 0) {
           result = statusCode(status);
           if (alive > 0) {
-            std::fprintf(stderr, "ringlab launch: the other %d rank(s) have %lld ms to stop\n", alive,
-                         static_cast<long long>(config.grace.count()));
+            std::fprintf(stderr, "ringlab launch: the other %d rank(s) have %lld ms to stop\n",
+                         alive, static_cast<long long>(config.grace.count()));
           }
           deadline = std::min(deadline, std::chrono::steady_clock::now() + config.grace);
         }

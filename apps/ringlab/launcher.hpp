@@ -2,9 +2,10 @@
 // Starts p local ranks of a command and looks after them: each child gets the rank environment
 // (bootstrap/rendezvous.hpp: RINGLAB_RANK, RINGLAB_WORLD_SIZE, RINGLAB_RENDEZVOUS, RINGLAB_TOKEN,
 // RINGLAB_JOB), a rendezvous directory private to the job, a token (RINGLAB_TOKEN's value if
-// set, else a random one) and a job id (RINGLAB_JOB's value if set, else a random one). When a rank fails, the others get `grace` to notice and exit on their
-// own, then are killed; Ctrl-C (SIGINT) or SIGTERM is passed on to them. Whatever happens, the
-// job's shared-memory names and rendezvous directory are removed before launch() returns.
+// set, else a random one) and a job id (RINGLAB_JOB's value if set, else a random one). When a rank
+// fails, the others get `grace` to notice and exit on their own, then are killed; Ctrl-C (SIGINT)
+// or SIGTERM is passed on to them. Whatever happens, the job's shared-memory names and rendezvous
+// directory are removed before launch() returns.
 #include <chrono>
 #include <string>
 #include <vector>

@@ -52,7 +52,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ringlab: error: %s\n", e.what());
     return e.code() == ringlab::ErrorCode::InvalidArgument ? 2 : 1;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "ringlab: error: out of memory; try a smaller -e/--maxbytes or fewer ranks\n");
+    std::fprintf(stderr,
+                 "ringlab: error: out of memory; try a smaller -e/--maxbytes or fewer ranks\n");
     return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "ringlab: error: %s\n", e.what());

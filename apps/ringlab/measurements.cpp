@@ -96,9 +96,11 @@ Measurements fromNcclTests(const std::string& text, const std::string& name) {
     m.rows.push_back({bytes, oopTime, ipTime});
   }
   if (!sawHeader) fail(name, "no nccl-tests column header ('#  size  count ...') found");
-  if (m.ranks == 0) fail(name, "no '#  Rank N ...' lines: cannot tell p; the log is truncated at the top");
+  if (m.ranks == 0)
+    fail(name, "no '#  Rank N ...' lines: cannot tell p; the log is truncated at the top");
   if (m.rows.empty()) fail(name, "no measurement rows after the header");
-  if (!sawSummary) fail(name, "no '# Avg bus bandwidth' line: the log is truncated (the run did not finish)");
+  if (!sawSummary)
+    fail(name, "no '# Avg bus bandwidth' line: the log is truncated (the run did not finish)");
   return m;
 }
 

@@ -25,7 +25,8 @@ struct ModelArgs {
 };
 
 // The closed forms price a machine without a topology; every record says so.
-constexpr const char* kModelTopology = "none: uniform links, every pair of ranks alike (ringlab sim prices a topology)";
+constexpr const char* kModelTopology =
+    "none: uniform links, every pair of ranks alike (ringlab sim prices a topology)";
 constexpr const char* kModelPlacement = "none";
 
 nlohmann::json predictionJson(const model::Prediction& p) {
@@ -37,20 +38,23 @@ nlohmann::json predictionJson(const model::Prediction& p) {
           {"startup_us", p.cost.startup_s * 1e6},
           {"bandwidth_us", p.cost.bandwidth_s * 1e6},
           {"reduce_us", p.cost.reduce_s * 1e6},
-          {"bytes_per_rank", {{"send", p.volume.maxSentBytes},
-                              {"send+recv", p.volume.maxSendRecvBytes},
-                              {"link-hop", nullptr}}},
+          {"bytes_per_rank",
+           {{"send", p.volume.maxSentBytes},
+            {"send+recv", p.volume.maxSendRecvBytes},
+            {"link-hop", nullptr}}},
           {"bytes_per_rank_note", "the busiest rank; link-hop needs a topology"}};
 }
 
 void printHeader(const model::Profile& prof, const std::string& source) {
   std::printf("# %s  [%s]\n", describeModel(prof).c_str(), source.c_str());
-  std::printf("# time = steps x alpha + bytes x beta + reduced bytes x gamma (full duplex: a rank's "
-              "sends and receives overlap)\n");
+  std::printf(
+      "# time = steps x alpha + bytes x beta + reduced bytes x gamma (full duplex: a rank's "
+      "sends and receives overlap)\n");
   std::printf("# topology: %s  placement: %s\n", kModelTopology, kModelPlacement);
 }
 
-int tableAtSize(const ModelArgs& a, const model::Profile& prof, const std::string& source, DataType type) {
+int tableAtSize(const ModelArgs& a, const model::Profile& prof, const std::string& source,
+                DataType type) {
   const std::uint64_t bytes = parseSize(a.size);
   const std::uint64_t count = elementCount(bytes, type, "--size");
   const auto predictions = model::predictAll(a.ranks, count, type, prof.params);
@@ -81,7 +85,8 @@ int tableAtSize(const ModelArgs& a, const model::Profile& prof, const std::strin
   return 0;
 }
 
-int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& source, DataType type) {
+int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& source,
+          DataType type) {
   const std::uint64_t minCount = elementCount(parseSize(a.minBytes), type, "-b/--minbytes");
   const std::uint64_t maxCount = elementCount(parseSize(a.maxBytes), type, "-e/--maxbytes");
   if (minCount == 0 || minCount > maxCount) {
@@ -91,7 +96,8 @@ int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& sou
   const auto& names = model::modelledAlgorithms();
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json) {
-    std::printf("# ringlab model --sweep: allreduce over p = %d, %s\n", a.ranks, dataTypeName(type));
+    std::printf("# ringlab model --sweep: allreduce over p = %d, %s\n", a.ranks,
+                dataTypeName(type));
     printHeader(prof, source);
     std::string head = fmt::format("# {:>12}", "size (B)");
     for (const auto& n : names) head += fmt::format(" {:>19}", n + "(us)");
@@ -104,7 +110,8 @@ int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& sou
     const auto predictions = model::predictAll(a.ranks, count, type, prof.params);
     const std::string fastest = model::fastestAlgorithm(a.ranks, count, type, prof.params);
     if (!previous.empty() && fastest != previous) {
-      const std::uint64_t at = model::crossoverCount(a.ranks, previousCount, count, type, prof.params, previous);
+      const std::uint64_t at =
+          model::crossoverCount(a.ranks, previousCount, count, type, prof.params, previous);
       crossovers.push_back(fmt::format("{} -> {} at {} B ({} elements)", previous,
                                        model::fastestAlgorithm(a.ranks, at, type, prof.params),
                                        at * dataTypeSize(type), at));
@@ -124,33 +131,41 @@ int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& sou
     std::printf("%s\n", nlohmann::json{{"rows", rows}, {"crossovers", crossovers}}.dump(2).c_str());
     return 0;
   }
-  std::printf("# crossovers (exact, by bisection on the element count):%s\n", crossovers.empty() ? " none" : "");
+  std::printf("# crossovers (exact, by bisection on the element count):%s\n",
+              crossovers.empty() ? " none" : "");
   for (const auto& c : crossovers) std::printf("#   %s\n", c.c_str());
   return 0;
 }
 
-int versusRanks(const ModelArgs& a, const model::Profile& prof, const std::string& source, DataType type) {
+int versusRanks(const ModelArgs& a, const model::Profile& prof, const std::string& source,
+                DataType type) {
   const std::uint64_t bytes = parseSize(a.size);
   const std::uint64_t count = elementCount(bytes, type, "--size");
   const double limit = 2.0 * bytes * prof.params.link.beta_s_per_byte;
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json) {
-    std::printf("# ringlab model --vs-p: ring allreduce of %s as p grows\n", formatSize(bytes).c_str());
+    std::printf("# ringlab model --vs-p: ring allreduce of %s as p grows\n",
+                formatSize(bytes).c_str());
     printHeader(prof, source);
-    std::printf("# the bandwidth term 2(p-1)/p n beta approaches 2 n beta = %.2f us and never shrinks; "
-                "the startup term 2(p-1) alpha grows linearly in p\n", limit * 1e6);
+    std::printf(
+        "# the bandwidth term 2(p-1)/p n beta approaches 2 n beta = %.2f us and never shrinks; "
+        "the startup term 2(p-1) alpha grows linearly in p\n",
+        limit * 1e6);
     std::printf("# %6s %6s %14s %15s %17s %12s\n", "p", "steps", "startup(us)", "bandwidth(us)",
                 "bandwidth/limit", "time(us)");
   }
   for (int p = 2; p <= a.maxRanks; p *= 2) {
     const model::Cost c = model::ringAllReduceCost(p, count, dataTypeSize(type), prof.params);
-    rows.push_back({{"p", p}, {"steps", c.steps}, {"startup_us", c.startup_s * 1e6},
-                    {"bandwidth_us", c.bandwidth_s * 1e6}, {"limit_2n_beta_us", limit * 1e6},
+    rows.push_back({{"p", p},
+                    {"steps", c.steps},
+                    {"startup_us", c.startup_s * 1e6},
+                    {"bandwidth_us", c.bandwidth_s * 1e6},
+                    {"limit_2n_beta_us", limit * 1e6},
                     {"time_us", c.total_s() * 1e6}});
     if (!a.json) {
-      std::printf("  %6d %6llu %14.2f %15.2f %17.4f %12.2f\n", p, static_cast<unsigned long long>(c.steps),
-                  c.startup_s * 1e6, c.bandwidth_s * 1e6, limit > 0 ? c.bandwidth_s / limit : 0.0,
-                  c.total_s() * 1e6);
+      std::printf("  %6d %6llu %14.2f %15.2f %17.4f %12.2f\n", p,
+                  static_cast<unsigned long long>(c.steps), c.startup_s * 1e6, c.bandwidth_s * 1e6,
+                  limit > 0 ? c.bandwidth_s / limit : 0.0, c.total_s() * 1e6);
     }
   }
   if (a.json) std::printf("%s\n", rows.dump(2).c_str());
@@ -161,7 +176,8 @@ int runModelCommand(const ModelArgs& a) {
   checkRanks(a.ranks);
   if (a.sweep && a.vsP) throwInvalid("--sweep and --vs-p: choose one");
   if (a.vsP && (a.maxRanks < 2 || a.maxRanks > kMaxRanks)) {
-    throwInvalid("--max-p " + std::to_string(a.maxRanks) + ": must be in 2.." + std::to_string(kMaxRanks));
+    throwInvalid("--max-p " + std::to_string(a.maxRanks) + ": must be in 2.." +
+                 std::to_string(kMaxRanks));
   }
   const DataType type = parseDataType(a.dtype);
   std::vector<std::string> warnings;
@@ -177,10 +193,13 @@ int runModelCommand(const ModelArgs& a) {
 
 Action addModelCommand(CLI::App& app) {
   auto args = std::make_shared<ModelArgs>();
-  CLI::App* cmd = app.add_subcommand("model", "predict AllReduce time per algorithm (alpha-beta-gamma)");
+  CLI::App* cmd =
+      app.add_subcommand("model", "predict AllReduce time per algorithm (alpha-beta-gamma)");
   cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
-  cmd->add_option("--size", args->size, "message size per rank (8, 4K, 1M, 1G: powers of 1024)")->capture_default_str();
-  cmd->add_option("-d,--datatype", args->dtype, "datatype (sets the element size)")->capture_default_str();
+  cmd->add_option("--size", args->size, "message size per rank (8, 4K, 1M, 1G: powers of 1024)")
+      ->capture_default_str();
+  cmd->add_option("-d,--datatype", args->dtype, "datatype (sets the element size)")
+      ->capture_default_str();
   cmd->add_flag("--sweep", args->sweep, "sweep sizes from -b to -e (x2) and find the crossovers");
   cmd->add_option("-b,--minbytes", args->minBytes, "--sweep: smallest size")->capture_default_str();
   cmd->add_option("-e,--maxbytes", args->maxBytes, "--sweep: largest size")->capture_default_str();

@@ -34,10 +34,11 @@ std::string describeModel(const model::Profile& p) {
                         formatSize(static_cast<std::uint64_t>(m.memory.cache_bytes)),
                         m.memory.beta_mem_s_per_byte * 1e9, m.memory.gamma_mem_s_per_byte * 1e9)
           : std::string();
-  return fmt::format("alpha {}, beta {:.4f} ns/B ({:.2f} GB/s per direction), gamma {:.4f} ns/B, "
-                     "concurrent transfers {}{}",
-                     formatMicros(m.link.alpha_s), m.link.beta_s_per_byte * 1e9,
-                     1e-9 / m.link.beta_s_per_byte, m.reduce.gamma_s_per_byte * 1e9, concurrency, memory);
+  return fmt::format(
+      "alpha {}, beta {:.4f} ns/B ({:.2f} GB/s per direction), gamma {:.4f} ns/B, "
+      "concurrent transfers {}{}",
+      formatMicros(m.link.alpha_s), m.link.beta_s_per_byte * 1e9, 1e-9 / m.link.beta_s_per_byte,
+      m.reduce.gamma_s_per_byte * 1e9, concurrency, memory);
 }
 
 namespace {
@@ -64,8 +65,10 @@ model::DecisionTable readDecisionTable(const std::string& path) {
   return model::decisionTableFromJson(readJsonFile("decision table", path), path);
 }
 
-model::Profile ModelOptions::resolve(std::vector<std::string>& warnings, std::string& source) const {
-  for (const auto& [flag, value] : {std::pair{"--bw-counts", bandwidthCounts}, std::pair{"--volume", volume}}) {
+model::Profile ModelOptions::resolve(std::vector<std::string>& warnings,
+                                     std::string& source) const {
+  for (const auto& [flag, value] :
+       {std::pair{"--bw-counts", bandwidthCounts}, std::pair{"--volume", volume}}) {
     if (value != "send" && value != "send+recv") {
       throwInvalid(std::string(flag) + " '" + value + "': valid are send and send+recv");
     }
@@ -96,12 +99,14 @@ model::Profile ModelOptions::resolve(std::vector<std::string>& warnings, std::st
     const double perDirection = 1 / p.params.link.beta_s_per_byte;
     if (bandwidthCounts == "send" && volume == "send+recv") {
       warnings.push_back(fmt::format(
-          "warning: dividing the send+recv volume by a per-direction bandwidth ({:.2f} GB/s) counts "
+          "warning: dividing the send+recv volume by a per-direction bandwidth ({:.2f} GB/s) "
+          "counts "
           "every byte twice on a full-duplex link; the model divides the send volume by it",
           perDirection / 1e9));
     } else if (bandwidthCounts == "send+recv" && volume == "send") {
       warnings.push_back(fmt::format(
-          "warning: {} counts both directions of a full-duplex link; dividing a send-only volume by "
+          "warning: {} counts both directions of a full-duplex link; dividing a send-only volume "
+          "by "
           "it halves the cost. The model uses {:.2f} GB/s per direction with the send volume",
           bandwidth, perDirection / 1e9));
     }

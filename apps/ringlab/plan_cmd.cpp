@@ -25,7 +25,8 @@ namespace ringlab::cli {
 namespace {
 
 struct PlanArgs {
-  std::string timeline, trace, params, evaluate, gantt, writeTimeline, copyBandwidth, ddpCaps, measured;
+  std::string timeline, trace, params, evaluate, gantt, writeTimeline, copyBandwidth, ddpCaps,
+      measured;
   int ranks = 8;
   bool views = false, json = false;
   ModelOptions model;
@@ -58,7 +59,8 @@ plan::Timeline loadTimeline(const PlanArgs& a) {
     throwInvalid("--trace " + a.trace +
                  " needs --params (name,count,dtype per parameter in model.parameters() order)");
   return plan::timelineFromChromeTrace(
-      readJson("trace", a.trace), plan::parametersFromCsv(readText("parameters", a.params), a.params), a.trace);
+      readJson("trace", a.trace),
+      plan::parametersFromCsv(readText("parameters", a.params), a.params), a.trace);
 }
 
 // A profile measured for one p says so in an optional "ranks" field (tools/ddp_bucket_check.py
@@ -104,11 +106,12 @@ CostSource costSource(const PlanArgs& a, DataType type) {
                  ", not -p " + std::to_string(a.ranks) + "; measure at this p or pass -p " +
                  std::to_string(m.ranks));
   }
-  const std::string description = fmt::format(
-      "measured AllReduce times over {}, {} sizes from {} to {}, interpolated", m.transport,
-      m.curve.points().size(), formatSize(m.curve.points().front().bytes),
-      formatSize(m.curve.points().back().bytes));
-  return {plan::BucketCost(a.ranks, type, std::move(m.curve)), description, "measured " + a.measured};
+  const std::string description =
+      fmt::format("measured AllReduce times over {}, {} sizes from {} to {}, interpolated",
+                  m.transport, m.curve.points().size(), formatSize(m.curve.points().front().bytes),
+                  formatSize(m.curve.points().back().bytes));
+  return {plan::BucketCost(a.ranks, type, std::move(m.curve)), description,
+          "measured " + a.measured};
 }
 
 std::vector<std::size_t> parseStarts(const std::string& text) {

@@ -24,12 +24,17 @@ RunInfo currentRunInfo() {
 }
 
 nlohmann::json toJson(const RunInfo& info) {
-  return {{"ringlab_version", info.version}, {"transport", info.transport},
-          {"algorithm", info.algorithm},     {"ring_order", info.ringOrder},
-          {"topology", info.topology},       {"placement", info.placement},
+  return {{"ringlab_version", info.version},
+          {"transport", info.transport},
+          {"algorithm", info.algorithm},
+          {"ring_order", info.ringOrder},
+          {"topology", info.topology},
+          {"placement", info.placement},
           {"p", info.ranks},
-          {"dtype", info.dtype},             {"op", info.op},
-          {"host", info.host},               {"date", info.date}};
+          {"dtype", info.dtype},
+          {"op", info.op},
+          {"host", info.host},
+          {"date", info.date}};
 }
 
 }  // namespace ringlab::cli

@@ -37,7 +37,8 @@ std::vector<std::string> splitList(const std::string& list) {
 int runTuneCommand(const TuneArgs& a) {
   checkRanks(a.ranks);
   if (a.rounds < 1) throwInvalid("--rounds " + std::to_string(a.rounds) + ": must be >= 1");
-  if (a.stepFactor < 2) throwInvalid("-f/--stepfactor " + std::to_string(a.stepFactor) + ": must be >= 2");
+  if (a.stepFactor < 2)
+    throwInvalid("-f/--stepfactor " + std::to_string(a.stepFactor) + ": must be >= 2");
   const std::vector<std::string> algos = splitList(a.algos);
   if (algos.empty()) throwInvalid("--algos '" + a.algos + "': name at least one algorithm");
   std::vector<BenchConfig> configs;
@@ -81,20 +82,25 @@ int runTuneCommand(const TuneArgs& a) {
       std::size_t i = 0;
       runBenchThreads(c, [&](const BenchRow& row) {
         if (row.outOfPlace.wrong != 0) {
-          throw Error(ErrorCode::Internal, fmt::format("{} gave {} wrong elements at {} bytes",
-                                                       c.collective.algorithm.name, row.outOfPlace.wrong, row.bytes));
+          throw Error(ErrorCode::Internal,
+                      fmt::format("{} gave {} wrong elements at {} bytes",
+                                  c.collective.algorithm.name, row.outOfPlace.wrong, row.bytes));
         }
         auto& times = table.measured[i++].timeUs;
         const std::string& name = c.collective.algorithm.name;
-        times[name] = times.count(name) ? std::min(times[name], row.outOfPlace.timeUs) : row.outOfPlace.timeUs;
+        times[name] = times.count(name) ? std::min(times[name], row.outOfPlace.timeUs)
+                                        : row.outOfPlace.timeUs;
       });
     }
   }
 
-  std::printf("# ringlab tune: allreduce, p %d, %s, transport inproc, host %s, version %s, %s\n", a.ranks,
-              table.dtype.c_str(), info.host.c_str(), info.version.c_str(), info.date.c_str());
-  std::printf("# time(us): out-of-place, mean of %d iterations, best of %d interleaved rounds; every run checked\n",
-              a.iterations, a.rounds);
+  std::printf("# ringlab tune: allreduce, p %d, %s, transport inproc, host %s, version %s, %s\n",
+              a.ranks, table.dtype.c_str(), info.host.c_str(), info.version.c_str(),
+              info.date.c_str());
+  std::printf(
+      "# time(us): out-of-place, mean of %d iterations, best of %d interleaved rounds; every run "
+      "checked\n",
+      a.iterations, a.rounds);
   std::string head = fmt::format("# {:>12}", "size (B)");
   for (const auto& name : algos) head += fmt::format(" {:>19}", name);
   std::printf("%s  fastest\n", head.c_str());
@@ -105,14 +111,18 @@ int runTuneCommand(const TuneArgs& a) {
   }
   std::printf("# rules (from this size up):\n");
   for (const model::DecisionRule& r : table.rules()) {
-    std::printf("#   %12llu B  %s\n", static_cast<unsigned long long>(r.fromBytes), r.algorithm.c_str());
+    std::printf("#   %12llu B  %s\n", static_cast<unsigned long long>(r.fromBytes),
+                r.algorithm.c_str());
   }
   out << model::toJson(table).dump(2) << "\n";
-  std::printf("# decision table written to %s (use: ringlab bench --algo auto --tuned %s)\n", a.out.c_str(), a.out.c_str());
+  std::printf("# decision table written to %s (use: ringlab bench --algo auto --tuned %s)\n",
+              a.out.c_str(), a.out.c_str());
   if (rulesOut.is_open()) {
     rulesOut << model::toOpenMpiRules(table);
-    std::printf("# Open MPI rules written to %s (use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
-                "--mca coll_tuned_dynamic_rules_filename %s ...)\n", a.ompiRules.c_str(), a.ompiRules.c_str());
+    std::printf(
+        "# Open MPI rules written to %s (use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
+        "--mca coll_tuned_dynamic_rules_filename %s ...)\n",
+        a.ompiRules.c_str(), a.ompiRules.c_str());
   }
   return 0;
 }
@@ -121,16 +131,21 @@ int runTuneCommand(const TuneArgs& a) {
 
 Action addTuneCommand(CLI::App& app) {
   auto args = std::make_shared<TuneArgs>();
-  CLI::App* cmd = app.add_subcommand("tune", "measure every algorithm per size and write a decision table");
+  CLI::App* cmd =
+      app.add_subcommand("tune", "measure every algorithm per size and write a decision table");
   cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
   cmd->add_option("-b,--minbytes", args->minBytes, "smallest size")->capture_default_str();
   cmd->add_option("-e,--maxbytes", args->maxBytes, "largest size")->capture_default_str();
-  cmd->add_option("-f,--stepfactor", args->stepFactor, "multiply the size by this each step")->capture_default_str();
+  cmd->add_option("-f,--stepfactor", args->stepFactor, "multiply the size by this each step")
+      ->capture_default_str();
   cmd->add_option("-d,--datatype", args->dtype, "datatype")->capture_default_str();
   cmd->add_option("-o,--op", args->op, "reduction op")->capture_default_str();
-  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size")->capture_default_str();
-  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations per size")->capture_default_str();
-  cmd->add_option("--rounds", args->rounds, "interleaved rounds over the algorithms; best kept")->capture_default_str();
+  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size")
+      ->capture_default_str();
+  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations per size")
+      ->capture_default_str();
+  cmd->add_option("--rounds", args->rounds, "interleaved rounds over the algorithms; best kept")
+      ->capture_default_str();
   cmd->add_option("--algos", args->algos, "comma-separated candidates")->capture_default_str();
   cmd->add_option("--out", args->out, "decision table (JSON) to write")->capture_default_str();
   cmd->add_option("--ompi-rules", args->ompiRules, "also write an Open MPI coll_tuned rules file");

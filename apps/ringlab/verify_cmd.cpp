@@ -43,8 +43,10 @@ int runVerifyCommand(const VerifyArgs& args) {
     fmt::format_to(std::back_inserter(line), "step {:>3} {:<15}", k + 1, s.steps[k].phase);
     const char* separator = "";
     for (const schedule::Transfer& t : s.steps[k].transfers) {
-      fmt::format_to(std::back_inserter(line), "{} {}->{} b{}", separator, t.src, t.dst, t.firstBlock);
-      if (t.lastBlock != t.firstBlock + 1) fmt::format_to(std::back_inserter(line), "..{}", t.lastBlock - 1);
+      fmt::format_to(std::back_inserter(line), "{} {}->{} b{}", separator, t.src, t.dst,
+                     t.firstBlock);
+      if (t.lastBlock != t.firstBlock + 1)
+        fmt::format_to(std::back_inserter(line), "..{}", t.lastBlock - 1);
       fmt::format_to(std::back_inserter(line), " {}", schedule::recvModeName(t.mode));
       separator = " |";
     }
@@ -64,8 +66,9 @@ int runVerifyCommand(const VerifyArgs& args) {
               dataTypeName(type), static_cast<unsigned long long>(count));
   std::printf("  %6s %14s %14s\n", "rank", "send", "send+recv");
   for (int r = 0; r < s.ranks; ++r) {
-    std::printf("  %6d %14llu %14llu\n", r, static_cast<unsigned long long>(v.perRank[r].sentBytes),
-                static_cast<unsigned long long>(v.perRank[r].sentBytes + v.perRank[r].receivedBytes));
+    std::printf(
+        "  %6d %14llu %14llu\n", r, static_cast<unsigned long long>(v.perRank[r].sentBytes),
+        static_cast<unsigned long long>(v.perRank[r].sentBytes + v.perRank[r].receivedBytes));
   }
   if (collective == schedule::Collective::AllReduce && s.algorithm == "ring") {
     std::printf("closed form (send convention) 2(p-1)n/p = %.1f bytes per rank\n",
@@ -78,12 +81,15 @@ int runVerifyCommand(const VerifyArgs& args) {
 
 Action addVerifyCommand(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
-  CLI::App* cmd = app.add_subcommand("verify", "print a schedule step by step and prove it correct");
+  CLI::App* cmd =
+      app.add_subcommand("verify", "print a schedule step by step and prove it correct");
   cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
-  cmd->add_option("--collective", args->collective, "allreduce, reduce_scatter or allgather")->capture_default_str();
+  cmd->add_option("--collective", args->collective, "allreduce, reduce_scatter or allgather")
+      ->capture_default_str();
   cmd->add_option("--offset", args->offset, "ring: chunk-ownership offset")->capture_default_str();
   cmd->add_option("--size", args->size, "buffer size for the volume count")->capture_default_str();
-  cmd->add_option("-d,--datatype", args->dtype, "datatype for the volume count")->capture_default_str();
+  cmd->add_option("-d,--datatype", args->dtype, "datatype for the volume count")
+      ->capture_default_str();
   args->algorithm.add(*cmd);
   return [args] { return runVerifyCommand(*args); };
 }

@@ -72,11 +72,14 @@ std::uint64_t parseSize(const std::string& text) {
   std::string unit = text.substr(used);
   std::uint64_t scale = 1;
   if (!unit.empty() && std::strchr("KkMmGg", unit[0])) {
-    scale = 1ull << (unit[0] == 'K' || unit[0] == 'k' ? 10 : unit[0] == 'M' || unit[0] == 'm' ? 20 : 30);
+    scale = 1ull << (unit[0] == 'K' || unit[0] == 'k'   ? 10
+                     : unit[0] == 'M' || unit[0] == 'm' ? 20
+                                                        : 30);
     unit.erase(0, 1);
   }
   if (unit == "iB" || unit == "B") unit.clear();
-  if (!unit.empty() || !(value > 0)) throw std::invalid_argument("size " + text + ": use 4, 64K, 16M, 1G");
+  if (!unit.empty() || !(value > 0))
+    throw std::invalid_argument("size " + text + ": use 4, 64K, 16M, 1G");
   return static_cast<std::uint64_t>(value * static_cast<double>(scale));
 }
 
@@ -86,26 +89,40 @@ Options parseOptions(int argc, char** argv) {
     const std::string flag = argv[a];
     if (a + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
     const std::string value = argv[++a];
-    if (flag == "-p") o.ranks = std::stoi(value);
-    else if (flag == "--store") o.store = value;
-    else if (flag == "-b") o.minBytes = parseSize(value);
-    else if (flag == "-e") o.maxBytes = parseSize(value);
-    else if (flag == "-f") o.factor = std::stoull(value);
-    else if (flag == "-T") o.seconds = std::stod(value);
-    else if (flag == "-w") o.warmup = std::stoi(value);
-    else if (flag == "--version") o.version = value;
-    else if (flag == "--variants") o.variants = value;
-    else throw std::invalid_argument("unknown option " + flag + "; see the comment at the top of gloo_bench.cpp");
+    if (flag == "-p")
+      o.ranks = std::stoi(value);
+    else if (flag == "--store")
+      o.store = value;
+    else if (flag == "-b")
+      o.minBytes = parseSize(value);
+    else if (flag == "-e")
+      o.maxBytes = parseSize(value);
+    else if (flag == "-f")
+      o.factor = std::stoull(value);
+    else if (flag == "-T")
+      o.seconds = std::stod(value);
+    else if (flag == "-w")
+      o.warmup = std::stoi(value);
+    else if (flag == "--version")
+      o.version = value;
+    else if (flag == "--variants")
+      o.variants = value;
+    else
+      throw std::invalid_argument("unknown option " + flag +
+                                  "; see the comment at the top of gloo_bench.cpp");
   }
   if (o.ranks < 1 || o.store.empty() || o.factor < 2 || o.minBytes > o.maxBytes || o.minBytes % 4 ||
       o.maxBytes % 4 || o.warmup < 0 || !(o.seconds > 0)) {
-    throw std::invalid_argument("need -p >= 1, --store DIR, -f >= 2, -b <= -e, multiples of 4 bytes, -w >= 0, -T > 0");
+    throw std::invalid_argument(
+        "need -p >= 1, --store DIR, -f >= 2, -b <= -e, multiples of 4 bytes, -w >= 0, -T > 0");
   }
   std::replace(o.version.begin(), o.version.end(), ',', ';');
   return o;
 }
 
-float inputValue(std::uint64_t i, int r) { return static_cast<float>(static_cast<int>((i * 7 + r * 13ull) % 31) - 15); }
+float inputValue(std::uint64_t i, int r) {
+  return static_cast<float>(static_cast<int>((i * 7 + r * 13ull) % 31) - 15);
+}
 
 float expectedValue(std::uint64_t i, int p) {
   int sum = 0;
@@ -119,7 +136,9 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-double seconds(std::chrono::steady_clock::duration d) { return std::chrono::duration<double>(d).count(); }
+double seconds(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
 
 class Rank {
  public:
@@ -159,12 +178,14 @@ class Rank {
             gloo::AllreduceOptions opts(context_);
             opts.setOutput(data_.data(), static_cast<std::size_t>(count));
             opts.setReduceFunction(
-                static_cast<void (*)(void*, const void*, const void*, std::size_t)>(&gloo::sum<float>));
+                static_cast<void (*)(void*, const void*, const void*, std::size_t)>(
+                    &gloo::sum<float>));
             opts.setTag(nextTag());
             gloo::allreduce(opts);
           };
         } else {
-          throw std::invalid_argument("unknown variant " + variant + " (ring, ring_chunked, allreduce)");
+          throw std::invalid_argument("unknown variant " + variant +
+                                      " (ring, ring_chunked, allreduce)");
         }
         if (algorithm) once = [&algorithm] { algorithm->run(); };
         allRight &= measure(variant, bytes, count, once);
@@ -184,7 +205,8 @@ class Rank {
   }
 
   template <typename T>
-  void allreduceInPlace(T* values, std::size_t n, void (*fn)(void*, const void*, const void*, std::size_t)) {
+  void allreduceInPlace(T* values, std::size_t n,
+                        void (*fn)(void*, const void*, const void*, std::size_t)) {
     gloo::AllreduceOptions opts(context_);
     opts.setOutput(values, n);
     opts.setReduceFunction(fn);
@@ -192,7 +214,8 @@ class Rank {
     gloo::allreduce(opts);
   }
 
-  bool measure(const std::string& variant, std::uint64_t bytes, int count, const std::function<void()>& once) {
+  bool measure(const std::string& variant, std::uint64_t bytes, int count,
+               const std::function<void()>& once) {
     std::fill_n(data_.begin(), count, 0.0f);
     for (int i = 0; i < o_.warmup; ++i) once();
 
@@ -201,8 +224,8 @@ class Rank {
     once();
     double first = seconds(std::chrono::steady_clock::now() - start);
     allreduceInPlace(&first, 1, &gloo::max<double>);
-    const int iterations = static_cast<int>(
-        std::clamp(std::ceil(o_.seconds / std::max(first, 1e-9)), 3.0, static_cast<double>(kMaxIterations)));
+    const int iterations = static_cast<int>(std::clamp(
+        std::ceil(o_.seconds / std::max(first, 1e-9)), 3.0, static_cast<double>(kMaxIterations)));
 
     barrier();
     auto last = std::chrono::steady_clock::now();
@@ -213,20 +236,22 @@ class Rank {
       last = now;
     }
     allreduceInPlace(times_.data(), static_cast<std::size_t>(iterations), &gloo::max<double>);
-    const double timeUs = median(std::vector<double>(times_.begin(), times_.begin() + iterations)) * 1e6;
+    const double timeUs =
+        median(std::vector<double>(times_.begin(), times_.begin() + iterations)) * 1e6;
 
     for (int i = 0; i < count; ++i) data_[i] = inputValue(static_cast<std::uint64_t>(i), rank_);
     once();
     std::uint64_t wrong = 0;
-    for (int i = 0; i < count; ++i) wrong += data_[i] != expectedValue(static_cast<std::uint64_t>(i), o_.ranks);
+    for (int i = 0; i < count; ++i)
+      wrong += data_[i] != expectedValue(static_cast<std::uint64_t>(i), o_.ranks);
     allreduceInPlace(&wrong, 1, &gloo::sum<std::uint64_t>);
 
     if (rank_ == 0) {
       const int p = o_.ranks;
       const double busbw = bytes / (timeUs * 1e3) * (p > 1 ? 2.0 * (p - 1) / p : 0.0);
       std::printf("gloo,%s,%d,%llu,%.3f,%.6g,%llu,%s,%d\n", variant.c_str(), p,
-                  static_cast<unsigned long long>(bytes), timeUs, busbw, static_cast<unsigned long long>(wrong),
-                  o_.version.c_str(), iterations);
+                  static_cast<unsigned long long>(bytes), timeUs, busbw,
+                  static_cast<unsigned long long>(wrong), o_.version.c_str(), iterations);
       std::fflush(stdout);
     }
     return wrong == 0;
@@ -280,8 +305,10 @@ int main(int argc, char** argv) {
     if (pid < 0) break;
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
     if (code >= 2) {
-      std::fprintf(stderr, "gloo_bench: a rank (pid %d) failed; stopping the others\n", static_cast<int>(pid));
-      for (pid_t c : children) if (c != pid) kill(c, SIGTERM);
+      std::fprintf(stderr, "gloo_bench: a rank (pid %d) failed; stopping the others\n",
+                   static_cast<int>(pid));
+      for (pid_t c : children)
+        if (c != pid) kill(c, SIGTERM);
     }
     worst = std::max(worst, code);
   }

@@ -38,9 +38,12 @@ static uint64_t parse_size(const char* text) {
   char* end = NULL;
   double value = strtod(text, &end);
   uint64_t scale = 1;
-  if (*end == 'K' || *end == 'k') scale = 1ull << 10, ++end;
-  else if (*end == 'M' || *end == 'm') scale = 1ull << 20, ++end;
-  else if (*end == 'G' || *end == 'g') scale = 1ull << 30, ++end;
+  if (*end == 'K' || *end == 'k')
+    scale = 1ull << 10, ++end;
+  else if (*end == 'M' || *end == 'm')
+    scale = 1ull << 20, ++end;
+  else if (*end == 'G' || *end == 'g')
+    scale = 1ull << 30, ++end;
   if (*end == 'i') ++end;
   if (*end == 'B') ++end;
   if (end == text || *end != '\0' || !(value > 0)) fail("sizes look like 4, 64K, 16M, 1G");
@@ -48,7 +51,9 @@ static uint64_t parse_size(const char* text) {
 }
 
 /* Rank r's input at element i; the sum over ranks stays a small integer, exact in float. */
-static float input_value(uint64_t i, int r) { return (float)((int)((i * 7 + (uint64_t)r * 13) % 31) - 15); }
+static float input_value(uint64_t i, int r) {
+  return (float)((int)((i * 7 + (uint64_t)r * 13) % 31) - 15);
+}
 
 static float expected_value(uint64_t i, int p) {
   int sum = 0;
@@ -99,16 +104,25 @@ int main(int argc, char** argv) {
     const char* flag = argv[a];
     if (a + 1 >= argc) fail("every option takes a value");
     const char* value = argv[++a];
-    if (!strcmp(flag, "-b")) min_bytes = parse_size(value);
-    else if (!strcmp(flag, "-e")) max_bytes = parse_size(value);
-    else if (!strcmp(flag, "-f")) factor = strtoull(value, NULL, 10);
-    else if (!strcmp(flag, "-T")) seconds = atof(value);
-    else if (!strcmp(flag, "-w")) warmup = atoi(value);
-    else if (!strcmp(flag, "--peer")) peer = value;
-    else if (!strcmp(flag, "--variant")) variant = value;
-    else fail("unknown option; see the comment at the top of mpi_allreduce_bench.c");
+    if (!strcmp(flag, "-b"))
+      min_bytes = parse_size(value);
+    else if (!strcmp(flag, "-e"))
+      max_bytes = parse_size(value);
+    else if (!strcmp(flag, "-f"))
+      factor = strtoull(value, NULL, 10);
+    else if (!strcmp(flag, "-T"))
+      seconds = atof(value);
+    else if (!strcmp(flag, "-w"))
+      warmup = atoi(value);
+    else if (!strcmp(flag, "--peer"))
+      peer = value;
+    else if (!strcmp(flag, "--variant"))
+      variant = value;
+    else
+      fail("unknown option; see the comment at the top of mpi_allreduce_bench.c");
   }
-  if (factor < 2 || min_bytes > max_bytes || min_bytes % 4 || max_bytes % 4 || warmup < 0 || !(seconds > 0)) {
+  if (factor < 2 || min_bytes > max_bytes || min_bytes % 4 || max_bytes % 4 || warmup < 0 ||
+      !(seconds > 0)) {
     fail("need -f >= 2, -b <= -e, sizes that are multiples of 4 (float32), -w >= 0, -T > 0");
   }
 
@@ -125,7 +139,8 @@ int main(int argc, char** argv) {
   unsigned long long total_wrong = 0;
   for (uint64_t bytes = min_bytes; bytes <= max_bytes; bytes *= factor) {
     const int count = (int)(bytes / 4);
-    for (int i = 0; i < warmup; ++i) MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < warmup; ++i)
+      MPI_Allreduce(send, recv, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
@@ -155,11 +170,11 @@ int main(int argc, char** argv) {
 
     if (rank == 0) {
       const double busbw = (double)bytes / (time_us * 1e3) * (p > 1 ? 2.0 * (p - 1) / p : 0.0);
-      printf("%s,%s,%d,%llu,%.3f,%.6g,%llu,%s,%d\n", peer, variant, p, (unsigned long long)bytes, time_us, busbw,
-             wrong, version, iterations);
+      printf("%s,%s,%d,%llu,%.3f,%.6g,%llu,%s,%d\n", peer, variant, p, (unsigned long long)bytes,
+             time_us, busbw, wrong, version, iterations);
       fflush(stdout);
     }
-    if (bytes > max_bytes / factor) break;  /* the next step would pass the largest size */
+    if (bytes > max_bytes / factor) break; /* the next step would pass the largest size */
   }
 
   free(send);

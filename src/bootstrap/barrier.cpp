@@ -24,8 +24,9 @@ void barrier(Store& store, const std::string& name, int rank, int size,
   }
   if (!missing.empty()) {
     throw Error(ErrorCode::Timeout, "rendezvous '" + name + "': rank(s) " + missing +
-                                        " did not arrive within " + std::to_string(timeout.count()) +
-                                        " ms; are all " + std::to_string(size) + " ranks started?");
+                                        " did not arrive within " +
+                                        std::to_string(timeout.count()) + " ms; are all " +
+                                        std::to_string(size) + " ranks started?");
   }
 }
 

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
@@ -48,9 +48,8 @@ class FileStore final : public Store {
   void set(const std::string& key, const std::string& value) override {
     static std::atomic<unsigned> counter{0};
     const fs::path target = directory_ / fileNameFor(key);
-    const fs::path temporary =
-        directory_ / (".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" +
-                      fileNameFor(key));
+    const fs::path temporary = directory_ / (".tmp-" + std::to_string(::getpid()) + "-" +
+                                             std::to_string(counter++) + "-" + fileNameFor(key));
     {
       std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
       out.write(value.data(), static_cast<std::streamsize>(value.size()));
@@ -66,8 +65,8 @@ class FileStore final : public Store {
     fs::rename(temporary, target, ec);
     if (ec) {
       fs::remove(temporary, ec);
-      throw Error(ErrorCode::Transport, "file store: cannot rename into " + target.string() + ": " +
-                                            ec.message());
+      throw Error(ErrorCode::Transport,
+                  "file store: cannot rename into " + target.string() + ": " + ec.message());
     }
   }
 
@@ -90,9 +89,10 @@ class FileStore final : public Store {
                                             std::to_string(timeout.count()) +
                                             " ms; are all ranks started with the same directory?");
       }
-      std::this_thread::sleep_for(std::min(pause, std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                      deadline - net::Clock::now()) +
-                                                      std::chrono::milliseconds(1)));
+      std::this_thread::sleep_for(std::min(
+          pause,
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - net::Clock::now()) +
+              std::chrono::milliseconds(1)));
       pause = std::min(pause * 2, std::chrono::milliseconds(50));
     }
   }
@@ -104,7 +104,8 @@ class FileStore final : public Store {
 }  // namespace
 
 std::unique_ptr<Store> openFileStore(const std::string& directory) {
-  if (directory.empty()) throwInvalid("file store: empty directory; give a directory every rank sees");
+  if (directory.empty())
+    throwInvalid("file store: empty directory; give a directory every rank sees");
   std::error_code ec;
   fs::create_directories(directory, ec);
   if (ec || !fs::is_directory(directory)) {

@@ -35,6 +35,8 @@ class MemoryStore final : public Store {
 
 }  // namespace
 
-std::unique_ptr<Store> makeMemoryStore() { return std::make_unique<MemoryStore>(); }
+std::unique_ptr<Store> makeMemoryStore() {
+  return std::make_unique<MemoryStore>();
+}
 
 }  // namespace ringlab::bootstrap

@@ -24,7 +24,8 @@ struct AddrInfoDeleter {
 };
 using AddrInfo = std::unique_ptr<addrinfo, AddrInfoDeleter>;
 
-AddrInfo resolve(const std::string& host, std::uint16_t port, bool passive, const std::string& what) {
+AddrInfo resolve(const std::string& host, std::uint16_t port, bool passive,
+                 const std::string& what) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -40,7 +41,8 @@ AddrInfo resolve(const std::string& host, std::uint16_t port, bool passive, cons
 }
 
 std::string hostPort(const std::string& host, std::uint16_t port) {
-  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+         std::to_string(port);
 }
 
 }  // namespace
@@ -57,14 +59,16 @@ std::string errnoText(int error) {
 }
 
 int millisecondsUntil(Clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
   return left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, 1 << 30));
 }
 
 void setNonBlocking(int fd) {
   const int flags = fcntl(fd, F_GETFL, 0);
   if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-    throw Error(ErrorCode::Transport, std::string("cannot make a socket non-blocking: ") + errnoText(errno));
+    throw Error(ErrorCode::Transport,
+                std::string("cannot make a socket non-blocking: ") + errnoText(errno));
   }
 }
 
@@ -213,7 +217,8 @@ bool recvAll(int fd, void* data, std::size_t bytes, Clock::time_point deadline,
       bytes -= static_cast<std::size_t>(n);
       continue;
     }
-    if (n == 0) throw Error(ErrorCode::Transport, what + ": the connection was closed by the other side");
+    if (n == 0)
+      throw Error(ErrorCode::Transport, what + ": the connection was closed by the other side");
     if (errno == EINTR) continue;
     if (errno != EAGAIN && errno != EWOULDBLOCK) {
       throw Error(ErrorCode::Transport, what + ": receive failed: " + errnoText(errno));

@@ -39,8 +39,8 @@ long long parseInteger(const Variable& v, long long lo, long long hi, const std:
   for (char c : text) digits = digits && std::isdigit(static_cast<unsigned char>(c));
   const long long value = digits ? std::stoll(text) : -1;
   if (!digits || value < lo || value > hi) {
-    throwInvalid(v.name + "='" + text + "': " + what + " must be an integer in " + std::to_string(lo) +
-                 ".." + std::to_string(hi));
+    throwInvalid(v.name + "='" + text + "': " + what + " must be an integer in " +
+                 std::to_string(lo) + ".." + std::to_string(hi));
   }
   return value;
 }
@@ -73,13 +73,16 @@ HostPort parseHostPort(const std::string& text, const std::string& source) {
   } else {
     const auto colon = text.rfind(':');
     if (colon == std::string::npos || text.find(':') != colon) {
-      throwInvalid(source + ": '" + text + "' is not HOST:PORT (write IPv6 addresses as [ADDR]:PORT)");
+      throwInvalid(source + ": '" + text +
+                   "' is not HOST:PORT (write IPv6 addresses as [ADDR]:PORT)");
     }
     hp.host = text.substr(0, colon);
     portText = text.substr(colon + 1);
   }
-  if (!validHost(hp.host)) throwInvalid(source + ": host '" + hp.host + "' is not a host name or IP address");
-  hp.port = static_cast<std::uint16_t>(parseInteger(Variable{source, portText}, 1, 65535, "the port"));
+  if (!validHost(hp.host))
+    throwInvalid(source + ": host '" + hp.host + "' is not a host name or IP address");
+  hp.port =
+      static_cast<std::uint16_t>(parseInteger(Variable{source, portText}, 1, 65535, "the port"));
   return hp;
 }
 
@@ -107,7 +110,8 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
   }
   RankEnvironment env;
   env.size = static_cast<int>(parseInteger(size, 1, kMaxWorldSize, "the number of ranks"));
-  env.rank = static_cast<int>(parseInteger(rank, 0, env.size - 1, "the rank (0.." + size.name + "-1)"));
+  env.rank =
+      static_cast<int>(parseInteger(rank, 0, env.size - 1, "the rank (0.." + size.name + "-1)"));
 
   const Variable url = variable("RINGLAB_RENDEZVOUS");
   if (url.value) {
@@ -116,8 +120,10 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
   } else {
     const Variable addr = variable("MASTER_ADDR"), port = variable("MASTER_PORT");
     if (addr.value || port.value) {
-      if (!addr.value) throwInvalid("MASTER_PORT is set but MASTER_ADDR is not; set both (or RINGLAB_RENDEZVOUS)");
-      if (!port.value) throwInvalid("MASTER_ADDR is set but MASTER_PORT is not; set both (or RINGLAB_RENDEZVOUS)");
+      if (!addr.value)
+        throwInvalid("MASTER_PORT is set but MASTER_ADDR is not; set both (or RINGLAB_RENDEZVOUS)");
+      if (!port.value)
+        throwInvalid("MASTER_ADDR is set but MASTER_PORT is not; set both (or RINGLAB_RENDEZVOUS)");
       if (!validHost(*addr.value)) {
         throwInvalid("MASTER_ADDR='" + *addr.value + "' is not a host name or IP address");
       }
@@ -126,7 +132,8 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
       env.rendezvous = "tcp://" + (v6 ? "[" + *addr.value + "]" : *addr.value) + ":" + *port.value;
     } else if (env.size > 1) {
       throwInvalid("RINGLAB_RENDEZVOUS is not set (nor MASTER_ADDR and MASTER_PORT): " +
-                   std::to_string(env.size) + " ranks need a place to meet, tcp://HOST:PORT or file:///DIR");
+                   std::to_string(env.size) +
+                   " ranks need a place to meet, tcp://HOST:PORT or file:///DIR");
     }
   }
 
@@ -141,9 +148,11 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
   const Variable job = variable("RINGLAB_JOB");
   if (job.value) {
     bool ok = !job.value->empty() && job.value->size() <= 64;
-    for (char c : *job.value) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_');
+    for (char c : *job.value)
+      ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_');
     if (!ok) {
-      throwInvalid("RINGLAB_JOB='" + *job.value + "': a job id has 1 to 64 letters, digits, '-' or '_' "
+      throwInvalid("RINGLAB_JOB='" + *job.value +
+                   "': a job id has 1 to 64 letters, digits, '-' or '_' "
                    "(it names shared-memory objects)");
     }
     env.job = *job.value;
@@ -151,14 +160,16 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
   const Variable bind = variable("RINGLAB_BIND");
   if (bind.value) {
     if (!validHost(*bind.value)) {
-      throwInvalid("RINGLAB_BIND='" + *bind.value + "' is not a host name or IP address to listen on");
+      throwInvalid("RINGLAB_BIND='" + *bind.value +
+                   "' is not a host name or IP address to listen on");
     }
     env.bindHost = *bind.value;
   }
   return env;
 }
 
-std::unique_ptr<Store> openStore(const RankEnvironment& environment, std::chrono::milliseconds timeout) {
+std::unique_ptr<Store> openStore(const RankEnvironment& environment,
+                                 std::chrono::milliseconds timeout) {
   const std::string& url = environment.rendezvous;
   checkRendezvous(url, "rendezvous");
   if (url.rfind("file://", 0) == 0) return openFileStore(url.substr(7));

@@ -26,7 +26,8 @@ namespace w = wire;
 
 void logRefused(const std::string& where, const std::string& peer, const std::string& why) {
   // One line, written with one call, so lines from several threads do not interleave.
-  const std::string line = "ringlab: " + where + ": refused connection from " + peer + ": " + why + "\n";
+  const std::string line =
+      "ringlab: " + where + ": refused connection from " + peer + ": " + why + "\n";
   std::fputs(line.c_str(), stderr);
 }
 
@@ -81,18 +82,21 @@ class StoreServer {
         if (!c->authenticated) next = std::min(next, c->helloDeadline);
         if (c->waiting) next = std::min(next, c->waitDeadline);
       }
-      const int timeoutMs = next == Clock::time_point::max() ? -1 : net::millisecondsUntil(next) + 1;
+      const int timeoutMs =
+          next == Clock::time_point::max() ? -1 : net::millisecondsUntil(next) + 1;
       if (::poll(fds.data(), fds.size(), timeoutMs) < 0 && errno != EINTR) return;
       if (fds[0].revents) return;  // shutting down
       if (fds[1].revents & POLLIN) acceptAll();
       const auto now = Clock::now();
       for (std::size_t i = 0; i < clients_.size(); ++i) {
         Client& c = *clients_[i];
-        const short revents = i + 2 < fds.size() && fds[i + 2].fd == c.socket.fd() ? fds[i + 2].revents : 0;
+        const short revents =
+            i + 2 < fds.size() && fds[i + 2].fd == c.socket.fd() ? fds[i + 2].revents : 0;
         bool keep = true;
         if (revents & (POLLIN | POLLHUP | POLLERR)) keep = readFrom(c);
         if (keep && !c.authenticated && now >= c.helloDeadline) {
-          logRefused(where_, c.peer, "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
+          logRefused(where_, c.peer,
+                     "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
           keep = false;
         }
         if (keep && c.waiting) answerWait(c, now);
@@ -130,8 +134,9 @@ class StoreServer {
       const ssize_t n = ::recv(c.socket.fd(), buffer, sizeof buffer, 0);
       if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
         if (!c.authenticated) {
-          logRefused(where_, c.peer, "closed after " + std::to_string(c.in.size()) +
-                                         " bytes, before completing the handshake");
+          logRefused(where_, c.peer,
+                     "closed after " + std::to_string(c.in.size()) +
+                         " bytes, before completing the handshake");
         }
         return false;
       }
@@ -148,10 +153,10 @@ class StoreServer {
         if (c.in.size() < w::kHelloBytes) return true;
         w::Hello hello;
         const char* bad = w::parseHello(c.in.data(), w::kHelloBytes, hello);
-        const char* why = bad                                    ? bad
+        const char* why = bad                                       ? bad
                           : hello.kind != w::HelloKind::StoreClient ? "not a store client"
-                          : !w::tokensEqual(hello.token, token_)  ? "wrong token"
-                                                                   : nullptr;
+                          : !w::tokensEqual(hello.token, token_)    ? "wrong token"
+                                                                    : nullptr;
         if (why) {
           logRefused(where_, c.peer, why);
           reply(c, w::HelloStatus::Refused);
@@ -167,7 +172,9 @@ class StoreServer {
       if (c.waiting || c.in.size() < w::kStoreHeaderBytes) return true;
       w::StoreRequestHeader header;
       if (const char* bad = w::parseStoreRequestHeader(c.in.data(), w::kStoreHeaderBytes, header)) {
-        std::fputs(("ringlab: " + where_ + ": dropped client " + c.peer + ": " + bad + "\n").c_str(), stderr);
+        std::fputs(
+            ("ringlab: " + where_ + ": dropped client " + c.peer + ": " + bad + "\n").c_str(),
+            stderr);
         return false;
       }
       const std::size_t need = w::kStoreHeaderBytes + header.keyBytes + header.valueBytes;
@@ -226,7 +233,8 @@ class StoreServer {
 
   bool writeTo(Client& c) {
     while (c.outSent < c.out.size()) {
-      const ssize_t n = ::send(c.socket.fd(), c.out.data() + c.outSent, c.out.size() - c.outSent, MSG_NOSIGNAL);
+      const ssize_t n =
+          ::send(c.socket.fd(), c.out.data() + c.outSent, c.out.size() - c.outSent, MSG_NOSIGNAL);
       if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR;
       c.outSent += static_cast<std::size_t>(n);
     }
@@ -248,7 +256,8 @@ class StoreServer {
 class TcpStoreClient final : public Store {
  public:
   TcpStoreClient(const TcpStoreOptions& o, std::unique_ptr<StoreServer> server)
-      : server_(std::move(server)), where_("rendezvous tcp://" + o.host + ":" + std::to_string(o.port)),
+      : server_(std::move(server)),
+        where_("rendezvous tcp://" + o.host + ":" + std::to_string(o.port)),
         timeout_(o.timeout) {
     const auto deadline = Clock::now() + o.timeout;
     socket_ = net::connectTo(o.host, o.port, deadline, where_);
@@ -263,9 +272,10 @@ class TcpStoreClient final : public Store {
     try {
       ok = ok && net::recvAll(socket_.fd(), buffer, sizeof buffer, deadline, where_);
     } catch (const Error&) {
-      throw Error(ErrorCode::Transport, where_ + ": the store closed the connection during the "
-                                                 "handshake; is something other than a ringlab "
-                                                 "store listening there?");
+      throw Error(ErrorCode::Transport, where_ +
+                                            ": the store closed the connection during the "
+                                            "handshake; is something other than a ringlab "
+                                            "store listening there?");
     }
     if (!ok) {
       throw Error(ErrorCode::Timeout, where_ + ": the store did not answer the handshake within " +
@@ -274,12 +284,13 @@ class TcpStoreClient final : public Store {
     w::Hello answer;
     const char* bad = w::parseHello(buffer, sizeof buffer, answer);
     if (bad || answer.kind != w::HelloKind::StoreServer) {
-      throw Error(ErrorCode::Transport, where_ + ": not a ringlab store (" +
-                                            (bad ? bad : "wrong hello kind") + ")");
+      throw Error(ErrorCode::Transport,
+                  where_ + ": not a ringlab store (" + (bad ? bad : "wrong hello kind") + ")");
     }
     if (answer.status != w::HelloStatus::Ok) {
-      throw Error(ErrorCode::Transport, where_ + ": the store refused this rank's token; every "
-                                                 "rank must have the same RINGLAB_TOKEN");
+      throw Error(ErrorCode::Transport, where_ +
+                                            ": the store refused this rank's token; every "
+                                            "rank must have the same RINGLAB_TOKEN");
     }
   }
 
@@ -311,8 +322,8 @@ class TcpStoreClient final : public Store {
     w::StoreRequestHeader header;
     header.op = w::StoreOp::Get;
     header.keyBytes = static_cast<std::uint32_t>(key.size());
-    header.waitMs = static_cast<std::uint32_t>(
-        std::clamp<long long>(timeout.count(), 0, w::kMaxGetWaitMs));
+    header.waitMs =
+        static_cast<std::uint32_t>(std::clamp<long long>(timeout.count(), 0, w::kMaxGetWaitMs));
     // The server answers NotFound at the timeout; the grace covers the trip back.
     const auto deadline = Clock::now() + timeout + std::chrono::milliseconds(250);
     request(header, key, {}, deadline, "get '" + key + "'");
@@ -331,8 +342,8 @@ class TcpStoreClient final : public Store {
  private:
   void checkKey(const std::string& key) const {
     if (key.empty() || key.size() > w::kMaxKeyBytes) {
-      throwInvalid(where_ + ": key of " + std::to_string(key.size()) + " bytes; keys must have 1 to " +
-                   std::to_string(w::kMaxKeyBytes) + " bytes");
+      throwInvalid(where_ + ": key of " + std::to_string(key.size()) +
+                   " bytes; keys must have 1 to " + std::to_string(w::kMaxKeyBytes) + " bytes");
     }
   }
 
@@ -343,13 +354,14 @@ class TcpStoreClient final : public Store {
 
   void usable(const std::string& what) {
     if (!socket_.valid()) {
-      throw Error(ErrorCode::Transport, where_ + ": " + what + ": the connection to the store was "
-                                                               "lost by an earlier failure");
+      throw Error(ErrorCode::Transport, where_ + ": " + what +
+                                            ": the connection to the store was "
+                                            "lost by an earlier failure");
     }
   }
 
-  void request(const w::StoreRequestHeader& header, const std::string& key, const std::string& value,
-               Clock::time_point deadline, const std::string& what) {
+  void request(const w::StoreRequestHeader& header, const std::string& key,
+               const std::string& value, Clock::time_point deadline, const std::string& what) {
     usable(what);
     std::uint8_t h[w::kStoreHeaderBytes];
     w::encodeStoreRequestHeader(header, h);
@@ -400,8 +412,9 @@ class TcpStoreClient final : public Store {
 
 std::unique_ptr<Store> openTcpStore(const TcpStoreOptions& options) {
   if (options.token.empty()) {
-    throwInvalid("RINGLAB_TOKEN is not set: the TCP rendezvous needs a job token that every rank "
-                 "shares (any secret string, e.g. from `openssl rand -hex 16`)");
+    throwInvalid(
+        "RINGLAB_TOKEN is not set: the TCP rendezvous needs a job token that every rank "
+        "shares (any secret string, e.g. from `openssl rand -hex 16`)");
   }
   if (options.token.size() > wire::kMaxTokenBytes) {
     throwInvalid("RINGLAB_TOKEN has " + std::to_string(options.token.size()) + " bytes; at most " +

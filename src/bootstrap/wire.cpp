@@ -44,7 +44,8 @@ const char* parseHello(const std::uint8_t* data, std::size_t bytes, Hello& out) 
   const std::uint16_t tokenBytes = getU16(data + 16);
   if (tokenBytes > kMaxTokenBytes) return "token longer than allowed";
   if (getU16(data + 18) != 0) return "reserved field not zero";
-  if (!allZero(data + 20 + tokenBytes, kMaxTokenBytes - tokenBytes)) return "token padding not zero";
+  if (!allZero(data + 20 + tokenBytes, kMaxTokenBytes - tokenBytes))
+    return "token padding not zero";
   out.kind = static_cast<HelloKind>(kind);
   out.status = static_cast<HelloStatus>(data[7]);
   out.rank = rank;
@@ -110,7 +111,8 @@ const char* parseStoreReplyHeader(const std::uint8_t* data, std::size_t bytes,
   out.status = static_cast<StoreStatus>(data[2]);
   out.valueBytes = getU32(data + 4);
   if (out.valueBytes > kMaxValueBytes) return "value longer than allowed";
-  if (out.status != StoreStatus::Value && out.valueBytes != 0) return "length on a reply without a value";
+  if (out.status != StoreStatus::Value && out.valueBytes != 0)
+    return "length on a reply without a value";
   return nullptr;
 }
 

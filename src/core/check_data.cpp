@@ -27,10 +27,18 @@ double checkExpectedValue(DataType type, ReduceOp op, int ranks, std::uint64_t i
     const double v = checkInputValue(type, op, r, index);
     switch (op) {
       case ReduceOp::Sum:
-      case ReduceOp::Avg: acc += v; break;
-      case ReduceOp::Prod: acc *= v; break;
-      case ReduceOp::Min: acc = std::min(acc, v); break;
-      case ReduceOp::Max: acc = std::max(acc, v); break;
+      case ReduceOp::Avg:
+        acc += v;
+        break;
+      case ReduceOp::Prod:
+        acc *= v;
+        break;
+      case ReduceOp::Min:
+        acc = std::min(acc, v);
+        break;
+      case ReduceOp::Max:
+        acc = std::max(acc, v);
+        break;
     }
   }
   if (op != ReduceOp::Avg) return acc;
@@ -39,20 +47,32 @@ double checkExpectedValue(DataType type, ReduceOp op, int ranks, std::uint64_t i
 }
 
 void storeValue(DataType type, void* data, std::uint64_t index, double value) {
-  auto put = [&](auto v) { std::memcpy(static_cast<char*>(data) + index * sizeof v, &v, sizeof v); };
+  auto put = [&](auto v) {
+    std::memcpy(static_cast<char*>(data) + index * sizeof v, &v, sizeof v);
+  };
   // Integers go through int64 so that out-of-range values wrap modulo 2^bits.
   const auto wrapped = static_cast<std::uint64_t>(static_cast<std::int64_t>(value));
   switch (type) {
-    case DataType::Int8: return put(static_cast<std::int8_t>(wrapped));
-    case DataType::Uint8: return put(static_cast<std::uint8_t>(wrapped));
-    case DataType::Int32: return put(static_cast<std::int32_t>(wrapped));
-    case DataType::Uint32: return put(static_cast<std::uint32_t>(wrapped));
-    case DataType::Int64: return put(static_cast<std::int64_t>(wrapped));
-    case DataType::Uint64: return put(wrapped);
-    case DataType::Float16: return put(floatToHalf(static_cast<float>(value)));
-    case DataType::Bfloat16: return put(floatToBfloat16(static_cast<float>(value)));
-    case DataType::Float32: return put(static_cast<float>(value));
-    case DataType::Float64: return put(value);
+    case DataType::Int8:
+      return put(static_cast<std::int8_t>(wrapped));
+    case DataType::Uint8:
+      return put(static_cast<std::uint8_t>(wrapped));
+    case DataType::Int32:
+      return put(static_cast<std::int32_t>(wrapped));
+    case DataType::Uint32:
+      return put(static_cast<std::uint32_t>(wrapped));
+    case DataType::Int64:
+      return put(static_cast<std::int64_t>(wrapped));
+    case DataType::Uint64:
+      return put(wrapped);
+    case DataType::Float16:
+      return put(floatToHalf(static_cast<float>(value)));
+    case DataType::Bfloat16:
+      return put(floatToBfloat16(static_cast<float>(value)));
+    case DataType::Float32:
+      return put(static_cast<float>(value));
+    case DataType::Float64:
+      return put(value);
   }
 }
 
@@ -70,7 +90,8 @@ std::uint64_t countWrong(DataType type, ReduceOp op, int ranks, const void* data
   unsigned char expected[8];
   for (std::uint64_t i = 0; i < count; ++i) {
     storeValue(type, expected, 0, checkExpectedValue(type, op, ranks, firstIndex + i));
-    if (std::memcmp(expected, static_cast<const unsigned char*>(data) + i * size, size) != 0) ++wrong;
+    if (std::memcmp(expected, static_cast<const unsigned char*>(data) + i * size, size) != 0)
+      ++wrong;
   }
   return wrong;
 }

@@ -9,15 +9,19 @@ namespace ringlab {
 std::size_t dataTypeSize(DataType type) {
   switch (type) {
     case DataType::Int8:
-    case DataType::Uint8: return 1;
+    case DataType::Uint8:
+      return 1;
     case DataType::Float16:
-    case DataType::Bfloat16: return 2;
+    case DataType::Bfloat16:
+      return 2;
     case DataType::Int32:
     case DataType::Uint32:
-    case DataType::Float32: return 4;
+    case DataType::Float32:
+      return 4;
     case DataType::Int64:
     case DataType::Uint64:
-    case DataType::Float64: return 8;
+    case DataType::Float64:
+      return 8;
   }
   throw Error(ErrorCode::Internal, "unknown DataType value");
 }
@@ -29,16 +33,26 @@ bool isFloating(DataType type) {
 
 const char* dataTypeName(DataType type) {
   switch (type) {
-    case DataType::Int8: return "int8";
-    case DataType::Uint8: return "uint8";
-    case DataType::Int32: return "int32";
-    case DataType::Uint32: return "uint32";
-    case DataType::Int64: return "int64";
-    case DataType::Uint64: return "uint64";
-    case DataType::Float16: return "float16";
-    case DataType::Bfloat16: return "bfloat16";
-    case DataType::Float32: return "float32";
-    case DataType::Float64: return "float64";
+    case DataType::Int8:
+      return "int8";
+    case DataType::Uint8:
+      return "uint8";
+    case DataType::Int32:
+      return "int32";
+    case DataType::Uint32:
+      return "uint32";
+    case DataType::Int64:
+      return "int64";
+    case DataType::Uint64:
+      return "uint64";
+    case DataType::Float16:
+      return "float16";
+    case DataType::Bfloat16:
+      return "bfloat16";
+    case DataType::Float32:
+      return "float32";
+    case DataType::Float64:
+      return "float64";
   }
   return "unknown";
 }

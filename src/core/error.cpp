@@ -4,16 +4,24 @@ namespace ringlab {
 
 const char* errorCodeName(ErrorCode code) {
   switch (code) {
-    case ErrorCode::InvalidArgument: return "invalid argument";
-    case ErrorCode::Mismatch: return "mismatch";
-    case ErrorCode::Timeout: return "timeout";
-    case ErrorCode::PeerLost: return "peer lost";
-    case ErrorCode::Transport: return "transport";
-    case ErrorCode::Internal: return "internal";
+    case ErrorCode::InvalidArgument:
+      return "invalid argument";
+    case ErrorCode::Mismatch:
+      return "mismatch";
+    case ErrorCode::Timeout:
+      return "timeout";
+    case ErrorCode::PeerLost:
+      return "peer lost";
+    case ErrorCode::Transport:
+      return "transport";
+    case ErrorCode::Internal:
+      return "internal";
   }
   return "unknown";
 }
 
-void throwInvalid(const std::string& message) { throw Error(ErrorCode::InvalidArgument, message); }
+void throwInvalid(const std::string& message) {
+  throw Error(ErrorCode::InvalidArgument, message);
+}
 
 }  // namespace ringlab

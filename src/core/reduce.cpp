@@ -4,11 +4,11 @@
 
 namespace ringlab {
 
-#define RINGLAB_DECLARE_KERNELS(NS)                                                            \
-  namespace NS {                                                                               \
-  void reduce(DataType, ReduceOp, void*, const void*, const void*, std::size_t);               \
-  void divideBy(DataType, void*, std::size_t, std::uint64_t);                                  \
-  void copyBytes(void*, const void*, std::size_t);                                             \
+#define RINGLAB_DECLARE_KERNELS(NS)                                              \
+  namespace NS {                                                                 \
+  void reduce(DataType, ReduceOp, void*, const void*, const void*, std::size_t); \
+  void divideBy(DataType, void*, std::size_t, std::uint64_t);                    \
+  void copyBytes(void*, const void*, std::size_t);                               \
   }
 RINGLAB_DECLARE_KERNELS(generic)
 RINGLAB_DECLARE_KERNELS(avx2)
@@ -38,6 +38,8 @@ void copyBytes(void* dst, const void* src, std::size_t bytes) {
   generic::copyBytes(dst, src, bytes);
 }
 
-const char* reduceKernelIsa() { return kHasAvx2 ? "avx2" : "generic"; }
+const char* reduceKernelIsa() {
+  return kHasAvx2 ? "avx2" : "generic";
+}
 
 }  // namespace ringlab

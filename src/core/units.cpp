@@ -3,8 +3,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
-#include <utility>
 #include <limits>
+#include <utility>
 
 #include "ringlab/core/error.hpp"
 
@@ -36,7 +36,8 @@ std::uint64_t parseSize(std::string_view text) {
   }
   if (pos == 0) return fail();
   std::string suffix;
-  for (char c : text.substr(pos)) suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (char c : text.substr(pos))
+    suffix += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   std::uint64_t scale = 1;
   if (suffix.empty() || suffix == "B") {
     scale = 1;
@@ -45,11 +46,20 @@ std::uint64_t parseSize(std::string_view text) {
     const std::string rest = suffix.substr(1);
     if (rest != "" && rest != "B" && rest != "IB") return fail();
     switch (unit) {
-      case 'K': scale = 1ull << 10; break;
-      case 'M': scale = 1ull << 20; break;
-      case 'G': scale = 1ull << 30; break;
-      case 'T': scale = 1ull << 40; break;
-      default: return fail();
+      case 'K':
+        scale = 1ull << 10;
+        break;
+      case 'M':
+        scale = 1ull << 20;
+        break;
+      case 'G':
+        scale = 1ull << 30;
+        break;
+      case 'T':
+        scale = 1ull << 40;
+        break;
+      default:
+        return fail();
     }
   }
   return checkedMultiply(value, scale, "size '" + std::string(text) + "'");
@@ -91,9 +101,9 @@ double parseBandwidth(std::string_view text) {
   const std::string expected = "a bandwidth such as 12.5GB/s, 900MB/s or 100Gb/s (bits)";
   const auto [value, unit] = splitNumber(text, expected);
   static const std::pair<const char*, double> kUnits[] = {
-      {"B/s", 1.0},         {"KB/s", 1e3},        {"MB/s", 1e6},      {"GB/s", 1e9},
-      {"TB/s", 1e12},       {"Kb/s", 1e3 / 8},    {"Mb/s", 1e6 / 8},  {"Gb/s", 1e9 / 8},
-      {"Tb/s", 1e12 / 8},   {"Gbit/s", 1e9 / 8},  {"Mbit/s", 1e6 / 8}, {"Gbps", 1e9 / 8}};
+      {"B/s", 1.0},       {"KB/s", 1e3},       {"MB/s", 1e6},       {"GB/s", 1e9},
+      {"TB/s", 1e12},     {"Kb/s", 1e3 / 8},   {"Mb/s", 1e6 / 8},   {"Gb/s", 1e9 / 8},
+      {"Tb/s", 1e12 / 8}, {"Gbit/s", 1e9 / 8}, {"Mbit/s", 1e6 / 8}, {"Gbps", 1e9 / 8}};
   for (const auto& [name, scale] : kUnits) {
     if (unit == name) {
       if (value <= 0) throwInvalid("bandwidth '" + std::string(text) + "' must be > 0");
@@ -110,7 +120,8 @@ std::string formatMicros(double seconds) {
   return buffer;
 }
 
-std::vector<std::uint64_t> geometricSizes(std::uint64_t first, std::uint64_t last, std::uint64_t factor) {
+std::vector<std::uint64_t> geometricSizes(std::uint64_t first, std::uint64_t last,
+                                          std::uint64_t factor) {
   if (factor < 2) throwInvalid("size sweep factor " + std::to_string(factor) + ": must be >= 2");
   std::vector<std::uint64_t> sizes;
   for (std::uint64_t s = first; s <= last; s *= factor) {

@@ -86,13 +86,20 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
     const schedule::Schedule s = schedule::buildSchedule(collective, size(), spec);
     it = plans_.emplace(key, exec::planForRank(s, rank(), count)).first;
   }
-  last = {&it->second, collective, count, type, op, options.algorithm, options.autoModel,
-          options.autoTable.get(), transport_.callStamp()};
+  last = {&it->second,
+          collective,
+          count,
+          type,
+          op,
+          options.algorithm,
+          options.autoModel,
+          options.autoTable.get(),
+          transport_.callStamp()};
   return it->second;
 }
 
-void Communicator::execute(const exec::RankPlan& plan, DataType type, ReduceOp op, const void* input,
-                           void* output, const exec::ExecOptions& options) {
+void Communicator::execute(const exec::RankPlan& plan, DataType type, ReduceOp op,
+                           const void* input, void* output, const exec::ExecOptions& options) {
   try {
     agreeOnFirstCall(options.timeout);
     executor_.run(plan, type, op, input, output, options);
@@ -112,8 +119,10 @@ void Communicator::agreeOnFirstCall(std::chrono::milliseconds timeout) {
   const int p = size(), r = rank();
   std::uint32_t round = 0;
   for (int distance = 1; distance < p; distance *= 2, ++round) {
-    const transport::Request sent = transport_.isend((r + distance) % p, nullptr, 0, kAgreementTag + round);
-    transport_.wait(transport_.irecv((r - distance + p) % p, nullptr, 0, kAgreementTag + round), timeout);
+    const transport::Request sent =
+        transport_.isend((r + distance) % p, nullptr, 0, kAgreementTag + round);
+    transport_.wait(transport_.irecv((r - distance + p) % p, nullptr, 0, kAgreementTag + round),
+                    timeout);
     transport_.wait(sent, timeout);
   }
   if (agreed_.size() >= kMaxCachedPlans) agreed_.clear();
@@ -130,9 +139,11 @@ void Communicator::allreduce(const void* send, void* recv, std::uint64_t count, 
 void Communicator::reduceScatter(const void* send, void* recv, std::uint64_t recvCount,
                                  DataType type, ReduceOp op, const CollectiveOptions& options) {
   requireRankAlignedBlocks(options, "reduceScatter");
-  const std::uint64_t total = checkedMultiply(recvCount, static_cast<std::uint64_t>(size()), "reduce-scatter count x p");
+  const std::uint64_t total =
+      checkedMultiply(recvCount, static_cast<std::uint64_t>(size()), "reduce-scatter count x p");
   const std::size_t bytes = bufferBytes(total, type);
-  const exec::RankPlan& plan = planFor(schedule::Collective::ReduceScatter, total, type, op, options);
+  const exec::RankPlan& plan =
+      planFor(schedule::Collective::ReduceScatter, total, type, op, options);
   if (work_.size() < bytes) work_.resize(bytes);
   execute(plan, type, op, send, work_.data(), options.exec);
   std::memmove(recv, work_.data() + plan.result.offset * dataTypeSize(type),
@@ -142,12 +153,14 @@ void Communicator::reduceScatter(const void* send, void* recv, std::uint64_t rec
 void Communicator::allgather(const void* send, void* recv, std::uint64_t sendCount, DataType type,
                              const CollectiveOptions& options) {
   requireRankAlignedBlocks(options, "allgather");
-  const std::uint64_t total = checkedMultiply(sendCount, static_cast<std::uint64_t>(size()), "allgather count x p");
+  const std::uint64_t total =
+      checkedMultiply(sendCount, static_cast<std::uint64_t>(size()), "allgather count x p");
   bufferBytes(total, type);
   const std::size_t blockBytes = sendCount * dataTypeSize(type);
   auto* mine = static_cast<std::byte*>(recv) + static_cast<std::size_t>(rank()) * blockBytes;
   if (mine != send) std::memmove(mine, send, blockBytes);
-  const exec::RankPlan& plan = planFor(schedule::Collective::AllGather, total, type, ReduceOp::Sum, options);
+  const exec::RankPlan& plan =
+      planFor(schedule::Collective::AllGather, total, type, ReduceOp::Sum, options);
   execute(plan, type, ReduceOp::Sum, recv, recv, options.exec);
 }
 

@@ -47,7 +47,8 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
       const std::byte* base = s.fromOutput ? out : in;
       for (std::uint64_t done = 0; done < s.range.count; done += segElems) {
         const std::uint64_t n = std::min(segElems, s.range.count - done);
-        sends_.push_back(transport_.isend(s.peer, base + (s.range.offset + done) * esize, n * esize, tag));
+        sends_.push_back(
+            transport_.isend(s.peer, base + (s.range.offset + done) * esize, n * esize, tag));
       }
     }
 

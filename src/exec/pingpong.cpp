@@ -17,7 +17,8 @@ std::vector<double> pingPong(transport::Transport& t, int peer, bool initiator, 
       t.wait(t.irecv(peer, buffer, bytes, kTag), timeout);
       t.wait(t.isend(peer, buffer, bytes, kTag), timeout);
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (initiator && i >= warmup) oneWay.push_back(seconds / 2);
   }
   return oneWay;

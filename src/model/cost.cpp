@@ -52,36 +52,43 @@ Cost operator+(Cost a, const Cost& b) {
 Cost foldExtraRanks(int p, double vectorBytes, const ModelParams& m) {
   if ((p & (p - 1)) == 0) return {};
   const std::uint64_t extra = p - (1 << floorLog2(p));
-  return uniformSteps(1, vectorBytes, vectorBytes, extra, m) + uniformSteps(1, vectorBytes, 0, extra, m);
+  return uniformSteps(1, vectorBytes, vectorBytes, extra, m) +
+         uniformSteps(1, vectorBytes, 0, extra, m);
 }
 
 }  // namespace
 
-Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                           const ModelParams& given) {
   const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   const double chunk = largestChunkBytes(count, p, elementBytes);
   return uniformSteps(p - 1, chunk, chunk, p, m);  // every rank sends one chunk per step
 }
 
-Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                       const ModelParams& given) {
   const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   return uniformSteps(p - 1, largestChunkBytes(count, p, elementBytes), 0, p, m);
 }
 
-Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                       const ModelParams& given) {
   const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   // 2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma when p divides the count.
-  return ringReduceScatterCost(p, count, elementBytes, m) + ringAllGatherCost(p, count, elementBytes, m);
+  return ringReduceScatterCost(p, count, elementBytes, m) +
+         ringAllGatherCost(p, count, elementBytes, m);
 }
 
-Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                           const ModelParams& given) {
   const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   // lg p (alpha + n beta + n gamma) for a power of two.
   const double n = static_cast<double>(count * elementBytes);
   return uniformSteps(floorLog2(p), n, n, 1 << floorLog2(p), m) + foldExtraRanks(p, n, m);
 }
 
-Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                      const ModelParams& given) {
   const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   // 2 lg p alpha + 2(p-1)/p n beta + (p-1)/p n gamma for a power of two. Exactly: the buffer is
   // split into p' = 2^floor(lg p) blocks; halving step k moves an aligned span of p'/2^k blocks,
@@ -91,13 +98,15 @@ Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, co
   Cost c;
   for (int k = 1; k <= levels; ++k) {
     const std::uint64_t span = blocks >> k;
-    const double bytes = static_cast<double>(partitionSpan(count, blocks, 0, span).count * elementBytes);
+    const double bytes =
+        static_cast<double>(partitionSpan(count, blocks, 0, span).count * elementBytes);
     c = c + uniformSteps(1, bytes, bytes, blocks, m) + uniformSteps(1, bytes, 0, blocks, m);
   }
   return c + foldExtraRanks(p, static_cast<double>(count * elementBytes), m);
 }
 
-Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& given) {
+Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                      const ModelParams& given) {
   const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector. The round at
   // distance d has ceil((p - d) / 2d) senders, in the reduce and in the broadcast alike.
@@ -110,7 +119,8 @@ Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, co
   return c;
 }
 
-Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType type, const ModelParams& given) {
+Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType type,
+                  const ModelParams& given) {
   const std::uint64_t elementBytes = dataTypeSize(type);
   const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
   Cost c;

@@ -43,19 +43,29 @@ nlohmann::json toJson(const DecisionTable& t) {
     measured.push_back({{"bytes", m.bytes}, {"time_us", m.timeUs}, {"fastest", m.fastest()}});
   }
   nlohmann::json rules = nlohmann::json::array();
-  for (const DecisionRule& r : t.rules()) rules.push_back({{"from_bytes", r.fromBytes}, {"algorithm", r.algorithm}});
-  return {{"format", kDecisionTableFormat}, {"p", t.ranks},       {"transport", t.transport},
-          {"dtype", t.dtype},               {"host", t.host},     {"ringlab_version", t.ringlabVersion},
-          {"date", t.date},                 {"rules", rules},     {"measured", measured}};
+  for (const DecisionRule& r : t.rules())
+    rules.push_back({{"from_bytes", r.fromBytes}, {"algorithm", r.algorithm}});
+  return {{"format", kDecisionTableFormat},
+          {"p", t.ranks},
+          {"transport", t.transport},
+          {"dtype", t.dtype},
+          {"host", t.host},
+          {"ringlab_version", t.ringlabVersion},
+          {"date", t.date},
+          {"rules", rules},
+          {"measured", measured}};
 }
 
 DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& source) {
   const auto fail = [&](const std::string& what) -> void {
-    throwInvalid("decision table " + source + ": " + what + "; write a new one with `ringlab tune`");
+    throwInvalid("decision table " + source + ": " + what +
+                 "; write a new one with `ringlab tune`");
   };
-  if (!j.is_object() || !j.contains("format") || !j["format"].is_string()) fail("no \"format\" field");
+  if (!j.is_object() || !j.contains("format") || !j["format"].is_string())
+    fail("no \"format\" field");
   if (j["format"] != kDecisionTableFormat) {
-    fail("format " + j["format"].get<std::string>() + ", this ringlab reads " + kDecisionTableFormat);
+    fail("format " + j["format"].get<std::string>() + ", this ringlab reads " +
+         kDecisionTableFormat);
   }
   DecisionTable t;
   try {
@@ -66,10 +76,12 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
     t.ringlabVersion = j.at("ringlab_version").get<std::string>();
     t.date = j.at("date").get<std::string>();
     for (const auto& m : j.at("measured")) {
-      MeasuredSize size{m.at("bytes").get<std::uint64_t>(), m.at("time_us").get<std::map<std::string, double>>()};
+      MeasuredSize size{m.at("bytes").get<std::uint64_t>(),
+                        m.at("time_us").get<std::map<std::string, double>>()};
       for (const auto& [name, us] : size.timeUs) {
         const auto& known = schedule::algorithmNames();
-        if (std::find(known.begin(), known.end(), name) == known.end()) fail("unknown algorithm '" + name + "'");
+        if (std::find(known.begin(), known.end(), name) == known.end())
+          fail("unknown algorithm '" + name + "'");
         if (!(us > 0)) fail("time for " + name + " must be > 0");
       }
       if (size.timeUs.empty()) fail("a size with no measured algorithm");
@@ -96,8 +108,9 @@ std::string toOpenMpiRules(const DecisionTable& t) {
   const std::vector<DecisionRule> rules = t.rules();
   std::ostringstream out;
   out << "rule-file-version-2\n"
-      << "# written by ringlab tune: p = " << t.ranks << ", transport " << t.transport << ", " << t.dtype
-      << ", host " << t.host << ", ringlab " << t.ringlabVersion << ", " << t.date << "\n"
+      << "# written by ringlab tune: p = " << t.ranks << ", transport " << t.transport << ", "
+      << t.dtype << ", host " << t.host << ", ringlab " << t.ringlabVersion << ", " << t.date
+      << "\n"
       << "1 # number of collectives\n"
       << "2 # collective id: allreduce\n"
       << "1 # number of communicator sizes\n"
@@ -107,7 +120,8 @@ std::string toOpenMpiRules(const DecisionTable& t) {
   for (const DecisionRule& r : rules) {
     const int number = openMpiAllreduceAlgorithm(r.algorithm);
     if (number == 0) {
-      throwInvalid("algorithm '" + r.algorithm + "' has no Open MPI allreduce equivalent; tune with "
+      throwInvalid("algorithm '" + r.algorithm +
+                   "' has no Open MPI allreduce equivalent; tune with "
                    "ring, recursive_doubling, rabenseifner, binomial_tree to export rules");
     }
     out << r.fromBytes << " " << number << " 0 0 0 # " << r.algorithm << "\n";

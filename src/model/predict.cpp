@@ -12,12 +12,17 @@ namespace {
 // the ModelClosedForm tests hold each equal to its schedule's cost). "auto" prices all of them on
 // every call; going by index builds no names or specs, which matters to callers that price
 // millions of sizes (the bucket planner).
-Cost closedForm(std::size_t which, int p, std::uint64_t count, std::uint64_t e, const ModelParams& m) {
+Cost closedForm(std::size_t which, int p, std::uint64_t count, std::uint64_t e,
+                const ModelParams& m) {
   switch (which) {
-    case 0: return ringAllReduceCost(p, count, e, m);
-    case 1: return recursiveDoublingCost(p, count, e, m);
-    case 2: return rabenseifnerCost(p, count, e, m);
-    default: return binomialTreeCost(p, count, e, m);
+    case 0:
+      return ringAllReduceCost(p, count, e, m);
+    case 1:
+      return recursiveDoublingCost(p, count, e, m);
+    case 2:
+      return rabenseifnerCost(p, count, e, m);
+    default:
+      return binomialTreeCost(p, count, e, m);
   }
 }
 
@@ -52,15 +57,17 @@ const std::vector<std::string>& modelledAlgorithms() {
   return kNames;
 }
 
-schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec, schedule::Collective collective,
-                                        int p, std::uint64_t count, DataType type, const ModelParams& m,
+schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec,
+                                        schedule::Collective collective, int p, std::uint64_t count,
+                                        DataType type, const ModelParams& m,
                                         const DecisionTable* measured) {
   if (spec.name != kAutoAlgorithm) return spec;
   if (!spec.ringOrder.empty() || spec.ownershipOffset != 0 || spec.channels != 1 ||
       !spec.channelOrders.empty() || spec.ranksPerNode != 0) {
-    throwInvalid("algorithm 'auto' chooses among " + std::to_string(modelledAlgorithms().size()) +
-                 " algorithms by their model and takes no ring order, offset, channels or ranks per "
-                 "node; name an algorithm to give those");
+    throwInvalid(
+        "algorithm 'auto' chooses among " + std::to_string(modelledAlgorithms().size()) +
+        " algorithms by their model and takes no ring order, offset, channels or ranks per "
+        "node; name an algorithm to give those");
   }
   schedule::AlgorithmSpec chosen;
   if (collective != schedule::Collective::AllReduce) {
@@ -73,25 +80,29 @@ schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec, sch
   return chosen;
 }
 
-Cost predictAllReduce(const schedule::AlgorithmSpec& requested, int p, std::uint64_t count, DataType type,
-                      const ModelParams& m) {
+Cost predictAllReduce(const schedule::AlgorithmSpec& requested, int p, std::uint64_t count,
+                      DataType type, const ModelParams& m) {
   const std::uint64_t e = dataTypeSize(type);
   if (requested == plainAuto()) return closedForm(fastestIndex(p, count, e, m), p, count, e, m);
   const schedule::AlgorithmSpec spec =
       chooseAlgorithm(requested, schedule::Collective::AllReduce, p, count, type, m);
   const std::vector<std::string>& names = modelledAlgorithms();
   const auto named = std::find(names.begin(), names.end(), spec.name);
-  if (named != names.end()) return closedForm(static_cast<std::size_t>(named - names.begin()), p, count, e, m);
-  return scheduleCost(schedule::buildSchedule(schedule::Collective::AllReduce, p, spec), count, type, m);
+  if (named != names.end())
+    return closedForm(static_cast<std::size_t>(named - names.begin()), p, count, e, m);
+  return scheduleCost(schedule::buildSchedule(schedule::Collective::AllReduce, p, spec), count,
+                      type, m);
 }
 
-std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, const ModelParams& m) {
+std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type,
+                                   const ModelParams& m) {
   std::vector<Prediction> out;
   for (const std::string& name : modelledAlgorithms()) {
     schedule::AlgorithmSpec spec;
     spec.name = name;
     const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, p, spec);
-    out.push_back({name, predictAllReduce(spec, p, count, type, m), schedule::countVolume(s, count, type)});
+    out.push_back(
+        {name, predictAllReduce(spec, p, count, type, m), schedule::countVolume(s, count, type)});
   }
   return out;
 }

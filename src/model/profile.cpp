@@ -9,31 +9,39 @@ namespace ringlab::model {
 Profile defaultProfile() {
   // Built in one expression: assigning short literals member by member trips a false GCC 12
   // -Wrestrict warning.
-  return Profile{ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9}, {0}, {0, 0, 0}}, "default (not calibrated)", "-", "-", "-", 0, 0};
+  return Profile{ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9}, {0}, {0, 0, 0}},
+                 "default (not calibrated)",
+                 "-",
+                 "-",
+                 "-",
+                 0,
+                 0};
 }
 
 nlohmann::json toJson(const Profile& p) {
-  return {{"format", kProfileFormat},
-          {"alpha_s", p.params.link.alpha_s},
-          {"beta_s_per_byte", p.params.link.beta_s_per_byte},
-          {"gamma_s_per_byte", p.params.reduce.gamma_s_per_byte},
-          {"concurrent_transfers", p.params.host.concurrent_transfers},
-          {"cache_bytes", p.params.memory.cache_bytes},
-          {"beta_mem_s_per_byte", p.params.memory.beta_mem_s_per_byte},
-          {"gamma_mem_s_per_byte", p.params.memory.gamma_mem_s_per_byte},
-          {"units", {{"alpha_s", "seconds per message"},
-                     {"beta_s_per_byte", "seconds per byte, one direction"},
-                     {"gamma_s_per_byte", "seconds per reduced byte"},
-                     {"concurrent_transfers", "transfers that progress at full speed at once; 0 = unlimited"},
-                     {"cache_bytes", "messages larger than this use the *_mem coefficients; 0 = one regime"},
-                     {"beta_mem_s_per_byte", "seconds per byte, one direction, for messages beyond the cache"},
-                     {"gamma_mem_s_per_byte", "seconds per reduced byte, for messages beyond the cache"}}},
-          {"transport", p.transport},
-          {"host", p.host},
-          {"ringlab_version", p.ringlabVersion},
-          {"date", p.date},
-          {"link_fit_r2", p.linkFitR2},
-          {"reduce_fit_r2", p.reduceFitR2}};
+  return {
+      {"format", kProfileFormat},
+      {"alpha_s", p.params.link.alpha_s},
+      {"beta_s_per_byte", p.params.link.beta_s_per_byte},
+      {"gamma_s_per_byte", p.params.reduce.gamma_s_per_byte},
+      {"concurrent_transfers", p.params.host.concurrent_transfers},
+      {"cache_bytes", p.params.memory.cache_bytes},
+      {"beta_mem_s_per_byte", p.params.memory.beta_mem_s_per_byte},
+      {"gamma_mem_s_per_byte", p.params.memory.gamma_mem_s_per_byte},
+      {"units",
+       {{"alpha_s", "seconds per message"},
+        {"beta_s_per_byte", "seconds per byte, one direction"},
+        {"gamma_s_per_byte", "seconds per reduced byte"},
+        {"concurrent_transfers", "transfers that progress at full speed at once; 0 = unlimited"},
+        {"cache_bytes", "messages larger than this use the *_mem coefficients; 0 = one regime"},
+        {"beta_mem_s_per_byte", "seconds per byte, one direction, for messages beyond the cache"},
+        {"gamma_mem_s_per_byte", "seconds per reduced byte, for messages beyond the cache"}}},
+      {"transport", p.transport},
+      {"host", p.host},
+      {"ringlab_version", p.ringlabVersion},
+      {"date", p.date},
+      {"link_fit_r2", p.linkFitR2},
+      {"reduce_fit_r2", p.reduceFitR2}};
 }
 
 Profile profileFromJson(const nlohmann::json& j, const std::string& source) {

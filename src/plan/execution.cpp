@@ -24,7 +24,10 @@ std::vector<CostPiece> measuredPieces(const model::MeasuredCurve& curve, std::ui
     const std::uint64_t first = (a.bytes + e - 1) / e;
     const std::uint64_t last = k + 2 == pts.size() ? kAny : b.bytes / e;
     if (first > last) continue;  // no whole count of elements falls in this segment
-    out.push_back({first, last, 1, slope * static_cast<double>(e),
+    out.push_back({first,
+                   last,
+                   1,
+                   slope * static_cast<double>(e),
                    {a.seconds - slope * static_cast<double>(a.bytes)}});
   }
   return out;

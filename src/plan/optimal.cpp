@@ -27,7 +27,8 @@ class Lane {
     left_ = left;
     next_ = std::max(next_, left);
     for (; next_ <= right; ++next_) {
-      const double key = done[next_] - piece_.perPeriod_s * static_cast<double>(count_[next_] / piece_.period);
+      const double key =
+          done[next_] - piece_.perPeriod_s * static_cast<double>(count_[next_] / piece_.period);
       Queue& q = classes_[count_[next_] % piece_.period];
       while (q.items.size() > q.head && q.items.back().key >= key) q.items.pop_back();
       q.items.push_back({next_, key});
@@ -44,7 +45,8 @@ class Lane {
       if (queue.head == queue.items.size()) continue;
       ++examined;
       // (c_i - c_j) mod m and the borrow from the quotient when q_j > q_i.
-      const double term = q <= si ? piece_.residue_s[si - q] : piece_.residue_s[si + m - q] - piece_.perPeriod_s;
+      const double term =
+          q <= si ? piece_.residue_s[si - q] : piece_.residue_s[si + m - q] - piece_.perPeriod_s;
       const double value = queue.items[queue.head].key + base + term;
       if (value < out.first) out = {value, queue.items[queue.head].j};
     }

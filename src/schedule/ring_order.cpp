@@ -10,7 +10,8 @@ namespace ringlab::schedule {
 namespace {
 
 void checkRanks(int ranks) {
-  if (ranks < 1) throwInvalid("p = " + std::to_string(ranks) + ": the number of ranks must be >= 1");
+  if (ranks < 1)
+    throwInvalid("p = " + std::to_string(ranks) + ": the number of ranks must be >= 1");
 }
 
 std::string joinInts(const std::vector<int>& values) {
@@ -51,9 +52,9 @@ RingOrder RingOrder::fromList(const std::vector<int>& order, int ranks) {
   checkRanks(ranks);
   const std::string shown = "ring order '" + joinInts(order) + "'";
   if (static_cast<int>(order.size()) != ranks) {
-    throwInvalid(shown + " has " + std::to_string(order.size()) + " entries: it must list each of " +
-                 "the p = " + std::to_string(ranks) + " ranks 0.." + std::to_string(ranks - 1) +
-                 " exactly once");
+    throwInvalid(shown + " has " + std::to_string(order.size()) +
+                 " entries: it must list each of " + "the p = " + std::to_string(ranks) +
+                 " ranks 0.." + std::to_string(ranks - 1) + " exactly once");
   }
   std::vector<bool> seen(ranks, false);
   for (int r : order) {
@@ -91,19 +92,20 @@ RingOrder RingOrder::parse(std::string_view list, int ranks) {
 RingOrder RingOrder::fromStride(int ranks, int stride) {
   checkRanks(ranks);
   if (stride < 1) {
-    throwInvalid("ring stride " + std::to_string(stride) + " must be >= 1 (and coprime with p = " +
-                 std::to_string(ranks) + ")");
+    throwInvalid("ring stride " + std::to_string(stride) +
+                 " must be >= 1 (and coprime with p = " + std::to_string(ranks) + ")");
   }
   const std::vector<int> orbit = strideOrbit(ranks, stride);
   if (static_cast<int>(orbit.size()) != ranks) {
     const int g = std::gcd(ranks, stride);
-    throwInvalid("ring stride " + std::to_string(stride) + " shares the factor " +
-                 std::to_string(g) + " with p = " + std::to_string(ranks) + ": from rank 0 it visits only " +
-                 joinInts(orbit) + " (period " + std::to_string(orbit.size()) + " = p/gcd(p,a) = " +
-                 std::to_string(ranks) + "/" + std::to_string(g) + ") and never reaches the other " +
-                 std::to_string(ranks - static_cast<int>(orbit.size())) +
-                 " ranks; a shorter cycle is not a faster AllReduce, it reduces over the wrong set. "
-                 "Use a stride coprime with p");
+    throwInvalid(
+        "ring stride " + std::to_string(stride) + " shares the factor " + std::to_string(g) +
+        " with p = " + std::to_string(ranks) + ": from rank 0 it visits only " + joinInts(orbit) +
+        " (period " + std::to_string(orbit.size()) + " = p/gcd(p,a) = " + std::to_string(ranks) +
+        "/" + std::to_string(g) + ") and never reaches the other " +
+        std::to_string(ranks - static_cast<int>(orbit.size())) +
+        " ranks; a shorter cycle is not a faster AllReduce, it reduces over the wrong set. "
+        "Use a stride coprime with p");
   }
   return RingOrder(orbit);
 }
@@ -122,10 +124,13 @@ RingOrder RingOrder::reversed() const {
 RingOrder RingOrder::strided(int stride) const {
   const RingOrder walk = fromStride(size(), stride);
   std::vector<int> order(order_.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = rankAt(walk.rankAt(static_cast<long>(i)));
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = rankAt(walk.rankAt(static_cast<long>(i)));
   return RingOrder(std::move(order));
 }
 
-std::string RingOrder::toString() const { return joinInts(order_); }
+std::string RingOrder::toString() const {
+  return joinInts(order_);
+}
 
 }  // namespace ringlab::schedule

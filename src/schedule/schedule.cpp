@@ -6,9 +6,12 @@ namespace ringlab::schedule {
 
 const char* collectiveName(Collective collective) {
   switch (collective) {
-    case Collective::AllReduce: return "allreduce";
-    case Collective::ReduceScatter: return "reduce_scatter";
-    case Collective::AllGather: return "allgather";
+    case Collective::AllReduce:
+      return "allreduce";
+    case Collective::ReduceScatter:
+      return "reduce_scatter";
+    case Collective::AllGather:
+      return "allgather";
   }
   return "unknown";
 }
@@ -20,6 +23,8 @@ Collective parseCollective(const std::string& name) {
   throwInvalid("unknown collective '" + name + "': valid are allreduce, reduce_scatter, allgather");
 }
 
-const char* recvModeName(RecvMode mode) { return mode == RecvMode::Reduce ? "reduce" : "copy"; }
+const char* recvModeName(RecvMode mode) {
+  return mode == RecvMode::Reduce ? "reduce" : "copy";
+}
 
 }  // namespace ringlab::schedule

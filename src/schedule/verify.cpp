@@ -14,9 +14,13 @@ namespace {
 // in a flat array. These helpers work on a pointer to its first word.
 using Word = std::uint64_t;
 
-bool has(const Word* set, int r) { return (set[r / 64] >> (r % 64)) & 1; }
+bool has(const Word* set, int r) {
+  return (set[r / 64] >> (r % 64)) & 1;
+}
 
-void add(Word* set, int r) { set[r / 64] |= Word{1} << (r % 64); }
+void add(Word* set, int r) {
+  set[r / 64] |= Word{1} << (r % 64);
+}
 
 // Without an early exit, so that the loop vectorises: sets are a few words long.
 bool isEmpty(const Word* set, std::size_t words) {
@@ -53,15 +57,18 @@ void checkShape(const Schedule& s) {
                   std::to_string(s.blocks) + " blocks"};
   }
   for (int owner : s.blockOwner) {
-    if (owner < 0 || owner >= s.ranks) throw Failure{"block owner " + std::to_string(owner) + " is not a rank"};
+    if (owner < 0 || owner >= s.ranks)
+      throw Failure{"block owner " + std::to_string(owner) + " is not a rank"};
   }
   for (std::size_t k = 0; k < s.steps.size(); ++k) {
     for (const Transfer& t : s.steps[k].transfers) {
       // Built only on failure: this loop visits every transfer of the schedule.
       const auto at = [&] {
-        return where(k, s.steps[k]) + ": transfer " + std::to_string(t.src) + "->" + std::to_string(t.dst);
+        return where(k, s.steps[k]) + ": transfer " + std::to_string(t.src) + "->" +
+               std::to_string(t.dst);
       };
-      if (t.src < 0 || t.src >= s.ranks || t.dst < 0 || t.dst >= s.ranks) throw Failure{at() + " names a rank outside 0.." + std::to_string(s.ranks - 1)};
+      if (t.src < 0 || t.src >= s.ranks || t.dst < 0 || t.dst >= s.ranks)
+        throw Failure{at() + " names a rank outside 0.." + std::to_string(s.ranks - 1)};
       if (t.src == t.dst) throw Failure{at() + " sends to itself"};
       if (t.firstBlock >= t.lastBlock || t.lastBlock > s.blocks) {
         throw Failure{at() + " names blocks [" + std::to_string(t.firstBlock) + ", " +
@@ -145,8 +152,8 @@ class Verifier {
       const std::vector<Transfer>& transfers = s_.steps[k].transfers;
       for (std::size_t j = 0; j < transfers.size(); ++j) {
         const Transfer& t = transfers[j];
-        const Write w{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(j), t.mode == RecvMode::Copy,
-                      t.src, t.dst};
+        const Write w{static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(j),
+                      t.mode == RecvMode::Copy, t.src, t.dst};
         for (std::uint32_t b = t.firstBlock; b < t.lastBlock; ++b) writes_[next[b]++] = w;
       }
     }
@@ -177,7 +184,8 @@ class Verifier {
       if (!alone) {
         incoming_.resize(static_cast<std::size_t>(stepEnd - w) * words_);
         Word* to = incoming_.data();
-        for (const Write* v = w; v != stepEnd; ++v, to += words_) std::copy_n(set(v->src), words_, to);
+        for (const Write* v = w; v != stepEnd; ++v, to += words_)
+          std::copy_n(set(v->src), words_, to);
       }
       if (++currentStamp_ == 0) {  // a new stamp per step forgets the last step's writes
         std::fill(stamp_.begin(), stamp_.end(), 0);
@@ -204,7 +212,9 @@ class Verifier {
     if (isEmpty(in, words_)) return fail("the sender holds no data for this block yet");
     const std::uint8_t mark = stamp_[w.dst] == currentStamp_ ? kind_[w.dst] : kUntouched;
     if (mark == kCopied || (mark != kUntouched && w.copy)) {
-      return fail("the block is written twice in one step and one write is a copy, so the result is ambiguous");
+      return fail(
+          "the block is written twice in one step and one write is a copy, so the result is "
+          "ambiguous");
     }
     Word* target = set(w.dst);
     stamp_[w.dst] = currentStamp_;
@@ -222,7 +232,8 @@ class Verifier {
     if (both != 0) {
       std::vector<Word> common(target, target + words_);
       for (std::size_t i = 0; i < words_; ++i) common[i] &= in[i];
-      return fail("contribution(s) " + describe(common.data(), s_.ranks, true) + " would be reduced in twice");
+      return fail("contribution(s) " + describe(common.data(), s_.ranks, true) +
+                  " would be reduced in twice");
     }
     for (std::size_t i = 0; i < words_; ++i) target[i] |= in[i];
     kind_[w.dst] = kReduced;
@@ -233,15 +244,17 @@ class Verifier {
   void checkFinal(std::uint32_t b) {
     for (int r = 0; r < s_.ranks; ++r) {
       if (finalProblem_ && r >= finalRank_) return;
-      const bool mustBeComplete = s_.collective != Collective::ReduceScatter || s_.blockOwner[b] == r;
+      const bool mustBeComplete =
+          s_.collective != Collective::ReduceScatter || s_.blockOwner[b] == r;
       const Word* got = set(r);
       if (!mustBeComplete || std::equal(got, got + words_, full_.begin())) continue;
       finalProblem_ = true;
       finalRank_ = r;
-      finalReason_ = "after " + std::to_string(s_.steps.size()) + " steps, " + "rank " + std::to_string(r) +
-                     " block " + std::to_string(b) +
-                     (isEmpty(got, words_) ? " holds no data"
-                                           : " lacks the contributions of ranks " + describe(got, s_.ranks, false)) +
+      finalReason_ = "after " + std::to_string(s_.steps.size()) + " steps, " + "rank " +
+                     std::to_string(r) + " block " + std::to_string(b) +
+                     (isEmpty(got, words_)
+                          ? " holds no data"
+                          : " lacks the contributions of ranks " + describe(got, s_.ranks, false)) +
                      "; every participant must be reduced in exactly once";
       return;
     }

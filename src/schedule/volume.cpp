@@ -9,18 +9,24 @@ namespace ringlab::schedule {
 
 const char* volumeConventionName(VolumeConvention convention) {
   switch (convention) {
-    case VolumeConvention::Send: return "send";
-    case VolumeConvention::SendRecv: return "send+recv";
-    case VolumeConvention::LinkHop: return "link-hop";
+    case VolumeConvention::Send:
+      return "send";
+    case VolumeConvention::SendRecv:
+      return "send+recv";
+    case VolumeConvention::LinkHop:
+      return "link-hop";
   }
   return "unknown";
 }
 
 std::uint64_t RankVolume::inConvention(VolumeConvention convention) const {
   switch (convention) {
-    case VolumeConvention::Send: return sentBytes;
-    case VolumeConvention::SendRecv: return sentBytes + receivedBytes;
-    case VolumeConvention::LinkHop: break;
+    case VolumeConvention::Send:
+      return sentBytes;
+    case VolumeConvention::SendRecv:
+      return sentBytes + receivedBytes;
+    case VolumeConvention::LinkHop:
+      break;
   }
   throwInvalid("link-hop volume needs a topology; a rank's own volume is send or send+recv");
 }

@@ -17,13 +17,13 @@ namespace ringlab::transport {
 inline void futexWait(std::atomic<std::uint32_t>* word, std::uint32_t expected, long nanoseconds,
                       bool shared) {
   timespec ts{nanoseconds / 1000000000L, nanoseconds % 1000000000L};
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), shared ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE,
-          expected, &ts, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word),
+          shared ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE, expected, &ts, nullptr, 0);
 }
 
 inline void futexWakeAll(std::atomic<std::uint32_t>* word, bool shared) {
-  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word), shared ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE,
-          INT_MAX, nullptr, nullptr, 0);
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(word),
+          shared ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
 }
 
 }  // namespace ringlab::transport

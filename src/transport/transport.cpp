@@ -18,8 +18,10 @@ std::string CallStamp::describe() const {
   const std::string collectiveText = name(collective, 3, [](int c) {
     return schedule::collectiveName(static_cast<schedule::Collective>(c));
   });
-  const std::string typeText = name(type, 10, [](int t) { return dataTypeName(static_cast<DataType>(t)); });
-  const std::string opText = name(op, 5, [](int o) { return reduceOpName(static_cast<ReduceOp>(o)); });
+  const std::string typeText =
+      name(type, 10, [](int t) { return dataTypeName(static_cast<DataType>(t)); });
+  const std::string opText =
+      name(op, 5, [](int o) { return reduceOpName(static_cast<ReduceOp>(o)); });
   char hash[16];
   std::snprintf(hash, sizeof hash, "%08x", specHash);
   return collectiveText + " of " + std::to_string(count) + " x " + typeText + ", " + opText + ", " +
@@ -33,7 +35,8 @@ Error stampMismatch(int rank, const CallStamp& mine, int peer, const CallStamp& 
                                         "; every rank must make the same collective call");
 }
 
-Request Transport::irecvReduce(int, void*, const void*, std::uint64_t, DataType, ReduceOp, std::uint32_t) {
+Request Transport::irecvReduce(int, void*, const void*, std::uint64_t, DataType, ReduceOp,
+                               std::uint32_t) {
   throw Error(ErrorCode::Internal, name() + " transport does not reduce on receive");
 }
 

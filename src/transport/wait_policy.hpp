@@ -17,7 +17,8 @@ class WaitPolicy {
   static constexpr auto kYieldFor = std::chrono::microseconds(200);
 
   explicit WaitPolicy(int ranks)
-      : spinIterations_(ranks > static_cast<int>(std::thread::hardware_concurrency()) ? 0 : kSpinIterations) {}
+      : spinIterations_(
+            ranks > static_cast<int>(std::thread::hardware_concurrency()) ? 0 : kSpinIterations) {}
 
   // Polls done() while spinning, then while yielding; returns its last answer. A false answer
   // means the caller should sleep.

@@ -35,6 +35,7 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv();
 // free) and every rank, rank 0 included, connects to it, presenting the token. Throws
 // InvalidArgument for a malformed URL, Transport for a port in use or an unreachable host, and
 // Timeout when the store does not answer within `timeout`.
-std::unique_ptr<Store> openStore(const RankEnvironment& environment, std::chrono::milliseconds timeout);
+std::unique_ptr<Store> openStore(const RankEnvironment& environment,
+                                 std::chrono::milliseconds timeout);
 
 }  // namespace ringlab::bootstrap

@@ -7,11 +7,22 @@
 
 namespace ringlab {
 
-enum class DataType { Int8, Uint8, Int32, Uint32, Int64, Uint64, Float16, Bfloat16, Float32, Float64 };
+enum class DataType {
+  Int8,
+  Uint8,
+  Int32,
+  Uint32,
+  Int64,
+  Uint64,
+  Float16,
+  Bfloat16,
+  Float32,
+  Float64
+};
 
 inline constexpr DataType kAllDataTypes[] = {
-    DataType::Int8,    DataType::Uint8,    DataType::Int32,   DataType::Uint32,  DataType::Int64,
-    DataType::Uint64,  DataType::Float16,  DataType::Bfloat16, DataType::Float32, DataType::Float64};
+    DataType::Int8,   DataType::Uint8,   DataType::Int32,    DataType::Uint32,  DataType::Int64,
+    DataType::Uint64, DataType::Float16, DataType::Bfloat16, DataType::Float32, DataType::Float64};
 
 std::size_t dataTypeSize(DataType type);
 bool isFloating(DataType type);

@@ -41,9 +41,8 @@ inline float halfToFloat(std::uint16_t h) {
       (rebiased + ((128u - 16u) << 23)) | selectBits((h & 0x3ffu) != 0, 0x00400000u, 0);
   // Subnormal: let the FPU normalise it, (m * 2^-24) computed as (magic + m) - magic.
   const float subnormal = bitsFloat(rebiased + (1u << 23)) - bitsFloat(113u << 23);
-  const std::uint32_t magnitude =
-      selectBits(exponent == 0x0f800000u, infNan,
-                 selectBits(exponent == 0, floatBits(subnormal), rebiased));
+  const std::uint32_t magnitude = selectBits(
+      exponent == 0x0f800000u, infNan, selectBits(exponent == 0, floatBits(subnormal), rebiased));
   return bitsFloat(magnitude | sign);
 }
 
@@ -52,7 +51,8 @@ inline std::uint16_t floatToHalf(float x) {
   const std::uint32_t sign = (f >> 16) & 0x8000u;
   f &= 0x7fffffffu;
   // |x| >= 65536 (or Inf/NaN): Inf, or a quiet NaN keeping the top payload bits (as F16C does).
-  const std::uint32_t overflow = selectBits(f > 0x7f800000u, 0x7e00u | ((f >> 13) & 0x3ffu), 0x7c00u);
+  const std::uint32_t overflow =
+      selectBits(f > 0x7f800000u, 0x7e00u | ((f >> 13) & 0x3ffu), 0x7c00u);
   // |x| < 2^-14: the half is subnormal; adding 0.5f makes the FPU round at the half's ulp (2^-24).
   const std::uint32_t subnormal = floatBits(bitsFloat(f) + 0.5f) - 0x3f000000u;
   // Normal range: rebias and round to nearest even by adding 0xfff plus the kept lowest bit.
@@ -63,7 +63,9 @@ inline std::uint16_t floatToHalf(float x) {
   return static_cast<std::uint16_t>(magnitude | sign);
 }
 
-inline float bfloat16ToFloat(std::uint16_t b) { return bitsFloat(static_cast<std::uint32_t>(b) << 16); }
+inline float bfloat16ToFloat(std::uint16_t b) {
+  return bitsFloat(static_cast<std::uint32_t>(b) << 16);
+}
 
 inline std::uint16_t floatToBfloat16(float x) {
   const std::uint32_t f = floatBits(x);

@@ -27,7 +27,8 @@ double parseBandwidth(std::string_view text);
 std::string formatMicros(double seconds);
 
 // first, first*factor, first*factor^2, ... up to last (factor >= 2), without overflowing.
-std::vector<std::uint64_t> geometricSizes(std::uint64_t first, std::uint64_t last, std::uint64_t factor);
+std::vector<std::uint64_t> geometricSizes(std::uint64_t first, std::uint64_t last,
+                                          std::uint64_t factor);
 
 // a * b, or InvalidArgument naming `what` when the product does not fit in 64 bits.
 std::uint64_t checkedMultiply(std::uint64_t a, std::uint64_t b, std::string_view what);

@@ -29,10 +29,14 @@ struct Cost {
 };
 
 // Closed forms. `count` elements of `elementBytes` bytes each, p ranks.
-Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
-Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
-Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
-Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
+Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                       const ModelParams& m);
+Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                           const ModelParams& m);
+Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                       const ModelParams& m);
+Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                           const ModelParams& m);
 Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
 Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
 

@@ -43,6 +43,7 @@ struct MeasuredAllReduce {
 // From the JSON `ringlab bench --json` writes: run.p, run.transport, and per row size_bytes with
 // in_place.time_us (a bucket is reduced in place; out_of_place.time_us when in_place is absent).
 // Throws InvalidArgument naming `source` and the record at fault.
-MeasuredAllReduce measuredAllReduceFromBenchJson(const nlohmann::json& json, const std::string& source);
+MeasuredAllReduce measuredAllReduceFromBenchJson(const nlohmann::json& json,
+                                                 const std::string& source);
 
 }  // namespace ringlab::model

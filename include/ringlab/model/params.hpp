@@ -6,8 +6,8 @@ namespace ringlab::model {
 // One point-to-point message of m bytes costs alpha + m * beta. beta is per direction: a rank can
 // send m bytes and receive m bytes in the same alpha + m * beta (full duplex, the seed's model).
 struct LinkParams {
-  double alpha_s = 0;           // startup per message, seconds
-  double beta_s_per_byte = 0;   // seconds per byte, one direction
+  double alpha_s = 0;          // startup per message, seconds
+  double beta_s_per_byte = 0;  // seconds per byte, one direction
   bool operator==(const LinkParams&) const = default;
 };
 

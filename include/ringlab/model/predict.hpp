@@ -18,8 +18,9 @@ inline constexpr const char* kAutoAlgorithm = "auto";
 // p, else the fastest modelled AllReduce algorithm at this size (ring for reduce-scatter and
 // allgather, the only algorithm that builds them). Throws InvalidArgument when "auto" is given
 // parameters that belong to one algorithm (ring order, channels, ranks per node).
-schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec, schedule::Collective collective,
-                                        int p, std::uint64_t count, DataType type, const ModelParams& m,
+schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec,
+                                        schedule::Collective collective, int p, std::uint64_t count,
+                                        DataType type, const ModelParams& m,
                                         const DecisionTable* measured = nullptr);
 
 // The AllReduce algorithms with a closed form, in the order tables list them.
@@ -27,8 +28,8 @@ const std::vector<std::string>& modelledAlgorithms();
 
 // The closed form where the algorithm has one, else the model walked over its schedule; "auto"
 // is priced as the algorithm it chooses.
-Cost predictAllReduce(const schedule::AlgorithmSpec& spec, int p, std::uint64_t count, DataType type,
-                      const ModelParams& m);
+Cost predictAllReduce(const schedule::AlgorithmSpec& spec, int p, std::uint64_t count,
+                      DataType type, const ModelParams& m);
 
 struct Prediction {
   std::string algorithm;

@@ -13,12 +13,12 @@ inline constexpr const char* kProfileFormat = "ringlab-profile/1";
 
 struct Profile {
   ModelParams params;
-  std::string transport;       // what the link parameters were measured over
+  std::string transport;  // what the link parameters were measured over
   std::string host;
   std::string ringlabVersion;
   std::string date;
-  double linkFitR2 = 0;        // quality of the alpha-beta fit
-  double reduceFitR2 = 0;      // quality of the gamma fit
+  double linkFitR2 = 0;    // quality of the alpha-beta fit
+  double reduceFitR2 = 0;  // quality of the gamma fit
 };
 
 // Stated defaults for when no profile is given: alpha 2 us, 5 GB/s per direction, reduction at

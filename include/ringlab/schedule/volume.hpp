@@ -23,9 +23,9 @@ struct RankVolume {
 
 struct VolumeReport {
   std::vector<RankVolume> perRank;
-  std::uint64_t totalSentBytes = 0;      // sum over ranks, send convention
-  std::uint64_t maxSentBytes = 0;        // the busiest rank, send convention
-  std::uint64_t maxSendRecvBytes = 0;    // the busiest rank, send+recv convention
+  std::uint64_t totalSentBytes = 0;    // sum over ranks, send convention
+  std::uint64_t maxSentBytes = 0;      // the busiest rank, send convention
+  std::uint64_t maxSendRecvBytes = 0;  // the busiest rank, send+recv convention
   std::uint64_t steps = 0;
 };
 

@@ -14,7 +14,7 @@ namespace ringlab::transport {
 
 struct TcpOptions {
   std::string bindHost = "127.0.0.1";
-  std::string token;  // every connection must present it
+  std::string token;                          // every connection must present it
   std::chrono::milliseconds timeout{60'000};  // for setting up (listen, connect, handshake)
 };
 

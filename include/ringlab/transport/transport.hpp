@@ -33,13 +33,13 @@ struct Request {
 // What collective call a message belongs to. Plain bytes of a fixed size so that transports can
 // put it in a frame or shared-memory header as it is.
 struct CallStamp {
-  std::uint64_t count = 0;       // elements of the collective (the full vector)
-  std::uint32_t specHash = 0;    // hash of the full algorithm spec (ring order, channels, ...)
-  std::uint8_t collective = 0;   // schedule::Collective
-  std::uint8_t type = 0;         // DataType
-  std::uint8_t op = 0;           // ReduceOp
+  std::uint64_t count = 0;      // elements of the collective (the full vector)
+  std::uint32_t specHash = 0;   // hash of the full algorithm spec (ring order, channels, ...)
+  std::uint8_t collective = 0;  // schedule::Collective
+  std::uint8_t type = 0;        // DataType
+  std::uint8_t op = 0;          // ReduceOp
   std::uint8_t reserved = 0;
-  char algorithm[32] = {};       // algorithm name, NUL-padded, for messages
+  char algorithm[32] = {};  // algorithm name, NUL-padded, for messages
 
   bool operator==(const CallStamp& other) const;
   // "allreduce of 1000 x float32, sum, ring (spec 1a2b3c4d)"

@@ -13,7 +13,6 @@
 namespace ringlab::transport {
 namespace {
 
-
 enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kSleeping = 2 };
 
 struct Slot {
@@ -25,13 +24,14 @@ struct Slot {
   bool sizeMismatch = false;
   std::size_t peerBytes = 0;
   int peer = 0;
-  CallStamp stamp;       // this side's stamp when posted
+  CallStamp stamp;  // this side's stamp when posted
   bool stampMismatch = false;
-  CallStamp peerStamp;   // the other side's, when they differ
+  CallStamp peerStamp;  // the other side's, when they differ
 };
 
 void complete(Slot* slot) {
-  if (slot->state.exchange(kDone, std::memory_order_acq_rel) == kSleeping) futexWakeAll(&slot->state, false);
+  if (slot->state.exchange(kDone, std::memory_order_acq_rel) == kSleeping)
+    futexWakeAll(&slot->state, false);
 }
 
 // Posted but unmatched operations from one rank to another.
@@ -45,7 +45,8 @@ class InprocTransport;
 
 }  // namespace
 
-static void InprocWorldAbort(InprocWorld::Shared& shared, ErrorCode code, const std::string& reason);
+static void InprocWorldAbort(InprocWorld::Shared& shared, ErrorCode code,
+                             const std::string& reason);
 
 struct InprocWorld::Shared {
   int ranks = 0;
@@ -56,7 +57,9 @@ struct InprocWorld::Shared {
   std::mutex reasonMutex;
   ErrorCode abortCode = ErrorCode::PeerLost;
   std::string abortReason;
-  Channel& channel(int src, int dst) { return channels[static_cast<std::size_t>(src) * ranks + dst]; }
+  Channel& channel(int src, int dst) {
+    return channels[static_cast<std::size_t>(src) * ranks + dst];
+  }
 };
 
 namespace {
@@ -82,7 +85,8 @@ class InprocTransport final : public Transport {
   void wait(Request request, std::chrono::milliseconds timeout) override {
     Slot& slot = slots_[request.slot];
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    shared_.waitPolicy.spinThenYield([&] { return slot.state.load(std::memory_order_acquire) == kDone; });
+    shared_.waitPolicy.spinThenYield(
+        [&] { return slot.state.load(std::memory_order_acquire) == kDone; });
     while (slot.state.load(std::memory_order_acquire) != kDone) {
       throwIfAborted();
       const auto now = std::chrono::steady_clock::now();
@@ -139,12 +143,13 @@ class InprocTransport final : public Transport {
 
  public:
   void abort(const Error& cause) override {
-    InprocWorldAbort(shared_, cause.code(), "rank " + std::to_string(rank_) + " failed: " + cause.what());
+    InprocWorldAbort(shared_, cause.code(),
+                     "rank " + std::to_string(rank_) + " failed: " + cause.what());
   }
 
  private:
-
-  Request post(Channel& channel, int peer, void* data, std::size_t bytes, std::uint32_t tag, bool isSend) {
+  Request post(Channel& channel, int peer, void* data, std::size_t bytes, std::uint32_t tag,
+               bool isSend) {
     throwIfAborted();
     const std::uint32_t index = allocateSlot();
     Slot* mine = &slots_[index];
@@ -199,25 +204,31 @@ class InprocTransport final : public Transport {
 }  // namespace
 
 InprocWorld::InprocWorld(int ranks) : shared_(std::make_unique<Shared>()) {
-  if (ranks < 1) throwInvalid("p = " + std::to_string(ranks) + ": the number of ranks must be >= 1");
+  if (ranks < 1)
+    throwInvalid("p = " + std::to_string(ranks) + ": the number of ranks must be >= 1");
   shared_->ranks = ranks;
   shared_->waitPolicy = WaitPolicy(ranks);
   shared_->channels = std::vector<Channel>(static_cast<std::size_t>(ranks) * ranks);
-  for (int r = 0; r < ranks; ++r) shared_->transports.push_back(std::make_unique<InprocTransport>(*shared_, r));
+  for (int r = 0; r < ranks; ++r)
+    shared_->transports.push_back(std::make_unique<InprocTransport>(*shared_, r));
 }
 
 InprocWorld::~InprocWorld() = default;
 
-int InprocWorld::size() const { return shared_->ranks; }
+int InprocWorld::size() const {
+  return shared_->ranks;
+}
 
 Transport& InprocWorld::transport(int rank) {
   if (rank < 0 || rank >= shared_->ranks) {
-    throwInvalid("rank " + std::to_string(rank) + " is out of range 0.." + std::to_string(shared_->ranks - 1));
+    throwInvalid("rank " + std::to_string(rank) + " is out of range 0.." +
+                 std::to_string(shared_->ranks - 1));
   }
   return *shared_->transports[rank];
 }
 
-static void InprocWorldAbort(InprocWorld::Shared& shared, ErrorCode code, const std::string& reason) {
+static void InprocWorldAbort(InprocWorld::Shared& shared, ErrorCode code,
+                             const std::string& reason) {
   {
     std::lock_guard lock(shared.reasonMutex);
     if (shared.aborted.load()) return;
@@ -227,6 +238,8 @@ static void InprocWorldAbort(InprocWorld::Shared& shared, ErrorCode code, const 
   shared.aborted.store(true);
 }
 
-void InprocWorld::abort(const std::string& reason) { InprocWorldAbort(*shared_, ErrorCode::PeerLost, reason); }
+void InprocWorld::abort(const std::string& reason) {
+  InprocWorldAbort(*shared_, ErrorCode::PeerLost, reason);
+}
 
 }  // namespace ringlab::transport

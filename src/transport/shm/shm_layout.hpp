@@ -57,11 +57,14 @@ inline std::size_t segmentBytes(int ranks) {
   return sizeof(SegmentHeader) + sizeof(Channel) * static_cast<std::size_t>(ranks);
 }
 
-inline SegmentHeader* headerOf(void* segment) { return static_cast<SegmentHeader*>(segment); }
+inline SegmentHeader* headerOf(void* segment) {
+  return static_cast<SegmentHeader*>(segment);
+}
 
 // Channel carrying messages from `sender` into the segment's owner.
 inline Channel* channelOf(void* segment, int sender) {
-  return reinterpret_cast<Channel*>(static_cast<std::byte*>(segment) + sizeof(SegmentHeader)) + sender;
+  return reinterpret_cast<Channel*>(static_cast<std::byte*>(segment) + sizeof(SegmentHeader)) +
+         sender;
 }
 
 }  // namespace ringlab::transport::shm

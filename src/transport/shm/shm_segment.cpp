@@ -14,7 +14,8 @@ namespace ringlab::transport::shm {
 namespace {
 
 [[noreturn]] void fail(const std::string& what, const std::string& name) {
-  throw Error(ErrorCode::Transport, "shared memory " + name + ": " + what + ": " + std::strerror(errno));
+  throw Error(ErrorCode::Transport,
+              "shared memory " + name + ": " + what + ": " + std::strerror(errno));
 }
 
 void* mapFd(int fd, std::size_t bytes, const std::string& name) {
@@ -31,7 +32,8 @@ void* mapFd(int fd, std::size_t bytes, const std::string& name) {
 MappedSegment MappedSegment::create(const std::string& name, std::size_t bytes) {
   const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
   if (fd < 0) {
-    fail(errno == EEXIST ? "already exists (another job with the same RINGLAB_JOB?)" : "cannot create",
+    fail(errno == EEXIST ? "already exists (another job with the same RINGLAB_JOB?)"
+                         : "cannot create",
          name);
   }
   // Sparse: pages are allocated when first touched, so channels never used cost nothing.
@@ -67,6 +69,8 @@ MappedSegment::~MappedSegment() {
   if (data_) munmap(data_, bytes_);
 }
 
-void unlinkSegment(const std::string& name) { shm_unlink(name.c_str()); }
+void unlinkSegment(const std::string& name) {
+  shm_unlink(name.c_str());
+}
 
 }  // namespace ringlab::transport::shm

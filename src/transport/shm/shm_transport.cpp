@@ -21,9 +21,9 @@
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "transport/futex.hpp"
-#include "transport/wait_policy.hpp"
 #include "transport/shm/shm_layout.hpp"
 #include "transport/shm/shm_segment.hpp"
+#include "transport/wait_policy.hpp"
 
 namespace ringlab::transport {
 namespace {
@@ -74,8 +74,14 @@ int openPidFd(int pid) {
 class ShmTransport final : public Transport {
  public:
   ShmTransport(int rank, int size, std::vector<MappedSegment> segments)
-      : rank_(rank), size_(size), segments_(std::move(segments)), sendQueues_(size),
-        recvQueues_(size), pidFds_(size, -1), isActive_(size, 0), waitPolicy_(size) {
+      : rank_(rank),
+        size_(size),
+        segments_(std::move(segments)),
+        sendQueues_(size),
+        recvQueues_(size),
+        pidFds_(size, -1),
+        isActive_(size, 0),
+        waitPolicy_(size) {
     own_ = headerOf(segments_[rank_].data());
     for (int q = 0; q < size_; ++q) {
       const int pid = headerOf(segments_[q].data())->ownerPid;
@@ -273,9 +279,9 @@ class ShmTransport final : public Transport {
       throw Error(ErrorCode::Mismatch,
                   "rank " + std::to_string(rank_) + ": expected " + std::to_string(op.bytes) +
                       " bytes (tag " + std::to_string(op.tag) + ") from rank " +
-                      std::to_string(op.peer) + " but it sent " + std::to_string(header.messageBytes) +
-                      " bytes (tag " + std::to_string(header.tag) +
-                      "); ranks disagree on count, dtype or schedule");
+                      std::to_string(op.peer) + " but it sent " +
+                      std::to_string(header.messageBytes) + " bytes (tag " +
+                      std::to_string(header.tag) + "); ranks disagree on count, dtype or schedule");
     }
     const std::uint64_t expected = std::min<std::uint64_t>(kSlotBytes, op.bytes - op.progressed);
     if (header.pieceBytes != expected) {
@@ -375,11 +381,14 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
   }
   std::string job = options.job;
   if (job.empty()) {
-    if (rank == 0) store.set("shm/job", job = randomJobId());
-    else job = store.get("shm/job", options.timeout);
+    if (rank == 0)
+      store.set("shm/job", job = randomJobId());
+    else
+      job = store.get("shm/job", options.timeout);
   }
   if (job.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") !=
-          std::string::npos || job.size() > 64) {
+          std::string::npos ||
+      job.size() > 64) {
     throwInvalid("job id '" + job + "': use up to 64 letters, digits, '_' or '.'");
   }
   const std::size_t bytes = segmentBytes(size);
@@ -396,9 +405,10 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
     segments[q] = MappedSegment::open(segmentName(job, q), bytes);
     const SegmentHeader* h = headerOf(segments[q].data());
     if (h->magic != kSegmentMagic || h->ranks != size) {
-      throw Error(ErrorCode::Mismatch, "rank " + std::to_string(rank) + ": rank " + std::to_string(q) +
-                                           "'s segment is for " + std::to_string(h->ranks) +
-                                           " ranks, this rank expects " + std::to_string(size));
+      throw Error(ErrorCode::Mismatch, "rank " + std::to_string(rank) + ": rank " +
+                                           std::to_string(q) + "'s segment is for " +
+                                           std::to_string(h->ranks) + " ranks, this rank expects " +
+                                           std::to_string(size));
     }
   }
   bootstrap::barrier(store, "shm-mapped-" + job, rank, size, options.timeout);

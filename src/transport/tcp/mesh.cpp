@@ -18,7 +18,9 @@ namespace net = bootstrap::net;
 namespace wire = bootstrap::wire;
 using net::Clock;
 
-std::string addressKey(int rank) { return "ringlab/tcp/address/" + std::to_string(rank); }
+std::string addressKey(int rank) {
+  return "ringlab/tcp/address/" + std::to_string(rank);
+}
 
 // The host peers should dial: the bind address itself, or this machine's name for a wildcard.
 std::string publishedHost(const std::string& bindHost) {
@@ -30,7 +32,8 @@ std::string publishedHost(const std::string& bindHost) {
 }
 
 std::string joinHostPort(const std::string& host, std::uint16_t port) {
-  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+         std::to_string(port);
 }
 
 void splitHostPort(const std::string& text, std::string& host, std::uint16_t& port, int peer) {
@@ -42,17 +45,19 @@ void splitHostPort(const std::string& text, std::string& host, std::uint16_t& po
   }
   if (!ok || value == 0) {
     throw Error(ErrorCode::Transport, "rank " + std::to_string(peer) + " published the address '" +
-                                          text + "', which is not HOST:PORT; is another job using "
+                                          text +
+                                          "', which is not HOST:PORT; is another job using "
                                           "the same rendezvous?");
   }
   host = text.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
   port = static_cast<std::uint16_t>(value);
 }
 
 void logRefused(int rank, const std::string& peer, const std::string& why) {
-  const std::string line = "ringlab: rank " + std::to_string(rank) + " data port: refused connection from " +
-                           peer + ": " + why + "\n";
+  const std::string line = "ringlab: rank " + std::to_string(rank) +
+                           " data port: refused connection from " + peer + ": " + why + "\n";
   std::fputs(line.c_str(), stderr);
 }
 
@@ -71,12 +76,14 @@ net::Socket connectToPeer(int rank, int size, int peer, bootstrap::Store& store,
                           const TcpOptions& options, Clock::time_point deadline) {
   std::string address;
   try {
-    address = store.get(addressKey(peer), std::max(std::chrono::milliseconds(1),
-                                                    std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                        deadline - Clock::now())));
+    address = store.get(
+        addressKey(peer),
+        std::max(std::chrono::milliseconds(1),
+                 std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now())));
   } catch (const Error& e) {
     if (e.code() != ErrorCode::Timeout) throw;
-    throw Error(ErrorCode::Timeout, "rank " + std::to_string(rank) + ": rank " + std::to_string(peer) +
+    throw Error(ErrorCode::Timeout, "rank " + std::to_string(rank) + ": rank " +
+                                        std::to_string(peer) +
                                         " did not publish its data address within " +
                                         std::to_string(options.timeout.count()) +
                                         " ms; is it started, with the same rendezvous?");
@@ -84,8 +91,8 @@ net::Socket connectToPeer(int rank, int size, int peer, bootstrap::Store& store,
   std::string host;
   std::uint16_t port = 0;
   splitHostPort(address, host, port, peer);
-  const std::string what = "rank " + std::to_string(rank) + " connecting to rank " + std::to_string(peer) +
-                           " at " + address;
+  const std::string what = "rank " + std::to_string(rank) + " connecting to rank " +
+                           std::to_string(peer) + " at " + address;
   net::Socket s = net::connectTo(host, port, deadline, what);
   std::uint8_t buffer[wire::kHelloBytes];
   wire::encodeHello(helloOf(wire::HelloKind::DataConnect, rank, size, options.token), buffer);
@@ -108,9 +115,11 @@ net::Socket connectToPeer(int rank, int size, int peer, bootstrap::Store& store,
                                           " refused the connection; every rank must have the same "
                                           "RINGLAB_TOKEN and the same number of ranks");
   }
-  if (!wire::tokensEqual(answer.token, options.token) || answer.rank != static_cast<std::uint32_t>(peer) ||
+  if (!wire::tokensEqual(answer.token, options.token) ||
+      answer.rank != static_cast<std::uint32_t>(peer) ||
       answer.size != static_cast<std::uint32_t>(size)) {
-    throw Error(ErrorCode::Transport, what + ": the listener there is not rank " + std::to_string(peer) +
+    throw Error(ErrorCode::Transport, what + ": the listener there is not rank " +
+                                          std::to_string(peer) +
                                           " of this job (wrong token, rank or size)");
   }
   return s;
@@ -135,7 +144,8 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
     fds.push_back({listener.fd(), POLLIN, 0});
     for (auto& p : pending) fds.push_back({p->socket.fd(), POLLIN, 0});
     const int rc = ::poll(fds.data(), fds.size(), net::millisecondsUntil(deadline));
-    if (rc < 0 && errno != EINTR) throw Error(ErrorCode::Transport, "poll: " + net::errnoText(errno));
+    if (rc < 0 && errno != EINTR)
+      throw Error(ErrorCode::Transport, "poll: " + net::errnoText(errno));
     if (rc == 0 && Clock::now() >= deadline) break;
     for (std::size_t i = 0; i < pending.size(); ++i) {
       if (!fds[i + 1].revents) continue;
@@ -143,8 +153,9 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       const ssize_t n = ::recv(p.socket.fd(), p.hello + p.got, sizeof p.hello - p.got, 0);
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) continue;
       if (n <= 0) {
-        logRefused(rank, p.peer, "closed after " + std::to_string(p.got) +
-                                     " bytes, before completing the handshake");
+        logRefused(
+            rank, p.peer,
+            "closed after " + std::to_string(p.got) + " bytes, before completing the handshake");
         p.socket.reset();
         continue;
       }
@@ -156,9 +167,11 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       if (!why && hello.kind != wire::HelloKind::DataConnect) reason = "not a data connection";
       if (reason.empty() && !wire::tokensEqual(hello.token, options.token)) reason = "wrong token";
       if (reason.empty() && hello.size != static_cast<std::uint32_t>(size)) {
-        reason = "claims a job of " + std::to_string(hello.size) + " ranks; this one has " + std::to_string(size);
+        reason = "claims a job of " + std::to_string(hello.size) + " ranks; this one has " +
+                 std::to_string(size);
       }
-      if (reason.empty() && (hello.rank <= static_cast<std::uint32_t>(rank) || sockets[hello.rank].valid())) {
+      if (reason.empty() &&
+          (hello.rank <= static_cast<std::uint32_t>(rank) || sockets[hello.rank].valid())) {
         reason = "claims rank " + std::to_string(hello.rank) + ", which is not a rank above " +
                  std::to_string(rank) + " still to connect";
       }
@@ -166,13 +179,18 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       if (!reason.empty()) {
         logRefused(rank, p.peer, reason);
         // Tell a misconfigured rank why it failed; a stranger learns nothing from it.
-        wire::encodeHello(helloOf(wire::HelloKind::DataAccept, rank, size, "", wire::HelloStatus::Refused), answer);
-        [[maybe_unused]] ssize_t ignored = ::send(p.socket.fd(), answer, sizeof answer, MSG_NOSIGNAL);
+        wire::encodeHello(
+            helloOf(wire::HelloKind::DataAccept, rank, size, "", wire::HelloStatus::Refused),
+            answer);
+        [[maybe_unused]] ssize_t ignored =
+            ::send(p.socket.fd(), answer, sizeof answer, MSG_NOSIGNAL);
         p.socket.reset();
         continue;
       }
       wire::encodeHello(helloOf(wire::HelloKind::DataAccept, rank, size, options.token), answer);
-      if (!net::sendAll(p.socket.fd(), answer, sizeof answer, deadline, "rank " + std::to_string(rank) + " answering rank " + std::to_string(hello.rank))) {
+      if (!net::sendAll(
+              p.socket.fd(), answer, sizeof answer, deadline,
+              "rank " + std::to_string(rank) + " answering rank " + std::to_string(hello.rank))) {
         continue;  // the deadline check below reports the missing rank
       }
       sockets[hello.rank] = std::move(p.socket);
@@ -197,22 +215,25 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
     for (int r = rank + 1; r < size; ++r) {
       if (!sockets[r].valid()) names += (names.empty() ? "" : ", ") + std::to_string(r);
     }
-    throw Error(ErrorCode::Timeout, "rank " + std::to_string(rank) + ": rank(s) " + names +
-                                        " did not connect to its data port " + address + " within " +
-                                        std::to_string(options.timeout.count()) +
-                                        " ms; are they started, with the same rendezvous and token?");
+    throw Error(ErrorCode::Timeout,
+                "rank " + std::to_string(rank) + ": rank(s) " + names +
+                    " did not connect to its data port " + address + " within " +
+                    std::to_string(options.timeout.count()) +
+                    " ms; are they started, with the same rendezvous and token?");
   }
 }
 
 }  // namespace
 
-std::vector<net::Socket> connectMesh(int rank, int size, bootstrap::Store& store, const TcpOptions& options) {
+std::vector<net::Socket> connectMesh(int rank, int size, bootstrap::Store& store,
+                                     const TcpOptions& options) {
   const auto deadline = Clock::now() + options.timeout;
   std::vector<net::Socket> sockets(static_cast<std::size_t>(size));
   if (size == 1) return sockets;
   const std::string what = "rank " + std::to_string(rank) + " data port";
   net::Socket listener = net::listenOn(options.bindHost, 0, what);
-  const std::string address = joinHostPort(publishedHost(options.bindHost), net::localPort(listener));
+  const std::string address =
+      joinHostPort(publishedHost(options.bindHost), net::localPort(listener));
   store.set(addressKey(rank), address);
   // Lower ranks first, then higher: rank r waits on an answer only from a rank below it, which
   // is accepting by then, so the setup cannot wait in a circle.
