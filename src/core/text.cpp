@@ -1,0 +1,47 @@
+#include "ringlab/core/text.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "ringlab/core/error.hpp"
+
+namespace ringlab {
+
+std::vector<std::string> splitList(std::string_view text, char separator) {
+  std::vector<std::string> items;
+  if (text.empty()) return items;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find(separator, start);
+    items.emplace_back(text.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) return items;
+    start = end + 1;
+  }
+}
+
+double parseNumber(std::string_view text, std::string_view what) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value)) {
+    throwInvalid(fmt::format("{} '{}': not a number", what, text));
+  }
+  return value;
+}
+
+std::int64_t parseInteger(std::string_view text, std::string_view what, std::int64_t min,
+                          std::int64_t max) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < min ||
+      value > max) {
+    throwInvalid(fmt::format("{} '{}': must be a whole number in {}..{}", what, text, min, max));
+  }
+  return value;
+}
+
+std::string formatNumber(double value) { return fmt::format("{:.6g}", value); }
+
+}  // namespace ringlab
