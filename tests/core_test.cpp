@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "expect_error.hpp"
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
@@ -132,17 +133,7 @@ std::uint16_t refFloatToBfloat16(float x) {
   return static_cast<std::uint16_t>(upper);
 }
 
-template <typename F>
-void expectInvalid(F&& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "expected ringlab::Error(InvalidArgument) mentioning '" << needle << "'";
-  } catch (const ringlab::Error& e) {
-    EXPECT_EQ(e.code(), ringlab::ErrorCode::InvalidArgument) << e.what();
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
-        << "message '" << e.what() << "' does not mention '" << needle << "'";
-  }
-}
+using ringlab::test::expectInvalid;
 
 // ---------------------------------------------------------------------------------------------
 // half.hpp: float16

@@ -10,7 +10,7 @@
 foreach(flavour IN LISTS RINGLAB_MPI_FLAVOURS)
   set(binary ringlab_mpi_tests_${flavour})
   add_executable(${binary} mpi_contract_test.cpp)
-  target_link_libraries(${binary} PRIVATE ringlab_mpi_${flavour} GTest::gtest)
+  target_link_libraries(${binary} PRIVATE ringlab ringlab_mpi_${flavour} GTest::gtest)
   if(NOT RINGLAB_MPIEXEC_${flavour})
     message(STATUS "ringlab MPI: no launcher for ${flavour}; ${binary} is built but not run by CTest")
     continue()

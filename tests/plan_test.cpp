@@ -5,6 +5,7 @@
 #include <random>
 #include <string>
 
+#include "expect_error.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/plan/baselines.hpp"
@@ -41,15 +42,7 @@ Timeline randomTimeline(std::mt19937& rng, std::size_t n) {
   return t;
 }
 
-void expectInvalid(const std::function<void()>& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one naming '" << needle << "'";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+using ringlab::test::expectInvalid;
 
 // Every contiguous bucketing of n tensors: the 2^(n-1) subsets of possible starts 1..n-1.
 double bruteForceBest(const Timeline& t, const BucketCost& cost) {

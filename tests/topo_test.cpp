@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <string>
 
+#include "expect_error.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/ring.hpp"
@@ -21,18 +22,7 @@ namespace {
 
 using schedule::RingOrder;
 
-// Runs `f`, expects InvalidArgument whose message contains every one of `parts`.
-template <typename F>
-void expectInvalid(F&& f, std::initializer_list<std::string> parts) {
-  try {
-    f();
-    FAIL() << "no error; expected one mentioning " << *parts.begin();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
-    for (const std::string& part : parts)
-      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-  }
-}
+using ringlab::test::expectInvalid;
 
 std::vector<std::string> linkNames(const Topology& t, const Route& r) {
   std::vector<std::string> names;

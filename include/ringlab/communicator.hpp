@@ -67,7 +67,9 @@ class Communicator {
   // The previous call: a loop of identical calls (the common case) skips choosing, keying and
   // stamping, which cost more than a small message's whole exchange on shared memory.
   struct PreviousCall {
-    const exec::RankPlan* plan = nullptr;  // null: none (or the plan cache was cleared)
+    // Null before the first call. It points into plans_, which is cleared only on the way to
+    // caching a new plan, and this pointer is then set to that new plan: it never dangles.
+    const exec::RankPlan* plan = nullptr;
     schedule::Collective collective{};
     std::uint64_t count = 0;
     DataType type{};

@@ -42,6 +42,8 @@ std::int64_t parseInteger(std::string_view text, std::string_view what, std::int
   return value;
 }
 
-std::string formatNumber(double value) { return fmt::format("{:.6g}", value); }
+std::string formatNumber(double value) {
+  return fmt::format("{:.6g}", value);
+}
 
 }  // namespace ringlab

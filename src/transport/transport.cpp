@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 #include "ringlab/schedule/schedule.hpp"
 
@@ -15,13 +16,13 @@ std::string CallStamp::describe() const {
   const auto name = [](auto value, int limit, auto toName) -> std::string {
     return value < limit ? std::string(toName(value)) : "?" + std::to_string(value);
   };
-  const std::string collectiveText = name(collective, 3, [](int c) {
-    return schedule::collectiveName(static_cast<schedule::Collective>(c));
-  });
-  const std::string typeText =
-      name(type, 10, [](int t) { return dataTypeName(static_cast<DataType>(t)); });
-  const std::string opText =
-      name(op, 5, [](int o) { return reduceOpName(static_cast<ReduceOp>(o)); });
+  const std::string collectiveText =
+      name(collective, static_cast<int>(std::size(schedule::kAllCollectives)),
+           [](int c) { return schedule::collectiveName(static_cast<schedule::Collective>(c)); });
+  const std::string typeText = name(type, static_cast<int>(std::size(kAllDataTypes)),
+                                    [](int t) { return dataTypeName(static_cast<DataType>(t)); });
+  const std::string opText = name(op, static_cast<int>(std::size(kAllReduceOps)),
+                                  [](int o) { return reduceOpName(static_cast<ReduceOp>(o)); });
   char hash[16];
   std::snprintf(hash, sizeof hash, "%08x", specHash);
   return collectiveText + " of " + std::to_string(count) + " x " + typeText + ", " + opText + ", " +

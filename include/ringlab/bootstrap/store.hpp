@@ -1,8 +1,8 @@
 #pragma once
 // Rendezvous stores: a small key-value space that the ranks of one job share while they find
-// each other (addresses, ports, shared-memory names, process ids). Keys are written once; a
-// reader waits until its key appears. Three kinds: in-process (ranks as threads), a directory on
-// a shared file system, and a TCP server run by rank 0.
+// each other (addresses, ports, shared-memory names, process ids). A key may be set again (the
+// new value replaces the old); a reader waits until its key appears. Three kinds: in-process (ranks
+// as threads), a directory on a shared file system, and a TCP server run by rank 0.
 #include <chrono>
 #include <memory>
 #include <string>

@@ -13,6 +13,8 @@
 namespace ringlab::schedule {
 
 enum class Collective { AllReduce, ReduceScatter, AllGather };
+inline constexpr Collective kAllCollectives[] = {Collective::AllReduce, Collective::ReduceScatter,
+                                                 Collective::AllGather};
 const char* collectiveName(Collective collective);  // "allreduce", "reduce_scatter", "allgather"
 Collective parseCollective(const std::string& name);
 

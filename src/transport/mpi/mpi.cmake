@@ -10,11 +10,11 @@ foreach(flavour IN LISTS RINGLAB_MPI_FLAVOURS)
     ${CMAKE_CURRENT_LIST_DIR}/mpi_runtime.cpp
     ${CMAKE_CURRENT_LIST_DIR}/mpi_transport.cpp
     ${CMAKE_CURRENT_LIST_DIR}/mpi_collective.cpp)
-  target_link_libraries(ringlab_mpi_${flavour} PUBLIC ringlab PRIVATE ringlab::mpi_${flavour})
+  target_link_libraries(ringlab_mpi_${flavour} PUBLIC ringlab_transport PRIVATE ringlab::mpi_${flavour})
 endforeach()
 
 add_library(ringlab_mpi_none STATIC ${CMAKE_CURRENT_LIST_DIR}/mpi_none.cpp)
-target_link_libraries(ringlab_mpi_none PUBLIC ringlab)
+target_link_libraries(ringlab_mpi_none PUBLIC ringlab_transport)
 
 if(TARGET ringlab_mpi_openmpi)
   add_library(ringlab_mpi ALIAS ringlab_mpi_openmpi)

@@ -1,0 +1,16 @@
+# Checks on the code itself, not its behaviour. Included from tests/CMakeLists.txt.
+
+# `make test` fails on a file that clang-format would change.
+find_program(RINGLAB_CLANG_FORMAT clang-format REQUIRED)
+add_test(NAME format_check COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-format ${RINGLAB_CLANG_FORMAT})
+
+# The build enforces the layers (cmake/ringlab_layers.cmake): the same file that includes a topo
+# header compiles with the topo layer's include path and fails with the model layer's.
+set(layering_probe ${CMAKE_CURRENT_SOURCE_DIR}/layering/includes_topology.cpp)
+foreach(layer topo model)
+  add_test(NAME layering_topo_header_from_${layer}
+           COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only
+                   -I${PROJECT_BINARY_DIR}/layers/${layer}/include ${layering_probe})
+endforeach()
+set_tests_properties(layering_topo_header_from_model PROPERTIES
+  PASS_REGULAR_EXPRESSION "ringlab/topo/topology.hpp: No such file or directory")
