@@ -2,4 +2,6 @@
 // model layer's (below topo) the include must fail, proving that the build enforces the layers.
 #include "ringlab/topo/topology.hpp"
 
-int main() { return 0; }
+int main() {
+  return 0;
+}

@@ -115,14 +115,8 @@ class TcpTransport final : public Transport {
   std::string name() const override { return "tcp"; }
 
   Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
-    checkPeer(peer);
-    const std::int32_t index = allocate();
+    const std::int32_t index = start(true, peer, const_cast<void*>(data), bytes, tag);
     Op& op = slots_[index];
-    op.isSend = true;
-    op.peer = peer;
-    op.tag = tag;
-    op.data = const_cast<std::byte*>(static_cast<const std::byte*>(data));
-    op.bytes = bytes;
     FrameHeader header;
     header.type = FrameType::Data;
     header.tag = tag;
@@ -137,15 +131,8 @@ class TcpTransport final : public Transport {
   }
 
   Request irecv(int peer, void* data, std::size_t bytes, std::uint32_t tag) override {
-    checkPeer(peer);
-    const std::int32_t index = allocate();
-    Op& op = slots_[index];
-    op.isSend = false;
-    op.peer = peer;
-    op.tag = tag;
-    op.data = static_cast<std::byte*>(data);
-    op.bytes = bytes;
-    op.stamp = stamp_;
+    const std::int32_t index = start(false, peer, data, bytes, tag);
+    slots_[index].stamp = stamp_;
     push(peers_[peer].recvs, index);
     return Request{static_cast<std::uint32_t>(index)};
   }
@@ -241,6 +228,19 @@ class TcpTransport final : public Transport {
     op.moved = 0;
     op.headerSent = 0;
     op.next = -1;
+    return index;
+  }
+
+  // A fresh slot for one posted send or receive on a checked peer.
+  std::int32_t start(bool isSend, int peer, void* data, std::size_t bytes, std::uint32_t tag) {
+    checkPeer(peer);
+    const std::int32_t index = allocate();
+    Op& op = slots_[index];
+    op.isSend = isSend;
+    op.peer = peer;
+    op.tag = tag;
+    op.data = static_cast<std::byte*>(data);
+    op.bytes = bytes;
     return index;
   }
 
