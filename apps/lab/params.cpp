@@ -1,11 +1,9 @@
 #include "params.hpp"
 
-#include <charconv>
-#include <cmath>
-
 #include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 
 namespace ringlab::lab {
@@ -53,13 +51,12 @@ long long Params::integer(const std::string& name, long long lo, long long hi,
                              std::to_string(hi));
   }
   const std::string& v = it->second;
-  long long value = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
-  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || value < lo || value > hi) {
+  try {
+    return parseInteger(v, name, lo, hi);
+  } catch (const Error&) {
     throw ApiError(name, name + " = '" + shown(v) + "': must be a whole number in " +
                              std::to_string(lo) + ".." + std::to_string(hi));
   }
-  return value;
 }
 
 double Params::number(const std::string& name, double lo, double hi,
@@ -71,12 +68,16 @@ double Params::number(const std::string& name, double lo, double hi,
     throw ApiError(name, name + " is missing: give a number in " + range);
   }
   const std::string& v = it->second;
-  double value = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
-  if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(value) ||
-      value < lo || value > hi) {
+  const auto fail = [&] {
     throw ApiError(name, name + " = '" + shown(v) + "': must be a number in " + range);
+  };
+  double value = 0;
+  try {
+    value = parseNumber(v, name);
+  } catch (const Error&) {
+    fail();
   }
+  if (value < lo || value > hi) fail();
   return value;
 }
 

@@ -1,23 +1,20 @@
-// `ringlab topo show|search`: a ring's link loads on a topology and placement, rank order against
-// the order the search finds, and that order exported for --ring-order, mpirun and NCCL.
-#include <algorithm>
+// `ringlab topo show|search|detect`: a ring's link loads on a topology and placement, rank order
+// against the order the search finds, and that order exported for --ring-order, mpirun and NCCL.
+// The figures come from topo::searchOrGiven, topo::compareLinkLoads and their JSON; this file
+// parses, calls and prints.
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
-
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/io/files.hpp"
+#include "ringlab/io/topo_detect.hpp"
 #include "ringlab/schedule/multi_ring.hpp"
 #include "ringlab/topo/file_format.hpp"
-#include "ringlab/topo/link_load.hpp"
 #include "ringlab/topo/ring_export.hpp"
-#include "ringlab/topo/ring_search.hpp"
-#include "topo_detect.hpp"
+#include "ringlab/topo/ring_report.hpp"
 #include "topo_options.hpp"
 
 namespace ringlab::cli {
@@ -25,20 +22,17 @@ namespace {
 
 using schedule::RingOrder;
 
-// Beyond this p the per-link table would need the whole Schedule (2p(p-1) transfers).
-constexpr int kMaxLinkTableRanks = 2048;
-
 struct TopoArgs {
   TopologyOptions where;
   std::string size = "64M";
-  int channels = 1;
-  std::string order;  // show: compare this order instead of searching
+  int channels = 0;   // 0: not given (1, or the number of rings --order gives)
+  std::string order;  // compare these rings instead of searching
   int links = 12;     // show: rows of the link table
   bool json = false;
   std::string exportKind;  // search: ring-order, rankfile, machinefile, nccl-graph
-  std::string output;      // search: write the export here instead of stdout
+  std::string output;      // search, detect: write here instead of stdout
   std::string saveTopology;
-  DetectOptions detect;
+  io::DetectOptions detect;
   std::string detectIntra, detectNic;
 };
 
@@ -54,74 +48,53 @@ std::string ringsText(const std::vector<RingOrder>& rings) {
 }
 
 void printCost(const char* label, const std::vector<RingOrder>& rings, const topo::RingCost& c,
-               const topo::Topology& t, const std::string& note) {
-  std::printf("  %-11s %12.1f %10.2f %-28s %9.2f  %s%s\n", label, c.time_s * 1e6, c.step_s * 1e6,
+               const topo::Topology& t) {
+  std::printf("  %-11s %12.1f %10.2f %-28s %9.2f  %s\n", label, c.time_s * 1e6, c.step_s * 1e6,
               c.bottleneckLink >= 0 ? t.linkName(c.bottleneckLink).c_str() : "-", c.latency_s * 1e6,
-              ringsText(rings).c_str(), note.c_str());
+              ringsText(rings).c_str());
 }
 
-void writeOrPrint(const std::string& text, const std::string& output) {
-  if (output.empty()) {
-    std::fputs(text.c_str(), stdout);
-    return;
+// The placed topology (also saved when asked), the size, and the rings searched or given.
+struct Priced {
+  PlacedTopology placed;
+  std::uint64_t bytes = 0;
+  topo::RingSearchResult result;
+  std::vector<RingOrder> rankOrder;  // as many rings as the result, in rank order
+  topo::RingReportHeader header() const {
+    return {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes};
   }
-  std::ofstream out(output);
-  if (!out) throwInvalid("-o " + output + ": cannot open for writing");
-  out << text;
+};
+
+Priced price(const TopoArgs& a, bool search) {
+  Priced pr{a.where.load(), parseSize(a.size), {}, {}};
+  if (!a.saveTopology.empty()) {
+    io::writeTopologyFile(*pr.placed.topology, a.saveTopology, "--save-topology");
+  }
+  if (search && pr.bytes == 0) throwInvalid("--size 0: the search prices a message; give one > 0");
+  pr.result = topo::searchOrGiven(*pr.placed.topology, *pr.placed.placement,
+                                  static_cast<double>(pr.bytes), a.channels, a.order);
+  pr.rankOrder = schedule::multiRingOrders(pr.placed.placement->ranks(),
+                                           static_cast<int>(pr.result.rings.size()), {}, {});
+  return pr;
 }
 
-void saveTopology(const TopoArgs& a, const topo::Topology& t) {
-  if (a.saveTopology.empty()) return;
-  std::ofstream out(a.saveTopology);
-  if (!out) throwInvalid("--save-topology " + a.saveTopology + ": cannot open for writing");
-  out << topo::topologyToJson(t);
-}
-
-nlohmann::json costJson(const topo::RingCost& c, const std::vector<RingOrder>& rings,
-                        const topo::Topology& t) {
-  nlohmann::json orders = nlohmann::json::array();
-  for (const RingOrder& r : rings) orders.push_back(r.ranks());
-  return {{"time_us", c.time_s * 1e6},
-          {"step_us", c.step_s * 1e6},
-          {"bottleneck_us", c.bottleneck_s * 1e6},
-          {"latency_us", c.latency_s * 1e6},
-          {"bottleneck_link",
-           c.bottleneckLink >= 0 ? nlohmann::json(t.linkName(c.bottleneckLink)) : nlohmann::json()},
-          {"rings", orders}};
-}
-
-topo::RingSearchResult searchOrGiven(const TopoArgs& a, const PlacedTopology& placed,
-                                     double bytes) {
-  topo::RingSearchOptions options;
-  options.bytes = bytes;
-  options.channels = a.channels;
-  if (a.order.empty()) return topo::searchRings(*placed.topology, *placed.placement, options);
-  const int p = placed.placement->ranks();
-  topo::RingSearchResult given;
-  given.rings = {RingOrder::parse(a.order, p)};
-  given.cost = topo::ringCost(*placed.topology, *placed.placement, given.rings, bytes);
-  given.rankOrderCost =
-      topo::ringCost(*placed.topology, *placed.placement, {RingOrder::identity(p)}, bytes);
-  given.lowerBound_s = topo::ringLowerBound(*placed.topology, *placed.placement, bytes, 1);
-  given.method = "given by --order";
-  return given;
-}
-
-void printHeader(const char* what, const PlacedTopology& placed, std::uint64_t bytes,
-                 int channels) {
-  std::printf("# ringlab topo %s: topology %s\n", what, placed.topologyText().c_str());
-  std::printf("# placement %s  p %d  channels %d\n", placed.placementText().c_str(),
-              placed.placement->ranks(), channels);
+void printHeader(const char* what, const Priced& pr) {
+  std::printf("# ringlab topo %s: topology %s\n", what, pr.placed.topologyText().c_str());
+  std::printf("# placement %s  p %d  channels %zu\n", pr.placed.placementText().c_str(),
+              pr.placed.placement->ranks(), pr.result.rings.size());
   std::printf(
       "# predicted ring allreduce of %s: T = 2(p-1) x (chunk x max over links of "
-      "transfers/bandwidth + "
-      "slowest path latency), chunk = size/(channels x p)\n",
-      formatSize(bytes).c_str());
+      "transfers/bandwidth + slowest path latency), chunk = size/(channels x p)\n",
+      formatSize(pr.bytes).c_str());
   std::printf("# %-11s %12s %10s %-28s %9s  %s\n", "ring", "time(us)", "step(us)",
               "bottleneck link", "lat(us)", "order");
 }
 
-void printSearchSummary(const topo::RingSearchResult& r) {
+void printComparison(const char* what, const char* label, const Priced& pr) {
+  const topo::RingSearchResult& r = pr.result;
+  printHeader(what, pr);
+  printCost("rank order", pr.rankOrder, r.rankOrderCost, *pr.placed.topology);
+  printCost(label, r.rings, r.cost, *pr.placed.topology);
   std::printf(
       "# %.2fx faster than rank order; lower bound %.1f us, the chosen order is %.3fx of it\n",
       r.rankOrderCost.time_s / r.cost.time_s, r.lowerBound_s * 1e6,
@@ -129,140 +102,74 @@ void printSearchSummary(const topo::RingSearchResult& r) {
   std::printf("# method: %s\n", r.method.c_str());
 }
 
+void printLinkTable(const topo::LinkLoadComparison& c, const topo::Topology& t, const char* label,
+                    int rows) {
+  std::printf(
+      "# link-hop bytes (bytes x links crossed, whole allreduce): rank order %llu, %s %llu\n",
+      static_cast<unsigned long long>(c.rankOrder.linkHopBytes), label,
+      static_cast<unsigned long long>(c.chosen.linkHopBytes));
+  std::printf(
+      "# busiest links (link-hop convention): transfers sharing the link in one step, bytes over "
+      "the whole allreduce, and busy time = bytes / bandwidth\n");
+  std::printf("# %-30s %9s | %-9s %14s %10s | %-9s %14s %10s\n", "link", "GB/s", "rank ord.",
+              "bytes", "busy(us)", "chosen", "bytes", "busy(us)");
+  for (std::size_t i = 0; i < c.busiest.size() && static_cast<int>(i) < rows; ++i) {
+    const int l = c.busiest[i];
+    std::printf("  %-30s %9.3f | %9d %14llu %10.1f | %9d %14llu %10.1f\n", t.linkName(l).c_str(),
+                t.links()[l].bandwidth_Bps / 1e9, c.rankOrder.maxTransfers[l],
+                static_cast<unsigned long long>(c.rankOrder.totalBytes[l]),
+                c.busy_s(t, c.rankOrder, l) * 1e6, c.chosen.maxTransfers[l],
+                static_cast<unsigned long long>(c.chosen.totalBytes[l]),
+                c.busy_s(t, c.chosen, l) * 1e6);
+  }
+}
+
 int runShow(const TopoArgs& a) {
-  const PlacedTopology placed = a.where.load();
-  saveTopology(a, *placed.topology);
-  const topo::Topology& t = *placed.topology;
-  const topo::Placement& pl = *placed.placement;
-  const std::uint64_t bytes = parseSize(a.size);
-  const std::uint64_t count = elementCount(bytes, DataType::Float32, "--size");
-  const int p = pl.ranks();
-  const topo::RingSearchResult r = searchOrGiven(a, placed, static_cast<double>(bytes));
-  const std::vector<RingOrder> rankOrder =
-      schedule::multiRingOrders(p, static_cast<int>(r.rings.size()), {}, {});
-  const bool table = p <= kMaxLinkTableRanks && p > 1;
-  std::unique_ptr<topo::LinkLoadReport> before, after;
-  if (table) {
-    const auto build = [&](const std::vector<RingOrder>& rings) {
-      return std::make_unique<topo::LinkLoadReport>(topo::countLinkLoads(
-          t, pl, schedule::multiRingAllReduce(rings), count, DataType::Float32));
-    };
-    before = build(rankOrder);
-    after = build(r.rings);
+  const Priced pr = price(a, false);
+  const topo::Topology& t = *pr.placed.topology;
+  const int p = pr.placed.placement->ranks();
+  const std::uint64_t count = elementCount(pr.bytes, DataType::Float32, "--size");
+  std::unique_ptr<topo::LinkLoadComparison> loads;
+  if (p <= topo::kMaxLinkTableRanks && p > 1) {
+    loads = std::make_unique<topo::LinkLoadComparison>(
+        topo::compareLinkLoads(t, *pr.placed.placement, pr.rankOrder, pr.result.rings, count));
   }
   if (a.json) {
-    nlohmann::json doc = {{"topology", placed.topologyText()},
-                          {"placement", placed.placementText()},
-                          {"p", p},
-                          {"size_bytes", bytes},
-                          {"method", r.method},
-                          {"rank_order", costJson(r.rankOrderCost, rankOrder, t)},
-                          {"chosen", costJson(r.cost, r.rings, t)},
-                          {"lower_bound_us", r.lowerBound_s * 1e6}};
-    if (table) {
-      doc["link_hop_bytes"] = {{"rank_order", before->linkHopBytes},
-                               {"chosen", after->linkHopBytes}};
-      nlohmann::json links = nlohmann::json::array();
-      for (std::size_t l = 0; l < t.links().size(); ++l) {
-        if (before->totalBytes[l] == 0 && after->totalBytes[l] == 0) continue;
-        links.push_back(
-            {{"link", t.linkName(static_cast<int>(l))},
-             {"bandwidth_GBps", t.links()[l].bandwidth_Bps / 1e9},
-             {"rank_order",
-              {{"bytes", before->totalBytes[l]}, {"max_transfers", before->maxTransfers[l]}}},
-             {"chosen",
-              {{"bytes", after->totalBytes[l]}, {"max_transfers", after->maxTransfers[l]}}}});
-      }
-      doc["links"] = links;
-    }
+    nlohmann::json doc = topo::ringsJson(pr.header(), pr.result, pr.rankOrder, t);
+    if (loads) topo::addLinkLoadsJson(doc, *loads, t);
     std::printf("%s\n", doc.dump(2).c_str());
     return 0;
   }
-  printHeader("show", placed, bytes, static_cast<int>(r.rings.size()));
-  printCost("rank order", rankOrder, r.rankOrderCost, t, "");
-  printCost(a.order.empty() ? "searched" : "given", r.rings, r.cost, t, "");
-  printSearchSummary(r);
-  if (!table) {
+  const char* label = a.order.empty() ? "searched" : "given";
+  printComparison("show", label, pr);
+  if (loads) {
+    printLinkTable(*loads, t, label, a.links);
+  } else {
     std::printf("# link table left out: p %d > %d would need the whole schedule; see ringlab sim\n",
-                p, kMaxLinkTableRanks);
-    return 0;
-  }
-  std::printf(
-      "# link-hop bytes (bytes x links crossed, whole allreduce): rank order %llu, %s %llu\n",
-      static_cast<unsigned long long>(before->linkHopBytes), a.order.empty() ? "searched" : "given",
-      static_cast<unsigned long long>(after->linkHopBytes));
-  std::printf(
-      "# busiest links (link-hop convention): transfers sharing the link in one step, bytes over "
-      "the whole "
-      "allreduce, and busy time = bytes / bandwidth\n");
-  std::printf("# %-30s %9s | %-9s %14s %10s | %-9s %14s %10s\n", "link", "GB/s", "rank ord.",
-              "bytes", "busy(us)", "chosen", "bytes", "busy(us)");
-  std::vector<int> order;
-  for (std::size_t l = 0; l < t.links().size(); ++l) {
-    if (before->totalBytes[l] || after->totalBytes[l]) order.push_back(static_cast<int>(l));
-  }
-  const auto busy = [&](const topo::LinkLoadReport& rep, int l) {
-    return rep.totalBytes[l] / t.links()[l].bandwidth_Bps;
-  };
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-    return std::max(busy(*before, x), busy(*after, x)) >
-           std::max(busy(*before, y), busy(*after, y));
-  });
-  for (std::size_t i = 0; i < order.size() && static_cast<int>(i) < a.links; ++i) {
-    const int l = order[i];
-    std::printf("  %-30s %9.3f | %9d %14llu %10.1f | %9d %14llu %10.1f\n", t.linkName(l).c_str(),
-                t.links()[l].bandwidth_Bps / 1e9, before->maxTransfers[l],
-                static_cast<unsigned long long>(before->totalBytes[l]), busy(*before, l) * 1e6,
-                after->maxTransfers[l], static_cast<unsigned long long>(after->totalBytes[l]),
-                busy(*after, l) * 1e6);
+                p, topo::kMaxLinkTableRanks);
   }
   return 0;
 }
 
 int runSearch(const TopoArgs& a) {
-  const PlacedTopology placed = a.where.load();
-  saveTopology(a, *placed.topology);
-  const topo::Topology& t = *placed.topology;
-  const std::uint64_t bytes = parseSize(a.size);
-  if (bytes == 0) throwInvalid("--size 0: the search prices a message; give one > 0");
-  const topo::RingSearchResult r = searchOrGiven(a, placed, static_cast<double>(bytes));
-  const int p = placed.placement->ranks();
+  const Priced pr = price(a, true);
+  const topo::RingSearchResult& r = pr.result;
   if (!a.exportKind.empty()) {
-    std::string text;
-    if (a.exportKind == "ring-order") {
-      for (const RingOrder& ring : r.rings) text += ring.toString() + "\n";
-    } else if (a.exportKind == "rankfile") {
-      text = topo::openMpiRankfile(t, *placed.placement, r.rings.front());
-    } else if (a.exportKind == "machinefile") {
-      text = topo::mpichMachinefile(t, *placed.placement, r.rings.front());
-    } else if (a.exportKind == "nccl-graph") {
-      text = topo::ncclGraphXml(t, *placed.placement, r.rings, placed.placement->nodeOf(0));
-    } else {
-      throwInvalid("--export " + a.exportKind +
-                   ": valid are ring-order, rankfile, machinefile, nccl-graph");
+    const std::string text =
+        topo::exportRings(a.exportKind, *pr.placed.topology, *pr.placed.placement, r.rings);
+    if (a.output.empty()) {
+      std::fputs(text.c_str(), stdout);
+      return 0;
     }
-    writeOrPrint(text, a.output);
-    if (!a.output.empty()) std::printf("# wrote %s (%s)\n", a.output.c_str(), a.exportKind.c_str());
-    if (a.output.empty()) return 0;
+    io::writeTextFile(a.output, text, "-o");
+    std::printf("# wrote %s (%s)\n", a.output.c_str(), a.exportKind.c_str());
   }
   if (a.json) {
-    nlohmann::json doc = {
-        {"topology", placed.topologyText()},
-        {"placement", placed.placementText()},
-        {"p", p},
-        {"size_bytes", bytes},
-        {"method", r.method},
-        {"rank_order",
-         costJson(r.rankOrderCost, schedule::multiRingOrders(p, a.channels, {}, {}), t)},
-        {"chosen", costJson(r.cost, r.rings, t)},
-        {"lower_bound_us", r.lowerBound_s * 1e6}};
-    std::printf("%s\n", doc.dump(2).c_str());
+    std::printf("%s\n",
+                topo::ringsJson(pr.header(), r, pr.rankOrder, *pr.placed.topology).dump(2).c_str());
     return 0;
   }
-  printHeader("search", placed, bytes, a.channels);
-  printCost("rank order", schedule::multiRingOrders(p, a.channels, {}, {}), r.rankOrderCost, t, "");
-  printCost("searched", r.rings, r.cost, t, "");
-  printSearchSummary(r);
+  printComparison("search", a.order.empty() ? "searched" : "given", pr);
   if (r.rings.size() == 1)
     std::printf("# apply: ringlab bench --ring-order %s\n", r.rings.front().toString().c_str());
   return 0;
@@ -272,9 +179,13 @@ int runDetect(TopoArgs& a) {
   if (!a.detectIntra.empty()) a.detect.intra_Bps = parseBandwidth(a.detectIntra);
   if (!a.detectNic.empty()) a.detect.nic_Bps = parseBandwidth(a.detectNic);
   std::string notes;
-  const topo::Topology t = detectLocalTopology(a.detect, notes);
+  const topo::Topology t = io::detectLocalTopology(a.detect, notes);
   const std::string json = topo::topologyToJson(t);
-  writeOrPrint(json, a.output);
+  if (a.output.empty()) {
+    std::fputs(json.c_str(), stdout);
+  } else {
+    io::writeTextFile(a.output, json, "-o");
+  }
   std::fprintf(a.output.empty() ? stderr : stdout, "# ringlab topo detect: %s; %s\n",
                t.summary().c_str(), notes.c_str());
   return 0;
@@ -292,10 +203,11 @@ Action addTopoCommand(CLI::App& app) {
     sub->add_option("--size", args->size, "the allreduce size the prediction prices")
         ->capture_default_str();
     sub->add_option("--channels", args->channels,
-                    "rings (channels) to find, each carrying 1/k of the data")
-        ->capture_default_str();
+                    "rings (channels) to find, each carrying 1/k of the data (default 1, or the "
+                    "rings --order gives)");
     sub->add_option("--order", args->order,
-                    "use this ring order instead of searching, e.g. 0,2,1,3");
+                    "use these k ring orders instead of searching, separated by '|', e.g. 0,2,1,3 "
+                    "or '0,1,2,3|0,2,1,3'");
     sub->add_flag("--json", args->json, "print JSON instead of the table");
     sub->add_option("--save-topology", args->saveTopology,
                     "also write the topology as a ringlab JSON file");

@@ -1,23 +1,6 @@
 #include "topo_options.hpp"
 
-#include <fstream>
-#include <sstream>
-
-#include "ringlab/core/error.hpp"
-#include "ringlab/topo/file_format.hpp"
-#include "ringlab/topo/generators.hpp"
-#include "ringlab/topo/nccl_xml.hpp"
-#include "ringlab/topo/router.hpp"
-
 namespace ringlab::cli {
-
-std::string PlacedTopology::topologyText() const {
-  return topology->name() + " (" + topology->summary() + ")";
-}
-
-std::string PlacedTopology::placementText() const {
-  return placement->describe(*topology);
-}
 
 void TopologyOptions::add(CLI::App& app, bool withRanks) {
   auto* topoOption =
@@ -37,37 +20,6 @@ void TopologyOptions::add(CLI::App& app, bool withRanks) {
       ->capture_default_str();
   if (withRanks)
     app.add_option("-p,--ranks", ranks, "number of ranks (default: every slot of the topology)");
-}
-
-PlacedTopology TopologyOptions::load() const {
-  PlacedTopology placed;
-  if (!spec.empty()) {
-    placed.topology = std::make_unique<topo::Topology>(topo::generateTopology(spec));
-  } else if (!file.empty()) {
-    std::ifstream in(file);
-    if (!in) throwInvalid("--topo-file " + file + ": cannot open for reading");
-    std::ostringstream text;
-    text << in.rdbuf();
-    placed.topology = std::make_unique<topo::Topology>(topo::parseTopologyJson(text.str(), file));
-  } else if (!ncclFile.empty()) {
-    std::ifstream in(ncclFile);
-    if (!in) throwInvalid("--nccl-topo " + ncclFile + ": cannot open for reading");
-    std::ostringstream text;
-    text << in.rdbuf();
-    placed.topology = std::make_unique<topo::Topology>(
-        topo::parseNcclTopologyXml(text.str(), ncclFile, ncclNodes, 2e-6));
-  } else {
-    throwInvalid(
-        "give a topology: --topo nodes=N,ranks=R,..., --topo-file FILE or --nccl-topo FILE");
-  }
-  const int p = ranks == 0 ? placed.topology->slotCount() : ranks;
-  if (p < 1 || p > kMaxTopoRanks) {
-    throwInvalid("-p " + std::to_string(p) + ": must be in 1.." + std::to_string(kMaxTopoRanks));
-  }
-  placed.placement =
-      std::make_unique<topo::Placement>(topo::Placement::parse(*placed.topology, placement, p));
-  topo::checkConnected(*placed.topology, *placed.placement);
-  return placed;
 }
 
 }  // namespace ringlab::cli

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab {
 
@@ -67,21 +68,25 @@ std::uint64_t parseSize(std::string_view text) {
 
 namespace {
 
-// Splits "12.5GB/s" into 12.5 and "GB/s"; throws with `fail` when there is no leading number.
+// Splits "12.5GB/s" into 12.5 and "GB/s" (the unit: the trailing letters and slashes, after
+// optional blanks); throws naming `expected` when what is before it is not a number.
 std::pair<double, std::string> splitNumber(std::string_view text, const std::string& expected) {
+  std::size_t split = text.size();
+  while (split > 0 &&
+         (std::isalpha(static_cast<unsigned char>(text[split - 1])) || text[split - 1] == '/')) {
+    --split;
+  }
+  std::string_view number = text.substr(0, split);
+  while (!number.empty() && number.back() == ' ') number.remove_suffix(1);
   const std::string s(text);
-  std::size_t used = 0;
   double value = 0;
   try {
-    value = std::stod(s, &used);
-  } catch (const std::exception&) {
+    value = parseNumber(number, "value");
+  } catch (const Error&) {
     throwInvalid("invalid value '" + s + "': expected " + expected);
   }
-  if (!std::isfinite(value)) throwInvalid("invalid value '" + s + "': must be finite");
   if (value < 0) throwInvalid("invalid value '" + s + "': must not be negative");
-  std::string unit = s.substr(used);
-  while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
-  return {value, unit};
+  return {value, std::string(text.substr(split))};
 }
 
 }  // namespace

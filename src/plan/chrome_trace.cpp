@@ -1,10 +1,11 @@
 #include "ringlab/plan/chrome_trace.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
-#include <sstream>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/model/fit.hpp"
 
 namespace ringlab::plan {
@@ -134,11 +135,11 @@ Timeline timelineFromChromeTrace(const nlohmann::json& trace,
 }
 
 std::vector<ParameterInfo> parametersFromCsv(const std::string& text, const std::string& source) {
-  std::istringstream in(text);
-  std::string line;
   std::vector<ParameterInfo> out;
   bool header = false;
-  for (std::size_t lineNo = 1; std::getline(in, line); ++lineNo) {
+  std::size_t lineNo = 0;
+  for (std::string line : splitList(text, '\n')) {
+    ++lineNo;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;
     const std::string where = "parameters " + source + ": line " + std::to_string(lineNo) + ": ";
@@ -152,12 +153,9 @@ std::vector<ParameterInfo> parametersFromCsv(const std::string& text, const std:
     ParameterInfo p;
     p.name = line.substr(0, c1);
     const std::string count = line.substr(c1 + 1, c2 - c1 - 1);
-    if (count.empty() || count.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoull(count) == 0) {
-      throwInvalid(where + "parameter '" + p.name + "': element count '" + count +
-                   "' must be a whole number >= 1");
-    }
-    p.count = std::stoull(count);
+    p.count = static_cast<std::uint64_t>(
+        parseInteger(count, where + "parameter '" + p.name + "': element count", 1,
+                     std::numeric_limits<std::int64_t>::max()));
     p.dtype = parseDataType(line.substr(c2 + 1));
     out.push_back(std::move(p));
   }

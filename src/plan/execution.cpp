@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "plan/describe.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/model/predict.hpp"
 

@@ -4,13 +4,19 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "plan/describe.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::plan {
 
-using detail::micros;
-using detail::num;
+namespace {
+
+// Seconds shown as microseconds, the unit timelines are written in.
+std::string micros(double seconds) {
+  return formatNumber(seconds * 1e6) + " us";
+}
+
+}  // namespace
 
 std::uint64_t Timeline::totalBytes() const {
   std::uint64_t total = 0;
@@ -31,7 +37,7 @@ void validate(const Timeline& t) {
                                 std::pair{"optimizer_step_us", t.optimizerStep_s * 1e6},
                                 std::pair{"copy_bandwidth_GBps", t.copyBytesPerSecond / 1e9}}) {
     if (!std::isfinite(v) || v < 0)
-      fail(std::string(what) + " = " + num(v) + ": must be finite and >= 0");
+      fail(std::string(what) + " = " + formatNumber(v) + ": must be finite and >= 0");
   }
   std::unordered_map<std::string, std::size_t> names;
   std::unordered_set<std::size_t> indices;

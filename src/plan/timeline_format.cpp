@@ -1,11 +1,10 @@
 #include "ringlab/plan/timeline_format.hpp"
 
 #include <cmath>
-#include <sstream>
 #include <vector>
 
-#include "plan/describe.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::plan {
 
@@ -24,14 +23,15 @@ double numberField(const nlohmann::json& j, const char* key, const std::string& 
   if (!j[key].is_number()) fail(source, where + "field \"" + key + "\" is not a number");
   const double v = j[key].get<double>();
   if (!std::isfinite(v) || v < 0)
-    fail(source, where + "field \"" + key + "\" = " + detail::num(v) + ": must be finite and >= 0");
+    fail(source,
+         where + "field \"" + key + "\" = " + formatNumber(v) + ": must be finite and >= 0");
   return v;
 }
 
 // A count as written: a whole number > 0 (a JSON negative or fraction is named, not wrapped).
 std::uint64_t countValue(double v, const std::string& where, const std::string& source) {
   if (!(v >= 1) || v != std::floor(v) || v > 9.0e15) {
-    fail(source, where + "element count " + detail::num(v) + ": must be a whole number >= 1");
+    fail(source, where + "element count " + formatNumber(v) + ": must be a whole number >= 1");
   }
   return static_cast<std::uint64_t>(v);
 }
@@ -47,27 +47,19 @@ void setScalar(Timeline& t, const std::string& key, double v) {
     t.copyBytesPerSecond = v * 1e9;
 }
 
+// CSV cells, each trimmed of blanks (and of the \r of a Windows line end).
 std::vector<std::string> splitCsv(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream ss(line);
-  std::string cell;
-  while (std::getline(ss, cell, ',')) {
+  std::vector<std::string> cells = splitList(line);
+  for (std::string& cell : cells) {
     const auto b = cell.find_first_not_of(" \t\r");
     const auto e = cell.find_last_not_of(" \t\r");
-    out.push_back(b == std::string::npos ? std::string() : cell.substr(b, e - b + 1));
+    cell = b == std::string::npos ? std::string() : cell.substr(b, e - b + 1);
   }
-  if (!line.empty() && line.back() == ',') out.emplace_back();
-  return out;
+  return cells;
 }
 
-double parseNumber(const std::string& text, const std::string& where, const std::string& source) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size()) return v;
-  } catch (const std::exception&) {
-  }
-  fail(source, where + "'" + text + "' is not a number");
+double numberCell(const std::string& text, const std::string& where, const std::string& source) {
+  return parseNumber(text, "timeline " + source + ": " + where + "value");
 }
 
 }  // namespace
@@ -121,11 +113,9 @@ Timeline timelineFromJson(const nlohmann::json& j, const std::string& source) {
 Timeline timelineFromCsv(std::string_view text, const std::string& source) {
   Timeline t;
   t.source = source;
-  std::istringstream in{std::string(text)};
-  std::string line;
   std::size_t lineNo = 0;
   bool header = false, withIndex = false, sawEnd = false;
-  while (std::getline(in, line)) {
+  for (const std::string& line : splitList(text, '\n')) {
     ++lineNo;
     const std::string where = "line " + std::to_string(lineNo) + ": ";
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -147,7 +137,7 @@ Timeline timelineFromCsv(std::string_view text, const std::string& source) {
           key != "copy_bandwidth_GBps") {
         continue;  // other comments are free text
       }
-      const double v = parseNumber(value, where + key + " ", source);
+      const double v = numberCell(value, where + key + " ", source);
       if (!std::isfinite(v) || v < 0)
         fail(source, where + key + " = " + value + ": must be finite and >= 0");
       setScalar(t, key, v);
@@ -175,15 +165,15 @@ Timeline timelineFromCsv(std::string_view text, const std::string& source) {
     g.name = cells[0];
     const std::string rec =
         where + "tensor " + std::to_string(t.tensors.size()) + " ('" + g.name + "'): ";
-    g.count = countValue(parseNumber(cells[1], rec, source), rec, source);
+    g.count = countValue(numberCell(cells[1], rec, source), rec, source);
     try {
       g.dtype = parseDataType(cells[2]);
     } catch (const Error& e) {
       fail(source, rec + e.what());
     }
-    g.ready_s = parseNumber(cells[3], rec, source) * 1e-6;
+    g.ready_s = numberCell(cells[3], rec, source) * 1e-6;
     if (withIndex) {
-      const double v = parseNumber(cells[4], rec, source);
+      const double v = numberCell(cells[4], rec, source);
       if (!(v >= 0) || v != std::floor(v))
         fail(source, rec + "param_index " + cells[4] + " must be a whole number >= 0");
       g.paramIndex = static_cast<std::size_t>(v);

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
-#include "text.hpp"
 
 namespace ringlab::topo {
 namespace {
@@ -96,10 +96,10 @@ class Reader {
 };
 
 std::string bandwidthText(double bps) {
-  return num(bps / 1e9) + "GB/s";
+  return formatNumber(bps / 1e9) + "GB/s";
 }
 std::string latencyText(double s) {
-  return num(s * 1e6) + "us";
+  return formatNumber(s * 1e6) + "us";
 }
 
 }  // namespace
@@ -116,15 +116,15 @@ Topology parseTopologyJson(const std::string& text, const std::string& source) {
   const json& version = r.required(doc, "ringlab_topology", "top level");
   if (!version.is_number_integer() || version.get<int>() != kFormatVersion) {
     r.fail("ringlab_topology", "format version " + version.dump() +
-                                   " is not supported (this ringlab reads " + num(kFormatVersion) +
-                                   ")");
+                                   " is not supported (this ringlab reads " +
+                                   std::to_string(kFormatVersion) + ")");
   }
   Topology t(doc.contains("name") ? r.text(doc.at("name"), "name") : source);
   const json& nodes = r.required(doc, "nodes", "top level");
   if (!nodes.is_array() || nodes.empty()) r.fail("nodes", "must be a non-empty array");
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const json& n = nodes[i];
-    std::string where = "nodes[" + num(i) + "]";
+    std::string where = "nodes[" + std::to_string(i) + "]";
     if (!n.is_object()) r.fail(where, "must be a JSON object");
     const std::string name = r.text(r.required(n, "name", where), where + " name");
     where = "node '" + name + "'";
@@ -143,7 +143,7 @@ Topology parseTopologyJson(const std::string& text, const std::string& source) {
       const json& nics = n.at("nics");
       if (!nics.is_array()) r.fail(where + " nics", "must be an array");
       for (std::size_t k = 0; k < nics.size(); ++k) {
-        const std::string nicWhere = where + " nics[" + num(k) + "]";
+        const std::string nicWhere = where + " nics[" + std::to_string(k) + "]";
         r.onlyKeys(nics[k], nicWhere, {"name", "bandwidth", "latency"});
         const std::string nicName =
             r.text(r.required(nics[k], "name", nicWhere), nicWhere + " name");
@@ -158,7 +158,7 @@ Topology parseTopologyJson(const std::string& text, const std::string& source) {
       }
       for (std::size_t s = 0; s < map.size(); ++s) {
         if (!map[s].is_number_integer())
-          r.fail(where + " slot_nics[" + num(s) + "]", "must be a NIC index");
+          r.fail(where + " slot_nics[" + std::to_string(s) + "]", "must be a NIC index");
         r.build(where + " slot_nics",
                 [&] { t.setSlotNic(node, static_cast<int>(s), map[s].get<int>()); });
       }
@@ -168,7 +168,7 @@ Topology parseTopologyJson(const std::string& text, const std::string& source) {
     const json& switches = doc.at("switches");
     if (!switches.is_array()) r.fail("switches", "must be an array of names");
     for (std::size_t i = 0; i < switches.size(); ++i) {
-      const std::string where = "switches[" + num(i) + "]";
+      const std::string where = "switches[" + std::to_string(i) + "]";
       const std::string name = r.text(switches[i], where);
       r.build(where, [&] { t.addSwitch(name); });
     }
@@ -177,7 +177,7 @@ Topology parseTopologyJson(const std::string& text, const std::string& source) {
     const json& links = doc.at("links");
     if (!links.is_array()) r.fail("links", "must be an array");
     for (std::size_t i = 0; i < links.size(); ++i) {
-      std::string where = "links[" + num(i) + "]";
+      std::string where = "links[" + std::to_string(i) + "]";
       r.onlyKeys(links[i], where, {"between", "bandwidth", "latency", "shared_bandwidth"});
       const json& ends = r.required(links[i], "between", where);
       if (!ends.is_array() || ends.size() != 2)

@@ -1,15 +1,15 @@
 #include "ringlab/topo/generators.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
-#include "text.hpp"
 
 namespace ringlab::topo {
 namespace {
@@ -20,11 +20,9 @@ const char* const kKeys[] = {"shape", "nodes",  "ranks",         "rails",       
 
 std::map<std::string, std::string> parseKeys(std::string_view spec) {
   std::map<std::string, std::string> keys;
-  std::size_t start = 0;
-  while (start < spec.size()) {
-    const std::size_t comma = std::min(spec.find(',', start), spec.size());
-    const std::string_view item = spec.substr(start, comma - start);
-    start = comma + 1;
+  std::vector<std::string> items = splitList(spec);
+  if (!items.empty() && items.back().empty()) items.pop_back();  // a trailing comma is allowed
+  for (const std::string_view item : items) {
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0) {
       throwInvalid("--topo '" + std::string(spec) + "': item '" + std::string(item) +
@@ -45,14 +43,7 @@ std::map<std::string, std::string> parseKeys(std::string_view spec) {
 int positive(const std::map<std::string, std::string>& keys, const std::string& key, int fallback) {
   const auto it = keys.find(key);
   if (it == keys.end()) return fallback;
-  int value = 0;
-  const auto [end, ec] =
-      std::from_chars(it->second.data(), it->second.data() + it->second.size(), value);
-  if (ec != std::errc() || end != it->second.data() + it->second.size() || value < 1 ||
-      value > (1 << 20)) {
-    throwInvalid("--topo " + key + "=" + it->second + ": must be a whole number from 1 to 1048576");
-  }
-  return value;
+  return static_cast<int>(parseInteger(it->second, "--topo " + key, 1, 1 << 20));
 }
 
 double bandwidth(const std::map<std::string, std::string>& keys, const std::string& key,
@@ -105,17 +96,18 @@ Topology generateTopology(std::string_view spec) {
   const LinkSpec inter{bandwidth(keys, "inter", 12.5e9), seconds(keys, "inter_latency", 2e-6),
                        bandwidth(keys, "inter_shared", 0.0)};
   if (static_cast<long long>(nodes) * ranks > (1 << 24)) {
-    throwInvalid("--topo nodes=" + num(nodes) + ",ranks=" + num(ranks) +
+    throwInvalid("--topo nodes=" + std::to_string(nodes) + ",ranks=" + std::to_string(ranks) +
                  ": more than 16777216 slots");
   }
 
   Topology t(keys.count("name") ? keys.at("name") : std::string(spec));
   for (int n = 0; n < nodes; ++n) {
-    // Appended rather than "n" + num(n): GCC 12 warns falsely (-Wrestrict) on the latter at -O3.
+    // Appended rather than "n" + std::to_string(n): GCC 12 warns falsely (-Wrestrict) on the latter
+    // at -O3.
     std::string name = "n";
-    name += num(n);
+    name += std::to_string(n);
     t.addNode(name, ranks, intra);
-    for (int r = 0; r < rails; ++r) t.addNic(n, name + ".nic" + num(r), pcie);
+    for (int r = 0; r < rails; ++r) t.addNic(n, name + ".nic" + std::to_string(r), pcie);
   }
   const auto nic = [&](int node, int rail) { return t.nodes()[node].nics[rail]; };
 
@@ -130,10 +122,10 @@ Topology generateTopology(std::string_view spec) {
     const LinkSpec uplink{bandwidth(keys, "uplink", inter.bandwidth_Bps * perLeaf / spines),
                           inter.latency_s};
     std::vector<int> spine;
-    for (int s = 0; s < spines; ++s) spine.push_back(t.addSwitch("spine" + num(s)));
+    for (int s = 0; s < spines; ++s) spine.push_back(t.addSwitch("spine" + std::to_string(s)));
     for (int g = 0; g < groups; ++g) {
       for (int r = 0; r < rails; ++r) {
-        const int leaf = t.addSwitch("leaf" + num(g) + ".r" + num(r));
+        const int leaf = t.addSwitch("leaf" + std::to_string(g) + ".r" + std::to_string(r));
         for (int n = g * perLeaf; n < std::min(nodes, (g + 1) * perLeaf); ++n)
           t.addNetworkLink(nic(n, r), leaf, inter);
         // Spines join the groups and the rails (a send from rail 0 to rail 1 of another node
@@ -153,8 +145,8 @@ Topology generateTopology(std::string_view spec) {
     int a = 0, b = 0;
     if (dimsIt == keys.end() || std::sscanf(dimsIt->second.c_str(), "%dx%d", &a, &b) != 2 ||
         a < 1 || b < 1 || static_cast<long long>(a) * b != nodes) {
-      throwInvalid("--topo shape=torus needs dims=AxB with A*B = nodes (" + num(nodes) + ")" +
-                   (dimsIt == keys.end() ? std::string() : ", got dims=" + dimsIt->second));
+      throwInvalid("--topo shape=torus needs dims=AxB with A*B = nodes (" + std::to_string(nodes) +
+                   ")" + (dimsIt == keys.end() ? std::string() : ", got dims=" + dimsIt->second));
     }
     const auto at = [&](int x, int y) { return ((x % a + a) % a) * b + ((y % b + b) % b); };
     for (int x = 0; x < a; ++x) {

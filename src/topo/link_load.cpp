@@ -5,7 +5,6 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/partition.hpp"
-#include "text.hpp"
 
 namespace ringlab::topo {
 
@@ -13,8 +12,8 @@ LinkLoadReport countLinkLoads(const Topology& topology, const Placement& placeme
                               const schedule::Schedule& schedule, std::uint64_t count,
                               DataType type) {
   if (placement.ranks() != schedule.ranks) {
-    throwInvalid("the placement has " + num(placement.ranks()) + " ranks, the schedule " +
-                 num(schedule.ranks));
+    throwInvalid("the placement has " + std::to_string(placement.ranks()) +
+                 " ranks, the schedule " + std::to_string(schedule.ranks));
   }
   Router router(topology);
   std::unordered_map<std::uint64_t, Route> routes;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "ringlab/core/error.hpp"
-#include "text.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::topo {
 namespace {
@@ -89,7 +89,8 @@ class XmlReader {
 
  private:
   [[noreturn]] void fail(const std::string& what) const {
-    throwInvalid(source_ + ": not NCCL topology XML: " + what + " (at byte " + num(pos_) + ")");
+    throwInvalid(source_ + ": not NCCL topology XML: " + what + " (at byte " +
+                 std::to_string(pos_) + ")");
   }
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   void skipSpace() {
@@ -132,7 +133,8 @@ std::vector<const Element*> ancestors(const Element* e) {
 
 Topology parseNcclTopologyXml(const std::string& text, const std::string& source, int nodes,
                               double networkLatency_s) {
-  if (nodes < 1) throwInvalid("NCCL topology import for " + num(nodes) + " nodes: must be >= 1");
+  if (nodes < 1)
+    throwInvalid("NCCL topology import for " + std::to_string(nodes) + " nodes: must be >= 1");
   const std::unique_ptr<Element> doc = XmlReader(text, source).parse();
   if (doc->children.size() != 1 || doc->children[0]->name != "system") {
     throwInvalid(source + ": not an NCCL topology dump: the document element must be <system>");
@@ -155,13 +157,7 @@ Topology parseNcclTopologyXml(const std::string& text, const std::string& source
   collect(system, "net", nets);
   if (gpus.empty()) throwInvalid(source + ": no <gpu> element: nothing to place ranks on");
   const auto number = [&](const Element* e, const char* key) {
-    const std::string& value = attribute(e, key);
-    char* end = nullptr;
-    const double v = std::strtod(value.c_str(), &end);
-    if (end == value.c_str() || *end != '\0') {
-      throwInvalid(source + ": <" + e->name + "> " + key + "=\"" + value + "\" is not a number");
-    }
-    return v;
+    return parseNumber(attribute(e, key), source + ": <" + e->name + "> " + key);
   };
   for (const Element* e : gpus)
     number(e, "dev");  // every one named, not just those the sort compares
@@ -197,7 +193,7 @@ Topology parseNcclTopologyXml(const std::string& text, const std::string& source
   Topology t(source);
   const int sw = nets.empty() || nodes == 1 ? -1 : t.addSwitch("switch");
   for (int n = 0; n < nodes; ++n) {
-    const std::string name = "n" + num(n);
+    const std::string name = "n" + std::to_string(n);
     const int node = t.addNode(name, static_cast<int>(gpus.size()), {intra, 1e-6, 0});
     for (const Element* net : nets) {
       const double speed = number(net, "speed") * 1e6 / 8;  // Mb/s -> B/s

@@ -3,16 +3,17 @@
 #include <algorithm>
 
 #include "ringlab/core/error.hpp"
-#include "text.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::topo {
 namespace {
 
 void checkRanks(const Topology& topology, int ranks) {
-  if (ranks < 1) throwInvalid("placement of " + num(ranks) + " ranks: must be >= 1");
+  if (ranks < 1) throwInvalid("placement of " + std::to_string(ranks) + " ranks: must be >= 1");
   if (ranks > topology.slotCount()) {
-    throwInvalid("placement of " + num(ranks) + " ranks on topology '" + topology.name() +
-                 "' with " + num(topology.slotCount()) + " slots: more ranks than slots");
+    throwInvalid("placement of " + std::to_string(ranks) + " ranks on topology '" +
+                 topology.name() + "' with " + std::to_string(topology.slotCount()) +
+                 " slots: more ranks than slots");
   }
 }
 
@@ -57,14 +58,14 @@ Placement Placement::onNodes(const Topology& topology,
       if (topology.nodes()[n].name == nodePerRank[r]) node = static_cast<int>(n);
     }
     if (node < 0) {
-      throwInvalid("placement: rank " + num(r) + " on node '" + nodePerRank[r] + "': topology '" +
-                   topology.name() + "' has no such node");
+      throwInvalid("placement: rank " + std::to_string(r) + " on node '" + nodePerRank[r] +
+                   "': topology '" + topology.name() + "' has no such node");
     }
     const int capacity = static_cast<int>(topology.nodes()[node].slots.size());
     if (used[node] == capacity) {
-      throwInvalid("placement: rank " + num(r) + " on node '" + nodePerRank[r] +
-                   "' would be rank number " + num(capacity + 1) + " there, but the node has " +
-                   num(capacity) + " slots");
+      throwInvalid("placement: rank " + std::to_string(r) + " on node '" + nodePerRank[r] +
+                   "' would be rank number " + std::to_string(capacity + 1) +
+                   " there, but the node has " + std::to_string(capacity) + " slots");
     }
     slots.push_back({node, used[node]++});
   }
@@ -74,13 +75,7 @@ Placement Placement::onNodes(const Topology& topology,
 Placement Placement::parse(const Topology& topology, std::string_view spec, int ranks) {
   if (spec == "block") return block(topology, ranks);
   if (spec == "round-robin" || spec == "rr") return roundRobin(topology, ranks);
-  std::vector<std::string> nodes;
-  std::size_t start = 0;
-  while (start <= spec.size()) {
-    const std::size_t comma = std::min(spec.find(',', start), spec.size());
-    nodes.emplace_back(spec.substr(start, comma - start));
-    start = comma + 1;
-  }
+  const std::vector<std::string> nodes = splitList(spec);
   if (nodes.size() == 1 && topology.nodes().size() > 1) {
     bool isNode = false;
     for (const Node& n : topology.nodes()) isNode = isNode || n.name == nodes[0];
@@ -91,8 +86,8 @@ Placement Placement::parse(const Topology& topology, std::string_view spec, int 
     }
   }
   if (static_cast<int>(nodes.size()) != ranks) {
-    throwInvalid("--placement lists " + num(nodes.size()) + " nodes for " + num(ranks) +
-                 " ranks: give one per rank");
+    throwInvalid("--placement lists " + std::to_string(nodes.size()) + " nodes for " +
+                 std::to_string(ranks) + " ranks: give one per rank");
   }
   return onNodes(topology, nodes);
 }
@@ -113,7 +108,7 @@ std::string Placement::describe(const Topology& topology) const {
     text += (shown > 1 ? "  " : "") + topology.nodes()[n].name + ": ";
     for (std::size_t i = 0; i < onNode[n].size() && i < kShownRanks; ++i) {
       text += i ? "," : "";
-      text += num(onNode[n][i]);
+      text += std::to_string(onNode[n][i]);
     }
     if (onNode[n].size() > kShownRanks) text += ",...";
   }

@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "ringlab/core/error.hpp"
-#include "text.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::topo {
 
@@ -15,7 +15,8 @@ std::string openMpiRankfile(const Topology& topology, const Placement& placement
       "# Open MPI rankfile: mpirun --rankfile FILE; rank i sits where ring position i was\n";
   for (int i = 0; i < ring.size(); ++i) {
     const SlotRef s = placement.at(ring.ranks()[i]);
-    text += "rank " + num(i) + "=" + topology.nodes()[s.node].name + " slot=" + num(s.slot) + "\n";
+    text += "rank " + std::to_string(i) + "=" + topology.nodes()[s.node].name +
+            " slot=" + std::to_string(s.slot) + "\n";
   }
   return text;
 }
@@ -48,7 +49,8 @@ std::string ncclGraphXml(const Topology& topology, const Placement& placement,
     }
     if (start < 0) start = any;
     if (start < 0)
-      throwInvalid("NCCL graph for node " + n.name + ": ring " + num(c) + " has no rank there");
+      throwInvalid("NCCL graph for node " + n.name + ": ring " + std::to_string(c) +
+                   " has no rank there");
     std::vector<int> slots;
     for (int i = 0; i < ring.size(); ++i) {
       const int r = ring.rankAt(start + static_cast<long>(i));
@@ -62,18 +64,34 @@ std::string ncclGraphXml(const Topology& topology, const Placement& placement,
       }
     }
     channels += "    <channel>\n";
-    if (!n.nics.empty()) channels += "      <net dev=\"" + num(nicOf(slots.front())) + "\"/>\n";
-    for (int slot : slots) channels += "      <gpu dev=\"" + num(slot) + "\"/>\n";
-    if (!n.nics.empty()) channels += "      <net dev=\"" + num(nicOf(slots.back())) + "\"/>\n";
+    if (!n.nics.empty())
+      channels += "      <net dev=\"" + std::to_string(nicOf(slots.front())) + "\"/>\n";
+    for (int slot : slots) channels += "      <gpu dev=\"" + std::to_string(slot) + "\"/>\n";
+    if (!n.nics.empty())
+      channels += "      <net dev=\"" + std::to_string(nicOf(slots.back())) + "\"/>\n";
     channels += "    </channel>\n";
   }
   if (!std::isfinite(inter)) inter = intra;
   // Speeds in GB/s per channel, as NCCL's own search writes them.
   return "<graphs version=\"1\">\n  <graph id=\"0\" pattern=\"4\" crossnic=\"0\" nchannels=\"" +
-         num(rings.size()) + "\" speedintra=\"" + num(intra / 1e9) + "\" speedinter=\"" +
-         num(inter / 1e9) +
+         std::to_string(rings.size()) + "\" speedintra=\"" + formatNumber(intra / 1e9) +
+         "\" speedinter=\"" + formatNumber(inter / 1e9) +
          "\" latencyinter=\"0\" typeintra=\"NVL\" typeinter=\"PIX\" samechannels=\"0\">\n" +
          channels + "  </graph>\n</graphs>\n";
+}
+
+std::string exportRings(std::string_view kind, const Topology& topology, const Placement& placement,
+                        const std::vector<schedule::RingOrder>& rings) {
+  if (kind == "ring-order") {
+    std::string text;
+    for (const schedule::RingOrder& ring : rings) text += ring.toString() + "\n";
+    return text;
+  }
+  if (kind == "rankfile") return openMpiRankfile(topology, placement, rings.front());
+  if (kind == "machinefile") return mpichMachinefile(topology, placement, rings.front());
+  if (kind == "nccl-graph") return ncclGraphXml(topology, placement, rings, placement.nodeOf(0));
+  throwInvalid("--export " + std::string(kind) +
+               ": valid are ring-order, rankfile, machinefile, nccl-graph");
 }
 
 }  // namespace ringlab::topo

@@ -8,9 +8,9 @@
 #include <unordered_map>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/schedule/multi_ring.hpp"
 #include "ringlab/topo/router.hpp"
-#include "text.hpp"
 
 namespace ringlab::topo {
 namespace {
@@ -237,7 +237,8 @@ RingCost ringCost(const Topology& topology, const Placement& placement,
   RingCost c;
   for (const RingOrder& ring : rings) {
     if (ring.size() != p)
-      throwInvalid("a ring of " + num(ring.size()) + " ranks for a placement of " + num(p));
+      throwInvalid("a ring of " + std::to_string(ring.size()) + " ranks for a placement of " +
+                   std::to_string(p));
     pricer.changeRing(ring.ranks(), +1);
     for (int i = 0; i < p && p > 1; ++i)
       c.latency_s = std::max(c.latency_s,
@@ -301,19 +302,21 @@ RingSearchResult searchRings(const Topology& topology, const Placement& placemen
   const int p = placement.ranks();
   const int k = options.channels;
   if (k < 1 || k > schedule::kMaxChannels) {
-    throwInvalid("--channels " + num(k) + ": must be 1.." + num(schedule::kMaxChannels));
+    throwInvalid("--channels " + std::to_string(k) + ": must be 1.." +
+                 std::to_string(schedule::kMaxChannels));
   }
   if (!(options.bytes > 0))
-    throwInvalid("ring search for " + num(options.bytes) + " bytes: must be > 0");
+    throwInvalid("ring search for " + formatNumber(options.bytes) + " bytes: must be > 0");
   checkConnected(topology, placement);
   RingSearchResult result;
   result.rankOrderCost =
       ringCost(topology, placement, schedule::multiRingOrders(p, k, {}, {}), options.bytes);
   result.lowerBound_s = ringLowerBound(topology, placement, options.bytes, k);
   const bool exact = p <= kExactRanks;
-  result.method = exact ? "exhaustive branch and bound (exact for p <= " + num(kExactRanks) + ")"
-                        : std::string("heuristic: best of rank order, node snake") +
-                              (p <= 512 ? ", greedy nearest" : "") + ", then swap local search";
+  result.method =
+      exact ? "exhaustive branch and bound (exact for p <= " + std::to_string(kExactRanks) + ")"
+            : std::string("heuristic: best of rank order, node snake") +
+                  (p <= 512 ? ", greedy nearest" : "") + ", then swap local search";
   if (k > 1)
     result.method += "; rings chosen one after another, each priced with the earlier ones' loads";
   RingPricer pricer(topology, placement, options.bytes / (static_cast<double>(k) * p));

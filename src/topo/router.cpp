@@ -4,7 +4,6 @@
 #include <deque>
 
 #include "ringlab/core/error.hpp"
-#include "text.hpp"
 
 namespace ringlab::topo {
 namespace {
@@ -19,7 +18,7 @@ bool isNetwork(VertexKind kind) {
 }
 
 std::string rankText(const Topology& t, const Placement& p, int rank) {
-  return "rank " + num(rank) + " (" + t.vertices()[p.vertex(rank)].name + ")";
+  return "rank " + std::to_string(rank) + " (" + t.vertices()[p.vertex(rank)].name + ")";
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "ringlab/core/error.hpp"
-#include "text.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::topo {
 namespace {
@@ -31,14 +31,15 @@ const char* vertexKindName(VertexKind kind) {
 
 void checkLinkSpec(const LinkSpec& spec, const std::string& what) {
   if (!(spec.bandwidth_Bps > 0) || !std::isfinite(spec.bandwidth_Bps)) {
-    throwInvalid(what + ": bandwidth " + num(spec.bandwidth_Bps) + " B/s must be > 0 and finite");
+    throwInvalid(what + ": bandwidth " + formatNumber(spec.bandwidth_Bps) +
+                 " B/s must be > 0 and finite");
   }
   if (!(spec.sharedBandwidth_Bps >= 0) || !std::isfinite(spec.sharedBandwidth_Bps)) {
-    throwInvalid(what + ": shared bandwidth " + num(spec.sharedBandwidth_Bps) +
+    throwInvalid(what + ": shared bandwidth " + formatNumber(spec.sharedBandwidth_Bps) +
                  " B/s must be > 0 and finite");
   }
   if (!(spec.latency_s >= 0) || !std::isfinite(spec.latency_s)) {
-    throwInvalid(what + ": latency " + num(spec.latency_s) + " s must be >= 0 and finite");
+    throwInvalid(what + ": latency " + formatNumber(spec.latency_s) + " s must be >= 0 and finite");
   }
 }
 
@@ -64,7 +65,8 @@ void Topology::addDirected(int from, int to, LinkSpec spec) {
 }
 
 int Topology::addNode(const std::string& name, int slots, LinkSpec intra) {
-  if (slots < 1) throwInvalid("node '" + name + "': " + num(slots) + " slots, must be >= 1");
+  if (slots < 1)
+    throwInvalid("node '" + name + "': " + std::to_string(slots) + " slots, must be >= 1");
   if (byName_.count(name))
     throwInvalid("topology element name '" + name + "' is used twice: names must be unique");
   checkLinkSpec(intra, "node '" + name + "' intra");
@@ -75,7 +77,7 @@ int Topology::addNode(const std::string& name, int slots, LinkSpec intra) {
   // The node's own name also resolves (to its fabric), so that files can say "n0".
   byName_[name] = n.fabric;
   for (int s = 0; s < slots; ++s) {
-    const int v = addVertex(name + ".s" + num(s), VertexKind::Slot, node);
+    const int v = addVertex(name + ".s" + std::to_string(s), VertexKind::Slot, node);
     n.slots.push_back(v);
     addDirected(v, n.fabric, intra);
     addDirected(n.fabric, v, intra);
@@ -87,7 +89,7 @@ int Topology::addNode(const std::string& name, int slots, LinkSpec intra) {
 
 int Topology::addNic(int node, const std::string& name, LinkSpec slotLink) {
   if (node < 0 || node >= static_cast<int>(nodes_.size())) {
-    throwInvalid("NIC '" + name + "' on node " + num(node) + ": no such node");
+    throwInvalid("NIC '" + name + "' on node " + std::to_string(node) + ": no such node");
   }
   checkLinkSpec(slotLink, "NIC '" + name + "'");
   const int v = addVertex(name, VertexKind::Nic, node);
@@ -107,9 +109,9 @@ void Topology::setSlotNic(int node, int slot, int nic) {
   Node& n = nodes_.at(node);
   if (slot < 0 || slot >= static_cast<int>(n.slots.size()) || nic < 0 ||
       nic >= static_cast<int>(n.nics.size())) {
-    throwInvalid("node '" + n.name + "': slot " + num(slot) + " -> NIC " + num(nic) +
-                 ": the node has " + num(n.slots.size()) + " slots and " + num(n.nics.size()) +
-                 " NICs");
+    throwInvalid("node '" + n.name + "': slot " + std::to_string(slot) + " -> NIC " +
+                 std::to_string(nic) + ": the node has " + std::to_string(n.slots.size()) +
+                 " slots and " + std::to_string(n.nics.size()) + " NICs");
   }
   n.slotNic[slot] = nic;
 }
@@ -171,12 +173,13 @@ std::string Topology::summary() const {
   }
   bool uniform = true;
   for (const Node& n : nodes_) uniform = uniform && n.slots.size() == nodes_.front().slots.size();
-  const std::string shape =
-      nodes_.empty() ? "0 nodes"
-      : uniform ? num(nodes_.size()) + " nodes x " + num(nodes_.front().slots.size()) + " slots"
-                : num(nodes_.size()) + " nodes, " + num(slotCount()) + " slots";
-  return shape + ", " + num(nics) + " NICs, " + num(switches) + " switches, " + num(links_.size()) +
-         " directed links";
+  const std::string shape = nodes_.empty() ? "0 nodes"
+                            : uniform      ? std::to_string(nodes_.size()) + " nodes x " +
+                                            std::to_string(nodes_.front().slots.size()) + " slots"
+                                      : std::to_string(nodes_.size()) + " nodes, " +
+                                            std::to_string(slotCount()) + " slots";
+  return shape + ", " + std::to_string(nics) + " NICs, " + std::to_string(switches) +
+         " switches, " + std::to_string(links_.size()) + " directed links";
 }
 
 void Topology::finish() {

@@ -7,6 +7,7 @@
 //   - an NCCL graph file (NCCL_GRAPH_FILE, pattern 4 = ring) with each channel's order of the
 //     slots (GPU devices) of one node, entered and left through the NICs the ring uses there.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ringlab/schedule/ring_order.hpp"
@@ -22,5 +23,11 @@ std::string mpichMachinefile(const Topology& topology, const Placement& placemen
 // The intra-node part of each ring on node `node` (which must hold ranks of every ring).
 std::string ncclGraphXml(const Topology& topology, const Placement& placement,
                          const std::vector<schedule::RingOrder>& rings, int node);
+
+// The export named `kind`: ring-order (one line per ring), rankfile and machinefile (the first
+// ring), nccl-graph (every ring, on the node of rank 0). Throws InvalidArgument naming the valid
+// kinds for another.
+std::string exportRings(std::string_view kind, const Topology& topology, const Placement& placement,
+                        const std::vector<schedule::RingOrder>& rings);
 
 }  // namespace ringlab::topo

@@ -72,7 +72,6 @@ class Topology {
   void addNetworkLink(const std::string& a, const std::string& b, LinkSpec spec);
 
   const std::string& name() const { return name_; }
-  void setName(std::string name) { name_ = std::move(name); }
   const std::vector<Vertex>& vertices() const { return vertices_; }
   const std::vector<Link>& links() const { return links_; }
   const std::vector<Node>& nodes() const { return nodes_; }

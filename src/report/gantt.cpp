@@ -1,11 +1,13 @@
-#include "plan_gantt.hpp"
+#include "ringlab/report/gantt.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-namespace ringlab::cli {
+#include "ringlab/core/units.hpp"
+
+namespace ringlab::report {
 
 namespace {
 
@@ -86,4 +88,13 @@ std::string ganttSvg(const plan::Timeline& t, const std::vector<GanttRow>& rows,
   return svg;
 }
 
-}  // namespace ringlab::cli
+std::string planGanttSvg(const plan::Timeline& timeline, const plan::PlanComparison& comparison,
+                         int ranks) {
+  std::vector<GanttRow> rows;
+  for (const plan::NamedPlan& p : comparison.plans) rows.push_back({p.name, p.prediction});
+  return ganttSvg(timeline, rows,
+                  fmt::format("ringlab plan: {} tensors, {}, p = {}: backward vs bucket transfers",
+                              timeline.tensors.size(), formatSize(timeline.totalBytes()), ranks));
+}
+
+}  // namespace ringlab::report

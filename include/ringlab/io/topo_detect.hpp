@@ -6,7 +6,7 @@
 
 #include "ringlab/topo/topology.hpp"
 
-namespace ringlab::cli {
+namespace ringlab::io {
 
 struct DetectOptions {
   std::string slots = "auto";  // auto (GPUs if any, else cores), gpus, cores
@@ -18,4 +18,4 @@ struct DetectOptions {
 // built without hwloc.
 topo::Topology detectLocalTopology(const DetectOptions& options, std::string& notes);
 
-}  // namespace ringlab::cli
+}  // namespace ringlab::io

@@ -1,4 +1,4 @@
-#include "topo_detect.hpp"
+#include "ringlab/io/topo_detect.hpp"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include <hwloc.h>
 #endif
 
-namespace ringlab::cli {
+namespace ringlab::io {
 
 #ifdef RINGLAB_HAVE_HWLOC
 namespace {
@@ -105,4 +105,4 @@ topo::Topology detectLocalTopology(const DetectOptions&, std::string&) {
 
 #endif
 
-}  // namespace ringlab::cli
+}  // namespace ringlab::io

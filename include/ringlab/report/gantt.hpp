@@ -4,9 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "ringlab/plan/compare.hpp"
 #include "ringlab/plan/execution.hpp"
 
-namespace ringlab::cli {
+namespace ringlab::report {
 
 struct GanttRow {
   std::string label;
@@ -16,4 +17,8 @@ struct GanttRow {
 std::string ganttSvg(const plan::Timeline& timeline, const std::vector<GanttRow>& rows,
                      const std::string& title);
 
-}  // namespace ringlab::cli
+// The picture of `ringlab plan --gantt`: one row per plan compared, for p ranks.
+std::string planGanttSvg(const plan::Timeline& timeline, const plan::PlanComparison& comparison,
+                         int ranks);
+
+}  // namespace ringlab::report

@@ -1,0 +1,18 @@
+#pragma once
+// The files every front end reads and writes whole: JSON read through the one bounded reader
+// (core/file.hpp), and text written in one piece, each error naming the option or role and path.
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace ringlab::io {
+
+// The file parsed as JSON. Throws InvalidArgument "<what> <path>: ..." when it cannot be read
+// (missing, a directory, too large) or is not valid JSON.
+nlohmann::json readJsonFile(const std::string& path, std::string_view what);
+
+// Writes `text` to `path`, replacing it. Throws InvalidArgument "<what> <path>: cannot be written".
+void writeTextFile(const std::string& path, std::string_view text, std::string_view what);
+
+}  // namespace ringlab::io

@@ -1,0 +1,41 @@
+#pragma once
+// A topology from where the user names it (a generated spec, ringlab's JSON file, an NCCL
+// topology dump), with the ranks placed on it: the one place that reads topology files.
+#include <memory>
+#include <string>
+
+#include "ringlab/topo/placement.hpp"
+#include "ringlab/topo/topology.hpp"
+
+namespace ringlab::io {
+
+// Largest p the topology commands accept (the simulator's benchmark scale).
+inline constexpr int kMaxTopoRanks = 1 << 20;
+
+// Exactly one of spec, file, ncclFile is given (the others empty).
+struct TopologySource {
+  std::string spec;                 // generated: nodes=4,ranks=8,... (topo/generators.hpp)
+  std::string file;                 // ringlab's JSON format
+  std::string ncclFile;             // NCCL_TOPO_DUMP_FILE output: the inside of one node
+  int ncclNodes = 1;                // ncclFile: copies of that node, on one switch
+  std::string placement = "block";  // block, round-robin (rr), or one node name per rank
+  int ranks = 0;                    // 0: every slot
+};
+
+struct PlacedTopology {
+  std::unique_ptr<topo::Topology> topology;
+  std::unique_ptr<topo::Placement> placement;
+  // "name (4 nodes x 2 slots, ...)" and "round-robin (n0: 0,2  n1: 1,3)", for record headers.
+  std::string topologyText() const;
+  std::string placementText() const;
+};
+
+// Reads or generates the topology, places the ranks, checks that every rank reaches every other.
+// Throws InvalidArgument naming the option and the problem.
+PlacedTopology loadTopology(const TopologySource& source);
+
+// Writes the topology in ringlab's JSON format; `what` names the option in errors.
+void writeTopologyFile(const topo::Topology& topology, const std::string& path,
+                       std::string_view what);
+
+}  // namespace ringlab::io

@@ -1,0 +1,55 @@
+#pragma once
+// Every bucketing `ringlab plan` shows, priced under one execution model: the optimum beside the
+// defaults users have (DDP, Horovod, per tensor, one bucket, MG-WFBP), the DDP bucket_cap_mb
+// closest to the optimum, extra DDP caps and a bucketing the user gives.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ringlab/plan/baselines.hpp"
+#include "ringlab/plan/execution.hpp"
+#include "ringlab/plan/optimal.hpp"
+
+namespace ringlab::plan {
+
+struct NamedPlan {
+  std::string name, note;
+  std::vector<Bucket> buckets;
+  Prediction prediction;
+};
+
+struct CompareOptions {
+  std::vector<std::uint64_t> ddpCapBytes;            // also price DDP with these caps
+  std::optional<std::vector<std::size_t>> evaluate;  // also price these bucket starts
+};
+
+struct PlanComparison {
+  OptimalPlan optimal;
+  DdpCapChoice ddpCap;  // the bucket_cap_mb closest to the optimum
+  // In order: optimal, ddp-default, ddp-best-cap, horovod-default, per-tensor, single, mg-wfbp,
+  // ddp-cap-<MiB> per extra cap, evaluated.
+  std::vector<NamedPlan> plans;
+  const Prediction& best() const { return plans.front().prediction; }
+};
+
+// Throws InvalidArgument for an invalid timeline or an out-of-range bucket start.
+PlanComparison comparePlans(const Timeline& timeline, const BucketCost& cost,
+                            const CompareOptions& options = {});
+
+// --evaluate 0,12,40: bucket start indices in ready order. Throws InvalidArgument naming the item.
+std::vector<std::size_t> parseBucketStarts(std::string_view text);
+
+// --ddp-caps 0.1,1,25: bucket_cap_mb values (MiB, as DDP reads them), returned in bytes. Throws
+// InvalidArgument naming the item.
+std::vector<std::uint64_t> parseDdpCaps(std::string_view text);
+
+// A cap in bytes as DDP's bucket_cap_mb reads it ("0.5", "25").
+std::string capMiB(std::uint64_t capBytes);
+
+// One line on the bucket copies the prediction prices (none with views, or at which bandwidth).
+std::string describeCopies(const Timeline& timeline, bool views);
+
+}  // namespace ringlab::plan

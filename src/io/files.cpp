@@ -1,0 +1,28 @@
+#include "ringlab/io/files.hpp"
+
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/file.hpp"
+
+namespace ringlab::io {
+
+nlohmann::json readJsonFile(const std::string& path, std::string_view what) {
+  const std::string text = readTextFile(path, what);
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throwInvalid(fmt::format("{} {}: not valid JSON ({})", what, path, e.what()));
+  }
+}
+
+void writeTextFile(const std::string& path, std::string_view text, std::string_view what) {
+  std::ofstream out(path, std::ios::binary);
+  if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) throwInvalid(fmt::format("{} {}: cannot be written", what, path));
+}
+
+}  // namespace ringlab::io

@@ -1,0 +1,95 @@
+#include "ringlab/io/model_files.hpp"
+
+#include <fmt/format.h>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
+#include "ringlab/core/units.hpp"
+#include "ringlab/io/files.hpp"
+
+namespace ringlab::io {
+
+model::Profile readProfile(const std::string& path) {
+  return model::profileFromJson(readJsonFile(path, "profile"), path);
+}
+
+model::DecisionTable readDecisionTable(const std::string& path) {
+  return model::decisionTableFromJson(readJsonFile(path, "decision table"), path);
+}
+
+bool ModelSource::overridden() const {
+  return !alpha.empty() || !bandwidth.empty() || !gamma.empty() || !concurrency.empty();
+}
+
+namespace {
+
+double concurrencyValue(const std::string& text) {
+  double value = -1;
+  try {
+    value = parseNumber(text, "--concurrency");
+  } catch (const Error&) {
+  }
+  if (!(value >= 0 && value < 1e6)) {
+    throwInvalid("--concurrency '" + text + "': a number >= 0 (0: unlimited)");
+  }
+  return value;
+}
+
+// beta is per direction: a bandwidth that counts both directions is twice the usable one.
+void applyBandwidth(const ModelSource& s, ResolvedModel& r) {
+  const double bw = parseBandwidth(s.bandwidth);
+  model::ModelParams& m = r.profile.params;
+  m.link.beta_s_per_byte = s.bandwidthCounts == "send+recv" ? 2 / bw : 1 / bw;
+  const double perDirection = 1 / m.link.beta_s_per_byte;
+  if (s.bandwidthCounts == "send" && s.volume == "send+recv") {
+    r.warnings.push_back(fmt::format(
+        "warning: dividing the send+recv volume by a per-direction bandwidth ({:.2f} GB/s) counts "
+        "every byte twice on a full-duplex link; the model divides the send volume by it",
+        perDirection / 1e9));
+  } else if (s.bandwidthCounts == "send+recv" && s.volume == "send") {
+    r.warnings.push_back(fmt::format(
+        "warning: {} counts both directions of a full-duplex link; dividing a send-only volume by "
+        "it halves the cost. The model uses {:.2f} GB/s per direction with the send volume",
+        s.bandwidth, perDirection / 1e9));
+  }
+}
+
+}  // namespace
+
+ResolvedModel resolveModel(const ModelSource& s) {
+  for (const auto& [flag, value] :
+       {std::pair{"--bw-counts", s.bandwidthCounts}, std::pair{"--volume", s.volume}}) {
+    if (value != "send" && value != "send+recv") {
+      throwInvalid(std::string(flag) + " '" + value + "': valid are send and send+recv");
+    }
+  }
+  ResolvedModel r;
+  r.profile = s.profilePath.empty() ? model::defaultProfile() : readProfile(s.profilePath);
+  r.source =
+      s.profilePath.empty() ? "stated defaults (not calibrated)" : "profile " + s.profilePath;
+  if (s.overridden()) r.source += ", overridden by flags";
+  model::ModelParams& m = r.profile.params;
+  if (!s.concurrency.empty()) m.host.concurrent_transfers = concurrencyValue(s.concurrency);
+  if (!s.alpha.empty()) m.link.alpha_s = parseSeconds(s.alpha);
+  if (!s.bandwidth.empty()) applyBandwidth(s, r);
+  if (!s.gamma.empty()) {
+    m.reduce.gamma_s_per_byte = s.gamma.find("/s") != std::string::npos
+                                    ? 1 / parseBandwidth(s.gamma)
+                                    : parseSeconds(s.gamma);
+  }
+  return r;
+}
+
+void checkProfileRanks(const std::string& path, int ranks) {
+  if (path.empty()) return;
+  const nlohmann::json j = readJsonFile(path, "profile");
+  if (j.is_object() && j.contains("ranks") && j["ranks"].is_number_integer() &&
+      j["ranks"].get<int>() != ranks) {
+    const int measured = j["ranks"].get<int>();
+    throwInvalid(fmt::format(
+        "profile {}: measured for p = {}, not -p {}; calibrate for this p or pass -p {}", path,
+        measured, ranks, measured));
+  }
+}
+
+}  // namespace ringlab::io

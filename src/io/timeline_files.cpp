@@ -1,0 +1,34 @@
+#include "ringlab/io/timeline_files.hpp"
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/file.hpp"
+#include "ringlab/io/files.hpp"
+#include "ringlab/plan/chrome_trace.hpp"
+#include "ringlab/plan/timeline_format.hpp"
+
+namespace ringlab::io {
+
+plan::Timeline loadTimeline(const TimelineSource& s) {
+  if (s.timeline.empty() == s.trace.empty()) {
+    throwInvalid(
+        "give one of --timeline (ringlab's CSV/JSON) or --trace (torch.profiler Chrome trace, with "
+        "--params)");
+  }
+  if (!s.timeline.empty()) {
+    return plan::parseTimeline(readTextFile(s.timeline, "timeline"), s.timeline);
+  }
+  if (s.params.empty()) {
+    throwInvalid("--trace " + s.trace +
+                 " needs --params (name,count,dtype per parameter in model.parameters() order)");
+  }
+  return plan::timelineFromChromeTrace(
+      readJsonFile(s.trace, "trace"),
+      plan::parametersFromCsv(readTextFile(s.params, "parameters"), s.params), s.trace);
+}
+
+void writeTimelineFile(const plan::Timeline& timeline, const std::string& path,
+                       std::string_view what) {
+  writeTextFile(path, plan::toJson(timeline).dump(1) + "\n", what);
+}
+
+}  // namespace ringlab::io

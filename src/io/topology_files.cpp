@@ -1,0 +1,53 @@
+#include "ringlab/io/topology_files.hpp"
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/file.hpp"
+#include "ringlab/io/files.hpp"
+#include "ringlab/topo/file_format.hpp"
+#include "ringlab/topo/generators.hpp"
+#include "ringlab/topo/nccl_xml.hpp"
+#include "ringlab/topo/router.hpp"
+
+namespace ringlab::io {
+
+std::string PlacedTopology::topologyText() const {
+  return topology->name() + " (" + topology->summary() + ")";
+}
+
+std::string PlacedTopology::placementText() const {
+  return placement->describe(*topology);
+}
+
+namespace {
+
+topo::Topology readTopology(const TopologySource& s) {
+  if (!s.spec.empty()) return topo::generateTopology(s.spec);
+  if (!s.file.empty()) return topo::parseTopologyJson(readTextFile(s.file, "--topo-file"), s.file);
+  if (!s.ncclFile.empty()) {
+    return topo::parseNcclTopologyXml(readTextFile(s.ncclFile, "--nccl-topo"), s.ncclFile,
+                                      s.ncclNodes, 2e-6);
+  }
+  throwInvalid("give a topology: --topo nodes=N,ranks=R,..., --topo-file FILE or --nccl-topo FILE");
+}
+
+}  // namespace
+
+PlacedTopology loadTopology(const TopologySource& s) {
+  PlacedTopology placed;
+  placed.topology = std::make_unique<topo::Topology>(readTopology(s));
+  const int p = s.ranks == 0 ? placed.topology->slotCount() : s.ranks;
+  if (p < 1 || p > kMaxTopoRanks) {
+    throwInvalid("-p " + std::to_string(p) + ": must be in 1.." + std::to_string(kMaxTopoRanks));
+  }
+  placed.placement =
+      std::make_unique<topo::Placement>(topo::Placement::parse(*placed.topology, s.placement, p));
+  topo::checkConnected(*placed.topology, *placed.placement);
+  return placed;
+}
+
+void writeTopologyFile(const topo::Topology& topology, const std::string& path,
+                       std::string_view what) {
+  writeTextFile(path, topo::topologyToJson(topology), what);
+}
+
+}  // namespace ringlab::io

@@ -1,0 +1,27 @@
+#include "ringlab/model/describe.hpp"
+
+#include <fmt/format.h>
+
+#include "ringlab/core/units.hpp"
+
+namespace ringlab::model {
+
+std::string describeModel(const Profile& p) {
+  const ModelParams& m = p.params;
+  const std::string concurrency = m.host.concurrent_transfers > 0
+                                      ? fmt::format("{:.2f}", m.host.concurrent_transfers)
+                                      : std::string("unlimited");
+  const std::string memory =
+      m.memory.cache_bytes > 0
+          ? fmt::format(", beyond {} of cache: beta {:.4f} ns/B, gamma {:.4f} ns/B",
+                        formatSize(static_cast<std::uint64_t>(m.memory.cache_bytes)),
+                        m.memory.beta_mem_s_per_byte * 1e9, m.memory.gamma_mem_s_per_byte * 1e9)
+          : std::string();
+  return fmt::format(
+      "alpha {}, beta {:.4f} ns/B ({:.2f} GB/s per direction), gamma {:.4f} ns/B, "
+      "concurrent transfers {}{}",
+      formatMicros(m.link.alpha_s), m.link.beta_s_per_byte * 1e9, 1e-9 / m.link.beta_s_per_byte,
+      m.reduce.gamma_s_per_byte * 1e9, concurrency, memory);
+}
+
+}  // namespace ringlab::model

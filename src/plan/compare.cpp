@@ -1,0 +1,87 @@
+#include "ringlab/plan/compare.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
+
+namespace ringlab::plan {
+
+std::string capMiB(std::uint64_t capBytes) {
+  return fmt::format("{:.4g}", capBytes / 1048576.0);
+}
+
+PlanComparison comparePlans(const Timeline& timeline, const BucketCost& cost,
+                            const CompareOptions& options) {
+  PlanComparison c;
+  c.optimal = optimalBuckets(timeline, cost);
+  c.ddpCap = bestDdpCap(timeline, cost);
+  const auto add = [&](std::string name, std::string note, std::vector<Bucket> buckets) {
+    Prediction p = predict(timeline, buckets, cost);
+    c.plans.push_back({std::move(name), std::move(note), std::move(buckets), std::move(p)});
+  };
+  const std::size_t n = timeline.tensors.size();
+  add("optimal", "dynamic programme over contiguous buckets in ready order",
+      bucketsFromStarts(c.optimal.starts, n));
+  add("ddp-default", "bucket_cap_mb 25, first bucket 1 MiB",
+      ddpBuckets(timeline, kDdpDefaultCapBytes));
+  add("ddp-best-cap", "bucket_cap_mb " + capMiB(c.ddpCap.capBytes),
+      ddpBuckets(timeline, c.ddpCap.capBytes));
+  add("horovod-default", "fusion threshold 128 MiB, cycle 1 ms", horovodBuckets(timeline, cost));
+  add("per-tensor", "one bucket per gradient", perTensorBuckets(timeline));
+  add("single", "everything in one bucket", singleBucket(timeline));
+  add("mg-wfbp", "greedy merge (Shi et al. 2019)", mgwfbpBuckets(timeline, cost));
+  for (std::uint64_t capBytes : options.ddpCapBytes) {
+    add("ddp-cap-" + capMiB(capBytes), "bucket_cap_mb " + capMiB(capBytes),
+        ddpBuckets(timeline, capBytes));
+  }
+  if (options.evaluate) {
+    add("evaluated", fmt::format("--evaluate {}", fmt::join(*options.evaluate, ",")),
+        bucketsFromStarts(*options.evaluate, n));
+  }
+  return c;
+}
+
+std::vector<std::size_t> parseBucketStarts(std::string_view text) {
+  std::vector<std::size_t> starts;
+  for (const std::string& cell : splitList(text)) {
+    try {
+      starts.push_back(static_cast<std::size_t>(parseInteger(cell, "", 0, 999999999999)));
+    } catch (const Error&) {
+      throwInvalid(fmt::format(
+          "--evaluate '{}': '{}' is not a bucket start index (whole number >= 0)", text, cell));
+    }
+  }
+  return starts;
+}
+
+std::vector<std::uint64_t> parseDdpCaps(std::string_view text) {
+  std::vector<std::uint64_t> caps;
+  for (const std::string& cell : splitList(text)) {
+    double mb = -1;
+    try {
+      mb = parseNumber(cell, "bucket_cap_mb");
+    } catch (const Error&) {
+    }
+    if (!(mb > 0 && mb < 1e9)) {
+      throwInvalid(fmt::format("--ddp-caps '{}': '{}' is not a bucket_cap_mb > 0", text, cell));
+    }
+    caps.push_back(static_cast<std::uint64_t>(mb * 1048576.0));
+  }
+  return caps;
+}
+
+std::string describeCopies(const Timeline& timeline, bool views) {
+  if (views) return "gradients are views into the buckets: no copy";
+  if (timeline.copyBytesPerSecond > 0) {
+    return fmt::format(
+        "gradients copied into buckets on the backward thread and back after the last bucket at "
+        "{:.2f} GB/s",
+        timeline.copyBytesPerSecond / 1e9);
+  }
+  return "copy not priced (no measured copy bandwidth: --copy-bw or the timeline's "
+         "copy_bandwidth_GBps)";
+}
+
+}  // namespace ringlab::plan
