@@ -112,6 +112,10 @@ TEST(PlanCli, BadInputIsNamed) {
   expectOneLineError("--timeline " + data("missing.csv"), "missing.csv: cannot be read");
   expectOneLineError("--timeline " + data("plan_timeline.csv") + " --ddp-caps 1,-2",
                      "'-2' is not a bucket_cap_mb");
+  // A directory where a file belongs: named as such, not a stream library's message.
+  expectOneLineError("--timeline " + data("plan_timeline.csv") + " --profile " + data(""),
+                     "profile " + data("") + ": is a directory, not a file");
+  expectOneLineError("--timeline " + data(""), ": is a directory, not a file");
 }
 
 }  // namespace

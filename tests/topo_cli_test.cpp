@@ -64,6 +64,45 @@ TEST(TopoCli, SearchExportsEveryFormat) {
   expectError({"topo", "search", "--topo", "nodes=2", "--export", "svg"}, {"--export svg"});
 }
 
+// --order gives k rings ('|' between them): priced and shown as k channels, with rank order as
+// the k rings multi_ring derives; --channels, if also given, must agree.
+TEST(TopoCli, OrderGivesKRingsAndChannelsMustAgree) {
+  const std::vector<std::string> base = {"topo",        "show", "--topo", "nodes=2,ranks=2",
+                                         "--placement", "rr",   "--size", "16M"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return ringlab(args);
+  };
+  for (const auto& extra :
+       {std::vector<std::string>{"--order", "0,1,2,3|0,2,1,3"},
+        std::vector<std::string>{"--order", "0,1,2,3|0,2,1,3", "--channels", "2"}}) {
+    const CliResult r = with(extra);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("p 4  channels 2\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("0,1,2,3 | 0,3,2,1"), std::string::npos) << r.out;  // rank order, k = 2
+    EXPECT_NE(r.out.find("0,1,2,3 | 0,2,1,3"), std::string::npos) << r.out;  // given
+  }
+  const CliResult json = with({"--order", "0,1,2,3|0,2,1,3", "--json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find("\"method\": \"given by --order\""), std::string::npos) << json.out;
+  std::vector<std::string> search = base;
+  search[1] = "search";
+  for (const char* arg : {"--order", "0,1,2,3|0,2,1,3", "--export", "ring-order"})
+    search.push_back(arg);
+  EXPECT_EQ(ringlab(search).out, "0,1,2,3\n0,2,1,3\n");
+  const std::vector<std::string> mismatch = {"--channels 2 with --order '0,1,2,3' of 1 ring",
+                                             "separated by '|'"};
+  std::vector<std::string> args = base;
+  for (const char* arg : {"--channels", "2", "--order", "0,1,2,3"}) args.push_back(arg);
+  expectError(args, {mismatch[0], mismatch[1]});
+  args[1] = "search";
+  expectError(args, {mismatch[0]});
+  args = base;
+  for (const char* arg : {"--channels", "3", "--order", "0,1,2,3|0,2,1,3"}) args.push_back(arg);
+  expectError(args, {"--channels 3 with --order '0,1,2,3|0,2,1,3' of 2 rings"});
+}
+
 TEST(TopoCli, ExampleFilesLoad) {
   for (const char* name : {"two_level_2x2.json", "rail_fat_tree_4x8.json", "torus_4x4.json"}) {
     const CliResult r = ringlab({"topo", "show", "--topo-file",

@@ -102,6 +102,48 @@ std::string latencyText(double s) {
   return formatNumber(s * 1e6) + "us";
 }
 
+// nodes[i]: a node with its slots, intra link, NICs and slot-to-NIC map.
+void readNode(const Reader& r, Topology& t, const json& n, std::size_t i) {
+  std::string where = "nodes[" + std::to_string(i) + "]";
+  if (!n.is_object()) r.fail(where, "must be a JSON object");
+  const std::string name = r.text(r.required(n, "name", where), where + " name");
+  where = "node '" + name + "'";
+  r.onlyKeys(n, where, {"name", "slots", "intra", "nics", "slot_nics"});
+  const json& slots = r.required(n, "slots", where);
+  if (!slots.is_number_integer() || slots.get<long long>() < 1 ||
+      slots.get<long long>() > (1 << 20)) {
+    r.fail(where, "slots " + slots.dump() + " must be a whole number from 1 to 1048576");
+  }
+  const json& intra = r.required(n, "intra", where);
+  r.onlyKeys(intra, where + " intra", {"bandwidth", "latency"});
+  int node = 0;
+  r.build(where,
+          [&] { node = t.addNode(name, slots.get<int>(), r.linkSpec(intra, where + " intra")); });
+  if (n.contains("nics")) {
+    const json& nics = n.at("nics");
+    if (!nics.is_array()) r.fail(where + " nics", "must be an array");
+    for (std::size_t k = 0; k < nics.size(); ++k) {
+      const std::string nicWhere = where + " nics[" + std::to_string(k) + "]";
+      r.onlyKeys(nics[k], nicWhere, {"name", "bandwidth", "latency"});
+      const std::string nicName = r.text(r.required(nics[k], "name", nicWhere), nicWhere + " name");
+      r.build(nicWhere,
+              [&] { t.addNic(node, nicName, r.linkSpec(nics[k], "NIC '" + nicName + "'")); });
+    }
+  }
+  if (n.contains("slot_nics")) {
+    const json& map = n.at("slot_nics");
+    if (!map.is_array() || map.size() != slots.get<std::size_t>()) {
+      r.fail(where + " slot_nics", "must list one NIC index per slot (" + slots.dump() + ")");
+    }
+    for (std::size_t s = 0; s < map.size(); ++s) {
+      if (!map[s].is_number_integer())
+        r.fail(where + " slot_nics[" + std::to_string(s) + "]", "must be a NIC index");
+      r.build(where + " slot_nics",
+              [&] { t.setSlotNic(node, static_cast<int>(s), map[s].get<int>()); });
+    }
+  }
+}
+
 }  // namespace
 
 Topology parseTopologyJson(const std::string& text, const std::string& source) {
@@ -122,48 +164,7 @@ Topology parseTopologyJson(const std::string& text, const std::string& source) {
   Topology t(doc.contains("name") ? r.text(doc.at("name"), "name") : source);
   const json& nodes = r.required(doc, "nodes", "top level");
   if (!nodes.is_array() || nodes.empty()) r.fail("nodes", "must be a non-empty array");
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const json& n = nodes[i];
-    std::string where = "nodes[" + std::to_string(i) + "]";
-    if (!n.is_object()) r.fail(where, "must be a JSON object");
-    const std::string name = r.text(r.required(n, "name", where), where + " name");
-    where = "node '" + name + "'";
-    r.onlyKeys(n, where, {"name", "slots", "intra", "nics", "slot_nics"});
-    const json& slots = r.required(n, "slots", where);
-    if (!slots.is_number_integer() || slots.get<long long>() < 1 ||
-        slots.get<long long>() > (1 << 20)) {
-      r.fail(where, "slots " + slots.dump() + " must be a whole number from 1 to 1048576");
-    }
-    const json& intra = r.required(n, "intra", where);
-    r.onlyKeys(intra, where + " intra", {"bandwidth", "latency"});
-    int node = 0;
-    r.build(where,
-            [&] { node = t.addNode(name, slots.get<int>(), r.linkSpec(intra, where + " intra")); });
-    if (n.contains("nics")) {
-      const json& nics = n.at("nics");
-      if (!nics.is_array()) r.fail(where + " nics", "must be an array");
-      for (std::size_t k = 0; k < nics.size(); ++k) {
-        const std::string nicWhere = where + " nics[" + std::to_string(k) + "]";
-        r.onlyKeys(nics[k], nicWhere, {"name", "bandwidth", "latency"});
-        const std::string nicName =
-            r.text(r.required(nics[k], "name", nicWhere), nicWhere + " name");
-        r.build(nicWhere,
-                [&] { t.addNic(node, nicName, r.linkSpec(nics[k], "NIC '" + nicName + "'")); });
-      }
-    }
-    if (n.contains("slot_nics")) {
-      const json& map = n.at("slot_nics");
-      if (!map.is_array() || map.size() != slots.get<std::size_t>()) {
-        r.fail(where + " slot_nics", "must list one NIC index per slot (" + slots.dump() + ")");
-      }
-      for (std::size_t s = 0; s < map.size(); ++s) {
-        if (!map[s].is_number_integer())
-          r.fail(where + " slot_nics[" + std::to_string(s) + "]", "must be a NIC index");
-        r.build(where + " slot_nics",
-                [&] { t.setSlotNic(node, static_cast<int>(s), map[s].get<int>()); });
-      }
-    }
-  }
+  for (std::size_t i = 0; i < nodes.size(); ++i) readNode(r, t, nodes[i], i);
   if (doc.contains("switches")) {
     const json& switches = doc.at("switches");
     if (!switches.is_array()) r.fail("switches", "must be an array of names");

@@ -1,7 +1,6 @@
 #include "ringlab/topo/generators.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -43,7 +42,12 @@ std::map<std::string, std::string> parseKeys(std::string_view spec) {
 int positive(const std::map<std::string, std::string>& keys, const std::string& key, int fallback) {
   const auto it = keys.find(key);
   if (it == keys.end()) return fallback;
-  return static_cast<int>(parseInteger(it->second, "--topo " + key, 1, 1 << 20));
+  try {
+    return static_cast<int>(parseInteger(it->second, key, 1, 1 << 20));
+  } catch (const Error&) {
+    // Named as the user wrote it in the spec: key=value.
+    throwInvalid("--topo " + key + "=" + it->second + ": must be a whole number from 1 to 1048576");
+  }
 }
 
 double bandwidth(const std::map<std::string, std::string>& keys, const std::string& key,
@@ -74,6 +78,68 @@ void requireKeysOnlyFor(const std::map<std::string, std::string>& keys, const st
   for (const char* k : names) {
     if (keys.count(k))
       throwInvalid("--topo " + std::string(k) + "=...: only for shape=" + forShape);
+  }
+}
+
+int nicOf(const Topology& t, int node, int rail) {
+  return t.nodes()[node].nics[rail];
+}
+
+// Leaf switches per group of nodes and rail, joined by spines.
+void linkFatTree(Topology& t, const std::map<std::string, std::string>& keys, int rails,
+                 const LinkSpec& inter) {
+  const int nodes = static_cast<int>(t.nodes().size());
+  const int perLeaf = positive(keys, "leaf", std::min(nodes, 16));
+  const int spines = positive(keys, "spines", rails);
+  const int groups = (nodes + perLeaf - 1) / perLeaf;
+  const LinkSpec uplink{bandwidth(keys, "uplink", inter.bandwidth_Bps * perLeaf / spines),
+                        inter.latency_s};
+  std::vector<int> spine;
+  for (int s = 0; s < spines; ++s) spine.push_back(t.addSwitch("spine" + std::to_string(s)));
+  for (int g = 0; g < groups; ++g) {
+    for (int r = 0; r < rails; ++r) {
+      const int leaf = t.addSwitch("leaf" + std::to_string(g) + ".r" + std::to_string(r));
+      for (int n = g * perLeaf; n < std::min(nodes, (g + 1) * perLeaf); ++n)
+        t.addNetworkLink(nicOf(t, n, r), leaf, inter);
+      // Spines join the groups and the rails (a send from rail 0 to rail 1 of another node
+      // crosses one); one group with one rail needs none.
+      if (groups > 1 || rails > 1) {
+        for (int s : spine) t.addNetworkLink(leaf, s, uplink);
+      }
+    }
+  }
+}
+
+// dims=AxB: A*B nodes, each linked to its +x and +y neighbours (wrapping).
+void linkTorus(Topology& t, const std::map<std::string, std::string>& keys, int rails,
+               const LinkSpec& inter) {
+  const int nodes = static_cast<int>(t.nodes().size());
+  const auto dimsIt = keys.find("dims");
+  int a = 0, b = 0;
+  try {
+    const std::vector<std::string> dims =
+        dimsIt == keys.end() ? std::vector<std::string>{} : splitList(dimsIt->second, 'x');
+    if (dims.size() == 2) {
+      a = static_cast<int>(parseInteger(dims[0], "dims", 1, nodes));
+      b = static_cast<int>(parseInteger(dims[1], "dims", 1, nodes));
+    }
+  } catch (const Error&) {
+  }
+  if (a < 1 || b < 1 || static_cast<long long>(a) * b != nodes) {
+    throwInvalid("--topo shape=torus needs dims=AxB with A*B = nodes (" + std::to_string(nodes) +
+                 ")" + (dimsIt == keys.end() ? std::string() : ", got dims=" + dimsIt->second));
+  }
+  const auto at = [&](int x, int y) { return ((x % a + a) % a) * b + ((y % b + b) % b); };
+  for (int x = 0; x < a; ++x) {
+    for (int y = 0; y < b; ++y) {
+      for (int r = 0; r < rails; ++r) {
+        // A dimension of 2 has one link, of 1 none.
+        if (a > 2 || (a == 2 && x == 0))
+          t.addNetworkLink(nicOf(t, at(x, y), r), nicOf(t, at(x + 1, y), r), inter);
+        if (b > 2 || (b == 2 && y == 0))
+          t.addNetworkLink(nicOf(t, at(x, y), r), nicOf(t, at(x, y + 1), r), inter);
+      }
+    }
   }
 }
 
@@ -109,57 +175,20 @@ Topology generateTopology(std::string_view spec) {
     t.addNode(name, ranks, intra);
     for (int r = 0; r < rails; ++r) t.addNic(n, name + ".nic" + std::to_string(r), pcie);
   }
-  const auto nic = [&](int node, int rail) { return t.nodes()[node].nics[rail]; };
-
   if (shape == "switch") {
     const int sw = t.addSwitch("switch");
     for (int n = 0; n < nodes; ++n)
-      for (int r = 0; r < rails; ++r) t.addNetworkLink(nic(n, r), sw, inter);
+      for (int r = 0; r < rails; ++r) t.addNetworkLink(nicOf(t, n, r), sw, inter);
   } else if (shape == "fat-tree") {
-    const int perLeaf = positive(keys, "leaf", std::min(nodes, 16));
-    const int spines = positive(keys, "spines", rails);
-    const int groups = (nodes + perLeaf - 1) / perLeaf;
-    const LinkSpec uplink{bandwidth(keys, "uplink", inter.bandwidth_Bps * perLeaf / spines),
-                          inter.latency_s};
-    std::vector<int> spine;
-    for (int s = 0; s < spines; ++s) spine.push_back(t.addSwitch("spine" + std::to_string(s)));
-    for (int g = 0; g < groups; ++g) {
-      for (int r = 0; r < rails; ++r) {
-        const int leaf = t.addSwitch("leaf" + std::to_string(g) + ".r" + std::to_string(r));
-        for (int n = g * perLeaf; n < std::min(nodes, (g + 1) * perLeaf); ++n)
-          t.addNetworkLink(nic(n, r), leaf, inter);
-        // Spines join the groups and the rails (a send from rail 0 to rail 1 of another node
-        // crosses one); one group with one rail needs none.
-        if (groups > 1 || rails > 1) {
-          for (int s : spine) t.addNetworkLink(leaf, s, uplink);
-        }
-      }
-    }
+    linkFatTree(t, keys, rails, inter);
   } else if (shape == "ring") {
     for (int n = 0; n < nodes && nodes > 1; ++n) {
       if (nodes == 2 && n == 1) break;  // two nodes: one link, not the same link twice
-      for (int r = 0; r < rails; ++r) t.addNetworkLink(nic(n, r), nic((n + 1) % nodes, r), inter);
+      for (int r = 0; r < rails; ++r)
+        t.addNetworkLink(nicOf(t, n, r), nicOf(t, (n + 1) % nodes, r), inter);
     }
   } else {
-    const auto dimsIt = keys.find("dims");
-    int a = 0, b = 0;
-    if (dimsIt == keys.end() || std::sscanf(dimsIt->second.c_str(), "%dx%d", &a, &b) != 2 ||
-        a < 1 || b < 1 || static_cast<long long>(a) * b != nodes) {
-      throwInvalid("--topo shape=torus needs dims=AxB with A*B = nodes (" + std::to_string(nodes) +
-                   ")" + (dimsIt == keys.end() ? std::string() : ", got dims=" + dimsIt->second));
-    }
-    const auto at = [&](int x, int y) { return ((x % a + a) % a) * b + ((y % b + b) % b); };
-    for (int x = 0; x < a; ++x) {
-      for (int y = 0; y < b; ++y) {
-        for (int r = 0; r < rails; ++r) {
-          // Each node links to its +x and +y neighbours; a dimension of 2 has one link, of 1 none.
-          if (a > 2 || (a == 2 && x == 0))
-            t.addNetworkLink(nic(at(x, y), r), nic(at(x + 1, y), r), inter);
-          if (b > 2 || (b == 2 && y == 0))
-            t.addNetworkLink(nic(at(x, y), r), nic(at(x, y + 1), r), inter);
-        }
-      }
-    }
+    linkTorus(t, keys, rails, inter);
   }
   t.finish();
   return t;
