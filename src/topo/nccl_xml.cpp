@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <vector>
@@ -181,7 +180,13 @@ Topology parseNcclTopologyXml(const std::string& text, const std::string& source
       if (!pci || pci->name != "pci")
         throwInvalid(source + ": <gpu dev=\"" + attribute(g, "dev") +
                      "\"> has no NVLink and no parent <pci>");
-      const double gts = std::strtod(attribute(pci, "link_speed").c_str(), nullptr);
+      // "16.0 GT/s PCIe": the number before the unit; anything else gives no bandwidth below.
+      const std::string speed = attribute(pci, "link_speed");
+      double gts = 0;
+      try {
+        gts = parseNumber(speed.substr(0, speed.find(' ')), "link_speed");
+      } catch (const Error&) {
+      }
       bw = gts * number(pci, "link_width") * 1e9 * 128.0 / 130.0 / 8.0;
       if (!(bw > 0))
         throwInvalid(source + ": <pci busid=\"" + attribute(pci, "busid") +
