@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "invalid_message.hpp"
+#include "expect_error.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
 #include "ringlab/core/text.hpp"
@@ -16,11 +16,7 @@
 namespace ringlab {
 namespace {
 
-using test::invalidMessage;
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using test::expectInvalid;
 
 std::string tempPath(const std::string& name) {
   return ::testing::TempDir() + std::to_string(getpid()) + "_text_" + name;
@@ -35,22 +31,21 @@ TEST(TextFile, ReadsAWholeFile) {
 }
 
 TEST(TextFile, NamesAMissingFileAndADirectory) {
-  const std::string missing = invalidMessage([] { readTextFile("no/such/file.json", "profile"); });
-  EXPECT_TRUE(contains(missing, "profile no/such/file.json: cannot be read")) << missing;
-  const std::string dir = invalidMessage([] { readTextFile(::testing::TempDir(), "profile"); });
-  EXPECT_TRUE(contains(dir, "is a directory, not a file")) << dir;
-  EXPECT_TRUE(contains(invalidMessage([] { readTextFile("", "timeline"); }), "empty path"));
+  expectInvalid([] { readTextFile("no/such/file.json", "profile"); },
+                "profile no/such/file.json: cannot be read");
+  expectInvalid([] { readTextFile(::testing::TempDir(), "profile"); },
+                "is a directory, not a file");
+  expectInvalid([] { readTextFile("", "timeline"); }, "empty path");
 }
 
 TEST(TextFile, RefusesMoreThanTheBound) {
   const std::string path = tempPath("large.txt");
   std::ofstream(path) << std::string(3 << 20, 'x');
-  const std::string large = invalidMessage([&] { readTextFile(path, "trace", 1 << 20); });
-  EXPECT_TRUE(contains(large, "larger than 1 MiB")) << large;
+  expectInvalid([&] { readTextFile(path, "trace", 1 << 20); }, "larger than 1 MiB");
   EXPECT_EQ(readTextFile(path, "trace", 4 << 20).size(), 3u << 20);
   // Not a regular file: read in pieces and stopped at the bound, not at the end of memory.
-  const std::string zero = invalidMessage([] { readTextFile("/dev/zero", "input", 1 << 20); });
-  EXPECT_TRUE(contains(zero, "/dev/zero: larger than 1 MiB")) << zero;
+  expectInvalid([] { readTextFile("/dev/zero", "input", 1 << 20); },
+                "/dev/zero: larger than 1 MiB");
 }
 
 TEST(Text, ParseNumberTakesTheWholeTextOnly) {
@@ -58,8 +53,8 @@ TEST(Text, ParseNumberTakesTheWholeTextOnly) {
   EXPECT_EQ(parseNumber("1e-3", "x"), 1e-3);
   EXPECT_EQ(parseNumber("-4", "x"), -4);
   for (const char* bad : {"", " 4", "4 ", "4x", "x", "nan", "inf", "1e999", "1,5"}) {
-    const std::string message = invalidMessage([&] { parseNumber(bad, "--alpha"); });
-    EXPECT_TRUE(contains(message, std::string("--alpha '") + bad + "': not a number")) << message;
+    expectInvalid([&] { parseNumber(bad, "--alpha"); },
+                  std::string("--alpha '") + bad + "': not a number");
   }
 }
 
@@ -69,8 +64,7 @@ TEST(Text, ParseIntegerTakesAWholeNumberInRange) {
   EXPECT_EQ(parseInteger("9223372036854775807", "n", 0, std::numeric_limits<std::int64_t>::max()),
             std::numeric_limits<std::int64_t>::max());
   for (const char* bad : {"", "11", "-1", "2.0", "1e3", "3 ", "99999999999999999999"}) {
-    const std::string message = invalidMessage([&] { parseInteger(bad, "--nodes", 0, 10); });
-    EXPECT_TRUE(contains(message, "must be a whole number in 0..10")) << message;
+    expectInvalid([&] { parseInteger(bad, "--nodes", 0, 10); }, "must be a whole number in 0..10");
   }
 }
 
