@@ -87,19 +87,18 @@ void printTable(const PlanArgs& a, const plan::Timeline& recorded, const plan::T
       formatMicros(timeline.forward_s).c_str(), formatMicros(timeline.optimizerStep_s).c_str());
   std::printf("# %-16s %8s %14s %12s %14s %10s  %s\n", "plan", "buckets", "last done(us)",
               "exposed(us)", "iteration(us)", "vs optimal", "note");
-  const plan::Prediction& best = c.best();
   for (const plan::NamedPlan& p : c.plans) {
     std::printf("  %-16s %8zu %14.1f %12.1f %14.1f %9.1f%%  %s\n", p.name.c_str(), p.buckets.size(),
                 p.prediction.lastDone_s * 1e6, p.prediction.exposed_s * 1e6,
                 p.prediction.iteration_s * 1e6,
-                100 * (p.prediction.iteration_s / best.iteration_s - 1), p.note.c_str());
+                100 * plan::aboveOptimum(p.prediction.iteration_s, c), p.note.c_str());
   }
   std::printf("# optimal bucket starts (tensor indices in ready order): %s\n",
               fmt::format("{}", fmt::join(c.optimal.starts, ",")).c_str());
   std::printf(
       "# DDP: pass bucket_cap_mb=%s (predicted iteration %.1f us, %.1f%% above the optimum)\n",
       plan::capMiB(c.ddpCap.capBytes).c_str(), c.ddpCap.iteration_s * 1e6,
-      100 * (c.ddpCap.iteration_s / best.iteration_s - 1));
+      100 * plan::aboveOptimum(c.ddpCap.iteration_s, c));
 }
 
 int runPlan(const PlanArgs& a) {

@@ -12,6 +12,10 @@ std::string capMiB(std::uint64_t capBytes) {
   return fmt::format("{:.4g}", capBytes / 1048576.0);
 }
 
+double aboveOptimum(double iteration_s, const PlanComparison& comparison) {
+  return iteration_s / comparison.best().iteration_s - 1;
+}
+
 PlanComparison comparePlans(const Timeline& timeline, const BucketCost& cost,
                             const CompareOptions& options) {
   PlanComparison c;

@@ -2,7 +2,7 @@
 
 namespace ringlab::plan {
 
-nlohmann::json planJson(const NamedPlan& p, const Prediction& optimal) {
+nlohmann::json planJson(const NamedPlan& p, const PlanComparison& comparison) {
   nlohmann::json buckets = nlohmann::json::array();
   for (std::size_t b = 0; b < p.buckets.size(); ++b) {
     const BucketTiming& t = p.prediction.buckets[b];
@@ -22,7 +22,7 @@ nlohmann::json planJson(const NamedPlan& p, const Prediction& optimal) {
           {"exposed_us", p.prediction.exposed_s * 1e6},
           {"communication_us", p.prediction.communication_s * 1e6},
           {"iteration_us", p.prediction.iteration_s * 1e6},
-          {"vs_optimal", p.prediction.iteration_s / optimal.iteration_s - 1},
+          {"vs_optimal", aboveOptimum(p.prediction.iteration_s, comparison)},
           {"buckets", buckets}};
 }
 
@@ -43,7 +43,7 @@ nlohmann::json comparisonJson(const Timeline& timeline, const PlanComparison& c,
                         {"ddp_bucket_cap_mb", c.ddpCap.capBytes / 1048576.0},
                         {"ddp_bucket_cap_iteration_us", c.ddpCap.iteration_s * 1e6},
                         {"optimal_candidates_examined", c.optimal.candidatesExamined}};
-  for (const NamedPlan& p : c.plans) out["plans"].push_back(planJson(p, c.best()));
+  for (const NamedPlan& p : c.plans) out["plans"].push_back(planJson(p, c));
   return out;
 }
 

@@ -46,6 +46,9 @@ std::vector<std::size_t> parseBucketStarts(std::string_view text);
 // InvalidArgument naming the item.
 std::vector<std::uint64_t> parseDdpCaps(std::string_view text);
 
+// How much slower an iteration of `iteration_s` is than the optimum's: 0.05 is 5 % above it.
+double aboveOptimum(double iteration_s, const PlanComparison& comparison);
+
 // A cap in bytes as DDP's bucket_cap_mb reads it ("0.5", "25").
 std::string capMiB(std::uint64_t capBytes);
 

@@ -9,8 +9,8 @@
 
 namespace ringlab::plan {
 
-// One plan with its buckets; vs_optimal is its iteration relative to `optimal`'s, minus 1.
-nlohmann::json planJson(const NamedPlan& plan, const Prediction& optimal);
+// One plan of the comparison with its buckets; vs_optimal is aboveOptimum of its iteration.
+nlohmann::json planJson(const NamedPlan& plan, const PlanComparison& comparison);
 
 // What the document states besides the comparison: how the buckets were priced.
 struct PlanContext {
