@@ -20,7 +20,7 @@
 #include "ringlab/sim/simulator.hpp"
 #include "ringlab/sim/workload.hpp"
 #include "ringlab/topo/ring_search.hpp"
-#include "run_info.hpp"
+#include "ringlab/measure/record.hpp"
 #include "topo_options.hpp"
 
 namespace ringlab::cli {
@@ -122,7 +122,7 @@ int runSim(SimArgs args) {
     jsonOut.open(args.json);
     if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
   }
-  RunInfo info = currentRunInfo();
+  measure::RunInfo info = measure::currentRunInfo();
   info.transport = "simulated";
   info.algorithm = spec.name;
   info.ringOrder = ringFamily ? shortened(ringOrderText(spec, p)) : ringOrderText(spec, p);

@@ -1,4 +1,4 @@
-#include "launcher.hpp"
+#include "ringlab/job/launcher.hpp"
 
 #include <dirent.h>
 #include <signal.h>
@@ -15,7 +15,7 @@
 
 #include "ringlab/core/error.hpp"
 
-namespace ringlab::cli {
+namespace ringlab::job {
 namespace {
 
 std::string randomHex(int bytes) {
@@ -194,4 +194,4 @@ int launch(const LaunchConfig& config) {
   return interrupted ? 130 : result;
 }
 
-}  // namespace ringlab::cli
+}  // namespace ringlab::job
