@@ -134,10 +134,12 @@ TEST(MeasureRecord, ReadsAFrameworksShapeAndNamesBadRecords) {
           "row 0: no in_place.time_us");
   invalid("   ", "b.json: empty file");
   invalid("hello", "neither a `ringlab bench --json` file nor an nccl-tests log");
-  expectError([] { measuredAllReduce(parseRecord(R"({"run": {"p": 2}, "rows": [{"size_bytes": 8}]})",
-                                                 "b.json"),
-                                     "b.json"); },
-              ErrorCode::InvalidArgument, "row 0: no in_place.time_us or out_of_place.time_us");
+  expectError(
+      [] {
+        measuredAllReduce(
+            parseRecord(R"({"run": {"p": 2}, "rows": [{"size_bytes": 8}]})", "b.json"), "b.json");
+      },
+      ErrorCode::InvalidArgument, "row 0: no in_place.time_us or out_of_place.time_us");
 }
 
 TEST(MeasureRecord, ReadsAnNcclTestsLog) {
@@ -352,9 +354,10 @@ TEST(MeasureReport, BenchTableFitsMeasuredAndSimulatedRows) {
   simulated.count = 256;
   simulated.outOfPlace = simulated.inPlace = timing(2, std::nullopt);
   const std::string row = report::benchTableRow(simulated, 4, "float32", "sum", {});
-  EXPECT_EQ(row,
-            "          1024          256  float32    sum       2.0    0.51    0.77    N/A       2.0 "
-            "   0.51    0.77    N/A\n");
+  EXPECT_EQ(
+      row,
+      "          1024          256  float32    sum       2.0    0.51    0.77    N/A       2.0 "
+      "   0.51    0.77    N/A\n");
   const RunRecord r = sampleRecord();
   const std::string full =
       report::benchTableRow(r.rows[0], 3, "float32", "sum", {true, true, true});

@@ -164,8 +164,8 @@ void printPreamble(const BenchArgs& args, const measure::BenchConfig& config,
     std::printf(
         "# model: profile %s (transport %s, host %s): %s; model(us) is the prediction for this "
         "algorithm\n",
-        args.modelProfile.c_str(), config.profile->transport.c_str(),
-        config.profile->host.c_str(), describeModel(*config.profile).c_str());
+        args.modelProfile.c_str(), config.profile->transport.c_str(), config.profile->host.c_str(),
+        describeModel(*config.profile).c_str());
   }
 }
 
@@ -208,8 +208,7 @@ int runBenchCommand(BenchArgs args) {
   const auto timeout = checkArgs(args);
   // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
   // table) is checked against p. Without the rank environment, shm and tcp start their ranks.
-  const bool startRanks =
-      job::isLaunchable(args.transport) && !bootstrap::rankEnvironmentFromEnv();
+  const bool startRanks = job::isLaunchable(args.transport) && !bootstrap::rankEnvironmentFromEnv();
   job::RankWorld world;
   if (job::isProcessTransport(args.transport) && !startRanks) {
     world = job::connectRankWorld(args.transport, timeout);

@@ -36,7 +36,8 @@ int runCompareCommand(const CompareArgs& a) {
   std::string svg;
   if (!a.svg.empty()) {
     try {
-      svg = report::comparisonSvg(comparisons, "AllReduce: measured (solid) and predicted (dashed)");
+      svg =
+          report::comparisonSvg(comparisons, "AllReduce: measured (solid) and predicted (dashed)");
     } catch (const Error& e) {
       throwInvalid("--svg " + a.svg + ": " + e.what());
     }

@@ -6,8 +6,8 @@
 
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "ringlab/job/launcher.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/launcher.hpp"
 
 namespace ringlab::cli {
 

@@ -3,8 +3,8 @@
 #include <map>
 
 #include "commands.hpp"
-#include "ringlab/job/launcher.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/launcher.hpp"
 #include "ringlab/version.hpp"
 
 int main(int argc, char** argv) {

@@ -100,8 +100,8 @@ CostSource costSource(const PlanArgs& a, DataType type) {
         "give the model (--profile, --alpha, --bw, --gamma, --concurrency) or --measured "
         "(measured AllReduce times), not both");
   }
-  model::MeasuredAllReduce m = measure::measuredAllReduce(
-      measure::readRecord(a.measured, "measured times"), a.measured);
+  model::MeasuredAllReduce m =
+      measure::measuredAllReduce(measure::readRecord(a.measured, "measured times"), a.measured);
   if (m.ranks != a.ranks) {
     throwInvalid("measured times " + a.measured + ": measured at p = " + std::to_string(m.ranks) +
                  ", not -p " + std::to_string(a.ranks) + "; measure at this p or pass -p " +

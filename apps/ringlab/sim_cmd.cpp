@@ -15,12 +15,12 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce_op.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/measure/record.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/multi_ring.hpp"
 #include "ringlab/sim/simulator.hpp"
 #include "ringlab/sim/workload.hpp"
 #include "ringlab/topo/ring_search.hpp"
-#include "ringlab/measure/record.hpp"
 #include "topo_options.hpp"
 
 namespace ringlab::cli {

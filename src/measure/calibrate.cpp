@@ -133,7 +133,7 @@ model::Profile calibratedProfile(const Calibration& c, const std::string& transp
   const model::MemoryRegime regime = model::detectMemoryRegime(xs, c.link.seconds);
   p.params.memory = {regime.cacheBytes, regime.secondsPerByte,
                      regime.cacheBytes > 0 ? model::medianPerByteAbove(rx, c.reduce.seconds,
-                                                                        regime.cacheBytes, red.slope)
+                                                                       regime.cacheBytes, red.slope)
                                            : 0};
   p.transport = transport;
   p.host = info.host;

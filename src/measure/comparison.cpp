@@ -20,9 +20,9 @@ double predictedMicros(const schedule::AlgorithmSpec& spec, int ranks, std::uint
 
 schedule::AlgorithmSpec comparedAlgorithm(const RunRecord& record, const std::string& requested) {
   schedule::AlgorithmSpec spec;
-  spec.name = !requested.empty()               ? requested
+  spec.name = !requested.empty()              ? requested
               : !record.run.algorithm.empty() ? record.run.algorithm
-                                               : "ring";
+                                              : "ring";
   return spec;
 }
 
@@ -38,9 +38,10 @@ Comparison compare(const RunRecord& record, const schedule::AlgorithmSpec& spec,
   for (std::size_t k = 0; k < record.rows.size(); ++k) {
     const RecordRow& r = record.rows[k];
     if (!r.outOfPlace || !r.inPlace) {
-      throwInvalid(fmt::format("{}: row {} lacks its out_of_place or in_place time; compare needs "
-                               "both (a complete `ringlab bench --json` file)",
-                               name, k));
+      throwInvalid(
+          fmt::format("{}: row {} lacks its out_of_place or in_place time; compare needs "
+                      "both (a complete `ringlab bench --json` file)",
+                      name, k));
     }
     c.rows.push_back({r.bytes, predictedMicros(spec, record.run.ranks, r.bytes, type, profile),
                       r.outOfPlace->timeUs, r.inPlace->timeUs});

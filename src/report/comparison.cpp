@@ -97,8 +97,8 @@ std::string series(const Axes& a, const measure::Comparison& c, std::size_t i) {
     if (r.predictedUs > 0)
       predicted += fmt::format("{:.1f},{:.1f} ", a.px(r.bytes), a.py(r.predictedUs));
   }
-  svg += fmt::format("<polyline points='{}' fill='none' stroke='{}' stroke-width='2'/>\n",
-                     measured, colour);
+  svg += fmt::format("<polyline points='{}' fill='none' stroke='{}' stroke-width='2'/>\n", measured,
+                     colour);
   svg += fmt::format(
       "<polyline points='{}' fill='none' stroke='{}' stroke-width='2' stroke-dasharray='6 4'/>\n",
       predicted, colour);

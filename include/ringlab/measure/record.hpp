@@ -2,7 +2,7 @@
 // The run record: what one AllReduce measurement over a size sweep produced and how, so that every
 // figure can be traced to what produced it. One type, one JSON writer and one reader, for every
 // producer (`ringlab bench --json`, a framework's timings written in the same shape, an
-// nccl-tests all_reduce_perf log) and every consumer (compare, plan --measured, the lab).
+// nccl-tests all_reduce_perf log) and every consumer (compare, plan --measured).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -40,7 +40,8 @@ struct LaunchDescription {
 LaunchDescription describeLaunch(const std::string& transport);
 
 // One measured case (one size, out of place or in place). Times in microseconds; the time of an
-// iteration is the slowest rank's; `timeUs` is the median over iterations.
+// iteration is the slowest rank's; `timeUs` is the median over iterations. min, max and mean are 0
+// where the source has none (older records, nccl-tests logs).
 struct Timing {
   double timeUs = 0;  // median
   double minUs = 0, maxUs = 0, meanUs = 0;
@@ -53,11 +54,11 @@ struct Timing {
 struct RecordRow {
   std::uint64_t bytes = 0;
   std::uint64_t count = 0;
-  std::string algorithm;               // the algorithm that ran this size ("auto" resolved)
-  std::optional<double> predictedUs;   // the model's time for it, when a profile was given
+  std::string algorithm;              // the algorithm that ran this size ("auto" resolved)
+  std::optional<double> predictedUs;  // the model's time for it, when a profile was given
   std::optional<Timing> outOfPlace;
   std::optional<Timing> inPlace;
-  std::optional<Timing> peer;          // another library's allreduce on the same buffers
+  std::optional<Timing> peer;  // another library's allreduce on the same buffers
   std::string peerLibrary;
   bool operator==(const RecordRow&) const = default;
 };
