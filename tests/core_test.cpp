@@ -1291,9 +1291,10 @@ TEST(CoreReduceOp, NamesRoundTripAndUnknownThrows) {
 }
 
 TEST(CoreError, CodeNamesAndThrowInvalid) {
-  for (auto code : {ringlab::ErrorCode::InvalidArgument, ringlab::ErrorCode::Mismatch,
-                    ringlab::ErrorCode::Timeout, ringlab::ErrorCode::PeerLost,
-                    ringlab::ErrorCode::Transport, ringlab::ErrorCode::Internal}) {
+  for (auto code :
+       {ringlab::ErrorCode::InvalidArgument, ringlab::ErrorCode::Mismatch,
+        ringlab::ErrorCode::Timeout, ringlab::ErrorCode::PeerLost, ringlab::ErrorCode::Transport,
+        ringlab::ErrorCode::Internal, ringlab::ErrorCode::Unreliable}) {
     EXPECT_STRNE(ringlab::errorCodeName(code), "unknown");
     const ringlab::Error e(code, "boom");
     EXPECT_EQ(e.code(), code);

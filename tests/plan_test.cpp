@@ -140,31 +140,6 @@ TEST(PlanMeasured, InterpolatesRaisesDipsAndExtrapolates) {
   invalid({{4, 1e-6}, {8, 0}}, "the time at 8 bytes is not a positive number");
 }
 
-TEST(PlanMeasured, ReadsBenchJsonAndNamesBadRecords) {
-  const auto j = nlohmann::json::parse(
-      R"({"run": {"p": 4, "transport": "tcp"}, "rows": [{"size_bytes": 4, "in_place": {"time_us": 10}},
-          {"size_bytes": 64, "out_of_place": {"time_us": 12}}]})");
-  const model::MeasuredAllReduce m = model::measuredAllReduceFromBenchJson(j, "b.json");
-  EXPECT_EQ(m.ranks, 4);
-  EXPECT_EQ(m.transport, "tcp");
-  EXPECT_DOUBLE_EQ(m.curve.seconds(64), 12e-6);
-  expectInvalid(
-      [] { model::measuredAllReduceFromBenchJson(nlohmann::json::parse("{}"), "b.json"); },
-      "b.json: no \"run\" object");
-  expectInvalid(
-      [] {
-        model::measuredAllReduceFromBenchJson(nlohmann::json::parse(R"({"run": {"p": 2}})"),
-                                              "b.json");
-      },
-      "no \"rows\" array");
-  expectInvalid(
-      [] {
-        model::measuredAllReduceFromBenchJson(
-            nlohmann::json::parse(R"({"run": {"p": 2}, "rows": [{"in_place": {}}]})"), "b.json");
-      },
-      "row 0: no size_bytes");
-}
-
 TEST(PlanMeasured, PiecesAndTheOptimumFollowTheCurve) {
   const BucketCost cost(2, DataType::Float32, gloo());
   EXPECT_EQ(cost.algorithm(4096), "measured");

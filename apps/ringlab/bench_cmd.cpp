@@ -1,29 +1,28 @@
-// `ringlab bench`: nccl-tests' all_reduce_perf, in shape and in column meaning.
+// `ringlab bench`: nccl-tests' all_reduce_perf, in shape and in column meaning. Parses the
+// options, runs measure's sweep (ranks as threads, or this process as one rank of a job) and
+// prints report's table; the record goes to --json.
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <optional>
 #include <string>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "bench_run.hpp"
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "comparison.hpp"
-#include "launcher.hpp"
 #include "model_options.hpp"
-#include "rank_world.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/job/launcher.hpp"
+#include "ringlab/job/rank_world.hpp"
+#include "ringlab/measure/bench.hpp"
 #include "ringlab/model/predict.hpp"
+#include "ringlab/report/bench_table.hpp"
 #include "ringlab/transport/mpi.hpp"
-#include "run_info.hpp"
 #include "topo_options.hpp"
 
 namespace ringlab::cli {
@@ -36,7 +35,7 @@ struct BenchArgs {
   std::string dtype = "float32", op = "sum", transport = "inproc", json;
   int iterations = 20, warmup = 2, check = 1;
   double secondsPerSize = 0;  // -T/--time
-  bool peerMpi = false;
+  bool peerMpi = false, samples = false;
   bool ranksGiven = false;  // -p on the command line (processes take p from their launcher)
   double timeoutSeconds = 60;
   std::string modelProfile;  // --model: add predicted time and measured/predicted
@@ -46,39 +45,10 @@ struct BenchArgs {
   TopologyOptions topology;
 };
 
-double busFactor(int p) {
-  return p > 1 ? 2.0 * (p - 1) / p : 0.0;
-}
-
-std::string resultColumns(std::uint64_t bytes, const BenchResult& r, int p, bool check) {
-  const double algbw = r.timeUs > 0 ? bytes / (r.timeUs * 1e3) : 0.0;
-  return fmt::format("{:9.1f} {:7.2f} {:7.2f} {:>6}", r.timeUs, algbw, algbw * busFactor(p),
-                     check ? std::to_string(r.wrong) : std::string("N/A"));
-}
-
-nlohmann::json resultJson(std::uint64_t bytes, const BenchResult& r, int p, bool check) {
-  const double algbw = r.timeUs > 0 ? bytes / (r.timeUs * 1e3) : 0.0;
-  nlohmann::json j = {{"time_us", r.timeUs},
-                      {"algbw_GBps", algbw},
-                      {"busbw_GBps", algbw * busFactor(p)},
-                      {"iterations", r.iterations}};
-  j["wrong"] = check ? nlohmann::json(r.wrong) : nlohmann::json(nullptr);
-  return j;
-}
-
-// Where a rank process takes p from its launcher or from MPI, a -p that says otherwise is an error.
-int ranksOfProcessWorld(const BenchArgs& args, int worldSize) {
-  if (args.ranksGiven && args.ranks != worldSize) {
-    throwInvalid("-p " + std::to_string(args.ranks) + " but this job has " +
-                 std::to_string(worldSize) + " ranks (from " +
-                 (args.transport == "mpi" ? "mpirun" : "RINGLAB_WORLD_SIZE") + ")");
-  }
-  return worldSize;
-}
-
-int runBenchCommand(BenchArgs args) {
+// The checks that need the options as typed, before anything is built from them.
+std::chrono::milliseconds checkArgs(const BenchArgs& args) {
   checkRanks(args.ranks);
-  if (args.transport != "inproc" && !isProcessTransport(args.transport)) {
+  if (args.transport != "inproc" && !job::isProcessTransport(args.transport)) {
     throwInvalid("--transport " + args.transport + ": valid are inproc, shm, tcp, mpi");
   }
   if (args.peerMpi && args.transport != "mpi") {
@@ -94,16 +64,21 @@ int runBenchCommand(BenchArgs args) {
   }
   if (args.check != 0 && args.check != 1)
     throwInvalid("-c/--check " + std::to_string(args.check) + ": must be 0 or 1");
-  const auto timeout = std::chrono::milliseconds(std::llround(args.timeoutSeconds * 1000));
-  // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
-  // table) is checked against p. Without the rank environment, shm and tcp start their ranks.
-  const bool startRanks = isLaunchable(args.transport) && !bootstrap::rankEnvironmentFromEnv();
-  RankWorld world;
-  if (isProcessTransport(args.transport) && !startRanks) {
-    world = connectRankWorld(args.transport, timeout);
-    args.ranks = ranksOfProcessWorld(args, world.transport->size());
+  return std::chrono::milliseconds(std::llround(args.timeoutSeconds * 1000));
+}
+
+// Where a rank process takes p from its launcher or from MPI, a -p that says otherwise is an error.
+int ranksOfProcessWorld(const BenchArgs& args, int worldSize) {
+  if (args.ranksGiven && args.ranks != worldSize) {
+    throwInvalid("-p " + std::to_string(args.ranks) + " but this job has " +
+                 std::to_string(worldSize) + " ranks (from " +
+                 (args.transport == "mpi" ? "mpirun" : "RINGLAB_WORLD_SIZE") + ")");
   }
-  BenchConfig config;
+  return worldSize;
+}
+
+measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::milliseconds timeout) {
+  measure::BenchConfig config;
   config.ranks = args.ranks;
   config.type = parseDataType(args.dtype);
   config.op = parseReduceOp(args.op);
@@ -114,13 +89,13 @@ int runBenchCommand(BenchArgs args) {
   config.secondsPerSize = args.secondsPerSize;
   config.warmup = args.warmup;
   config.check = args.check == 1;
+  config.keepSamples = args.samples;
   config.collective.algorithm = args.algorithm.resolve(args.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
   config.collective.exec.timeout = timeout;
-  std::optional<model::Profile> profile;
   if (!args.modelProfile.empty()) {
-    profile = readProfile(args.modelProfile);
-    config.collective.autoModel = profile->params;  // --algo auto chooses with the same model
+    config.profile = readProfile(args.modelProfile);
+    config.collective.autoModel = config.profile->params;  // auto chooses with the same model
   }
   if (!args.tuned.empty()) {
     if (config.collective.algorithm.name != model::kAutoAlgorithm) {
@@ -134,29 +109,13 @@ int runBenchCommand(BenchArgs args) {
                    ", this run has p = " + std::to_string(config.ranks) + "; tune at this p");
     }
   }
-  // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
-  validate(config);
-  if (startRanks) return launch({args.ranks, selfCommand(), timeout + std::chrono::seconds(5)});
-  std::unique_ptr<Communicator> processComm;
-  if (world.transport) {
-    processComm = std::make_unique<Communicator>(*world.transport);
-    if (args.peerMpi) config.peer = transport::mpiAllreduce;
-    if (world.transport->rank() != 0) {
-      // One rank speaks for the job; the others only report errors, on stderr.
-      if (!std::freopen("/dev/null", "w", stdout))
-        throw Error(ErrorCode::Internal, "cannot silence stdout");
-      args.json.clear();
-    }
-  }
-  std::ofstream jsonOut;
-  if (!args.json.empty()) {
-    jsonOut.open(args.json);
-    if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
-  }
+  return config;
+}
 
-  RunInfo info = currentRunInfo();
+// What the record says about the run: the machine the user named, or what the transport implies.
+measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig& config) {
+  measure::RunInfo info = measure::currentRunInfo();
   info.transport = args.transport;
-  info.algorithm = config.collective.algorithm.name;
   info.ringOrder = ringOrderText(config.collective.algorithm, args.ranks);
   if (!args.topology.spec.empty() || !args.topology.file.empty() ||
       !args.topology.ncclFile.empty()) {
@@ -167,15 +126,15 @@ int runBenchCommand(BenchArgs args) {
     info.topology = placed.topologyText();
     info.placement = placed.placementText();
   } else {
-    info.topology = args.transport == "mpi" ? "as mpirun placed the ranks" : "single host";
-    info.placement = args.transport == "inproc" ? "ranks as threads of one process"
-                     : args.transport == "mpi"  ? "ranks as MPI processes (mpirun)"
-                                                : "one process per rank";
+    const measure::LaunchDescription launch = measure::describeLaunch(args.transport);
+    info.topology = launch.topology;
+    info.placement = launch.placement;
   }
-  info.ranks = args.ranks;
-  info.dtype = dataTypeName(config.type);
-  info.op = reduceOpName(config.op);
+  return measure::startRecord(config, std::move(info));
+}
 
+void printPreamble(const BenchArgs& args, const measure::BenchConfig& config,
+                   const measure::RunInfo& info) {
   std::printf("# ringlab bench: allreduce  algorithm %s  transport %s  p %d\n",
               info.algorithm.c_str(), info.transport.c_str(), info.ranks);
   std::printf("# version %s  host %s  date %s  kernels %s\n", info.version.c_str(),
@@ -189,121 +148,101 @@ int runBenchCommand(BenchArgs args) {
               config.warmup, config.check ? "on" : "off");
   if (config.peer)
     std::printf("# peer: MPI_Allreduce of %s, out of place, same buffers\n",
-                transport::mpiLibraryVersion().c_str());
+                config.peerLibrary.c_str());
   std::printf(
       "# time: median over iterations of the slowest rank's time.  algbw = size / time.  "
       "busbw = algbw x 2(p-1)/p (nccl-tests' allreduce convention: per-rank send volume / time).  "
       "GB/s = 1e9 B/s\n");
-  const bool automatic = config.collective.algorithm.name == model::kAutoAlgorithm;
-  if (automatic) {
+  if (config.collective.algorithm.name == model::kAutoAlgorithm) {
     const std::string basis = !args.tuned.empty() ? "the measured decision table " + args.tuned
-                              : profile           ? "the model with profile " + args.modelProfile
+                              : config.profile    ? "the model with profile " + args.modelProfile
                                                   : "the model with its stated default parameters";
     std::printf("# auto: each size runs the algorithm chosen by %s, shown in the last column\n",
                 basis.c_str());
   }
-  if (profile) {
+  if (config.profile) {
     std::printf(
         "# model: profile %s (transport %s, host %s): %s; model(us) is the prediction for this "
         "algorithm\n",
-        args.modelProfile.c_str(), profile->transport.c_str(), profile->host.c_str(),
-        describeModel(*profile).c_str());
+        args.modelProfile.c_str(), config.profile->transport.c_str(), config.profile->host.c_str(),
+        describeModel(*config.profile).c_str());
   }
-  const std::string modelHead = std::string(config.peer ? "   mpi(us) mpi_busbw #wrong" : "") +
-                                (profile ? "  model(us) oop/model ip/model" : "") +
-                                (automatic ? "  algorithm" : "");
-  // Column headers as nccl-tests prints them, without trailing blanks.
-  const auto printHeaderLine = [](std::string line) {
-    line.erase(line.find_last_not_of(' ') + 1);
-    std::printf("%s\n", line.c_str());
-  };
-  printHeaderLine(fmt::format("# {:>58} {:>32}", "out-of-place", "in-place"));
-  printHeaderLine(
-      fmt::format("# {:>12} {:>12} {:>8} {:>6} {:>9} {:>7} {:>7} {:>6} {:>9} {:>7} {:>7} {:>6}{}",
-                  "size", "count", "type", "redop", "time", "algbw", "busbw", "#wrong", "time",
-                  "algbw", "busbw", "#wrong", modelHead));
-  printHeaderLine(fmt::format(
-      "# {:>12} {:>12} {:>8} {:>6} {:>9} {:>7} {:>7} {:>6} {:>9} {:>7} {:>7}", "(B)", "(elements)",
-      "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)"));
-  std::fflush(stdout);
+}
 
-  const std::vector<std::uint64_t> sizes = sweepSizes(config);
+// Runs the sweep, printing each row as it comes (with a progress line on a terminal); the rows
+// go into the record. Returns the number of wrong elements over all rows.
+std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* processComm,
+                              measure::RunRecord& record) {
+  const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
+                                     config.collective.algorithm.name == model::kAutoAlgorithm};
+  std::fputs(report::benchTableHeader(columns).c_str(), stdout);
+  std::fflush(stdout);
+  const std::vector<std::uint64_t> sizes = measure::sweepSizes(config);
   const bool progress = isatty(STDERR_FILENO) && sizes.size() > 4;
-  std::size_t done = 0;
   std::uint64_t totalWrong = 0;
-  nlohmann::json rows = nlohmann::json::array();
-  const auto onRow = [&](const BenchRow& row) {
+  const auto onRow = [&](const measure::RecordRow& row) {
     if (progress) std::fprintf(stderr, "\r\033[K");
-    // The spec that actually ran this size ("auto" resolved the way every rank resolved it).
-    const schedule::AlgorithmSpec ranSpec = model::chooseAlgorithm(
-        config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count,
-        config.type, config.collective.autoModel, config.collective.autoTable.get());
-    const std::string& ran = ranSpec.name;
-    std::string modelColumns;
-    nlohmann::json oop = resultJson(row.bytes, row.outOfPlace, config.ranks, config.check);
-    nlohmann::json ip = resultJson(row.bytes, row.inPlace, config.ranks, config.check);
-    nlohmann::json predicted = nullptr;
-    if (profile) {
-      const double us = predictedMicros(ranSpec, config.ranks, row.bytes, config.type, *profile);
-      modelColumns = fmt::format(" {:10.1f} {:9.2f} {:8.2f}", us, row.outOfPlace.timeUs / us,
-                                 row.inPlace.timeUs / us);
-      predicted = us;
-      oop["measured_over_predicted"] = row.outOfPlace.timeUs / us;
-      ip["measured_over_predicted"] = row.inPlace.timeUs / us;
-    }
-    if (automatic) modelColumns += "  " + ran;
-    nlohmann::json peer = nullptr;
-    if (config.peer) {
-      const double algbw = row.peer.timeUs > 0 ? row.bytes / (row.peer.timeUs * 1e3) : 0.0;
-      modelColumns =
-          fmt::format(" {:9.1f} {:9.2f} {:>6}", row.peer.timeUs, algbw * busFactor(config.ranks),
-                      config.check ? std::to_string(row.peer.wrong) : std::string("N/A")) +
-          modelColumns;
-      peer = resultJson(row.bytes, row.peer, config.ranks, config.check);
-      peer["library"] = transport::mpiLibraryVersion();
-      totalWrong += row.peer.wrong;
-    }
-    std::printf("  %12llu %12llu %8s %6s %s %s%s\n", static_cast<unsigned long long>(row.bytes),
-                static_cast<unsigned long long>(row.count), info.dtype.c_str(), info.op.c_str(),
-                resultColumns(row.bytes, row.outOfPlace, config.ranks, config.check).c_str(),
-                resultColumns(row.bytes, row.inPlace, config.ranks, config.check).c_str(),
-                modelColumns.c_str());
+    std::fputs(
+        report::benchTableRow(row, config.ranks, record.run.dtype, record.run.op, columns).c_str(),
+        stdout);
     std::fflush(stdout);
-    totalWrong += row.outOfPlace.wrong + row.inPlace.wrong;
-    rows.push_back({{"size_bytes", row.bytes},
-                    {"count", row.count},
-                    {"algorithm", ran},
-                    {"predicted_us", predicted},
-                    {"out_of_place", oop},
-                    {"in_place", ip},
-                    {"peer_mpi", peer}});
-    if (progress && ++done < sizes.size()) {
+    for (const auto& t : {row.outOfPlace, row.inPlace, row.peer}) {
+      if (t) totalWrong += t->wrong.value_or(0);
+    }
+    record.rows.push_back(row);
+    const std::size_t done = record.rows.size();
+    if (progress && done < sizes.size()) {
       std::fprintf(stderr, "[%zu/%zu] next: %s", done, sizes.size(),
                    formatSize(sizes[done]).c_str());
     }
   };
   if (processComm) {
-    runBenchRank(config, *processComm, onRow);
+    measure::runBenchRank(config, *processComm, onRow);
   } else {
-    runBenchThreads(config, onRow);
+    measure::runBenchThreads(config, onRow);
   }
-  std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
+  return totalWrong;
+}
+
+int runBenchCommand(BenchArgs args) {
+  const auto timeout = checkArgs(args);
+  // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
+  // table) is checked against p. Without the rank environment, shm and tcp start their ranks.
+  const bool startRanks = job::isLaunchable(args.transport) && !bootstrap::rankEnvironmentFromEnv();
+  job::RankWorld world;
+  if (job::isProcessTransport(args.transport) && !startRanks) {
+    world = job::connectRankWorld(args.transport, timeout);
+    args.ranks = ranksOfProcessWorld(args, world.transport->size());
+  }
+  measure::BenchConfig config = benchConfig(args, timeout);
+  // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
+  measure::validate(config);
+  if (startRanks)
+    return job::launch({args.ranks, job::selfCommand(), timeout + std::chrono::seconds(5)});
+  std::unique_ptr<Communicator> processComm;
+  if (world.transport) {
+    processComm = std::make_unique<Communicator>(*world.transport);
+    if (args.peerMpi) {
+      config.peer = transport::mpiAllreduce;
+      config.peerLibrary = transport::mpiLibraryVersion();
+    }
+    if (world.transport->rank() != 0) {
+      // One rank speaks for the job; the others only report errors, on stderr.
+      if (!std::freopen("/dev/null", "w", stdout))
+        throw Error(ErrorCode::Internal, "cannot silence stdout");
+      args.json.clear();
+    }
+  }
+  std::ofstream jsonOut;
   if (!args.json.empty()) {
-    nlohmann::json doc = {
-        {"run", toJson(info)},
-        {"conventions",
-         {{"time", "median over iterations of the slowest rank's time, microseconds"},
-          {"algbw", "size / time, GB/s = 1e9 B/s"},
-          {"busbw", "algbw x 2(p-1)/p (nccl-tests allreduce)"}}},
-        {"segment_bytes", config.collective.exec.segmentBytes},
-        // -n, or null when -T sized each measurement (its count is in the result).
-        {"iterations",
-         config.secondsPerSize > 0 ? nlohmann::json(nullptr) : nlohmann::json(config.iterations)},
-        {"seconds_per_size", config.secondsPerSize},
-        {"warmup", config.warmup},
-        {"rows", rows}};
-    jsonOut << doc.dump(2) << "\n";
+    jsonOut.open(args.json);
+    if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
   }
+  measure::RunRecord record = benchRecord(args, config);
+  printPreamble(args, config, record.run);
+  const std::uint64_t totalWrong = measureAndPrint(config, processComm.get(), record);
+  std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
+  if (jsonOut.is_open()) jsonOut << measure::toJson(record).dump(2) << "\n";
   return totalWrong == 0 ? 0 : 1;
 }
 
@@ -348,6 +287,8 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("-T,--time", args->secondsPerSize,
                   "iterate about this many seconds per size instead of -n (0: use -n)")
       ->capture_default_str();
+  cmd->add_flag("--samples", args->samples,
+                "keep every iteration's time in the --json record (samples_us)");
   cmd->add_flag("--peer-mpi", args->peerMpi,
                 "also time MPI_Allreduce on the same buffers (--transport mpi, under mpirun)");
   return [args, cmd] {

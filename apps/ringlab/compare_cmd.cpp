@@ -1,14 +1,16 @@
 // `ringlab compare`: measurements (ringlab bench --json, nccl-tests all_reduce_perf logs) against
 // the model, as a table and optionally a log-log SVG.
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
-#include "comparison.hpp"
 #include "model_options.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/measure/comparison.hpp"
+#include "ringlab/report/comparison.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -25,20 +27,31 @@ int runCompareCommand(const CompareArgs& a) {
   std::string source;
   const model::Profile profile = a.model.resolve(warnings, source);
   for (const auto& w : warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
-  std::vector<Comparison> comparisons;
+  std::vector<measure::Comparison> comparisons;
   for (const std::string& file : a.files) {
-    const Measurements m = readMeasurements(file);
-    schedule::AlgorithmSpec spec;
-    spec.name = !a.algo.empty() ? a.algo : !m.algorithm.empty() ? m.algorithm : "ring";
-    comparisons.push_back(compare(m, spec, profile));
+    const measure::RunRecord record = measure::readRecord(file, "measurements");
+    comparisons.push_back(measure::compare(record, measure::comparedAlgorithm(record, a.algo),
+                                           profile, "measurements " + file));
+  }
+  std::string svg;
+  if (!a.svg.empty()) {
+    try {
+      svg =
+          report::comparisonSvg(comparisons, "AllReduce: measured (solid) and predicted (dashed)");
+    } catch (const Error& e) {
+      throwInvalid("--svg " + a.svg + ": " + e.what());
+    }
   }
   std::printf("# ringlab compare: measured against the alpha-beta-gamma model [%s]\n",
               source.c_str());
   std::printf("# %s; model(us) is the prediction for the algorithm named on each table\n",
               describeModel(profile).c_str());
-  for (const Comparison& c : comparisons) printComparison(c);
+  for (const measure::Comparison& c : comparisons)
+    std::fputs(report::comparisonTable(c).c_str(), stdout);
   if (!a.svg.empty()) {
-    writeSvg(a.svg, comparisons, "AllReduce: measured (solid) and predicted (dashed)");
+    std::ofstream out(a.svg);
+    if (!out) throwInvalid("--svg " + a.svg + ": cannot open for writing");
+    out << svg;
     std::printf("# plot written to %s\n", a.svg.c_str());
   }
   return 0;

@@ -6,8 +6,8 @@
 
 #include "commands.hpp"
 #include "common_options.hpp"
-#include "launcher.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/launcher.hpp"
 
 namespace ringlab::cli {
 
@@ -27,7 +27,7 @@ Action addLaunchCommand(CLI::App& app) {
       throwInvalid("--grace " + fmt::format("{}", *grace) +
                    ": must be between 0 and 86400 seconds");
     }
-    return launch({*ranks, *command, std::chrono::milliseconds(std::llround(*grace * 1000))});
+    return job::launch({*ranks, *command, std::chrono::milliseconds(std::llround(*grace * 1000))});
   };
 }
 

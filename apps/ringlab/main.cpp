@@ -3,12 +3,12 @@
 #include <map>
 
 #include "commands.hpp"
-#include "launcher.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/launcher.hpp"
 #include "ringlab/version.hpp"
 
 int main(int argc, char** argv) {
-  ringlab::cli::rememberCommandLine(argc, argv);
+  ringlab::job::rememberCommandLine(argc, argv);
   CLI::App app{"ringlab: ring AllReduce you can run, verify, count and measure"};
   app.require_subcommand(1);
   app.set_version_flag("--version", ringlab::version());

@@ -16,6 +16,8 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/timeline_files.hpp"
+#include "ringlab/measure/comparison.hpp"
+#include "ringlab/measure/record.hpp"
 #include "ringlab/plan/compare.hpp"
 #include "ringlab/plan/plan_json.hpp"
 #include "ringlab/report/gantt.hpp"
@@ -52,8 +54,8 @@ CostSource costSource(const PlanArgs& a, DataType type) {
         "give the model (--profile, --alpha, --bw, --gamma, --concurrency) or --measured "
         "(measured AllReduce times), not both");
   }
-  model::MeasuredAllReduce m = model::measuredAllReduceFromBenchJson(
-      io::readJsonFile(a.measured, "measured times"), a.measured);
+  model::MeasuredAllReduce m =
+      measure::measuredAllReduce(measure::readRecord(a.measured, "measured times"), a.measured);
   if (m.ranks != a.ranks) {
     throwInvalid("measured times " + a.measured + ": measured at p = " + std::to_string(m.ranks) +
                  ", not -p " + std::to_string(a.ranks) + "; measure at this p or pass -p " +

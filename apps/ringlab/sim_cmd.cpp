@@ -15,12 +15,12 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce_op.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/measure/record.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/multi_ring.hpp"
 #include "ringlab/sim/simulator.hpp"
 #include "ringlab/sim/workload.hpp"
 #include "ringlab/topo/ring_search.hpp"
-#include "run_info.hpp"
 #include "topo_options.hpp"
 
 namespace ringlab::cli {
@@ -122,7 +122,7 @@ int runSim(SimArgs args) {
     jsonOut.open(args.json);
     if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
   }
-  RunInfo info = currentRunInfo();
+  measure::RunInfo info = measure::currentRunInfo();
   info.transport = "simulated";
   info.algorithm = spec.name;
   info.ringOrder = ringFamily ? shortened(ringOrderText(spec, p)) : ringOrderText(spec, p);

@@ -1,20 +1,18 @@
 // `ringlab tune`: measure every candidate algorithm over a size sweep on the transport at hand and
 // write the decision table that `--algo auto --tuned` uses, optionally as Open MPI rules too.
-#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include "bench_run.hpp"
 #include "commands.hpp"
 #include "common_options.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/model/decision_table.hpp"
-#include "run_info.hpp"
+#include "ringlab/measure/tune.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -23,90 +21,43 @@ struct TuneArgs {
   int ranks = 4, iterations = 10, warmup = 1, rounds = 2;
   std::string minBytes = "8", maxBytes = "64M", dtype = "float32", op = "sum";
   long long stepFactor = 4;
-  std::string algos = "ring,recursive_doubling,rabenseifner,binomial_tree";
+  std::string algos = fmt::format("{}", fmt::join(measure::tuneCandidates(), ","));
   std::string out = "ringlab-tune.json", ompiRules;
 };
 
-std::vector<std::string> splitList(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream in(list);
-  for (std::string item; std::getline(in, item, ',');) items.push_back(item);
-  return items;
-}
-
-int runTuneCommand(const TuneArgs& a) {
+measure::TuneConfig tuneConfig(const TuneArgs& a) {
   checkRanks(a.ranks);
-  if (a.rounds < 1) throwInvalid("--rounds " + std::to_string(a.rounds) + ": must be >= 1");
   if (a.stepFactor < 2)
     throwInvalid("-f/--stepfactor " + std::to_string(a.stepFactor) + ": must be >= 2");
-  const std::vector<std::string> algos = splitList(a.algos);
-  if (algos.empty()) throwInvalid("--algos '" + a.algos + "': name at least one algorithm");
-  std::vector<BenchConfig> configs;
-  for (const std::string& name : algos) {
-    BenchConfig c;
-    c.ranks = a.ranks;
-    c.minBytes = parseSize(a.minBytes);
-    c.maxBytes = parseSize(a.maxBytes);
-    c.stepFactor = static_cast<std::uint64_t>(a.stepFactor);
-    c.type = parseDataType(a.dtype);
-    c.op = parseReduceOp(a.op);
-    c.iterations = a.iterations;
-    c.warmup = a.warmup;
-    c.check = true;
-    c.collective.algorithm.name = name;
-    validate(c);  // unknown algorithm, bad sizes: refused before anything runs
-    configs.push_back(c);
-  }
-  std::ofstream out(a.out);
-  if (!out) throwInvalid("--out " + a.out + ": cannot open for writing");
-  std::ofstream rulesOut;
-  if (!a.ompiRules.empty()) {
-    rulesOut.open(a.ompiRules);
-    if (!rulesOut) throwInvalid("--ompi-rules " + a.ompiRules + ": cannot open for writing");
-  }
+  measure::TuneConfig c;
+  c.ranks = a.ranks;
+  c.minBytes = parseSize(a.minBytes);
+  c.maxBytes = parseSize(a.maxBytes);
+  c.stepFactor = static_cast<std::uint64_t>(a.stepFactor);
+  c.type = parseDataType(a.dtype);
+  c.op = parseReduceOp(a.op);
+  c.iterations = a.iterations;
+  c.warmup = a.warmup;
+  c.rounds = a.rounds;
+  c.algorithms = splitList(a.algos);
+  measure::validate(c);  // unknown algorithm, bad sizes: refused before anything runs
+  return c;
+}
 
-  const RunInfo info = currentRunInfo();
-  model::DecisionTable table;
-  table.ranks = a.ranks;
-  table.transport = "inproc";
-  table.dtype = dataTypeName(configs.front().type);
-  table.host = info.host;
-  table.ringlabVersion = info.version;
-  table.date = info.date;
-  for (std::uint64_t bytes : sweepSizes(configs.front())) table.measured.push_back({bytes, {}});
-
-  // Rounds interleave the algorithms (A B C D A B C D ...) so a core slowed for a while hurts all
-  // alike; each size keeps its best time over the rounds (noise only ever adds time).
-  for (int round = 0; round < a.rounds; ++round) {
-    for (const BenchConfig& c : configs) {
-      std::size_t i = 0;
-      runBenchThreads(c, [&](const BenchRow& row) {
-        if (row.outOfPlace.wrong != 0) {
-          throw Error(ErrorCode::Internal,
-                      fmt::format("{} gave {} wrong elements at {} bytes",
-                                  c.collective.algorithm.name, row.outOfPlace.wrong, row.bytes));
-        }
-        auto& times = table.measured[i++].timeUs;
-        const std::string& name = c.collective.algorithm.name;
-        times[name] = times.count(name) ? std::min(times[name], row.outOfPlace.timeUs)
-                                        : row.outOfPlace.timeUs;
-      });
-    }
-  }
-
-  std::printf("# ringlab tune: allreduce, p %d, %s, transport inproc, host %s, version %s, %s\n",
-              a.ranks, table.dtype.c_str(), info.host.c_str(), info.version.c_str(),
-              info.date.c_str());
+void printTable(const measure::TuneConfig& c, const model::DecisionTable& table) {
+  std::printf("# ringlab tune: allreduce, p %d, %s, transport %s, host %s, version %s, %s\n",
+              table.ranks, table.dtype.c_str(), table.transport.c_str(), table.host.c_str(),
+              table.ringlabVersion.c_str(), table.date.c_str());
   std::printf(
-      "# time(us): out-of-place, mean of %d iterations, best of %d interleaved rounds; every run "
-      "checked\n",
-      a.iterations, a.rounds);
+      "# time(us): out-of-place, median of %d iterations, best of %d interleaved rounds; every "
+      "run checked\n",
+      c.iterations, c.rounds);
   std::string head = fmt::format("# {:>12}", "size (B)");
-  for (const auto& name : algos) head += fmt::format(" {:>19}", name);
+  for (const auto& name : c.algorithms) head += fmt::format(" {:>19}", name);
   std::printf("%s  fastest\n", head.c_str());
   for (const model::MeasuredSize& m : table.measured) {
     std::string line = fmt::format("  {:>12}", m.bytes);
-    for (const auto& name : algos) line += fmt::format(" {:>19.1f}", m.timeUs.at(name));
+    for (const auto& name : c.algorithms) line += fmt::format(" {:>19.1f}", m.timeUs.at(name));
     std::printf("%s  %s\n", line.c_str(), m.fastest().c_str());
   }
   std::printf("# rules (from this size up):\n");
@@ -114,6 +65,19 @@ int runTuneCommand(const TuneArgs& a) {
     std::printf("#   %12llu B  %s\n", static_cast<unsigned long long>(r.fromBytes),
                 r.algorithm.c_str());
   }
+}
+
+int runTuneCommand(const TuneArgs& a) {
+  const measure::TuneConfig config = tuneConfig(a);
+  std::ofstream out(a.out);
+  if (!out) throwInvalid("--out " + a.out + ": cannot open for writing");
+  std::ofstream rulesOut;
+  if (!a.ompiRules.empty()) {
+    rulesOut.open(a.ompiRules);
+    if (!rulesOut) throwInvalid("--ompi-rules " + a.ompiRules + ": cannot open for writing");
+  }
+  const model::DecisionTable table = measure::tune(config, measure::currentRunInfo());
+  printTable(config, table);
   out << model::toJson(table).dump(2) << "\n";
   std::printf("# decision table written to %s (use: ringlab bench --algo auto --tuned %s)\n",
               a.out.c_str(), a.out.c_str());

@@ -16,6 +16,8 @@ const char* errorCodeName(ErrorCode code) {
       return "transport";
     case ErrorCode::Internal:
       return "internal";
+    case ErrorCode::Unreliable:
+      return "unreliable measurement";
   }
   return "unknown";
 }

@@ -6,7 +6,18 @@
 
 namespace ringlab {
 
-enum class ErrorCode { InvalidArgument, Mismatch, Timeout, PeerLost, Transport, Internal };
+// Unreliable: a measurement too noisy to fit (a model parameter came out non-positive); the fix is
+// to measure again, longer or with larger sizes, not to change the input. New codes go last: the
+// transports send a code to their peers as its number.
+enum class ErrorCode {
+  InvalidArgument,
+  Mismatch,
+  Timeout,
+  PeerLost,
+  Transport,
+  Internal,
+  Unreliable
+};
 
 const char* errorCodeName(ErrorCode code);
 

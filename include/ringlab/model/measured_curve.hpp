@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace ringlab::model {
 
 class MeasuredCurve {
@@ -34,16 +32,12 @@ class MeasuredCurve {
   std::string source_;
 };
 
+// A measured AllReduce curve with what it was measured on (measure::measuredAllReduce reads one
+// from a run record).
 struct MeasuredAllReduce {
   MeasuredCurve curve;
   int ranks = 0;
   std::string transport;
 };
-
-// From the JSON `ringlab bench --json` writes: run.p, run.transport, and per row size_bytes with
-// in_place.time_us (a bucket is reduced in place; out_of_place.time_us when in_place is absent).
-// Throws InvalidArgument naming `source` and the record at fault.
-MeasuredAllReduce measuredAllReduceFromBenchJson(const nlohmann::json& json,
-                                                 const std::string& source);
 
 }  // namespace ringlab::model

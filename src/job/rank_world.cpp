@@ -1,11 +1,11 @@
-#include "rank_world.hpp"
+#include "ringlab/job/rank_world.hpp"
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/transport/mpi.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "ringlab/transport/tcp.hpp"
 
-namespace ringlab::cli {
+namespace ringlab::job {
 
 bool isProcessTransport(const std::string& kind) {
   return kind == "shm" || kind == "tcp" || kind == "mpi";
@@ -41,4 +41,4 @@ RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds ti
   return world;
 }
 
-}  // namespace ringlab::cli
+}  // namespace ringlab::job

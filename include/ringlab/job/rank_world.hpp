@@ -9,7 +9,7 @@
 #include "ringlab/bootstrap/rendezvous.hpp"
 #include "ringlab/transport/transport.hpp"
 
-namespace ringlab::cli {
+namespace ringlab::job {
 
 // The transports whose ranks are processes, and which the launcher can start.
 bool isProcessTransport(const std::string& kind);  // shm, tcp, mpi
@@ -24,4 +24,4 @@ struct RankWorld {
 // InvalidArgument otherwise, saying how to launch.
 RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds timeout);
 
-}  // namespace ringlab::cli
+}  // namespace ringlab::job

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ringlab::cli {
+namespace ringlab::job {
 
 struct LaunchConfig {
   int ranks = 2;
@@ -27,4 +27,4 @@ int launch(const LaunchConfig& config);
 void rememberCommandLine(int argc, char** argv);
 std::vector<std::string> selfCommand();
 
-}  // namespace ringlab::cli
+}  // namespace ringlab::job

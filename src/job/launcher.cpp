@@ -1,4 +1,4 @@
-#include "launcher.hpp"
+#include "ringlab/job/launcher.hpp"
 
 #include <dirent.h>
 #include <signal.h>
@@ -15,7 +15,7 @@
 
 #include "ringlab/core/error.hpp"
 
-namespace ringlab::cli {
+namespace ringlab::job {
 namespace {
 
 std::string randomHex(int bytes) {
@@ -27,6 +27,12 @@ std::string randomHex(int bytes) {
     out += two;
   }
   return out;
+}
+
+// The variable's value when it is set and not empty, else `bytes` random bytes in hex.
+std::string environmentOrRandom(const char* name, int bytes) {
+  const char* value = std::getenv(name);
+  return value && *value ? std::string(value) : randomHex(bytes);
 }
 
 std::string temporaryDirectory(const std::string& job) {
@@ -115,10 +121,8 @@ int launch(const LaunchConfig& config) {
   if (config.ranks < 1)
     throwInvalid("-p " + std::to_string(config.ranks) + ": need at least 1 rank");
   if (config.command.empty()) throwInvalid("no command to launch: give it after --");
-  const char* tokenFromEnv = std::getenv("RINGLAB_TOKEN");
-  const std::string token = tokenFromEnv && *tokenFromEnv ? tokenFromEnv : randomHex(16);
-  const char* jobFromEnv = std::getenv("RINGLAB_JOB");
-  const std::string job = jobFromEnv && *jobFromEnv ? jobFromEnv : randomHex(6);
+  const std::string token = environmentOrRandom("RINGLAB_TOKEN", 16);
+  const std::string job = environmentOrRandom("RINGLAB_JOB", 6);
   const std::string directory = temporaryDirectory(job);
 
   // Signals are taken synchronously (sigtimedwait), so nothing runs in a handler.
@@ -194,4 +198,4 @@ int launch(const LaunchConfig& config) {
   return interrupted ? 130 : result;
 }
 
-}  // namespace ringlab::cli
+}  // namespace ringlab::job

@@ -1,4 +1,4 @@
-#include "bench_run.hpp"
+#include "ringlab/measure/bench.hpp"
 
 #include <unistd.h>
 
@@ -6,19 +6,18 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <exception>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/model/fit.hpp"
+#include "ringlab/measure/comparison.hpp"
+#include "ringlab/measure/rank_threads.hpp"
+#include "ringlab/measure/statistics.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/transport/inproc.hpp"
 
-namespace ringlab::cli {
+namespace ringlab::measure {
 namespace {
 
 std::uint64_t physicalMemoryBytes() {
@@ -54,10 +53,18 @@ class RankSweep {
     times_.resize(config.secondsPerSize > 0 ? kMaxIterations : config.iterations);
   }
 
-  BenchRow row(std::uint64_t bytes) {
-    BenchRow row;
+  RecordRow row(std::uint64_t bytes) {
+    RecordRow row;
     row.bytes = bytes;
     row.count = bytes / esize();
+    // The spec that runs this size ("auto" resolved the way every rank resolves it).
+    const schedule::AlgorithmSpec ran = model::chooseAlgorithm(
+        config_.collective.algorithm, schedule::Collective::AllReduce, config_.ranks, row.count,
+        config_.type, config_.collective.autoModel, config_.collective.autoTable.get());
+    row.algorithm = ran.name;
+    if (config_.profile) {
+      row.predictedUs = predictedMicros(ran, config_.ranks, bytes, config_.type, *config_.profile);
+    }
     const auto ringlab = [&](const void* src, void* dst, std::uint64_t n) {
       comm_.allreduce(src, dst, n, config_.type, config_.op, config_.collective);
     };
@@ -67,6 +74,7 @@ class RankSweep {
       row.peer = measure(row.count, false, [&](const void* src, void* dst, std::uint64_t n) {
         config_.peer(src, dst, n, config_.type, config_.op);
       });
+      row.peerLibrary = config_.peerLibrary;
     }
     return row;
   }
@@ -75,7 +83,7 @@ class RankSweep {
   std::size_t esize() const { return dataTypeSize(config_.type); }
 
   template <typename Allreduce>
-  BenchResult measure(std::uint64_t count, bool inPlace, const Allreduce& allreduce) {
+  Timing measure(std::uint64_t count, bool inPlace, const Allreduce& allreduce) {
     const void* src = inPlace ? recv_.data() : send_.data();
     auto once = [&] { allreduce(src, recv_.data(), count); };
     if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
@@ -103,18 +111,18 @@ class RankSweep {
     // An iteration takes as long as its slowest rank; report the median iteration.
     comm_.allreduce(times_.data(), times_.data(), static_cast<std::uint64_t>(iterations),
                     DataType::Float64, ReduceOp::Max);
-    BenchResult result;
-    result.iterations = iterations;
-    result.timeUs =
-        model::median(std::vector<double>(times_.begin(), times_.begin() + iterations)) * 1e6;
+    Timing result = summarise(std::vector<double>(times_.begin(), times_.begin() + iterations),
+                              config_.keepSamples);
+    std::uint64_t wrong = 0;
     if (config_.check) {
       fillCheckInput(config_.type, config_.op, comm_.rank(), inPlace ? recv_.data() : send_.data(),
                      count);
       once();
-      result.wrong = countWrong(config_.type, config_.op, comm_.size(), recv_.data(), count);
+      wrong = countWrong(config_.type, config_.op, comm_.size(), recv_.data(), count);
       if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
     }
-    result.wrong = sumOverRanks(comm_, result.wrong);
+    wrong = sumOverRanks(comm_, wrong);
+    if (config_.check) result.wrong = wrong;
     return result;
   }
 
@@ -167,41 +175,35 @@ std::vector<std::uint64_t> sweepSizes(const BenchConfig& c) {
   return geometricSizes(c.minBytes, c.maxBytes, c.stepFactor);
 }
 
-void runBenchRank(const BenchConfig& config, Communicator& comm,
-                  const std::function<void(const BenchRow&)>& onRow) {
+RunRecord startRecord(const BenchConfig& config, RunInfo info) {
+  RunRecord record;
+  info.algorithm = config.collective.algorithm.name;
+  info.ranks = config.ranks;
+  info.dtype = dataTypeName(config.type);
+  info.op = reduceOpName(config.op);
+  record.run = std::move(info);
+  record.segmentBytes = config.collective.exec.segmentBytes;
+  if (config.secondsPerSize <= 0) record.iterations = config.iterations;
+  record.secondsPerSize = config.secondsPerSize;
+  record.warmup = config.warmup;
+  return record;
+}
+
+void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow) {
   RankSweep sweep(config, comm);
   for (std::uint64_t bytes : sweepSizes(config)) {
-    const BenchRow row = sweep.row(bytes);
+    const RecordRow row = sweep.row(bytes);
     if (comm.rank() == 0) onRow(row);
   }
 }
 
-void runBenchThreads(const BenchConfig& config, const std::function<void(const BenchRow&)>& onRow) {
+void runBenchThreads(const BenchConfig& config, const RowCallback& onRow) {
   validate(config);  // before any thread starts, so that bad options fail once, cleanly
   transport::InprocWorld world(config.ranks);
   std::vector<std::unique_ptr<Communicator>> comms;
   for (int r = 0; r < config.ranks; ++r)
     comms.push_back(std::make_unique<Communicator>(world.transport(r)));
-  std::mutex errorMutex;
-  std::exception_ptr error;
-  std::vector<std::thread> threads;
-  for (int r = 0; r < config.ranks; ++r) {
-    threads.emplace_back([&, r] {
-      try {
-        runBenchRank(config, *comms[r], onRow);
-      } catch (const std::exception& e) {
-        {
-          std::lock_guard lock(errorMutex);
-          if (!error) error = std::current_exception();
-        }
-        // Peers may wait in a collective outside the Communicator's own abort (none today, but
-        // a failure in allocation would leave them there): stop them all.
-        world.abort(std::string("rank ") + std::to_string(r) + " failed: " + e.what());
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  if (error) std::rethrow_exception(error);
+  runRankThreads(world, [&](int r) { runBenchRank(config, *comms[r], onRow); });
 }
 
-}  // namespace ringlab::cli
+}  // namespace ringlab::measure

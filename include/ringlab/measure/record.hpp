@@ -1,0 +1,99 @@
+#pragma once
+// The run record: what one AllReduce measurement over a size sweep produced and how, so that every
+// figure can be traced to what produced it. One type, one JSON writer and one reader, for every
+// producer (`ringlab bench --json`, a framework's timings written in the same shape, an
+// nccl-tests all_reduce_perf log) and every consumer (compare, plan --measured).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ringlab::measure {
+
+// The run's identity. Strings a producer does not know stay empty (a log of nccl-tests names no
+// algorithm); the JSON writer writes them all, the reader takes whatever is there.
+struct RunInfo {
+  std::string version;
+  std::string transport;
+  std::string algorithm;
+  std::string ringOrder;
+  std::string topology;
+  std::string placement;  // which rank sits where
+  int ranks = 0;
+  std::string dtype;
+  std::string op;
+  std::string host;
+  std::string date;  // UTC, ISO 8601
+  bool operator==(const RunInfo&) const = default;
+};
+
+// Version, host and date of this process, now; the caller fills the rest.
+RunInfo currentRunInfo();
+
+// What the record can truthfully say about where the ranks ran when the user named no topology:
+// inproc and shm ranks share one host, tcp ranks may span hosts, mpirun placed MPI's.
+struct LaunchDescription {
+  std::string topology, placement;
+};
+LaunchDescription describeLaunch(const std::string& transport);
+
+// One measured case (one size, out of place or in place). Times in microseconds; the time of an
+// iteration is the slowest rank's; `timeUs` is the median over iterations. min, max and mean are 0
+// where the source has none (older records, nccl-tests logs).
+struct Timing {
+  double timeUs = 0;  // median
+  double minUs = 0, maxUs = 0, meanUs = 0;
+  int iterations = 0;
+  std::optional<std::uint64_t> wrong;  // elements off the closed form; none when not checked
+  std::vector<double> samplesUs;       // per iteration, only when requested
+  bool operator==(const Timing&) const = default;
+};
+
+struct RecordRow {
+  std::uint64_t bytes = 0;
+  std::uint64_t count = 0;
+  std::string algorithm;              // the algorithm that ran this size ("auto" resolved)
+  std::optional<double> predictedUs;  // the model's time for it, when a profile was given
+  std::optional<Timing> outOfPlace;
+  std::optional<Timing> inPlace;
+  std::optional<Timing> peer;  // another library's allreduce on the same buffers
+  std::string peerLibrary;
+  bool operator==(const RecordRow&) const = default;
+};
+
+struct RunRecord {
+  std::string source = "ringlab bench";  // what measured it (not written: the format says it)
+  RunInfo run;
+  std::uint64_t segmentBytes = 0;
+  std::optional<int> iterations;  // -n; none when a time per size sized each measurement
+  double secondsPerSize = 0;
+  int warmup = 0;
+  std::vector<RecordRow> rows;
+  bool operator==(const RunRecord&) const = default;
+};
+
+// The JSON of `ringlab bench --json`: "run", "conventions", "segment_bytes", "iterations",
+// "seconds_per_size", "warmup" and "rows" (size_bytes, count, algorithm, predicted_us,
+// out_of_place, in_place, peer_mpi; each timing with time_us, min_us, max_us, mean_us, algbw_GBps,
+// busbw_GBps, iterations, wrong, measured_over_predicted when predicted, samples_us when kept).
+nlohmann::json toJson(const RunInfo& info);
+nlohmann::json toJson(const RunRecord& record);
+
+// The reader of that JSON. Needs run.p and rows of size_bytes; everything else is optional, so a
+// framework's timings in the same shape read too. Throws InvalidArgument "<name>: <what is wrong>
+// (expected `ringlab bench --json` output: ...)".
+RunRecord recordFromJson(const nlohmann::json& json, const std::string& name);
+
+// An nccl-tests all_reduce_perf log as a record (source "nccl-tests all_reduce_perf"). Throws
+// InvalidArgument naming `name` for another collective, a truncated log, or no rows.
+RunRecord recordFromNcclTests(const std::string& text, const std::string& name);
+
+// Either format, detected from the content; `name` appears in error messages.
+RunRecord parseRecord(const std::string& text, const std::string& name);
+
+// The same from a file (bounded read); messages start "<what> <path>:" ("measured times x.json:").
+RunRecord readRecord(const std::string& path, const std::string& what);
+
+}  // namespace ringlab::measure

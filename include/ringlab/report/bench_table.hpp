@@ -1,0 +1,28 @@
+#pragma once
+// The nccl-tests style table of an AllReduce size sweep (all_reduce_perf's columns and their
+// meaning), for every front end that prints one: measured rows (`ringlab bench`) and simulated or
+// predicted rows (a row whose timings carry no wrong count prints "N/A" in #wrong).
+#include <string>
+
+#include "ringlab/measure/record.hpp"
+
+namespace ringlab::report {
+
+// Columns after the twelve of nccl-tests, in this order when present.
+struct BenchColumns {
+  bool peer = false;       // mpi(us) mpi_busbw #wrong: another library on the same buffers
+  bool model = false;      // model(us) oop/model ip/model: the row's predicted time
+  bool algorithm = false;  // the algorithm that ran the row (--algo auto)
+};
+
+// The three header lines ("# out-of-place in-place", column names, units), each ending in a
+// newline and without trailing blanks.
+std::string benchTableHeader(const BenchColumns& columns);
+
+// One row, ending in a newline: size, count, type, redop, then time, algbw, busbw, #wrong out of
+// place and in place (busbw for p ranks), then the extra columns. The row must have both timings,
+// a predicted time for `model` and a peer timing for `peer`.
+std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::string& dtype,
+                          const std::string& op, const BenchColumns& columns);
+
+}  // namespace ringlab::report

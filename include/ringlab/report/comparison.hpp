@@ -1,0 +1,20 @@
+#pragma once
+// Measured against predicted (measure::Comparison) as a table and as a log-log SVG chart.
+#include <string>
+#include <vector>
+
+#include "ringlab/measure/comparison.hpp"
+
+namespace ringlab::report {
+
+// "# <label>, measured by <source>", a header, one row per size (size, model(us), out-of-place,
+// meas/model, in-place, meas/model) and the median |measured/predicted - 1| over rows >= 1 MiB.
+std::string comparisonTable(const measure::Comparison& comparison);
+
+// One log-log chart: time against size, measured (solid, dots) and predicted (dashed), one colour
+// per comparison; sizes labelled 1 B, 1 KiB, 1 MiB ..., times 1 us, 1 ms, 1 s. A self-contained
+// SVG document. Throws InvalidArgument when there is nothing to plot (no positive size and time).
+std::string comparisonSvg(const std::vector<measure::Comparison>& comparisons,
+                          const std::string& title);
+
+}  // namespace ringlab::report

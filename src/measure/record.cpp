@@ -1,0 +1,235 @@
+#include "ringlab/measure/record.hpp"
+
+#include <unistd.h>
+
+#include <ctime>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/file.hpp"
+#include "ringlab/model/bandwidth.hpp"
+#include "ringlab/version.hpp"
+
+namespace ringlab::measure {
+namespace {
+
+using nlohmann::json;
+
+json timingJson(const Timing& t, std::uint64_t bytes, int ranks,
+                const std::optional<double>& predictedUs) {
+  json j = {{"time_us", t.timeUs},
+            {"min_us", t.minUs},
+            {"max_us", t.maxUs},
+            {"mean_us", t.meanUs},
+            {"algbw_GBps", model::algbwGBps(bytes, t.timeUs)},
+            {"busbw_GBps", model::allReduceBusbwGBps(bytes, t.timeUs, ranks)},
+            {"iterations", t.iterations}};
+  j["wrong"] = t.wrong ? json(*t.wrong) : json(nullptr);
+  if (predictedUs) j["measured_over_predicted"] = t.timeUs / *predictedUs;
+  if (!t.samplesUs.empty()) j["samples_us"] = t.samplesUs;
+  return j;
+}
+
+json rowJson(const RecordRow& row, int ranks) {
+  const auto timing = [&](const std::optional<Timing>& t) {
+    return t ? timingJson(*t, row.bytes, ranks, row.predictedUs) : json(nullptr);
+  };
+  json peer = nullptr;
+  if (row.peer) {
+    peer = timingJson(*row.peer, row.bytes, ranks, std::nullopt);
+    peer["library"] = row.peerLibrary;
+  }
+  return {{"size_bytes", row.bytes},
+          {"count", row.count},
+          {"algorithm", row.algorithm},
+          {"predicted_us", row.predictedUs ? json(*row.predictedUs) : json(nullptr)},
+          {"out_of_place", timing(row.outOfPlace)},
+          {"in_place", timing(row.inPlace)},
+          {"peer_mpi", peer}};
+}
+
+// Reads the JSON leniently: the required fields fail with the record at fault named, the rest
+// default when absent.
+class JsonReader {
+ public:
+  explicit JsonReader(const std::string& name) : name_(name) {}
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throwInvalid(name_ + ": " + what +
+                 " (expected `ringlab bench --json` output: run.p and rows of size_bytes with "
+                 "in_place.time_us or out_of_place.time_us)");
+  }
+
+  RunInfo run(const json& j) const {
+    if (!j.is_object() || !j.contains("run") || !j["run"].is_object()) fail("no \"run\" object");
+    const json& r = j["run"];
+    if (!r.contains("p") || !r["p"].is_number_integer() || r["p"].get<int>() < 1) {
+      fail("run.p is missing or not a rank count >= 1");
+    }
+    RunInfo info;
+    info.ranks = r["p"].get<int>();
+    for (auto [key, field] : {std::pair{"ringlab_version", &info.version},
+                              {"transport", &info.transport},
+                              {"algorithm", &info.algorithm},
+                              {"ring_order", &info.ringOrder},
+                              {"topology", &info.topology},
+                              {"placement", &info.placement},
+                              {"dtype", &info.dtype},
+                              {"op", &info.op},
+                              {"host", &info.host},
+                              {"date", &info.date}}) {
+      if (r.contains(key) && r[key].is_string()) *field = r[key].get<std::string>();
+    }
+    return info;
+  }
+
+  std::optional<Timing> timing(const json& row, const char* kind, const std::string& at) const {
+    if (!row.contains(kind) || row[kind].is_null()) return std::nullopt;
+    const json& t = row[kind];
+    if (!t.is_object() || !t.contains("time_us") || !t["time_us"].is_number()) {
+      fail(at + ": no " + kind + ".time_us");
+    }
+    Timing out;
+    out.timeUs = t["time_us"].get<double>();
+    out.minUs = number(t, "min_us", 0.0);
+    out.maxUs = number(t, "max_us", 0.0);
+    out.meanUs = number(t, "mean_us", 0.0);
+    out.iterations = t.contains("iterations") && t["iterations"].is_number_integer()
+                         ? t["iterations"].get<int>()
+                         : 0;
+    if (t.contains("wrong") && t["wrong"].is_number_unsigned())
+      out.wrong = t["wrong"].get<std::uint64_t>();
+    if (t.contains("samples_us") && t["samples_us"].is_array()) {
+      for (const json& s : t["samples_us"]) {
+        if (!s.is_number()) fail(at + ": " + kind + ".samples_us holds a non-number");
+        out.samplesUs.push_back(s.get<double>());
+      }
+    }
+    return out;
+  }
+
+  RecordRow row(const json& j, std::size_t k) const {
+    const std::string at = "row " + std::to_string(k);
+    if (!j.is_object() || !j.contains("size_bytes") || !j["size_bytes"].is_number_unsigned()) {
+      fail(at + ": no size_bytes");
+    }
+    RecordRow row;
+    row.bytes = j["size_bytes"].get<std::uint64_t>();
+    if (j.contains("count") && j["count"].is_number_unsigned())
+      row.count = j["count"].get<std::uint64_t>();
+    if (j.contains("algorithm") && j["algorithm"].is_string())
+      row.algorithm = j["algorithm"].get<std::string>();
+    if (j.contains("predicted_us") && j["predicted_us"].is_number())
+      row.predictedUs = j["predicted_us"].get<double>();
+    row.outOfPlace = timing(j, "out_of_place", at);
+    row.inPlace = timing(j, "in_place", at);
+    row.peer = timing(j, "peer_mpi", at);
+    if (row.peer && j["peer_mpi"].contains("library") && j["peer_mpi"]["library"].is_string())
+      row.peerLibrary = j["peer_mpi"]["library"].get<std::string>();
+    return row;
+  }
+
+  static double number(const json& j, const char* key, double otherwise) {
+    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : otherwise;
+  }
+
+ private:
+  const std::string& name_;
+};
+
+}  // namespace
+
+RunInfo currentRunInfo() {
+  RunInfo info;
+  info.version = version();
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  info.host = host;
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  info.date = date;
+  return info;
+}
+
+LaunchDescription describeLaunch(const std::string& transport) {
+  if (transport == "inproc") return {"single host", "ranks as threads of one process"};
+  if (transport == "shm") return {"single host", "one process per rank"};
+  if (transport == "mpi") return {"as mpirun placed the ranks", "ranks as MPI processes (mpirun)"};
+  // tcp: a launcher or torchrun-style variables may have started the ranks on several hosts.
+  return {"as launched: " + transport + " ranks may span hosts", "one process per rank"};
+}
+
+json toJson(const RunInfo& info) {
+  return {{"ringlab_version", info.version},
+          {"transport", info.transport},
+          {"algorithm", info.algorithm},
+          {"ring_order", info.ringOrder},
+          {"topology", info.topology},
+          {"placement", info.placement},
+          {"p", info.ranks},
+          {"dtype", info.dtype},
+          {"op", info.op},
+          {"host", info.host},
+          {"date", info.date}};
+}
+
+json toJson(const RunRecord& record) {
+  json rows = json::array();
+  for (const RecordRow& row : record.rows) rows.push_back(rowJson(row, record.run.ranks));
+  return {{"run", toJson(record.run)},
+          {"conventions",
+           {{"time", "median over iterations of the slowest rank's time, microseconds"},
+            {"min_max_mean", "min_us, max_us, mean_us: over the same iterations"},
+            {"algbw", "size / time, GB/s = 1e9 B/s"},
+            {"busbw", "algbw x 2(p-1)/p (nccl-tests allreduce)"}}},
+          {"segment_bytes", record.segmentBytes},
+          // -n, or null when a time per size sized each measurement (its count is in the result).
+          {"iterations", record.iterations ? json(*record.iterations) : json(nullptr)},
+          {"seconds_per_size", record.secondsPerSize},
+          {"warmup", record.warmup},
+          {"rows", rows}};
+}
+
+RunRecord recordFromJson(const json& j, const std::string& name) {
+  const JsonReader reader(name);
+  RunRecord record;
+  record.run = reader.run(j);
+  if (!j.contains("rows") || !j["rows"].is_array()) reader.fail("no \"rows\" array");
+  record.segmentBytes = j.contains("segment_bytes") && j["segment_bytes"].is_number_unsigned()
+                            ? j["segment_bytes"].get<std::uint64_t>()
+                            : 0;
+  if (j.contains("iterations") && j["iterations"].is_number_integer())
+    record.iterations = j["iterations"].get<int>();
+  record.secondsPerSize = JsonReader::number(j, "seconds_per_size", 0.0);
+  record.warmup = static_cast<int>(JsonReader::number(j, "warmup", 0.0));
+  for (std::size_t k = 0; k < j["rows"].size(); ++k)
+    record.rows.push_back(reader.row(j["rows"][k], k));
+  return record;
+}
+
+RunRecord parseRecord(const std::string& text, const std::string& name) {
+  const auto start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) throwInvalid(name + ": empty file");
+  if (text[start] == '{') {
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const json::exception& e) {
+      throwInvalid(name + ": not valid JSON (" + e.what() + ")");
+    }
+    return recordFromJson(j, name);
+  }
+  if (text.find("#  Rank") != std::string::npos || text.find("# nThread") != std::string::npos ||
+      text.find("out-of-place") != std::string::npos) {
+    return recordFromNcclTests(text, name);
+  }
+  throwInvalid(name + ": neither a `ringlab bench --json` file nor an nccl-tests log");
+}
+
+RunRecord readRecord(const std::string& path, const std::string& what) {
+  return parseRecord(readTextFile(path, what), what + " " + path);
+}
+
+}  // namespace ringlab::measure

@@ -1,0 +1,384 @@
+// The measurement layer (measure/) and the renderings front ends share (report/): the run record
+// and its JSON, nccl-tests logs, statistics, bandwidths, the bench sweep, calibrate's error paths,
+// tune, and the bench and compare renderings.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/measure/bench.hpp"
+#include "ringlab/measure/calibrate.hpp"
+#include "ringlab/measure/comparison.hpp"
+#include "ringlab/measure/rank_threads.hpp"
+#include "ringlab/measure/record.hpp"
+#include "ringlab/measure/statistics.hpp"
+#include "ringlab/measure/tune.hpp"
+#include "ringlab/model/bandwidth.hpp"
+#include "ringlab/model/predict.hpp"
+#include "ringlab/report/bench_table.hpp"
+#include "ringlab/report/comparison.hpp"
+
+#ifndef RINGLAB_TEST_DATA
+#error "RINGLAB_TEST_DATA must be defined as the path of tests/data"
+#endif
+
+namespace ringlab::measure {
+namespace {
+
+// The Error `f` throws (a failure when it throws none or something else).
+Error errorFrom(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not a ringlab::Error: " << e.what();
+    return Error(ErrorCode::Internal, e.what());
+  }
+  ADD_FAILURE() << "no exception";
+  return Error(ErrorCode::Internal, "none");
+}
+
+void expectError(const std::function<void()>& f, ErrorCode code, const std::string& needle) {
+  const Error e = errorFrom(f);
+  EXPECT_EQ(e.code(), code) << e.what();
+  EXPECT_NE(std::string(e.what()).find(needle), std::string::npos)
+      << "'" << e.what() << "' does not contain '" << needle << "'";
+}
+
+Timing timing(double us, std::optional<std::uint64_t> wrong) {
+  Timing t;
+  t.timeUs = t.minUs = t.maxUs = t.meanUs = us;
+  t.iterations = 3;
+  t.wrong = wrong;
+  return t;
+}
+
+RunRecord sampleRecord() {
+  RunRecord r;
+  r.run = currentRunInfo();
+  r.run.transport = "tcp";
+  r.run.algorithm = "ring";
+  r.run.ringOrder = "0,2,1";
+  r.run.topology = "as launched: tcp ranks may span hosts";
+  r.run.placement = "one process per rank";
+  r.run.ranks = 3;
+  r.run.dtype = "float32";
+  r.run.op = "sum";
+  r.segmentBytes = 262144;
+  r.iterations = 3;
+  r.warmup = 1;
+  RecordRow a;
+  a.bytes = 28;
+  a.count = 7;
+  a.algorithm = "ring";
+  a.predictedUs = 12.5;
+  a.outOfPlace = Timing{10.25, 9.5, 30.125, 14.0, 3, 0, {9.5, 10.25, 30.125}};
+  a.inPlace = timing(11, 0);
+  a.peer = timing(13, std::nullopt);
+  a.peerLibrary = "Open MPI v4.1";
+  RecordRow b;
+  b.bytes = 4096;
+  b.count = 1024;
+  b.algorithm = "rabenseifner";
+  b.outOfPlace = timing(40, 0);
+  b.inPlace = timing(41.5, 2);
+  r.rows = {a, b};
+  return r;
+}
+
+TEST(MeasureRecord, JsonRoundTripKeepsEveryField) {
+  const RunRecord record = sampleRecord();
+  const nlohmann::json j = toJson(record);
+  const RunRecord back = recordFromJson(nlohmann::json::parse(j.dump(2)), "r.json");
+  EXPECT_TRUE(back == record) << j.dump(2);
+  // The names older readers and tools use stay.
+  EXPECT_EQ(j["run"]["p"], 3);
+  EXPECT_EQ(j["rows"][0]["size_bytes"], 28);
+  EXPECT_DOUBLE_EQ(j["rows"][0]["out_of_place"]["time_us"].get<double>(), 10.25);
+  EXPECT_DOUBLE_EQ(j["rows"][0]["out_of_place"]["measured_over_predicted"].get<double>(),
+                   10.25 / 12.5);
+  EXPECT_TRUE(j["rows"][0]["peer_mpi"]["wrong"].is_null());
+  EXPECT_EQ(j["rows"][0]["peer_mpi"]["library"], "Open MPI v4.1");
+  EXPECT_TRUE(j["rows"][1]["peer_mpi"].is_null());
+  EXPECT_TRUE(j["rows"][1]["predicted_us"].is_null());
+  // Samples only where they were kept.
+  EXPECT_TRUE(j["rows"][0]["out_of_place"].contains("samples_us"));
+  EXPECT_FALSE(j["rows"][0]["in_place"].contains("samples_us"));
+}
+
+TEST(MeasureRecord, ReadsAFrameworksShapeAndNamesBadRecords) {
+  const RunRecord r = parseRecord(
+      R"({"run": {"p": 4, "transport": "tcp"}, "rows": [{"size_bytes": 4, "in_place": {"time_us": 10}},
+          {"size_bytes": 64, "out_of_place": {"time_us": 12}}]})",
+      "b.json");
+  EXPECT_EQ(r.run.ranks, 4);
+  EXPECT_EQ(r.rows.size(), 2u);
+  const model::MeasuredAllReduce m = measuredAllReduce(r, "b.json");
+  EXPECT_EQ(m.ranks, 4);
+  EXPECT_EQ(m.transport, "tcp");
+  EXPECT_DOUBLE_EQ(m.curve.seconds(64), 12e-6);
+  const auto invalid = [](const std::string& text, const std::string& needle) {
+    expectError([&] { parseRecord(text, "b.json"); }, ErrorCode::InvalidArgument, needle);
+  };
+  invalid("{}", "b.json: no \"run\" object");
+  invalid(R"({"run": {"p": 0}, "rows": []})", "run.p is missing or not a rank count >= 1");
+  invalid(R"({"run": {"p": 2}})", "no \"rows\" array");
+  invalid(R"({"run": {"p": 2}, "rows": [{"in_place": {}}]})", "row 0: no size_bytes");
+  invalid(R"({"run": {"p": 2}, "rows": [{"size_bytes": 8, "in_place": {}}]})",
+          "row 0: no in_place.time_us");
+  invalid("   ", "b.json: empty file");
+  invalid("hello", "neither a `ringlab bench --json` file nor an nccl-tests log");
+  expectError(
+      [] {
+        measuredAllReduce(
+            parseRecord(R"({"run": {"p": 2}, "rows": [{"size_bytes": 8}]})", "b.json"), "b.json");
+      },
+      ErrorCode::InvalidArgument, "row 0: no in_place.time_us or out_of_place.time_us");
+}
+
+TEST(MeasureRecord, ReadsAnNcclTestsLog) {
+  const RunRecord r =
+      readRecord(std::string(RINGLAB_TEST_DATA) + "/nccl_all_reduce_perf_16ranks.log", "log");
+  EXPECT_EQ(r.source, "nccl-tests all_reduce_perf");
+  EXPECT_EQ(r.run.ranks, 16);
+  EXPECT_EQ(r.run.dtype, "float32");
+  EXPECT_EQ(r.run.op, "sum");
+  EXPECT_TRUE(r.run.algorithm.empty());
+  ASSERT_EQ(r.rows.size(), 5u);
+  EXPECT_EQ(r.rows[0].bytes, 8u);
+  EXPECT_EQ(r.rows[0].count, 2u);
+  EXPECT_DOUBLE_EQ(r.rows[0].outOfPlace->timeUs, 135.8);
+  EXPECT_DOUBLE_EQ(r.rows[0].inPlace->timeUs, 123.5);
+  EXPECT_EQ(r.rows[4].bytes, 8589934592ull);
+  expectError(
+      [] {
+        readRecord(std::string(RINGLAB_TEST_DATA) + "/nccl_all_gather_perf_8ranks.log", "log");
+      },
+      ErrorCode::InvalidArgument, "another collective");
+  expectError(
+      [] {
+        readRecord(std::string(RINGLAB_TEST_DATA) + "/nccl_all_reduce_perf_truncated.log", "log");
+      },
+      ErrorCode::InvalidArgument, "truncated");
+}
+
+TEST(MeasureRecord, TcpRanksAreNotSaidToShareAHost) {
+  EXPECT_EQ(describeLaunch("tcp").topology, "as launched: tcp ranks may span hosts");
+  EXPECT_EQ(describeLaunch("shm").topology, "single host");
+  EXPECT_EQ(describeLaunch("inproc").placement, "ranks as threads of one process");
+  EXPECT_EQ(describeLaunch("mpi").topology, "as mpirun placed the ranks");
+}
+
+TEST(MeasureStatistics, MedianMinMaxMeanOfKnownSamples) {
+  const Timing odd = summarise({3e-6, 1e-6, 4e-6, 1e-6, 6e-6}, false);
+  EXPECT_DOUBLE_EQ(odd.timeUs, 3);
+  EXPECT_DOUBLE_EQ(odd.minUs, 1);
+  EXPECT_DOUBLE_EQ(odd.maxUs, 6);
+  EXPECT_DOUBLE_EQ(odd.meanUs, 3);
+  EXPECT_EQ(odd.iterations, 5);
+  EXPECT_TRUE(odd.samplesUs.empty());
+  const Timing even = summarise({4e-6, 1e-6, 2e-6, 10e-6}, true);
+  EXPECT_DOUBLE_EQ(even.timeUs, 3);  // the mean of the middle two
+  EXPECT_DOUBLE_EQ(even.meanUs, 4.25);
+  EXPECT_EQ(even.samplesUs, (std::vector<double>{4, 1, 2, 10}));
+  expectError([] { summarise({}, false); }, ErrorCode::InvalidArgument, "no iterations");
+}
+
+TEST(MeasureBandwidth, ClosedForms) {
+  EXPECT_DOUBLE_EQ(model::algbwGBps(1'000'000'000, 1e6), 1.0);  // 1 GB in 1 s
+  EXPECT_DOUBLE_EQ(model::allReduceBusbwGBps(1'000'000'000, 1e6, 4), 1.5);
+  EXPECT_DOUBLE_EQ(model::allReduceBusFactor(2), 1.0);
+  EXPECT_DOUBLE_EQ(model::allReduceBusFactor(1), 0.0);
+  EXPECT_DOUBLE_EQ(model::algbwGBps(4096, 0), 0.0);
+}
+
+BenchConfig smallBench(int ranks, DataType type, std::uint64_t bytes) {
+  BenchConfig c;
+  c.ranks = ranks;
+  c.type = type;
+  c.minBytes = c.maxBytes = bytes;
+  c.iterations = 3;
+  c.warmup = 1;
+  return c;
+}
+
+TEST(MeasureBench, OddSizesAtThreeRanksAreRight) {
+  for (const auto& [type, bytes] : {std::pair{DataType::Float32, std::uint64_t{28}},
+                                    std::pair{DataType::Int8, std::uint64_t{13}}}) {
+    std::vector<RecordRow> rows;
+    runBenchThreads(smallBench(3, type, bytes), [&](const RecordRow& r) { rows.push_back(r); });
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].bytes, bytes);
+    EXPECT_EQ(rows[0].count, bytes / dataTypeSize(type));
+    EXPECT_EQ(rows[0].algorithm, "ring");
+    EXPECT_EQ(rows[0].outOfPlace->wrong, std::uint64_t{0});
+    EXPECT_EQ(rows[0].inPlace->wrong, std::uint64_t{0});
+    EXPECT_EQ(rows[0].outOfPlace->iterations, 3);
+    EXPECT_LE(rows[0].outOfPlace->minUs, rows[0].outOfPlace->timeUs);
+    EXPECT_LE(rows[0].outOfPlace->timeUs, rows[0].outOfPlace->maxUs);
+    EXPECT_FALSE(rows[0].peer.has_value());
+    EXPECT_FALSE(rows[0].predictedUs.has_value());
+  }
+}
+
+TEST(MeasureBench, SamplesOnlyOnRequestAndNoWrongCountWithoutCheck) {
+  for (bool keep : {false, true}) {
+    BenchConfig c = smallBench(2, DataType::Float32, 64);
+    c.keepSamples = keep;
+    c.check = keep;  // unchecked: no wrong count at all, not 0
+    c.profile = model::defaultProfile();
+    RunRecord record = startRecord(c, currentRunInfo());
+    runBenchThreads(c, [&](const RecordRow& r) { record.rows.push_back(r); });
+    ASSERT_EQ(record.rows.size(), 1u);
+    const RecordRow& row = record.rows[0];
+    EXPECT_EQ(row.outOfPlace->samplesUs.size(), keep ? 3u : 0u);
+    EXPECT_EQ(row.outOfPlace->wrong.has_value(), keep);
+    ASSERT_TRUE(row.predictedUs.has_value());
+    EXPECT_GT(*row.predictedUs, 0);
+    const nlohmann::json j = toJson(record);
+    EXPECT_EQ(j["rows"][0]["in_place"].contains("samples_us"), keep);
+    EXPECT_EQ(j["iterations"], 3);
+    EXPECT_EQ(j["run"]["p"], 2);
+    EXPECT_EQ(j["run"]["dtype"], "float32");
+  }
+}
+
+TEST(MeasureBench, ValidateNamesTheOption) {
+  BenchConfig c = smallBench(2, DataType::Float32, 64);
+  c.minBytes = 6;
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-b/--minbytes");
+  c = smallBench(2, DataType::Float32, 64);
+  c.iterations = 0;
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-n/--iters 0");
+}
+
+// A rank thread that fails (here with Timeout) ends the run with its Error, after the other
+// ranks, stopped by the abort, have been joined: never in std::terminate.
+TEST(MeasureCalibrate, RankThreadTimeoutBecomesAnError) {
+  transport::InprocWorld world(2);
+  expectError(
+      [&] {
+        runRankThreads(world, [&](int rank) {
+          if (rank == 0) throw Error(ErrorCode::Timeout, "rank 0: no answer from rank 1");
+          // Rank 1 waits for a message rank 0 never sends; the abort ends the wait.
+          int value = 0;
+          transport::Transport& t = world.transport(1);
+          t.wait(t.irecv(0, &value, sizeof value, 7), std::chrono::seconds(30));
+        });
+      },
+      ErrorCode::Timeout, "rank 0: no answer");
+}
+
+TEST(MeasureCalibrate, NoisyFitIsUnreliableNotInternal) {
+  Calibration c;
+  c.link.sizes = {8, 32, 128};
+  c.link.seconds = {3e-6, 2e-6, 1e-6};
+  c.link.fit.slope = -1e-9;
+  c.reduce.sizes = {65536, 262144, 1048576};
+  c.reduce.seconds = {1e-5, 4e-5, 1.6e-4};
+  c.reduce.fit.slope = 1.5e-10;
+  expectError([&] { calibratedProfile(c, "inproc", currentRunInfo()); }, ErrorCode::Unreliable,
+              "too noisy");
+  EXPECT_STREQ(errorCodeName(ErrorCode::Unreliable), "unreliable measurement");
+  c.link.fit.slope = 2e-10;
+  c.link.fit.intercept = 2e-6;
+  const model::Profile p = calibratedProfile(c, "inproc", currentRunInfo());
+  EXPECT_DOUBLE_EQ(p.params.link.alpha_s, 2e-6);
+  EXPECT_EQ(p.transport, "inproc");
+}
+
+TEST(MeasureCalibrate, ValidateNamesTheOption) {
+  CalibrateConfig c;
+  c.transport = "tcp";
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "transport 'tcp'");
+  c = CalibrateConfig{};
+  c.iterations = 2;
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-n/--iters 2");
+  c = CalibrateConfig{};
+  c.maxBytes = 16;
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "at least 3 sizes");
+}
+
+TEST(MeasureTune, MeasuresEveryCandidateAtEverySize) {
+  EXPECT_EQ(tuneCandidates(), model::modelledAlgorithms());
+  TuneConfig c;
+  c.ranks = 3;
+  c.minBytes = 12;
+  c.maxBytes = 768;
+  c.stepFactor = 8;
+  c.iterations = 1;
+  c.warmup = 0;
+  c.rounds = 1;
+  const model::DecisionTable table = tune(c, currentRunInfo());
+  ASSERT_EQ(table.measured.size(), 3u);
+  for (const model::MeasuredSize& m : table.measured) {
+    for (const std::string& name : c.algorithms) EXPECT_GT(m.timeUs.at(name), 0) << name;
+  }
+  c.algorithms = {"warp_drive"};
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "warp_drive");
+  c.algorithms.clear();
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "at least one algorithm");
+}
+
+TEST(MeasureCompare, RowsAgainstTheModelAndTheirMedianError) {
+  RunRecord r = sampleRecord();
+  const model::Profile profile = model::defaultProfile();
+  const Comparison c = compare(r, comparedAlgorithm(r, ""), profile, "r.json");
+  EXPECT_EQ(c.label, "ring, p = 3");
+  ASSERT_EQ(c.rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.rows[0].predictedUs,
+                   predictedMicros(comparedAlgorithm(r, ""), 3, 28, DataType::Float32, profile));
+  EXPECT_EQ(comparedAlgorithm(r, "rabenseifner").name, "rabenseifner");
+  EXPECT_TRUE(std::isnan(medianAbsoluteError(c, 1 << 20)));
+  Comparison known;
+  known.rows = {{1 << 20, 10, 11, 12}, {1 << 21, 10, 10, 9}};  // errors .1 .2 0 .1
+  EXPECT_NEAR(medianAbsoluteError(known, 1 << 20), 0.1, 1e-12);
+  r.rows[1].inPlace.reset();
+  expectError([&] { compare(r, comparedAlgorithm(r, ""), profile, "r.json"); },
+              ErrorCode::InvalidArgument, "r.json: row 1");
+}
+
+TEST(MeasureReport, BenchTableFitsMeasuredAndSimulatedRows) {
+  const std::string header = report::benchTableHeader({});
+  EXPECT_EQ(std::count(header.begin(), header.end(), '\n'), 3);
+  EXPECT_NE(header.find("#wrong"), std::string::npos);
+  EXPECT_EQ(header.find(" \n"), std::string::npos) << "trailing blanks";
+  RecordRow simulated;
+  simulated.bytes = 1024;
+  simulated.count = 256;
+  simulated.outOfPlace = simulated.inPlace = timing(2, std::nullopt);
+  const std::string row = report::benchTableRow(simulated, 4, "float32", "sum", {});
+  EXPECT_EQ(
+      row,
+      "          1024          256  float32    sum       2.0    0.51    0.77    N/A       2.0 "
+      "   0.51    0.77    N/A\n");
+  const RunRecord r = sampleRecord();
+  const std::string full =
+      report::benchTableRow(r.rows[0], 3, "float32", "sum", {true, true, true});
+  EXPECT_NE(full.find("  ring\n"), std::string::npos) << full;
+  EXPECT_NE(full.find("12.5"), std::string::npos) << full;
+}
+
+TEST(MeasureReport, CompareSvgLabelsSizesAndTimesInUnits) {
+  Comparison c;
+  c.label = "ring, p = 4";
+  c.rows = {{8, 20, 25, 26}, {1 << 20, 900, 1000, 1100}, {64 << 20, 30000, 40000, 41000}};
+  const std::string svg = report::comparisonSvg({c}, "t");
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  for (const char* label : {">1 KiB<", ">1 MiB<", ">64 MiB<", ">10 us<", ">1 ms<", ">100 ms<"})
+    EXPECT_NE(svg.find(label), std::string::npos) << label << "\n" << svg;
+  EXPECT_EQ(svg.find(">1e"), std::string::npos) << svg;
+  expectError([] { report::comparisonSvg({}, "t"); }, ErrorCode::InvalidArgument,
+              "nothing to plot");
+  const std::string table = report::comparisonTable(c);
+  EXPECT_NE(table.find("median |measured/predicted - 1| over rows >= 1 MiB"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ringlab::measure
