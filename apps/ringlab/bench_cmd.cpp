@@ -15,7 +15,6 @@
 #include "common_options.hpp"
 #include "model_options.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/core/reduce.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
@@ -23,6 +22,7 @@
 #include "ringlab/model/predict.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/transport/mpi.hpp"
+#include "sweep_options.hpp"
 #include "topo_options.hpp"
 
 namespace ringlab::cli {
@@ -30,9 +30,8 @@ namespace {
 
 struct BenchArgs {
   int ranks = 4;
-  std::string minBytes = "8", maxBytes = "64M", segment = "256K";
-  long long stepFactor = 2;  // signed, so that a negative value is reported, not wrapped
-  std::string dtype = "float32", op = "sum", transport = "inproc", json;
+  SweepOptions sweep;
+  std::string segment = "256K", transport = "inproc", json;
   int iterations = 20, warmup = 2, check = 1;
   double secondsPerSize = 0;  // -T/--time
   bool peerMpi = false, samples = false;
@@ -55,8 +54,7 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
     throwInvalid(
         "--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
-  if (args.stepFactor < 2)
-    throwInvalid("-f/--stepfactor " + std::to_string(args.stepFactor) + ": must be >= 2");
+  args.sweep.factor();
   // At least a millisecond, at most a day: NaN, infinities and overflowing values are refused.
   if (!(args.timeoutSeconds >= 0.001 && args.timeoutSeconds <= 86400)) {
     throwInvalid("--timeout " + fmt::format("{}", args.timeoutSeconds) +
@@ -80,11 +78,11 @@ int ranksOfProcessWorld(const BenchArgs& args, int worldSize) {
 measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::milliseconds timeout) {
   measure::BenchConfig config;
   config.ranks = args.ranks;
-  config.type = parseDataType(args.dtype);
-  config.op = parseReduceOp(args.op);
-  config.minBytes = parseSize(args.minBytes);
-  config.maxBytes = parseSize(args.maxBytes);
-  config.stepFactor = static_cast<std::uint64_t>(args.stepFactor);
+  config.type = args.sweep.type();
+  config.op = args.sweep.reduceOp();
+  config.minBytes = args.sweep.min();
+  config.maxBytes = args.sweep.max();
+  config.stepFactor = args.sweep.factor();
   config.iterations = args.iterations;
   config.secondsPerSize = args.secondsPerSize;
   config.warmup = args.warmup;
@@ -133,40 +131,11 @@ measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig
   return measure::startRecord(config, std::move(info));
 }
 
-void printPreamble(const BenchArgs& args, const measure::BenchConfig& config,
-                   const measure::RunInfo& info) {
-  std::printf("# ringlab bench: allreduce  algorithm %s  transport %s  p %d\n",
-              info.algorithm.c_str(), info.transport.c_str(), info.ranks);
-  std::printf("# version %s  host %s  date %s  kernels %s\n", info.version.c_str(),
-              info.host.c_str(), info.date.c_str(), reduceKernelIsa());
-  const std::string iterationText = config.secondsPerSize > 0
-                                        ? fmt::format("iters ~{}s per size", config.secondsPerSize)
-                                        : fmt::format("iters {}", config.iterations);
-  std::printf("# ring order %s  topology: %s  placement: %s  segment %s  %s  warmup %d  check %s\n",
-              info.ringOrder.c_str(), info.topology.c_str(), info.placement.c_str(),
-              formatSize(config.collective.exec.segmentBytes).c_str(), iterationText.c_str(),
-              config.warmup, config.check ? "on" : "off");
-  if (config.peer)
-    std::printf("# peer: MPI_Allreduce of %s, out of place, same buffers\n",
-                config.peerLibrary.c_str());
-  std::printf(
-      "# time: median over iterations of the slowest rank's time.  algbw = size / time.  "
-      "busbw = algbw x 2(p-1)/p (nccl-tests' allreduce convention: per-rank send volume / time).  "
-      "GB/s = 1e9 B/s\n");
-  if (config.collective.algorithm.name == model::kAutoAlgorithm) {
-    const std::string basis = !args.tuned.empty() ? "the measured decision table " + args.tuned
-                              : config.profile    ? "the model with profile " + args.modelProfile
-                                                  : "the model with its stated default parameters";
-    std::printf("# auto: each size runs the algorithm chosen by %s, shown in the last column\n",
-                basis.c_str());
-  }
-  if (config.profile) {
-    std::printf(
-        "# model: profile %s (transport %s, host %s): %s; model(us) is the prediction for this "
-        "algorithm\n",
-        args.modelProfile.c_str(), config.profile->transport.c_str(), config.profile->host.c_str(),
-        describeModel(*config.profile).c_str());
-  }
+// What `--algo auto` chooses by, for the preamble.
+std::string autoBasis(const BenchArgs& args, const measure::BenchConfig& config) {
+  return !args.tuned.empty() ? "the measured decision table " + args.tuned
+         : config.profile    ? "the model with profile " + args.modelProfile
+                             : "the model with its stated default parameters";
 }
 
 // Runs the sweep, printing each row as it comes (with a progress line on a terminal); the rows
@@ -239,7 +208,9 @@ int runBenchCommand(BenchArgs args) {
     if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
   }
   measure::RunRecord record = benchRecord(args, config);
-  printPreamble(args, config, record.run);
+  std::fputs(
+      report::benchPreamble(config, record.run, autoBasis(args, config), args.modelProfile).c_str(),
+      stdout);
   const std::uint64_t totalWrong = measureAndPrint(config, processComm.get(), record);
   std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
   if (jsonOut.is_open()) jsonOut << measure::toJson(record).dump(2) << "\n";
@@ -253,17 +224,7 @@ Action addBenchCommand(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("bench", "measure AllReduce over a size sweep (nccl-tests style)");
   cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
-  cmd->add_option("-b,--minbytes", args->minBytes,
-                  "smallest size (8, 4K, 64KiB, 1M, 2G: powers of 1024)")
-      ->capture_default_str();
-  cmd->add_option("-e,--maxbytes", args->maxBytes, "largest size")->capture_default_str();
-  cmd->add_option("-f,--stepfactor", args->stepFactor, "multiply the size by this each step")
-      ->capture_default_str();
-  cmd->add_option(
-         "-d,--datatype", args->dtype,
-         "int8 uint8 int32 uint32 int64 uint64 float16|half bfloat16 float32|float float64|double")
-      ->capture_default_str();
-  cmd->add_option("-o,--op", args->op, "sum prod min max avg")->capture_default_str();
+  args->sweep.add(*cmd);
   cmd->add_option("-n,--iters", args->iterations, "timed iterations per size")
       ->capture_default_str();
   cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations before timing")

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include "ringlab/core/reduce.hpp"
+#include "ringlab/core/units.hpp"
 #include "ringlab/model/bandwidth.hpp"
+#include "ringlab/model/describe.hpp"
+#include "ringlab/model/predict.hpp"
 
 namespace ringlab::report {
 namespace {
@@ -22,6 +26,41 @@ std::string timingColumns(std::uint64_t bytes, const measure::Timing& t, int ran
 }
 
 }  // namespace
+
+std::string benchPreamble(const measure::BenchConfig& config, const measure::RunInfo& info,
+                          const std::string& autoBasis, const std::string& profileName) {
+  const std::string iterations = config.secondsPerSize > 0
+                                     ? fmt::format("iters ~{}s per size", config.secondsPerSize)
+                                     : fmt::format("iters {}", config.iterations);
+  std::string text = fmt::format(
+      "# ringlab bench: allreduce  algorithm {}  transport {}  p {}\n"
+      "# version {}  host {}  date {}  kernels {}\n"
+      "# ring order {}  topology: {}  placement: {}  segment {}  {}  warmup {}  check {}\n",
+      info.algorithm, info.transport, info.ranks, info.version, info.host, info.date,
+      reduceKernelIsa(), info.ringOrder, info.topology, info.placement,
+      formatSize(config.collective.exec.segmentBytes), iterations, config.warmup,
+      config.check ? "on" : "off");
+  if (config.peer) {
+    text += fmt::format("# peer: MPI_Allreduce of {}, out of place, same buffers\n",
+                        config.peerLibrary);
+  }
+  text +=
+      "# time: median over iterations of the slowest rank's time.  algbw = size / time.  "
+      "busbw = algbw x 2(p-1)/p (nccl-tests' allreduce convention: per-rank send volume / time).  "
+      "GB/s = 1e9 B/s\n";
+  if (config.collective.algorithm.name == model::kAutoAlgorithm) {
+    text += fmt::format(
+        "# auto: each size runs the algorithm chosen by {}, shown in the last column\n", autoBasis);
+  }
+  if (config.profile) {
+    text += fmt::format(
+        "# model: profile {} (transport {}, host {}): {}; model(us) is the prediction for this "
+        "algorithm\n",
+        profileName, config.profile->transport, config.profile->host,
+        model::describeModel(*config.profile));
+  }
+  return text;
+}
 
 std::string benchTableHeader(const BenchColumns& c) {
   const std::string extra = std::string(c.peer ? "   mpi(us) mpi_busbw #wrong" : "") +

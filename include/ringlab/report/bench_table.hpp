@@ -4,9 +4,16 @@
 // predicted rows (a row whose timings carry no wrong count prints "N/A" in #wrong).
 #include <string>
 
+#include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/record.hpp"
 
 namespace ringlab::report {
+
+// The lines before the table: what ran and where, how it was timed, what the columns mean, and
+// for `--algo auto` and a profile what chose and what predicts. `autoBasis` names what auto chose
+// by ("the measured decision table t.json"); `profileName` the profile's file.
+std::string benchPreamble(const measure::BenchConfig& config, const measure::RunInfo& info,
+                          const std::string& autoBasis, const std::string& profileName);
 
 // Columns after the twelve of nccl-tests, in this order when present.
 struct BenchColumns {
