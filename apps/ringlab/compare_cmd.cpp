@@ -1,7 +1,6 @@
 // `ringlab compare`: measurements (ringlab bench --json, nccl-tests all_reduce_perf logs) against
 // the model, as a table and optionally a log-log SVG.
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +8,7 @@
 #include "commands.hpp"
 #include "model_options.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/io/files.hpp"
 #include "ringlab/measure/comparison.hpp"
 #include "ringlab/report/comparison.hpp"
 
@@ -23,10 +23,8 @@ struct CompareArgs {
 };
 
 int runCompareCommand(const CompareArgs& a) {
-  std::vector<std::string> warnings;
-  std::string source;
-  const model::Profile profile = a.model.resolve(warnings, source);
-  for (const auto& w : warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
+  const io::ResolvedModel model = a.model.resolve();
+  const model::Profile& profile = model.profile;
   std::vector<measure::Comparison> comparisons;
   for (const std::string& file : a.files) {
     const measure::RunRecord record = measure::readRecord(file, "measurements");
@@ -43,15 +41,13 @@ int runCompareCommand(const CompareArgs& a) {
     }
   }
   std::printf("# ringlab compare: measured against the alpha-beta-gamma model [%s]\n",
-              source.c_str());
+              model.source.c_str());
   std::printf("# %s; model(us) is the prediction for the algorithm named on each table\n",
               describeModel(profile).c_str());
   for (const measure::Comparison& c : comparisons)
     std::fputs(report::comparisonTable(c).c_str(), stdout);
   if (!a.svg.empty()) {
-    std::ofstream out(a.svg);
-    if (!out) throwInvalid("--svg " + a.svg + ": cannot open for writing");
-    out << svg;
+    io::writeTextFile(a.svg, svg, "--svg");
     std::printf("# plot written to %s\n", a.svg.c_str());
   }
   return 0;

@@ -1,5 +1,7 @@
 #include "model_options.hpp"
 
+#include <cstdio>
+
 namespace ringlab::cli {
 
 void ModelOptions::add(CLI::App& app) {
@@ -14,6 +16,12 @@ void ModelOptions::add(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--volume", volume, "the volume you divide by --bw: send or send+recv")
       ->capture_default_str();
+}
+
+io::ResolvedModel ModelOptions::resolve() const {
+  io::ResolvedModel resolved = io::resolveModel(*this);
+  for (const std::string& w : resolved.warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
+  return resolved;
 }
 
 model::Profile ModelOptions::resolve(std::vector<std::string>& warnings,
