@@ -11,6 +11,8 @@
 #include "api.hpp"
 #include "params.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/file.hpp"
+#include "ringlab/measure/record.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/volume.hpp"
@@ -221,6 +223,33 @@ TEST(LabModel, BadParametersNameTheField) {
 TEST(LabReplay, RefusesMoreRanksThanAMaskHolds) {
   const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, 33, {});
   EXPECT_THROW(schedule::holdingsAfterEachStep(s), Error);
+}
+
+}  // namespace
+}  // namespace ringlab::lab
+
+namespace ringlab::lab {
+namespace {
+
+// Panel 3's overlay reads measurements with measure's one reader: the same rows `ringlab compare`
+// reads from a real nccl-tests log, and its error for a file that is neither format.
+TEST(LabRecord, ReadsAnNcclTestsLogAsCompareDoes) {
+  const std::string log =
+      readTextFile(RINGLAB_TEST_DATA "/nccl_all_reduce_perf_16ranks.log", "log");
+  const nlohmann::json j = recordApi(log, query({{"name", "run.log"}}));
+  const measure::RunRecord direct = measure::parseRecord(log, "run.log");
+  EXPECT_EQ(j["run"]["p"], 16);
+  ASSERT_EQ(j["rows"].size(), direct.rows.size());
+  EXPECT_EQ(j["rows"][0]["size_bytes"], direct.rows[0].bytes);
+  EXPECT_DOUBLE_EQ(j["rows"][0]["out_of_place"]["time_us"].get<double>(),
+                   direct.rows[0].outOfPlace->timeUs);
+  EXPECT_EQ(j["valid"], true);
+  const nlohmann::json refused = recordApi("{\"hello\": 1}", query({{"name", "junk.json"}}));
+  EXPECT_EQ(refused["valid"], false);
+  EXPECT_NE(refused["error"].get<std::string>().find("junk.json: no \"run\" object"),
+            std::string::npos)
+      << refused;
+  EXPECT_EQ(rejectedField([](const Params& p) { return recordApi("", p); }, {{"nam", "x"}}), "nam");
 }
 
 }  // namespace

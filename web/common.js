@@ -14,6 +14,18 @@ export async function api(path, params = {}) {
   }
 }
 
+// POST /api/<path>?<params> with `body` (text); resolves like api().
+export async function apiPost(path, body, params = {}) {
+  const query = new URLSearchParams(params).toString();
+  try {
+    const response = await fetch(`/api/${path}${query ? '?' + query : ''}`, { method: 'POST', body });
+    const data = await response.json();
+    return { ok: response.ok, status: response.status, data };
+  } catch (error) {
+    return { ok: false, status: 0, data: { error: `the lab server did not answer (${error.message}); is ringlab lab still running?`, field: null } };
+  }
+}
+
 // The inline message of a field: the element named `<input id>-msg`. Empty text clears it.
 export function setFieldMessage(input, text) {
   const box = document.getElementById(`${input.id}-msg`);

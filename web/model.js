@@ -1,7 +1,7 @@
 // Panel 3: the cost-model explorer. Predictions come from /api/model/sizes and /api/model/ranks
 // (the library's predictAllReduce and fastestAlgorithm); measured points come from a
 // `ringlab bench --json` file the user picks, read in the page and drawn over the prediction.
-import { api, parseWhole, parseDecimal, setFieldMessage, formatBytes, formatTime, el } from './common.js';
+import { api, apiPost, parseWhole, parseDecimal, setFieldMessage, formatBytes, formatTime, el } from './common.js';
 import { drawChart, legend } from './chart.js';
 
 const $ = (id) => document.getElementById(id);
@@ -11,14 +11,12 @@ const sweepMin = 8, sweepMax = 1 << 30;
 
 // Reads a `ringlab bench --json` document into measured points; throws Error with a message
 // that says what is missing.
-function benchPoints(doc) {
-  if (!doc || typeof doc !== 'object' || !Array.isArray(doc.rows)) throw new Error('no "rows" list: not a ringlab bench --json file');
-  const run = doc.run || {};
-  if (!Number.isInteger(run.p)) throw new Error('no run.p (the number of ranks): not a ringlab bench --json file');
+// The record the server read (measure's one reader, /api/record) as chart points.
+function recordPoints(doc) {
+  const run = doc.run;
   const points = [];
   for (const row of doc.rows) {
     const size = row.size_bytes, oop = row.out_of_place?.time_us, ip = row.in_place?.time_us;
-    if (!Number.isFinite(size) || !Number.isFinite(oop)) throw new Error('a row without size_bytes and out_of_place.time_us');
     if (size > 0 && oop > 0) points.push({ size, us: oop, inPlaceUs: Number.isFinite(ip) ? ip : null, algorithm: row.algorithm || run.algorithm || 'ring' });
   }
   if (points.length === 0) throw new Error('no rows with a positive size and time');
@@ -138,14 +136,16 @@ export function initModel(limits, defaults) {
 
   async function loadBench(file) {
     const msg = $('model-bench');
-    let doc;
+    const answer = await apiPost('record', await file.text(), { name: file.name });
+    let read = null;
     try {
-      doc = JSON.parse(await file.text());
-      measured = benchPoints(doc);
+      if (!answer.ok || !answer.data.valid) throw new Error(answer.data.error);
+      read = recordPoints(answer.data);
     } catch (error) {
-      setFieldMessage(msg, `${file.name}: ${error.message}; the measurements shown before are kept.`);
+      setFieldMessage(msg, `${error.message}; the measurements shown before are kept.`);
       return;
     }
+    measured = read;
     setFieldMessage(msg, '');
     const note = $('model-bench-note');
     note.replaceChildren(el('span', { text: `Measured: ${file.name}, ${measured.points.length} sizes, p = ${measured.p}, ${measured.algorithm || 'ring'} over ${measured.transport || 'an unnamed transport'}, ringlab ${measured.version || '(version not recorded)'}.` }));

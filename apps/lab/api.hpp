@@ -3,6 +3,9 @@
 // the page draws. Each calls the same library code the CLI does (schedule/, model/); none does I/O,
 // so they are cheap to test and the server is only routing. Every limit below bounds what one
 // request can make the server compute or allocate.
+#include <cstddef>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "params.hpp"
@@ -16,6 +19,9 @@ inline constexpr int kMinScheduleRanks = 2;
 inline constexpr int kMaxScheduleRanks = 16;
 // Panel 3: the model is closed-form, so p can be as large as the CLI allows.
 inline constexpr int kMaxModelRanks = 1024;
+// POST /api/record: the largest measurement file the page may send (a bench record with every
+// iteration's samples of a long sweep stays far below it).
+inline constexpr std::size_t kMaxRecordBytes = 16u << 20;
 // Message sizes: 1 TiB, far past any real AllReduce message, and countable in 64 bits.
 inline constexpr std::uint64_t kMaxBytes = std::uint64_t{1} << 40;
 
@@ -39,5 +45,11 @@ nlohmann::json modelSizesApi(const Params& params);
 // GET /api/model/ranks?size=1M&max_p=256&alpha_us=...: the ring's startup and bandwidth terms for
 // p = 2..max_p at one size, and the limit 2 n beta of the bandwidth term.
 nlohmann::json modelRanksApi(const Params& params);
+
+// POST /api/record?name=FILE, body: a `ringlab bench --json` file or an nccl-tests
+// all_reduce_perf log as uploaded: the run record as measure's one reader reads it, in the bench
+// JSON's shape (run, rows with out_of_place/in_place time_us) and valid: true; a file it refuses
+// is {valid: false, error: its message}, an answer rather than a bad request.
+nlohmann::json recordApi(const std::string& body, const Params& params);
 
 }  // namespace ringlab::lab

@@ -23,6 +23,7 @@ namespace ringlab::lab {
 namespace {
 
 using Endpoint = std::function<nlohmann::json(const Params&)>;
+using BodyEndpoint = std::function<nlohmann::json(const std::string& body, const Params&)>;
 
 void sendJson(httplib::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
@@ -30,10 +31,10 @@ void sendJson(httplib::Response& res, int status, const nlohmann::json& body) {
   res.set_content(body.dump(), "application/json");
 }
 
-httplib::Server::Handler jsonHandler(Endpoint endpoint) {
+httplib::Server::Handler jsonHandler(BodyEndpoint endpoint) {
   return [endpoint = std::move(endpoint)](const httplib::Request& req, httplib::Response& res) {
     try {
-      sendJson(res, 200, endpoint(Params::fromPairs(req.params)));
+      sendJson(res, 200, endpoint(req.body, Params::fromPairs(req.params)));
     } catch (const ApiError& e) {
       sendJson(res, 400, {{"error", e.what()}, {"field", e.field()}});
     } catch (const Error& e) {
@@ -45,6 +46,12 @@ httplib::Server::Handler jsonHandler(Endpoint endpoint) {
       sendJson(res, 500, {{"error", e.what()}, {"field", nullptr}});
     }
   };
+}
+
+httplib::Server::Handler jsonHandler(Endpoint endpoint) {
+  return jsonHandler([endpoint = std::move(endpoint)](const std::string&, const Params& p) {
+    return endpoint(p);
+  });
 }
 
 void serveAsset(const httplib::Request& req, httplib::Response& res) {
@@ -61,6 +68,7 @@ void addRoutes(httplib::Server& server) {
   server.Get("/api/schedule", jsonHandler(scheduleApi));
   server.Get("/api/model/sizes", jsonHandler(modelSizesApi));
   server.Get("/api/model/ranks", jsonHandler(modelRanksApi));
+  server.Post("/api/record", jsonHandler(BodyEndpoint(recordApi)));
   server.Get("/api/.*", [](const httplib::Request&, httplib::Response& res) { res.status = 404; });
   server.Get(".*", serveAsset);
   // Every failure without a body of its own (unknown path, a method other than GET) gets one:
@@ -71,7 +79,7 @@ void addRoutes(httplib::Server& server) {
     const std::string what = res.status == 404
                                  ? "no such path: " + req.path
                                  : "request refused (HTTP " + std::to_string(res.status) +
-                                       "): the lab answers GET requests only";
+                                       "): the lab answers GET requests, and POST to /api/record";
     if (req.path.rfind("/api/", 0) == 0) {
       res.set_content(nlohmann::json{{"error", what}, {"field", nullptr}}.dump(),
                       "application/json");
@@ -81,8 +89,8 @@ void addRoutes(httplib::Server& server) {
     return httplib::Server::HandlerResponse::Handled;
   };
   server.set_error_handler(fillBody);
-  // The API takes no request bodies.
-  server.set_payload_max_length(64 * 1024);
+  // Only /api/record takes a body: a measurement file, bounded.
+  server.set_payload_max_length(kMaxRecordBytes);
   // stop() waits for idle keep-alive connections to time out: a browser holding one would delay
   // Ctrl-C by httplib's default 5 s. On loopback a new connection costs nothing.
   server.set_keep_alive_timeout(1);

@@ -3,6 +3,7 @@
 // SIGINT and SIGTERM, and a clear error when the port is taken.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { startLab } from './lab_server.mjs';
 
 let lab, base;
@@ -92,6 +93,26 @@ test('a long query value is refused, and echoed shortened', async () => {
   const r = await get(`/api/orbit?m=${'9'.repeat(3000)}&a=1`);
   assert.equal(r.status, 400);
   assert.ok(r.json.error.length < 200, r.json.error);
+});
+
+test('POST /api/record reads measurements with the library reader, and names what it refuses', async () => {
+  const log = readFileSync(new URL('../data/nccl_all_reduce_perf_16ranks.log', import.meta.url), 'utf8');
+  const good = await get('/api/record?name=run.log', { method: 'POST', body: log });
+  assert.equal(good.status, 200, good.text);
+  assert.equal(good.json.valid, true);
+  assert.equal(good.json.run.p, 16);
+  assert.ok(good.json.rows.length > 0);
+  assert.ok(good.json.rows[0].out_of_place.time_us > 0);
+  const bad = await get('/api/record?name=junk.json', { method: 'POST', body: '{"hello": 1}' });
+  assert.equal(bad.status, 200);
+  assert.equal(bad.json.valid, false);
+  assert.match(bad.json.error, /junk\.json: no "run" object/);
+  const typo = await get('/api/record?nam=x', { method: 'POST', body: log });
+  assert.equal(typo.status, 400);
+  assert.equal(typo.json.field, 'nam');
+  const huge = await get('/api/record', { method: 'POST', body: 'x'.repeat(17 * 1024 * 1024) });
+  assert.equal(huge.status, 413);
+  assert.match(huge.type, /json/);
 });
 
 test('unknown paths and methods are 404 (JSON under /api/)', async () => {

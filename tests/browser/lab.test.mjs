@@ -7,7 +7,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startLab, runRinglab, scratchDir } from './lab_server.mjs';
+
+// Real third-party logs the CLI tests read too.
+const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data');
 
 let chromium;
 try {
@@ -351,8 +355,11 @@ test('panel 3: a ringlab bench --json file overlays measured points', async () =
   writeFileSync(junk, '{"hello": 1}');
   await page.setInputFiles('#model-bench', junk);
   await page.waitForFunction(() => document.querySelector('#model-bench-msg').textContent !== '');
-  await see('#model-bench-msg', /not a ringlab bench --json file/);
+  await see('#model-bench-msg', /not-bench\.json: no "run" object/);
   assert.equal(await page.locator('#model-sizes-svg .marker').count(), 9);
+  // An nccl-tests log is read by the same reader as `ringlab compare`: its p comes from the log.
+  await page.setInputFiles('#model-bench', path.join(dataDir, 'nccl_all_reduce_perf_16ranks.log'));
+  await see('#model-bench-note', /p = 16/);
 });
 
 test('a narrow window: no horizontal scrolling, panels stacked', async () => {
