@@ -1,7 +1,7 @@
 // `ringlab topo show|search|detect`: a ring's link loads on a topology and placement, rank order
 // against the order the search finds, and that order exported for --ring-order, mpirun and NCCL.
-// The figures come from topo::searchOrGiven, topo::compareLinkLoads and their JSON; this file
-// parses, calls and prints.
+// The figures come from topo::reportRings and its JSON, the text from report::ringShowText and
+// ringSearchText; this file parses, calls and prints.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -11,7 +11,7 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/topo_detect.hpp"
-#include "ringlab/schedule/multi_ring.hpp"
+#include "ringlab/report/ring_report_text.hpp"
 #include "ringlab/topo/file_format.hpp"
 #include "ringlab/topo/ring_export.hpp"
 #include "ringlab/topo/ring_report.hpp"
@@ -19,8 +19,6 @@
 
 namespace ringlab::cli {
 namespace {
-
-using schedule::RingOrder;
 
 struct TopoArgs {
   TopologyOptions where;
@@ -36,142 +34,36 @@ struct TopoArgs {
   std::string detectIntra, detectNic;
 };
 
-std::string shortOrder(const RingOrder& ring) {
-  std::string text = ring.toString();
-  return text.size() > 60 ? text.substr(0, text.find(',', 50)) + ",..." : text;
-}
-
-std::string ringsText(const std::vector<RingOrder>& rings) {
-  std::string text;
-  for (const RingOrder& r : rings) text += (text.empty() ? "" : " | ") + shortOrder(r);
-  return text;
-}
-
-void printCost(const char* label, const std::vector<RingOrder>& rings, const topo::RingCost& c,
-               const topo::Topology& t) {
-  std::printf("  %-11s %12.1f %10.2f %-28s %9.2f  %s\n", label, c.time_s * 1e6, c.step_s * 1e6,
-              c.bottleneckLink >= 0 ? t.linkName(c.bottleneckLink).c_str() : "-", c.latency_s * 1e6,
-              ringsText(rings).c_str());
-}
-
-// The placed topology (also saved when asked), the size, and the rings searched or given.
-struct Priced {
-  PlacedTopology placed;
-  std::uint64_t bytes = 0;
-  topo::RingSearchResult result;
-  std::vector<RingOrder> rankOrder;  // as many rings as the result, in rank order
-  topo::RingReportHeader header() const {
-    return {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes};
+// `text` on stdout, or written to `output` (-o). True when it went to stdout.
+bool printOrWrite(const std::string& output, const std::string& text) {
+  if (!output.empty()) {
+    io::writeTextFile(output, text, "-o");
+    return false;
   }
-};
-
-Priced price(const TopoArgs& a, bool search) {
-  Priced pr{a.where.load(), parseSize(a.size), {}, {}};
-  if (!a.saveTopology.empty()) {
-    io::writeTopologyFile(*pr.placed.topology, a.saveTopology, "--save-topology");
-  }
-  if (search && pr.bytes == 0) throwInvalid("--size 0: the search prices a message; give one > 0");
-  pr.result = topo::searchOrGiven(*pr.placed.topology, *pr.placed.placement,
-                                  static_cast<double>(pr.bytes), a.channels, a.order);
-  pr.rankOrder = schedule::multiRingOrders(pr.placed.placement->ranks(),
-                                           static_cast<int>(pr.result.rings.size()), {}, {});
-  return pr;
+  std::fputs(text.c_str(), stdout);
+  return true;
 }
 
-void printHeader(const char* what, const Priced& pr) {
-  std::printf("# ringlab topo %s: topology %s\n", what, pr.placed.topologyText().c_str());
-  std::printf("# placement %s  p %d  channels %zu\n", pr.placed.placementText().c_str(),
-              pr.placed.placement->ranks(), pr.result.rings.size());
-  std::printf(
-      "# predicted ring allreduce of %s: T = 2(p-1) x (chunk x max over links of "
-      "transfers/bandwidth + slowest path latency), chunk = size/(channels x p)\n",
-      formatSize(pr.bytes).c_str());
-  std::printf("# %-11s %12s %10s %-28s %9s  %s\n", "ring", "time(us)", "step(us)",
-              "bottleneck link", "lat(us)", "order");
-}
-
-void printComparison(const char* what, const char* label, const Priced& pr) {
-  const topo::RingSearchResult& r = pr.result;
-  printHeader(what, pr);
-  printCost("rank order", pr.rankOrder, r.rankOrderCost, *pr.placed.topology);
-  printCost(label, r.rings, r.cost, *pr.placed.topology);
-  std::printf(
-      "# %.2fx faster than rank order; lower bound %.1f us, the chosen order is %.3fx of it\n",
-      r.rankOrderCost.time_s / r.cost.time_s, r.lowerBound_s * 1e6,
-      r.lowerBound_s > 0 ? r.cost.time_s / r.lowerBound_s : 1.0);
-  std::printf("# method: %s\n", r.method.c_str());
-}
-
-void printLinkTable(const topo::LinkLoadComparison& c, const topo::Topology& t, const char* label,
-                    int rows) {
-  std::printf(
-      "# link-hop bytes (bytes x links crossed, whole allreduce): rank order %llu, %s %llu\n",
-      static_cast<unsigned long long>(c.rankOrder.linkHopBytes), label,
-      static_cast<unsigned long long>(c.chosen.linkHopBytes));
-  std::printf(
-      "# busiest links (link-hop convention): transfers sharing the link in one step, bytes over "
-      "the whole allreduce, and busy time = bytes / bandwidth\n");
-  std::printf("# %-30s %9s | %-9s %14s %10s | %-9s %14s %10s\n", "link", "GB/s", "rank ord.",
-              "bytes", "busy(us)", "chosen", "bytes", "busy(us)");
-  for (std::size_t i = 0; i < c.busiest.size() && static_cast<int>(i) < rows; ++i) {
-    const int l = c.busiest[i];
-    std::printf("  %-30s %9.3f | %9d %14llu %10.1f | %9d %14llu %10.1f\n", t.linkName(l).c_str(),
-                t.links()[l].bandwidth_Bps / 1e9, c.rankOrder.maxTransfers[l],
-                static_cast<unsigned long long>(c.rankOrder.totalBytes[l]),
-                c.busy_s(t, c.rankOrder, l) * 1e6, c.chosen.maxTransfers[l],
-                static_cast<unsigned long long>(c.chosen.totalBytes[l]),
-                c.busy_s(t, c.chosen, l) * 1e6);
-  }
-}
-
-int runShow(const TopoArgs& a) {
-  const Priced pr = price(a, false);
-  const topo::Topology& t = *pr.placed.topology;
-  const int p = pr.placed.placement->ranks();
-  const std::uint64_t count = elementCount(pr.bytes, DataType::Float32, "--size");
-  std::unique_ptr<topo::LinkLoadComparison> loads;
-  if (p <= topo::kMaxLinkTableRanks && p > 1) {
-    loads = std::make_unique<topo::LinkLoadComparison>(
-        topo::compareLinkLoads(t, *pr.placed.placement, pr.rankOrder, pr.result.rings, count));
-  }
-  if (a.json) {
-    nlohmann::json doc = topo::ringsJson(pr.header(), pr.result, pr.rankOrder, t);
-    if (loads) topo::addLinkLoadsJson(doc, *loads, t);
-    std::printf("%s\n", doc.dump(2).c_str());
-    return 0;
-  }
-  const char* label = a.order.empty() ? "searched" : "given";
-  printComparison("show", label, pr);
-  if (loads) {
-    printLinkTable(*loads, t, label, a.links);
-  } else {
-    std::printf("# link table left out: p %d > %d would need the whole schedule; see ringlab sim\n",
-                p, topo::kMaxLinkTableRanks);
-  }
-  return 0;
-}
-
-int runSearch(const TopoArgs& a) {
-  const Priced pr = price(a, true);
-  const topo::RingSearchResult& r = pr.result;
-  if (!a.exportKind.empty()) {
-    const std::string text =
-        topo::exportRings(a.exportKind, *pr.placed.topology, *pr.placed.placement, r.rings);
-    if (a.output.empty()) {
-      std::fputs(text.c_str(), stdout);
+int runRings(const TopoArgs& a, bool search) {
+  const PlacedTopology placed = a.where.load();
+  const topo::Topology& t = *placed.topology;
+  if (!a.saveTopology.empty()) io::writeTopologyFile(t, a.saveTopology, "--save-topology");
+  const std::uint64_t bytes = parseSize(a.size);
+  if (search && bytes == 0) throwInvalid("--size 0: the search prices a message; give one > 0");
+  const topo::RingReport report = topo::reportRings(
+      t, *placed.placement,
+      {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes}, a.channels,
+      a.order, !search);
+  if (search && !a.exportKind.empty()) {
+    if (printOrWrite(a.output,
+                     topo::exportRings(a.exportKind, t, *placed.placement, report.result.rings)))
       return 0;
-    }
-    io::writeTextFile(a.output, text, "-o");
     std::printf("# wrote %s (%s)\n", a.output.c_str(), a.exportKind.c_str());
   }
-  if (a.json) {
-    std::printf("%s\n",
-                topo::ringsJson(pr.header(), r, pr.rankOrder, *pr.placed.topology).dump(2).c_str());
-    return 0;
-  }
-  printComparison("search", a.order.empty() ? "searched" : "given", pr);
-  if (r.rings.size() == 1)
-    std::printf("# apply: ringlab bench --ring-order %s\n", r.rings.front().toString().c_str());
+  const std::string text = a.json   ? topo::ringReportJson(report, t).dump(2) + "\n"
+                           : search ? report::ringSearchText(report, t)
+                                    : report::ringShowText(report, t, a.links);
+  std::fputs(text.c_str(), stdout);
   return 0;
 }
 
@@ -180,14 +72,9 @@ int runDetect(TopoArgs& a) {
   if (!a.detectNic.empty()) a.detect.nic_Bps = parseBandwidth(a.detectNic);
   std::string notes;
   const topo::Topology t = io::detectLocalTopology(a.detect, notes);
-  const std::string json = topo::topologyToJson(t);
-  if (a.output.empty()) {
-    std::fputs(json.c_str(), stdout);
-  } else {
-    io::writeTextFile(a.output, json, "-o");
-  }
-  std::fprintf(a.output.empty() ? stderr : stdout, "# ringlab topo detect: %s; %s\n",
-               t.summary().c_str(), notes.c_str());
+  const bool printed = printOrWrite(a.output, topo::topologyToJson(t));
+  std::fprintf(printed ? stderr : stdout, "# ringlab topo detect: %s; %s\n", t.summary().c_str(),
+               notes.c_str());
   return 0;
 }
 
@@ -232,11 +119,9 @@ Action addTopoCommand(CLI::App& app) {
   detect->add_option("--nic-bw", args->detectNic,
                      "each slot's link to a NIC (not detected; default 12.5GB/s)");
   detect->add_option("-o,--output", args->output, "write the topology file here instead of stdout");
-  return [args, show, search, detect] {
-    if (show->parsed()) return runShow(*args);
-    if (search->parsed()) return runSearch(*args);
-    if (detect->parsed()) return runDetect(*args);
-    return 2;
+  return [args, show, search] {  // exactly one subcommand was given
+    if (show->parsed() || search->parsed()) return runRings(*args, search->parsed());
+    return runDetect(*args);
   };
 }
 

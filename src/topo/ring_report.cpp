@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/schedule/multi_ring.hpp"
@@ -111,6 +112,27 @@ void addLinkLoadsJson(nlohmann::json& doc, const LinkLoadComparison& c, const To
                      {"chosen", side(c.chosen)}});
   }
   doc["links"] = links;
+}
+
+RingReport reportRings(const Topology& topology, const Placement& placement,
+                       const RingReportHeader& header, int channels, std::string_view order,
+                       bool linkLoads) {
+  RingReport r{header, {}, {}, !order.empty(), std::nullopt};
+  r.result = searchOrGiven(topology, placement, static_cast<double>(header.bytes), channels, order);
+  const int p = placement.ranks();
+  r.rankOrder = schedule::multiRingOrders(p, static_cast<int>(r.result.rings.size()), {}, {});
+  if (!linkLoads) return r;
+  // Checked even where the table is left out: --size must be whole float32 elements either way.
+  const std::uint64_t count = elementCount(header.bytes, DataType::Float32, "--size");
+  if (p > 1 && p <= kMaxLinkTableRanks)
+    r.loads = compareLinkLoads(topology, placement, r.rankOrder, r.result.rings, count);
+  return r;
+}
+
+nlohmann::json ringReportJson(const RingReport& report, const Topology& topology) {
+  nlohmann::json doc = ringsJson(report.header, report.result, report.rankOrder, topology);
+  if (report.loads) addLinkLoadsJson(doc, *report.loads, topology);
+  return doc;
 }
 
 }  // namespace ringlab::topo

@@ -3,6 +3,7 @@
 // the rings priced (searched, or given as k orders), the per-link loads of the chosen rings against
 // rank order, and the JSON of both.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,5 +61,22 @@ nlohmann::json ringsJson(const RingReportHeader& header, const RingSearchResult&
 // Adds link_hop_bytes and the per-link table to a ringsJson document (`topo show --json`).
 void addLinkLoadsJson(nlohmann::json& doc, const LinkLoadComparison& loads,
                       const Topology& topology);
+
+// Everything `topo show|search` reports on one placed topology: the rings searched (or given),
+// rank order as as many rings, and, when asked for and 1 < p <= kMaxLinkTableRanks, the link
+// loads of a float32 allreduce of header.bytes.
+struct RingReport {
+  RingReportHeader header;
+  RingSearchResult result;
+  std::vector<schedule::RingOrder> rankOrder;
+  bool given = false;  // the rings came from `order`, not from a search
+  std::optional<LinkLoadComparison> loads;
+};
+RingReport reportRings(const Topology& topology, const Placement& placement,
+                       const RingReportHeader& header, int channels, std::string_view order,
+                       bool linkLoads);
+
+// ringsJson, with the link loads when the report has them.
+nlohmann::json ringReportJson(const RingReport& report, const Topology& topology);
 
 }  // namespace ringlab::topo
