@@ -11,7 +11,7 @@
 #include "api.hpp"
 #include "params.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/volume.hpp"
 
@@ -219,7 +219,7 @@ TEST(LabModel, BadParametersNameTheField) {
 }
 
 TEST(LabReplay, RefusesMoreRanksThanAMaskHolds) {
-  const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, 33, {});
+  const schedule::Schedule s = model::buildSchedule(schedule::Collective::AllReduce, 33, {});
   EXPECT_THROW(schedule::holdingsAfterEachStep(s), Error);
 }
 

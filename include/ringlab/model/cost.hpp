@@ -28,6 +28,15 @@ struct Cost {
   double total_s() const { return startup_s + bandwidth_s + reduce_s; }
 };
 
+// The largest message the model prices: 2^53 B (8 PiB). Costs are doubles, exact for whole
+// numbers up to 2^53, and below it every byte count of the built-in algorithms (at most
+// 2 ceil(lg p) n per rank) fits in 64 bits.
+inline constexpr std::uint64_t kMaxModelBytes = std::uint64_t{1} << 53;
+
+// count x elementBytes; throws InvalidArgument naming the size and kMaxModelBytes when it is
+// larger (or overflows). Every closed form and scheduleCost checks its message with it.
+std::uint64_t modelBytes(std::uint64_t count, std::uint64_t elementBytes);
+
 // Closed forms. `count` elements of `elementBytes` bytes each, p ranks.
 Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                        const ModelParams& m);
