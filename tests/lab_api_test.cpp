@@ -167,6 +167,9 @@ TEST(LabModel, SizeSweepHasEveryAlgorithmAndConsistentCrossovers) {
       << "with the default parameters the fastest algorithm changes";
   std::string before = j["rows"][0]["fastest"];
   for (const auto& c : j["crossovers"]) {
+    // The shape `ringlab model --sweep --json` gives (model/sweep.hpp).
+    EXPECT_EQ(c["size_bytes"], c["count"].get<std::uint64_t>() * 4);
+    EXPECT_EQ(c.size(), 4u);
     EXPECT_EQ(c["from"], before);
     EXPECT_NE(c["to"], before);
     before = c["to"];

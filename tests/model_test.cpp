@@ -41,7 +41,7 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
   const std::uint64_t counts[] = {0, 1, 5, 64, 1000, 1001, 4097, 1 << 20};
   for (int p = 1; p <= 33; ++p) {
     for (std::uint64_t count : counts) {
-      for (const auto& algorithm : *algorithmTable()) {
+      for (const auto& algorithm : algorithmTable()) {
         if (!algorithm->closedForm) continue;
         const std::string& name = algorithm->name;
         schedule::AlgorithmSpec spec;

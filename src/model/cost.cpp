@@ -61,13 +61,10 @@ Cost foldExtraRanks(int p, double vectorBytes, const ModelParams& m) {
 
 }  // namespace
 
-std::uint64_t modelBytes(std::uint64_t count, std::uint64_t elementBytes) {
-  if (elementBytes != 0 && count > kMaxModelBytes / elementBytes) {
-    throwInvalid("message of " + std::to_string(count) + " elements x " +
-                 std::to_string(elementBytes) + " B is over the model's limit of " +
-                 std::to_string(kMaxModelBytes) + " B (2^53 B = 8 PiB)");
-  }
-  return count * elementBytes;
+void refuseModelBytes(std::uint64_t count, std::uint64_t elementBytes) {
+  throwInvalid("message of " + std::to_string(count) + " elements x " +
+               std::to_string(elementBytes) + " B is over the model's limit of " +
+               std::to_string(kMaxModelBytes) + " B (2^53 B = 8 PiB)");
 }
 
 Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes,

@@ -99,7 +99,7 @@ namespace {
 // The registered algorithms that have an Open MPI allreduce equivalent.
 std::string withOpenMpiEquivalent() {
   std::vector<std::string> names;
-  for (const auto& a : *algorithmTable()) {
+  for (const auto& a : algorithmTable()) {
     if (a->openMpiAllreduceId != 0) names.push_back(a->name);
   }
   return joinedNames(names);

@@ -14,17 +14,23 @@ Cost costOf(const Algorithm& a, const schedule::AlgorithmSpec& spec, int p, std:
   return scheduleCost(buildSchedule(schedule::Collective::AllReduce, p, spec), count, type, m);
 }
 
+schedule::AlgorithmSpec namedSpec(const std::string& name) {
+  schedule::AlgorithmSpec spec;
+  spec.name = name;
+  return spec;
+}
+
 // The first of the fastest candidates, with its cost; by the table's own entries, so that "auto"
 // builds no names or specs on the closed-form path.
-std::pair<const Algorithm*, Cost> fastest(const AlgorithmTable& table, int p, std::uint64_t count,
-                                          DataType type, const ModelParams& m) {
+std::pair<const Algorithm*, Cost> fastest(int p, std::uint64_t count, DataType type,
+                                          const ModelParams& m) {
+  const std::uint64_t e = dataTypeSize(type);
   const Algorithm* best = nullptr;
   Cost bestCost;
-  for (const auto& a : table) {
+  for (const auto& a : algorithmTable()) {
     if (!a->candidate) continue;
-    schedule::AlgorithmSpec spec;
-    if (!a->closedForm) spec.name = a->name;
-    const Cost c = costOf(*a, spec, p, count, type, m);
+    const Cost c = a->closedForm ? a->closedForm(p, count, e, m)
+                                 : costOf(*a, namedSpec(a->name), p, count, type, m);
     if (!best || c.total_s() < bestCost.total_s()) {
       best = a.get();
       bestCost = c;
@@ -69,19 +75,18 @@ schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec,
 
 Cost predictAllReduce(const schedule::AlgorithmSpec& requested, int p, std::uint64_t count,
                       DataType type, const ModelParams& m) {
-  if (plainAuto(requested)) return fastest(*algorithmTable(), p, count, type, m).second;
+  if (plainAuto(requested)) return fastest(p, count, type, m).second;
   const schedule::AlgorithmSpec spec =
       chooseAlgorithm(requested, schedule::Collective::AllReduce, p, count, type, m);
   // The model's links are uniform, so a ring order or offset does not change a closed form.
-  return costOf(*findAlgorithm(spec.name), spec, p, count, type, m);
+  return costOf(findAlgorithm(spec.name), spec, p, count, type, m);
 }
 
 std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, const ModelParams& m,
                                    bool withVolume) {
   std::vector<Prediction> out;
   for (const std::string& name : candidateAlgorithms()) {
-    schedule::AlgorithmSpec spec;
-    spec.name = name;
+    const schedule::AlgorithmSpec spec = namedSpec(name);
     Prediction prediction{name, predictAllReduce(spec, p, count, type, m), {}};
     if (withVolume) {
       prediction.volume = schedule::countVolume(
@@ -93,7 +98,7 @@ std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, co
 }
 
 std::string fastestAlgorithm(int p, std::uint64_t count, DataType type, const ModelParams& m) {
-  return fastest(*algorithmTable(), p, count, type, m).first->name;
+  return fastest(p, count, type, m).first->name;
 }
 
 std::uint64_t crossoverCount(int p, std::uint64_t lo, std::uint64_t hi, DataType type,

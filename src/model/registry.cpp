@@ -1,6 +1,7 @@
 #include "ringlab/model/registry.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <mutex>
 #include <utility>
@@ -78,10 +79,21 @@ AlgorithmTable builtIns() {
   };
 }
 
+// Writers take the mutex and publish a new table; readers load the pointer without a lock.
 struct Registry {
   std::mutex mutex;
-  std::shared_ptr<const AlgorithmTable> table = std::make_shared<const AlgorithmTable>(builtIns());
-  std::size_t builtInCount = table->size();
+  std::vector<std::unique_ptr<const AlgorithmTable>> published;  // all kept: readers may hold one
+  std::atomic<const AlgorithmTable*> current{nullptr};
+  std::size_t builtInCount = 0;
+
+  Registry() {
+    publish(builtIns());
+    builtInCount = current.load()->size();
+  }
+  void publish(AlgorithmTable table) {
+    published.push_back(std::make_unique<const AlgorithmTable>(std::move(table)));
+    current.store(published.back().get(), std::memory_order_release);
+  }
 };
 
 Registry& registry() {
@@ -118,10 +130,8 @@ void rejectUnused(const Algorithm& a, const AlgorithmSpec& spec) {
 
 }  // namespace
 
-std::shared_ptr<const AlgorithmTable> algorithmTable() {
-  Registry& r = registry();
-  const std::lock_guard lock(r.mutex);
-  return r.table;
+const AlgorithmTable& algorithmTable() {
+  return *registry().current.load(std::memory_order_acquire);
 }
 
 void registerAlgorithm(Algorithm algorithm) {
@@ -130,86 +140,82 @@ void registerAlgorithm(Algorithm algorithm) {
   if (!algorithm.build) throwInvalid("algorithm '" + algorithm.name + "' has no schedule builder");
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
-  if (lookup(*r.table, algorithm.name))
+  if (lookup(algorithmTable(), algorithm.name))
     throwInvalid("algorithm '" + algorithm.name + "' is already registered");
-  auto next = std::make_shared<AlgorithmTable>(*r.table);
-  next->push_back(std::make_shared<const Algorithm>(std::move(algorithm)));
-  r.table = std::move(next);
+  AlgorithmTable next = algorithmTable();
+  next.push_back(std::make_shared<const Algorithm>(std::move(algorithm)));
+  r.publish(std::move(next));
 }
 
 void unregisterAlgorithm(const std::string& name) {
   Registry& r = registry();
   const std::lock_guard lock(r.mutex);
-  const auto& t = *r.table;
-  const auto it = std::find_if(t.begin(), t.end(), [&](const auto& a) { return a->name == name; });
-  if (it == t.end()) throwInvalid("algorithm '" + name + "' is not registered");
-  if (static_cast<std::size_t>(it - t.begin()) < r.builtInCount)
+  AlgorithmTable next = algorithmTable();
+  const auto it =
+      std::find_if(next.begin(), next.end(), [&](const auto& a) { return a->name == name; });
+  if (it == next.end()) throwInvalid("algorithm '" + name + "' is not registered");
+  if (static_cast<std::size_t>(it - next.begin()) < r.builtInCount)
     throwInvalid("algorithm '" + name + "' is built in: only run-time registrations can go");
-  auto next = std::make_shared<AlgorithmTable>(t);
-  next->erase(next->begin() + (it - t.begin()));
-  r.table = std::move(next);
+  next.erase(it);
+  r.publish(std::move(next));
 }
 
-std::shared_ptr<const Algorithm> findAlgorithm(const std::string& name) {
-  const auto table = algorithmTable();
-  for (const auto& a : *table) {
-    if (a->name == name) return a;
-  }
+const Algorithm& findAlgorithm(const std::string& name) {
+  if (const Algorithm* a = lookup(algorithmTable(), name)) return *a;
   throwInvalid("unknown algorithm '" + name + "': valid are " + joinedNames(algorithmNames()));
 }
 
 std::vector<std::string> algorithmNames() {
   std::vector<std::string> names;
-  for (const auto& a : *algorithmTable()) names.push_back(a->name);
+  for (const auto& a : algorithmTable()) names.push_back(a->name);
   return names;
 }
 
 std::vector<std::string> candidateAlgorithms() {
   std::vector<std::string> names;
-  for (const auto& a : *algorithmTable()) {
+  for (const auto& a : algorithmTable()) {
     if (a->candidate) names.push_back(a->name);
   }
   return names;
 }
 
-std::string joinedNames(const std::vector<std::string>& names) {
+std::string joinedNames(const std::vector<std::string>& names, const std::string& separator) {
   std::string out;
-  for (const std::string& name : names) out += (out.empty() ? "" : ", ") + name;
+  for (const std::string& name : names) out += (out.empty() ? "" : separator) + name;
   return out;
 }
 
 schedule::Schedule buildSchedule(Collective collective, int ranks, const AlgorithmSpec& spec) {
-  const std::shared_ptr<const Algorithm> a = findAlgorithm(spec.name);
-  if (ranks < a->minRanks) {
-    throwInvalid("p = " + std::to_string(ranks) + ": algorithm '" + a->name +
-                 "' needs p >= " + std::to_string(a->minRanks));
+  const Algorithm& a = findAlgorithm(spec.name);
+  if (ranks < a.minRanks) {
+    throwInvalid("p = " + std::to_string(ranks) + ": algorithm '" + a.name +
+                 "' needs p >= " + std::to_string(a.minRanks));
   }
-  rejectUnused(*a, spec);
-  if (!a->allCollectives && collective != Collective::AllReduce) {
-    throwInvalid("algorithm '" + a->name + "' builds allreduce only, not " +
+  rejectUnused(a, spec);
+  if (!a.allCollectives && collective != Collective::AllReduce) {
+    throwInvalid("algorithm '" + a.name + "' builds allreduce only, not " +
                  collectiveName(collective) + ": use ring for reduce_scatter and allgather");
   }
-  schedule::Schedule s = a->build(collective, ranks, spec);
+  schedule::Schedule s = a.build(collective, ranks, spec);
   schedule::verifyOrThrow(s);
   return s;
 }
 
 std::uint64_t countPeriod(const std::string& algorithm, int p) {
-  const std::shared_ptr<const Algorithm> a = findAlgorithm(algorithm);
-  if (a->countPeriod) return a->countPeriod(p);
+  const Algorithm& a = findAlgorithm(algorithm);
+  if (a.countPeriod) return a.countPeriod(p);
   AlgorithmSpec spec;
   spec.name = algorithm;
   return buildSchedule(Collective::AllReduce, p, spec).blocks;
 }
 
 std::uint64_t scheduleTransfers(const AlgorithmSpec& spec, int p) {
-  const std::shared_ptr<const Algorithm> a = findAlgorithm(spec.name);
-  return a->transfers ? a->transfers(p, spec) : squareTransfers(p, spec);
+  const Algorithm& a = findAlgorithm(spec.name);
+  return a.transfers ? a.transfers(p, spec) : squareTransfers(p, spec);
 }
 
 int openMpiAllreduceAlgorithm(const std::string& algorithm) {
-  const auto table = algorithmTable();
-  const Algorithm* a = lookup(*table, algorithm);
+  const Algorithm* a = lookup(algorithmTable(), algorithm);
   return a ? a->openMpiAllreduceId : 0;
 }
 

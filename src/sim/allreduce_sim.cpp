@@ -67,8 +67,9 @@ std::vector<SimRow> simulateSizes(const topo::Topology& topology, const topo::Pl
     last = simulate(topology, placement, allReduce.workload(count, type), params);
     const double seconds = last.time_s;
     const int p = placement.ranks();
-    rows.push_back({bytes, count, seconds, model::algbwGBps(static_cast<double>(bytes), seconds),
-                    model::busbwGBps(static_cast<double>(bytes), seconds, p), last.simulatedSteps});
+    const double us = seconds * 1e6;
+    rows.push_back({bytes, count, seconds, model::algbwGBps(bytes, us),
+                    model::allReduceBusbwGBps(bytes, us, p), last.simulatedSteps});
     if (onRow) onRow(rows.back());
   }
   return rows;

@@ -33,9 +33,16 @@ struct Cost {
 // 2 ceil(lg p) n per rank) fits in 64 bits.
 inline constexpr std::uint64_t kMaxModelBytes = std::uint64_t{1} << 53;
 
-// count x elementBytes; throws InvalidArgument naming the size and kMaxModelBytes when it is
-// larger (or overflows). Every closed form and scheduleCost checks its message with it.
-std::uint64_t modelBytes(std::uint64_t count, std::uint64_t elementBytes);
+// Throws InvalidArgument naming the message and kMaxModelBytes.
+[[noreturn]] void refuseModelBytes(std::uint64_t count, std::uint64_t elementBytes);
+
+// count x elementBytes; refused when it is over kMaxModelBytes (or overflows). Every closed form
+// and scheduleCost checks its message with it; inline, as "auto" prices every call.
+inline std::uint64_t modelBytes(std::uint64_t count, std::uint64_t elementBytes) {
+  if (elementBytes != 0 && count > kMaxModelBytes / elementBytes)
+    refuseModelBytes(count, elementBytes);
+  return count * elementBytes;
+}
 
 // Closed forms. `count` elements of `elementBytes` bytes each, p ranks.
 Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,

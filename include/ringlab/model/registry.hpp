@@ -7,8 +7,10 @@
 // a Schedule, a price or a list reads it: verify, model, bench, tune, sim, the Communicator, the
 // planner and the lab.
 //
-// Thread safety: lookups may run on many threads (rank threads build schedules); registering and
-// unregistering swap in a new table, and an entry once looked up stays valid (shared ownership).
+// Thread safety: lookups may run on many threads (rank threads build schedules) and take no lock
+// ("auto" looks on every call). Registering and unregistering publish a new table; every table
+// ever published is kept for the life of the process (registrations are few), so a table or entry
+// once looked up stays valid.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -69,9 +71,9 @@ struct Algorithm {
   TransferCount transfers = nullptr;  // null: estimated as 2 p^2, more than most schedules hold
 };
 
-// A snapshot of the registered algorithms, built-ins first, then run-time registrations in order.
+// The registered algorithms, built-ins first, then run-time registrations in order.
 using AlgorithmTable = std::vector<std::shared_ptr<const Algorithm>>;
-std::shared_ptr<const AlgorithmTable> algorithmTable();
+const AlgorithmTable& algorithmTable();
 
 // Adds an algorithm. Throws InvalidArgument for an empty or taken name ("auto" included), or an
 // entry without a builder.
@@ -80,15 +82,15 @@ void registerAlgorithm(Algorithm algorithm);
 void unregisterAlgorithm(const std::string& name);
 
 // The entry named `name`; throws InvalidArgument naming the valid ones when there is none.
-std::shared_ptr<const Algorithm> findAlgorithm(const std::string& name);
+const Algorithm& findAlgorithm(const std::string& name);
 
 // Every registered name, as accepted by --algo.
 std::vector<std::string> algorithmNames();
 // The names `auto` chooses among and `tune` measures by default, in table order (ties go to the
 // earlier one).
 std::vector<std::string> candidateAlgorithms();
-// "a, b, c": for messages that list what is valid.
-std::string joinedNames(const std::vector<std::string>& names);
+// "a, b, c" (or with another separator): for messages and option defaults that list names.
+std::string joinedNames(const std::vector<std::string>& names, const std::string& separator = ", ");
 
 // Builds and verifies the schedule; throws InvalidArgument naming the bad value: an unknown name,
 // a p the algorithm does not accept, a parameter it does not take (e.g. channels for ring), or a
