@@ -27,12 +27,11 @@ std::pair<const Algorithm*, Cost> fastest(int p, std::uint64_t count, DataType t
   const std::uint64_t e = dataTypeSize(type);
   const Algorithm* best = nullptr;
   Cost bestCost;
-  for (const auto& a : algorithmTable()) {
-    if (!a->candidate) continue;
+  for (const Algorithm* a : candidateTable()) {
     const Cost c = a->closedForm ? a->closedForm(p, count, e, m)
                                  : costOf(*a, namedSpec(a->name), p, count, type, m);
     if (!best || c.total_s() < bestCost.total_s()) {
-      best = a.get();
+      best = a;
       bestCost = c;
     }
   }

@@ -79,19 +79,31 @@ AlgorithmTable builtIns() {
   };
 }
 
-// Writers take the mutex and publish a new table; readers load the pointer without a lock.
+// One published state: the table, and its candidates' entries in table order (what "auto" walks
+// on every call, without the table's indirections).
+struct Published {
+  AlgorithmTable table;
+  std::vector<const Algorithm*> candidates;
+};
+
+// Writers take the mutex and publish a new state; readers load the pointer without a lock.
 struct Registry {
   std::mutex mutex;
-  std::vector<std::unique_ptr<const AlgorithmTable>> published;  // all kept: readers may hold one
-  std::atomic<const AlgorithmTable*> current{nullptr};
+  std::vector<std::unique_ptr<const Published>> published;  // all kept: readers may hold one
+  std::atomic<const Published*> current{nullptr};
   std::size_t builtInCount = 0;
 
   Registry() {
     publish(builtIns());
-    builtInCount = current.load()->size();
+    builtInCount = current.load()->table.size();
   }
   void publish(AlgorithmTable table) {
-    published.push_back(std::make_unique<const AlgorithmTable>(std::move(table)));
+    auto next = std::make_unique<Published>();
+    for (const auto& a : table) {
+      if (a->candidate) next->candidates.push_back(a.get());
+    }
+    next->table = std::move(table);
+    published.push_back(std::move(next));
     current.store(published.back().get(), std::memory_order_release);
   }
 };
@@ -131,7 +143,11 @@ void rejectUnused(const Algorithm& a, const AlgorithmSpec& spec) {
 }  // namespace
 
 const AlgorithmTable& algorithmTable() {
-  return *registry().current.load(std::memory_order_acquire);
+  return registry().current.load(std::memory_order_acquire)->table;
+}
+
+const std::vector<const Algorithm*>& candidateTable() {
+  return registry().current.load(std::memory_order_acquire)->candidates;
 }
 
 void registerAlgorithm(Algorithm algorithm) {
@@ -173,9 +189,7 @@ std::vector<std::string> algorithmNames() {
 
 std::vector<std::string> candidateAlgorithms() {
   std::vector<std::string> names;
-  for (const auto& a : algorithmTable()) {
-    if (a->candidate) names.push_back(a->name);
-  }
+  for (const Algorithm* a : candidateTable()) names.push_back(a->name);
   return names;
 }
 

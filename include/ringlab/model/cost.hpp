@@ -39,9 +39,10 @@ inline constexpr std::uint64_t kMaxModelBytes = std::uint64_t{1} << 53;
 // count x elementBytes; refused when it is over kMaxModelBytes (or overflows). Every closed form
 // and scheduleCost checks its message with it; inline, as "auto" prices every call.
 inline std::uint64_t modelBytes(std::uint64_t count, std::uint64_t elementBytes) {
-  if (elementBytes != 0 && count > kMaxModelBytes / elementBytes)
+  std::uint64_t bytes = 0;  // no division: this runs several times per priced size
+  if (__builtin_mul_overflow(count, elementBytes, &bytes) || bytes > kMaxModelBytes)
     refuseModelBytes(count, elementBytes);
-  return count * elementBytes;
+  return bytes;
 }
 
 // Closed forms. `count` elements of `elementBytes` bytes each, p ranks.

@@ -74,6 +74,8 @@ struct Algorithm {
 // The registered algorithms, built-ins first, then run-time registrations in order.
 using AlgorithmTable = std::vector<std::shared_ptr<const Algorithm>>;
 const AlgorithmTable& algorithmTable();
+// The entries of algorithmTable() with `candidate` set, in its order.
+const std::vector<const Algorithm*>& candidateTable();
 
 // Adds an algorithm. Throws InvalidArgument for an empty or taken name ("auto" included), or an
 // entry without a builder.
