@@ -14,7 +14,7 @@
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/multi_ring.hpp"
 #include "ringlab/schedule/ring.hpp"
 #include "ringlab/schedule/verify.hpp"
@@ -96,7 +96,7 @@ std::size_t expectedSteps(const AlgorithmSpec& s, int p) {
 TEST(AlgoSchedule, EveryAlgorithmVerifiesWithItsClosedFormStepCount) {
   for (int p = 1; p <= kMaxP; ++p) {
     for (const AlgorithmSpec& s : specsAt(p)) {
-      const Schedule sched = schedule::buildSchedule(Collective::AllReduce, p, s);
+      const Schedule sched = model::buildSchedule(Collective::AllReduce, p, s);
       const schedule::Verdict v = schedule::verify(sched);
       EXPECT_TRUE(v.valid) << describe(s, p) << ": " << v.reason;
       EXPECT_EQ(sched.steps.size(), expectedSteps(s, p)) << describe(s, p);
@@ -109,7 +109,7 @@ TEST(AlgoSchedule, EveryAlgorithmVerifiesWithItsClosedFormStepCount) {
 TEST(AlgoSchedule, BlockLayouts) {
   for (int p = 1; p <= kMaxP; ++p) {
     const auto blocks = [&](const AlgorithmSpec& s) {
-      return schedule::buildSchedule(Collective::AllReduce, p, s).blocks;
+      return model::buildSchedule(Collective::AllReduce, p, s).blocks;
     };
     EXPECT_EQ(blocks(spec("recursive_doubling")), 1u);
     EXPECT_EQ(blocks(spec("binomial_tree")), 1u);
@@ -122,7 +122,7 @@ TEST(AlgoSchedule, BlockLayouts) {
 TEST(AlgoSchedule, RabenseifnerHalvesWindowsExactly) {
   // Every transfer of a step moves the same number of blocks: p'/2, p'/4, ..., 1, then back up.
   for (int p : {8, 13, 16, 33}) {
-    const Schedule s = schedule::buildSchedule(Collective::AllReduce, p, spec("rabenseifner"));
+    const Schedule s = model::buildSchedule(Collective::AllReduce, p, spec("rabenseifner"));
     for (const schedule::Step& step : s.steps) {
       if (step.phase.rfind("fold", 0) == 0) continue;
       const std::uint32_t width =
@@ -137,7 +137,7 @@ TEST(AlgoSchedule, RabenseifnerHalvesWindowsExactly) {
 TEST(AlgoSchedule, MultiRingChannelsRunInTheSameStepsOnDisjointBlocks) {
   for (int p : {2, 5, 8}) {
     for (int k = 1; k <= 4; ++k) {
-      const Schedule s = schedule::buildSchedule(Collective::AllReduce, p, multiRing(k));
+      const Schedule s = model::buildSchedule(Collective::AllReduce, p, multiRing(k));
       for (const schedule::Step& step : s.steps) {
         ASSERT_EQ(step.transfers.size(), static_cast<std::size_t>(k * p));
         std::vector<int> perChannel(k, 0);
@@ -179,13 +179,13 @@ TEST(AlgoSchedule, MultiRingWithExplicitOrdersAndOffsetVerifies) {
     AlgorithmSpec s = multiRing(3);
     for (int c = 0; c < 3; ++c) s.channelOrders.push_back(test::shuffledOrder(p, rng));
     s.ownershipOffset = static_cast<int>(rng() % 9) - 4;
-    EXPECT_TRUE(schedule::verify(schedule::buildSchedule(Collective::AllReduce, p, s)).valid) << p;
+    EXPECT_TRUE(schedule::verify(model::buildSchedule(Collective::AllReduce, p, s)).valid) << p;
   }
 }
 
 TEST(AlgoSchedule, HierarchicalKeepsInterNodeTrafficWithinALocalIndex) {
   const int p = 12, l = 4;
-  const Schedule s = schedule::buildSchedule(Collective::AllReduce, p, hierarchical(l));
+  const Schedule s = model::buildSchedule(Collective::AllReduce, p, hierarchical(l));
   for (const schedule::Step& step : s.steps) {
     for (const schedule::Transfer& t : step.transfers) {
       if (step.phase.rfind("intra-node", 0) == 0) {
@@ -222,7 +222,7 @@ TEST(AlgoVolume, PerRankClosedForms) {
     const std::uint64_t count = 12ull * p * std::bit_floor(static_cast<unsigned>(p)) * 7;
     const double n = static_cast<double>(count * 4);
     for (const AlgorithmSpec& s : specsAt(p)) {
-      const Schedule sched = schedule::buildSchedule(Collective::AllReduce, p, s);
+      const Schedule sched = model::buildSchedule(Collective::AllReduce, p, s);
       const schedule::VolumeReport v = schedule::countVolume(sched, count, DataType::Float32);
       double expected = -1;  // per rank; -1: no per-rank closed form
       if (s.name == "ring" || s.name == "multi_ring")
@@ -246,7 +246,7 @@ TEST(AlgoVolume, TotalsForAnyCount) {
     const int extra = p - core;
     for (std::uint64_t count : {0ull, 1ull, 97ull, 1031ull}) {
       const auto total = [&](const std::string& name) {
-        return schedule::countVolume(schedule::buildSchedule(Collective::AllReduce, p, spec(name)),
+        return schedule::countVolume(model::buildSchedule(Collective::AllReduce, p, spec(name)),
                                      count, DataType::Int64)
             .totalSentBytes;
       };
@@ -268,7 +268,7 @@ TEST(AlgoVolume, TotalsForAnyCount) {
 TEST(AlgoVerify, DroppingAnyStepIsCaught) {
   for (int p : {2, 3, 5, 6, 8, 12, 13, 16, 17}) {
     for (const AlgorithmSpec& s : specsAt(p)) {
-      const Schedule whole = schedule::buildSchedule(Collective::AllReduce, p, s);
+      const Schedule whole = model::buildSchedule(Collective::AllReduce, p, s);
       for (std::size_t k = 0; k < whole.steps.size(); ++k) {
         Schedule broken = whole;
         broken.steps.erase(broken.steps.begin() + static_cast<long>(k));
@@ -281,7 +281,7 @@ TEST(AlgoVerify, DroppingAnyStepIsCaught) {
 TEST(AlgoVerify, CopyInsteadOfReduceIsCaught) {
   for (int p : {4, 6, 12}) {
     for (const AlgorithmSpec& s : specsAt(p)) {
-      Schedule broken = schedule::buildSchedule(Collective::AllReduce, p, s);
+      Schedule broken = model::buildSchedule(Collective::AllReduce, p, s);
       if (broken.steps.empty()) continue;
       broken.steps.front().transfers.front().mode = schedule::RecvMode::Copy;
       EXPECT_FALSE(schedule::verify(broken).valid) << describe(s, p);
@@ -294,7 +294,7 @@ TEST(AlgoVerify, CopyInsteadOfReduceIsCaught) {
 
 std::string errorOf(Collective c, int p, const AlgorithmSpec& s) {
   try {
-    schedule::buildSchedule(c, p, s);
+    model::buildSchedule(c, p, s);
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
     return e.what();
@@ -309,7 +309,7 @@ void expectMentions(const std::string& message, std::initializer_list<const char
 }
 
 TEST(AlgoBuild, NamesAndDispatch) {
-  EXPECT_EQ(schedule::algorithmNames(),
+  EXPECT_EQ(model::algorithmNames(),
             (std::vector<std::string>{"ring", "recursive_doubling", "rabenseifner", "binomial_tree",
                                       "multi_ring", "hierarchical"}));
   expectMentions(errorOf(Collective::AllReduce, 4, spec("tree")),
@@ -346,14 +346,14 @@ TEST(AlgoBuild, BadParametersAreRejectedNamingTheValue) {
   AlgorithmSpec ringPerNode = spec("ring");
   ringPerNode.ranksPerNode = 2;
   expectMentions(errorOf(Collective::AllReduce, 4, ringPerNode), {"2", "hierarchical"});
-  EXPECT_THROW(schedule::buildSchedule(Collective::AllReduce, 0, spec("binomial_tree")), Error);
+  EXPECT_THROW(model::buildSchedule(Collective::AllReduce, 0, spec("binomial_tree")), Error);
 }
 
 TEST(AlgoBuild, OnlyRingBuildsReduceScatterAndAllgather) {
   for (const AlgorithmSpec& s : specsAt(4)) {
     for (Collective c : {Collective::ReduceScatter, Collective::AllGather}) {
       if (s.name == "ring") {
-        EXPECT_TRUE(schedule::verify(schedule::buildSchedule(c, 4, s)).valid);
+        EXPECT_TRUE(schedule::verify(model::buildSchedule(c, 4, s)).valid);
       } else {
         expectMentions(errorOf(c, 4, s),
                        {s.name.c_str(), "allreduce only", schedule::collectiveName(c)});

@@ -807,6 +807,14 @@ TEST(CliModelBadInput, SizeOverflows64Bits) {
   expectCleanError(runRinglab({"model", "--size", "99999999999999999999"}),
                    {"99999999999999999999"});
 }
+// 2^64 - 1 one-byte elements: the model's arithmetic would wrap (the ring priced at 0 us).
+TEST(CliModelBadInput, SizePastTheModelLimit) {
+  const RunResult r =
+      runRinglab({"model", "-p", "3", "--size", "18446744073709551615", "-d", "int8"});
+  expectCleanError(r, {"18446744073709551615", "9007199254740992"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
 TEST(CliModelBadInput, ProfileMissing) {
   expectCleanError(runRinglab({"model", "--profile", "/nonexistent.json"}), {"/nonexistent.json"});
 }
@@ -1020,6 +1028,29 @@ TEST(CliModel, SweepFindsCrossover) {
   EXPECT_GE(crossovers, 1u) << "no crossover line ('A -> B at N B')";
   // One row per size, 4 B to 1 GiB by x2.
   EXPECT_EQ(benchRows(r.out).size(), 29u);
+}
+
+// The crossovers in JSON: the objects the lab's /api/model/sizes gives too.
+TEST(CliModel, SweepJsonCrossoversAreObjects) {
+  const RunResult r = runRinglab({"model", "--sweep", "-p", "64", "-b", "4", "-e", "1G", "--alpha",
+                                  "5us", "--bw", "12.5GB/s", "--gamma", "20GB/s", "--json"});
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  const Json doc = parseJsonOrFail(r.out);
+  const Json* crossovers = doc.find("crossovers");
+  ASSERT_NE(crossovers, nullptr);
+  ASSERT_EQ(crossovers->kind, Json::Kind::Array);
+  ASSERT_FALSE(crossovers->items.empty());
+  for (const Json& c : crossovers->items) {
+    ASSERT_EQ(c.kind, Json::Kind::Object);
+    for (const char* key : {"from", "to"}) {
+      ASSERT_NE(c.find(key), nullptr) << key;
+      EXPECT_EQ(c.find(key)->kind, Json::Kind::String) << key;
+    }
+    ASSERT_NE(c.find("size_bytes"), nullptr);
+    ASSERT_NE(c.find("count"), nullptr);
+    EXPECT_EQ(c.find("size_bytes")->number, 4 * c.find("count")->number);  // float32
+  }
 }
 
 // Columns: p steps startup bandwidth bandwidth/limit time.

@@ -18,7 +18,7 @@
 
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/check_data.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/model/registry.hpp"
 
 namespace ringlab::test {
 
@@ -36,7 +36,7 @@ struct ContractCase {
 // The algorithm specs that build at p, each with a readable label.
 inline std::vector<std::pair<std::string, schedule::AlgorithmSpec>> contractAlgorithms(int p) {
   std::vector<std::pair<std::string, schedule::AlgorithmSpec>> out;
-  for (const std::string& name : schedule::algorithmNames()) {
+  for (const std::string& name : model::algorithmNames()) {
     schedule::AlgorithmSpec spec;
     spec.name = name;
     if (name == "multi_ring") spec.channels = 2;
@@ -45,7 +45,7 @@ inline std::vector<std::pair<std::string, schedule::AlgorithmSpec>> contractAlgo
       spec.ranksPerNode = 2;
     }
     try {
-      schedule::buildSchedule(schedule::Collective::AllReduce, p, spec);
+      model::buildSchedule(schedule::Collective::AllReduce, p, spec);
     } catch (const Error&) {
       continue;  // not defined at this p
     }

@@ -13,7 +13,7 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
 #include "ringlab/measure/record.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/volume.hpp"
 
@@ -169,6 +169,9 @@ TEST(LabModel, SizeSweepHasEveryAlgorithmAndConsistentCrossovers) {
       << "with the default parameters the fastest algorithm changes";
   std::string before = j["rows"][0]["fastest"];
   for (const auto& c : j["crossovers"]) {
+    // The shape `ringlab model --sweep --json` gives (model/sweep.hpp).
+    EXPECT_EQ(c["size_bytes"], c["count"].get<std::uint64_t>() * 4);
+    EXPECT_EQ(c.size(), 4u);
     EXPECT_EQ(c["from"], before);
     EXPECT_NE(c["to"], before);
     before = c["to"];
@@ -221,7 +224,7 @@ TEST(LabModel, BadParametersNameTheField) {
 }
 
 TEST(LabReplay, RefusesMoreRanksThanAMaskHolds) {
-  const schedule::Schedule s = schedule::buildSchedule(schedule::Collective::AllReduce, 33, {});
+  const schedule::Schedule s = model::buildSchedule(schedule::Collective::AllReduce, 33, {});
   EXPECT_THROW(schedule::holdingsAfterEachStep(s), Error);
 }
 

@@ -306,7 +306,7 @@ TEST(MeasureCalibrate, ValidateNamesTheOption) {
 }
 
 TEST(MeasureTune, MeasuresEveryCandidateAtEverySize) {
-  EXPECT_EQ(tuneCandidates(), model::modelledAlgorithms());
+  EXPECT_EQ(tuneCandidates(), model::candidateAlgorithms());
   TuneConfig c;
   c.ranks = 3;
   c.minBytes = 12;

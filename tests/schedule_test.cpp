@@ -7,7 +7,7 @@
 #include <random>
 
 #include "ringlab/core/error.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/ring.hpp"
 #include "ringlab/schedule/verify.hpp"
@@ -175,10 +175,10 @@ TEST(ScheduleVerify, SendingDataNotYetHeldIsCaught) {
 TEST(ScheduleVerify, BuildScheduleRejectsUnknownAlgorithm) {
   AlgorithmSpec unknown;
   unknown.name = "tree";
-  EXPECT_THROW(buildSchedule(Collective::AllReduce, 4, unknown), Error);
+  EXPECT_THROW(model::buildSchedule(Collective::AllReduce, 4, unknown), Error);
   AlgorithmSpec duplicate;
   duplicate.ringOrder = {0, 0, 1, 2};
-  EXPECT_THROW(buildSchedule(Collective::AllReduce, 4, duplicate), Error);
+  EXPECT_THROW(model::buildSchedule(Collective::AllReduce, 4, duplicate), Error);
 }
 
 TEST(ScheduleVolume, RingAllReduceMatchesClosedFormWhenDivisible) {
@@ -221,7 +221,7 @@ namespace {
 // The states holdingsAfterEachStep passes through end where the verifier says a valid AllReduce
 // must: every block of every rank holds all p contributions.
 TEST(Holdings, EveryAlgorithmEndsWithEveryContributionEverywhere) {
-  for (const std::string& name : algorithmNames()) {
+  for (const std::string& name : model::algorithmNames()) {
     for (int p = 1; p <= 9; ++p) {
       AlgorithmSpec spec;
       spec.name = name;
@@ -229,7 +229,7 @@ TEST(Holdings, EveryAlgorithmEndsWithEveryContributionEverywhere) {
         if (p % 3 != 0) continue;
         spec.ranksPerNode = 3;
       }
-      const Schedule s = buildSchedule(Collective::AllReduce, p, spec);
+      const Schedule s = model::buildSchedule(Collective::AllReduce, p, spec);
       const std::vector<Holdings> states = holdingsAfterEachStep(s);
       ASSERT_EQ(states.size(), s.steps.size() + 1);
       const std::uint32_t all = (std::uint32_t{1} << p) - 1;

@@ -25,7 +25,7 @@
 #include "expect_error.hpp"
 #include "ringlab/bootstrap/store.hpp"
 #include "ringlab/communicator.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/transport/tcp.hpp"
 #include "transport/tcp/frame.hpp"
 
@@ -95,7 +95,7 @@ std::vector<Outcome> onThreads(int p, const std::function<void(int)>& fn) {
 
 std::vector<schedule::AlgorithmSpec> specsFor(int p) {
   std::vector<schedule::AlgorithmSpec> specs;
-  for (const std::string& name : schedule::algorithmNames()) {
+  for (const std::string& name : model::algorithmNames()) {
     schedule::AlgorithmSpec s;
     s.name = name;
     if (name == "hierarchical") s.ranksPerNode = p % 2 == 0 ? 2 : 1;

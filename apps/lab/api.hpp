@@ -32,7 +32,7 @@ nlohmann::json infoApi(const Params& params);
 nlohmann::json orbitApi(const Params& params);
 
 // GET /api/schedule?p=4&collective=allreduce&order=identity|stride|list&stride=3&list=0,2,1,3
-// &size=1M&dtype=float32: the ring Schedule from schedule::buildSchedule, its verdict, the
+// &size=1M&dtype=float32: the ring Schedule from model::buildSchedule, its verdict, the
 // contributions every block holds after each step, and the running volume per rank. A stride
 // sharing a factor with p is not a bad request but the lesson: valid false, the library's error
 // and the short cycle.

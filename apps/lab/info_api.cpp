@@ -21,7 +21,7 @@ nlohmann::json infoApi(const Params& params) {
            {{"alpha_us", d.link.alpha_s * 1e6},
             {"bw_GBps", 1e-9 / d.link.beta_s_per_byte},
             {"gamma_ns_per_byte", d.reduce.gamma_s_per_byte * 1e9}}},
-          {"modelled_algorithms", model::modelledAlgorithms()}};
+          {"modelled_algorithms", model::candidateAlgorithms()}};
 }
 
 }  // namespace ringlab::lab

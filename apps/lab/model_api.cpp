@@ -1,4 +1,4 @@
-// GET /api/model/sizes and /api/model/ranks: panel 3's predictions, from model/predict (the code
+// GET /api/model/sizes and /api/model/ranks: panel 3's predictions, from model/sweep (the code
 // behind `ringlab model --sweep` and `--vs-p`). Closed forms only, so a request costs microseconds
 // whatever p and size it names.
 #include <string>
@@ -8,6 +8,7 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/profile.hpp"
+#include "ringlab/model/sweep.hpp"
 
 namespace ringlab::lab {
 namespace {
@@ -38,14 +39,6 @@ nlohmann::json paramsJson(const model::ModelParams& m) {
           {"gamma_ns_per_byte", m.reduce.gamma_s_per_byte * 1e9}};
 }
 
-nlohmann::json costJson(const model::Cost& c) {
-  return {{"steps", c.steps},
-          {"time_us", c.total_s() * 1e6},
-          {"startup_us", c.startup_s * 1e6},
-          {"bandwidth_us", c.bandwidth_s * 1e6},
-          {"reduce_us", c.reduce_s * 1e6}};
-}
-
 std::uint64_t countOf(const Params& params, const std::string& name, const std::string& fallback,
                       DataType type) {
   const std::uint64_t bytes = params.size(name, kMaxBytes, fallback);
@@ -68,37 +61,23 @@ nlohmann::json modelSizesApi(const Params& params) {
   const std::uint64_t minCount = countOf(params, "min", "8", type);
   const std::uint64_t maxCount = countOf(params, "max", "1G", type);
   if (minCount > maxCount) throw ApiError("min", "min is larger than max: need min <= max");
+  const model::SizeSweep swept = model::sweepSizes(p, minCount, maxCount, type, m, false);
   nlohmann::json rows = nlohmann::json::array();
-  nlohmann::json crossovers = nlohmann::json::array();
-  std::string previous;
-  std::uint64_t previousCount = 0;
-  const std::uint64_t e = dataTypeSize(type);
-  for (std::uint64_t count : geometricSizes(minCount, maxCount, 2)) {
+  for (const model::SizeRow& row : swept.rows) {
     nlohmann::json algorithms = nlohmann::json::array();
-    for (const std::string& name : model::modelledAlgorithms()) {
-      schedule::AlgorithmSpec spec;
-      spec.name = name;
-      nlohmann::json c = costJson(model::predictAllReduce(spec, p, count, type, m));
-      c["algorithm"] = name;
-      algorithms.push_back(c);
+    for (const model::Prediction& prediction : row.predictions) {
+      algorithms.push_back(model::costJson(prediction.cost));
+      algorithms.back()["algorithm"] = prediction.algorithm;
     }
-    const std::string fastest = model::fastestAlgorithm(p, count, type, m);
-    if (!previous.empty() && fastest != previous) {
-      const std::uint64_t at = model::crossoverCount(p, previousCount, count, type, m, previous);
-      crossovers.push_back({{"from", previous},
-                            {"to", model::fastestAlgorithm(p, at, type, m)},
-                            {"size_bytes", at * e}});
-    }
-    previous = fastest;
-    previousCount = count;
-    rows.push_back({{"size_bytes", count * e}, {"fastest", fastest}, {"algorithms", algorithms}});
+    rows.push_back(
+        {{"size_bytes", row.bytes}, {"fastest", row.fastest}, {"algorithms", algorithms}});
   }
   return {{"p", p},
           {"dtype", dataTypeName(type)},
           {"params", paramsJson(m)},
-          {"algorithms", model::modelledAlgorithms()},
+          {"algorithms", model::candidateAlgorithms()},
           {"rows", rows},
-          {"crossovers", crossovers}};
+          {"crossovers", model::toJson(swept.crossovers)}};
 }
 
 nlohmann::json modelRanksApi(const Params& params) {
@@ -107,21 +86,19 @@ nlohmann::json modelRanksApi(const Params& params) {
   const model::ModelParams m = modelParams(params);
   const std::uint64_t count = countOf(params, "size", "1M", type);
   const int maxP = static_cast<int>(params.integer("max_p", 2, kMaxModelRanks, 64));
-  const double bytes = static_cast<double>(count * dataTypeSize(type));
-  schedule::AlgorithmSpec ring;
-  ring.name = "ring";
+  std::vector<int> ranks;
+  for (int p = 2; p <= maxP; ++p) ranks.push_back(p);
   nlohmann::json rows = nlohmann::json::array();
-  for (int p = 2; p <= maxP; ++p) {
-    nlohmann::json c = costJson(model::predictAllReduce(ring, p, count, type, m));
-    c["p"] = p;
-    rows.push_back(c);
+  for (const auto& [p, cost] : model::ringVersusRanks(ranks, count, type, m)) {
+    rows.push_back(model::costJson(cost));
+    rows.back()["p"] = p;
   }
   return {{"algorithm", "ring"},
           {"size_bytes", count * dataTypeSize(type)},
           {"dtype", dataTypeName(type)},
           {"params", paramsJson(m)},
           // The bandwidth term 2(p-1)/p n beta tends to 2 n beta: it never shrinks with p.
-          {"limit_2n_beta_us", 2 * bytes * m.link.beta_s_per_byte * 1e6},
+          {"limit_2n_beta_us", model::ringBandwidthLimit_s(count * dataTypeSize(type), m) * 1e6},
           {"rows", rows}};
 }
 

@@ -5,7 +5,7 @@
 
 #include "api.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/ring_order.hpp"
 #include "ringlab/schedule/verify.hpp"
@@ -106,7 +106,7 @@ nlohmann::json scheduleApi(const Params& params) {
         schedule::strideOrbit(p, static_cast<int>(out["stride"].get<long long>() % p));
     return out;
   }
-  const schedule::Schedule s = schedule::buildSchedule(collective, p, spec);
+  const schedule::Schedule s = model::buildSchedule(collective, p, spec);
   const schedule::Verdict verdict = schedule::verify(s);
   out["valid"] = verdict.valid;
   out["verdict"] = {{"valid", verdict.valid}, {"reason", verdict.reason}};

@@ -1,16 +1,14 @@
 #include "common_options.hpp"
 
 #include "ringlab/core/error.hpp"
-#include "ringlab/schedule/multi_ring.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/ring_order.hpp"
 
 namespace ringlab::cli {
 
 void AlgorithmOptions::add(CLI::App& app) {
-  std::string names;
-  for (const std::string& name : schedule::algorithmNames())
-    names += (names.empty() ? "" : ", ") + name;
-  app.add_option("--algo", algo, "algorithm: " + names)->capture_default_str();
+  app.add_option("--algo", algo, "algorithm: " + model::joinedNames(model::algorithmNames()))
+      ->capture_default_str();
   auto* order = app.add_option("--ring-order", ringOrderList,
                                "ring order as a permutation of 0..p-1, e.g. 0,2,4,6,1,3,5,7");
   auto* strideOption = app.add_option("--ring-stride", ringStride,
@@ -32,25 +30,6 @@ schedule::AlgorithmSpec AlgorithmOptions::resolve(int ranks) const {
   spec.channels = channels;
   spec.ranksPerNode = ranksPerNode;
   return spec;
-}
-
-std::string ringOrderText(const schedule::AlgorithmSpec& spec, int ranks) {
-  if (spec.name == "ring") {
-    return spec.ringOrder.empty() ? schedule::RingOrder::identity(ranks).toString()
-                                  : schedule::RingOrder::fromList(spec.ringOrder, ranks).toString();
-  }
-  if (spec.name == "multi_ring") {
-    std::string text;
-    for (const schedule::RingOrder& order :
-         schedule::multiRingOrders(ranks, spec.channels, spec.channelOrders, spec.ringOrder)) {
-      text += (text.empty() ? "" : " | ") + order.toString();
-    }
-    return text;
-  }
-  if (spec.name == "hierarchical") {
-    return "rank order within and across nodes of " + std::to_string(spec.ranksPerNode);
-  }
-  return "n/a (" + spec.name + " has no ring)";
 }
 
 void checkRanks(int ranks) {

@@ -8,11 +8,13 @@
 #include <CLI/CLI.hpp>
 
 #include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/schedule/ring_shape.hpp"
 
 namespace ringlab::cli {
 
 // --algo NAME, --ring-order LIST | --ring-stride A, --channels K, --ranks-per-node N, resolved
-// against p into an AlgorithmSpec (buildSchedule then rejects options the algorithm does not take).
+// against p into an AlgorithmSpec (model::buildSchedule then rejects options the algorithm does not
+// take).
 struct AlgorithmOptions {
   std::string algo = "ring";
   std::string ringOrderList;
@@ -23,9 +25,8 @@ struct AlgorithmOptions {
   schedule::AlgorithmSpec resolve(int ranks) const;
 };
 
-// The ring order(s) a spec runs, for run records: "0,1,2,3" for ring, the k channel orders joined
-// by " | " for multi_ring, and a short note for algorithms without a ring order.
-std::string ringOrderText(const schedule::AlgorithmSpec& spec, int ranks);
+// The ring order(s) a spec runs, for run records (schedule/ring_shape.hpp).
+using schedule::ringOrderText;
 
 // Throws InvalidArgument unless p is in 1..kMaxRanks.
 inline constexpr int kMaxRanks = 1024;

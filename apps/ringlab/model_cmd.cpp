@@ -12,6 +12,7 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/predict.hpp"
+#include "ringlab/model/sweep.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -85,6 +86,27 @@ int tableAtSize(const ModelArgs& a, const model::Profile& prof, const std::strin
   return 0;
 }
 
+void printSweep(const ModelArgs& a, const model::Profile& prof, const std::string& source,
+                DataType type, const model::SizeSweep& sweep) {
+  std::printf("# ringlab model --sweep: allreduce over p = %d, %s\n", a.ranks, dataTypeName(type));
+  printHeader(prof, source);
+  std::string head = fmt::format("# {:>12}", "size (B)");
+  for (const auto& p : sweep.rows.front().predictions)
+    head += fmt::format(" {:>19}", p.algorithm + "(us)");
+  std::printf("%s  fastest\n", head.c_str());
+  for (const model::SizeRow& row : sweep.rows) {
+    std::string line = fmt::format("  {:>12}", row.bytes);
+    for (const auto& p : row.predictions) line += fmt::format(" {:>19.2f}", p.cost.total_s() * 1e6);
+    std::printf("%s  %s\n", line.c_str(), row.fastest.c_str());
+  }
+  std::printf("# crossovers (exact, by bisection on the element count):%s\n",
+              sweep.crossovers.empty() ? " none" : "");
+  for (const model::Crossover& c : sweep.crossovers) {
+    std::printf("#   %s -> %s at %llu B (%llu elements)\n", c.from.c_str(), c.to.c_str(),
+                static_cast<unsigned long long>(c.bytes), static_cast<unsigned long long>(c.count));
+  }
+}
+
 int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& source,
           DataType type) {
   const std::uint64_t minCount = elementCount(parseSize(a.minBytes), type, "-b/--minbytes");
@@ -93,47 +115,20 @@ int sweep(const ModelArgs& a, const model::Profile& prof, const std::string& sou
     throwInvalid("-b/--minbytes " + a.minBytes + " and -e/--maxbytes " + a.maxBytes +
                  ": need 0 < min <= max");
   }
-  const auto& names = model::modelledAlgorithms();
-  nlohmann::json rows = nlohmann::json::array();
+  const model::SizeSweep swept =
+      model::sweepSizes(a.ranks, minCount, maxCount, type, prof.params, true);
   if (!a.json) {
-    std::printf("# ringlab model --sweep: allreduce over p = %d, %s\n", a.ranks,
-                dataTypeName(type));
-    printHeader(prof, source);
-    std::string head = fmt::format("# {:>12}", "size (B)");
-    for (const auto& n : names) head += fmt::format(" {:>19}", n + "(us)");
-    std::printf("%s  fastest\n", head.c_str());
-  }
-  std::string previous;
-  std::uint64_t previousCount = 0;
-  std::vector<std::string> crossovers;
-  for (std::uint64_t count : geometricSizes(minCount, maxCount, 2)) {
-    const auto predictions = model::predictAll(a.ranks, count, type, prof.params);
-    const std::string fastest = model::fastestAlgorithm(a.ranks, count, type, prof.params);
-    if (!previous.empty() && fastest != previous) {
-      const std::uint64_t at =
-          model::crossoverCount(a.ranks, previousCount, count, type, prof.params, previous);
-      crossovers.push_back(fmt::format("{} -> {} at {} B ({} elements)", previous,
-                                       model::fastestAlgorithm(a.ranks, at, type, prof.params),
-                                       at * dataTypeSize(type), at));
-    }
-    previous = fastest;
-    previousCount = count;
-    nlohmann::json row = {{"size_bytes", count * dataTypeSize(type)}, {"fastest", fastest}};
-    std::string line = fmt::format("  {:>12}", count * dataTypeSize(type));
-    for (const auto& p : predictions) {
-      row["algorithms"].push_back(predictionJson(p));
-      line += fmt::format(" {:>19.2f}", p.cost.total_s() * 1e6);
-    }
-    rows.push_back(row);
-    if (!a.json) std::printf("%s  %s\n", line.c_str(), fastest.c_str());
-  }
-  if (a.json) {
-    std::printf("%s\n", nlohmann::json{{"rows", rows}, {"crossovers", crossovers}}.dump(2).c_str());
+    printSweep(a, prof, source, type, swept);
     return 0;
   }
-  std::printf("# crossovers (exact, by bisection on the element count):%s\n",
-              crossovers.empty() ? " none" : "");
-  for (const auto& c : crossovers) std::printf("#   %s\n", c.c_str());
+  nlohmann::json rows = nlohmann::json::array();
+  for (const model::SizeRow& row : swept.rows) {
+    nlohmann::json r = {{"size_bytes", row.bytes}, {"fastest", row.fastest}};
+    for (const auto& p : row.predictions) r["algorithms"].push_back(predictionJson(p));
+    rows.push_back(r);
+  }
+  const nlohmann::json out = {{"rows", rows}, {"crossovers", model::toJson(swept.crossovers)}};
+  std::printf("%s\n", out.dump(2).c_str());
   return 0;
 }
 
@@ -141,7 +136,11 @@ int versusRanks(const ModelArgs& a, const model::Profile& prof, const std::strin
                 DataType type) {
   const std::uint64_t bytes = parseSize(a.size);
   const std::uint64_t count = elementCount(bytes, type, "--size");
-  const double limit = 2.0 * bytes * prof.params.link.beta_s_per_byte;
+  const double limit = model::ringBandwidthLimit_s(bytes, prof.params);
+  std::vector<int> ranks;
+  for (int p = 2; p <= a.maxRanks; p *= 2) ranks.push_back(p);
+  const std::vector<model::RanksRow> swept =
+      model::ringVersusRanks(ranks, count, type, prof.params);
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json) {
     std::printf("# ringlab model --vs-p: ring allreduce of %s as p grows\n",
@@ -154,8 +153,7 @@ int versusRanks(const ModelArgs& a, const model::Profile& prof, const std::strin
     std::printf("# %6s %6s %14s %15s %17s %12s\n", "p", "steps", "startup(us)", "bandwidth(us)",
                 "bandwidth/limit", "time(us)");
   }
-  for (int p = 2; p <= a.maxRanks; p *= 2) {
-    const model::Cost c = model::ringAllReduceCost(p, count, dataTypeSize(type), prof.params);
+  for (const auto& [p, c] : swept) {
     rows.push_back({{"p", p},
                     {"steps", c.steps},
                     {"startup_us", c.startup_s * 1e6},

@@ -83,7 +83,7 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
   auto it = plans_.find(key);
   if (it == plans_.end()) {
     if (plans_.size() >= kMaxCachedPlans) plans_.clear();
-    const schedule::Schedule s = schedule::buildSchedule(collective, size(), spec);
+    const schedule::Schedule s = model::buildSchedule(collective, size(), spec);
     it = plans_.emplace(key, exec::planForRank(s, rank(), count)).first;
   }
   last = {&it->second,

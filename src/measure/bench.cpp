@@ -154,7 +154,7 @@ void validate(const BenchConfig& c) {
     throwInvalid("-w/--warmup_iters " + std::to_string(c.warmup) + ": must be >= 0");
   exec::validate(c.collective.exec);
   // The schedule must build and verify (for "auto", whatever it would choose for one element).
-  schedule::buildSchedule(
+  model::buildSchedule(
       schedule::Collective::AllReduce, c.ranks,
       model::chooseAlgorithm(c.collective.algorithm, schedule::Collective::AllReduce, c.ranks, 1,
                              c.type, c.collective.autoModel));

@@ -32,10 +32,9 @@ std::vector<BenchConfig> benchConfigs(const TuneConfig& t) {
 
 }  // namespace
 
-// The one place that decides tune's candidates: the algorithms the model prices (an algorithm
-// registry would list its tunable entries here).
+// tune's default candidates: the registry's (model/registry.hpp), the ones `auto` chooses among.
 std::vector<std::string> tuneCandidates() {
-  return model::modelledAlgorithms();
+  return model::candidateAlgorithms();
 }
 
 void validate(const TuneConfig& t) {

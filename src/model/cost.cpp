@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <vector>
 
+#include "ringlab/core/error.hpp"
 #include "ringlab/core/partition.hpp"
+#include "ringlab/schedule/ring_shape.hpp"
 
 namespace ringlab::model {
 namespace {
 
-// Largest chunk of `count` elements split into `parts`, in bytes: it sets each step's time.
-double largestChunkBytes(std::uint64_t count, std::uint64_t parts, std::uint64_t elementBytes) {
-  return static_cast<double>((count + parts - 1) / parts * elementBytes);
+// Largest chunk of a ring over p ranks, in bytes: it sets each step's time.
+double largestChunkBytes(std::uint64_t count, int p, std::uint64_t elementBytes) {
+  return static_cast<double>(schedule::ringLargestChunkElements(count, schedule::ringChunks(p)) *
+                             elementBytes);
 }
 
 int floorLog2(int p) {
@@ -58,22 +61,30 @@ Cost foldExtraRanks(int p, double vectorBytes, const ModelParams& m) {
 
 }  // namespace
 
+void refuseModelBytes(std::uint64_t count, std::uint64_t elementBytes) {
+  throwInvalid("message of " + std::to_string(count) + " elements x " +
+               std::to_string(elementBytes) + " B is over the model's limit of " +
+               std::to_string(kMaxModelBytes) + " B (2^53 B = 8 PiB)");
+}
+
 Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                            const ModelParams& given) {
-  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
+  const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
   const double chunk = largestChunkBytes(count, p, elementBytes);
-  return uniformSteps(p - 1, chunk, chunk, p, m);  // every rank sends one chunk per step
+  return uniformSteps(schedule::ringPhaseSteps(p), chunk, chunk, p,
+                      m);  // every rank sends one chunk per step
 }
 
 Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                        const ModelParams& given) {
-  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
-  return uniformSteps(p - 1, largestChunkBytes(count, p, elementBytes), 0, p, m);
+  const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
+  return uniformSteps(schedule::ringPhaseSteps(p), largestChunkBytes(count, p, elementBytes), 0, p,
+                      m);
 }
 
 Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                        const ModelParams& given) {
-  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
+  const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
   // 2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma when p divides the count.
   return ringReduceScatterCost(p, count, elementBytes, m) +
          ringAllGatherCost(p, count, elementBytes, m);
@@ -81,15 +92,16 @@ Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
 
 Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                            const ModelParams& given) {
-  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
+  const ModelParams m = forMessage(given, n);
   // lg p (alpha + n beta + n gamma) for a power of two.
-  const double n = static_cast<double>(count * elementBytes);
   return uniformSteps(floorLog2(p), n, n, 1 << floorLog2(p), m) + foldExtraRanks(p, n, m);
 }
 
 Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                       const ModelParams& given) {
-  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
+  const ModelParams m = forMessage(given, n);
   // 2 lg p alpha + 2(p-1)/p n beta + (p-1)/p n gamma for a power of two. Exactly: the buffer is
   // split into p' = 2^floor(lg p) blocks; halving step k moves an aligned span of p'/2^k blocks,
   // the largest of which is the first (it holds the blocks with the extra element).
@@ -102,15 +114,15 @@ Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes,
         static_cast<double>(partitionSpan(count, blocks, 0, span).count * elementBytes);
     c = c + uniformSteps(1, bytes, bytes, blocks, m) + uniformSteps(1, bytes, 0, blocks, m);
   }
-  return c + foldExtraRanks(p, static_cast<double>(count * elementBytes), m);
+  return c + foldExtraRanks(p, n, m);
 }
 
 Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                       const ModelParams& given) {
-  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
+  const ModelParams m = forMessage(given, n);
   // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector. The round at
   // distance d has ceil((p - d) / 2d) senders, in the reduce and in the broadcast alike.
-  const double n = static_cast<double>(count * elementBytes);
   Cost c;
   for (int d = 1; d < p; d *= 2) {
     const std::uint64_t senders = (p - d + 2 * d - 1) / (2 * d);
@@ -122,7 +134,7 @@ Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
 Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType type,
                   const ModelParams& given) {
   const std::uint64_t elementBytes = dataTypeSize(type);
-  const ModelParams m = forMessage(given, static_cast<double>(count * elementBytes));
+  const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
   Cost c;
   std::vector<double> sent(s.ranks), received(s.ranks), reduced(s.ranks);
   for (const schedule::Step& step : s.steps) {

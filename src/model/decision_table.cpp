@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "ringlab/core/error.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/model/registry.hpp"
 
 namespace ringlab::model {
 
@@ -79,7 +79,7 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
       MeasuredSize size{m.at("bytes").get<std::uint64_t>(),
                         m.at("time_us").get<std::map<std::string, double>>()};
       for (const auto& [name, us] : size.timeUs) {
-        const auto& known = schedule::algorithmNames();
+        const std::vector<std::string> known = algorithmNames();
         if (std::find(known.begin(), known.end(), name) == known.end())
           fail("unknown algorithm '" + name + "'");
         if (!(us > 0)) fail("time for " + name + " must be > 0");
@@ -94,15 +94,18 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
   return t;
 }
 
-int openMpiAllreduceAlgorithm(const std::string& algorithm) {
-  // coll_tuned's MPI_Allreduce algorithms: 1 basic linear, 2 nonoverlapping (reduce then
-  // broadcast), 3 recursive doubling, 4 ring, 5 segmented ring, 6 Rabenseifner.
-  if (algorithm == "recursive_doubling") return 3;
-  if (algorithm == "ring") return 4;
-  if (algorithm == "rabenseifner") return 6;
-  if (algorithm == "binomial_tree") return 2;  // Open MPI's reduce + broadcast; its trees differ
-  return 0;
+namespace {
+
+// The registered algorithms that have an Open MPI allreduce equivalent.
+std::string withOpenMpiEquivalent() {
+  std::vector<std::string> names;
+  for (const auto& a : algorithmTable()) {
+    if (a->openMpiAllreduceId != 0) names.push_back(a->name);
+  }
+  return joinedNames(names);
 }
+
+}  // namespace
 
 std::string toOpenMpiRules(const DecisionTable& t) {
   const std::vector<DecisionRule> rules = t.rules();
@@ -121,8 +124,8 @@ std::string toOpenMpiRules(const DecisionTable& t) {
     const int number = openMpiAllreduceAlgorithm(r.algorithm);
     if (number == 0) {
       throwInvalid("algorithm '" + r.algorithm +
-                   "' has no Open MPI allreduce equivalent; tune with "
-                   "ring, recursive_doubling, rabenseifner, binomial_tree to export rules");
+                   "' has no Open MPI allreduce equivalent; tune with " + withOpenMpiEquivalent() +
+                   " to export rules");
     }
     out << r.fromBytes << " " << number << " 0 0 0 # " << r.algorithm << "\n";
   }

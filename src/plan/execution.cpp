@@ -78,7 +78,7 @@ std::vector<CostPiece> BucketCost::pieces() const {
   for (std::size_t r = 0; r < regimes.size(); ++r) {
     const auto& [first, m] = regimes[r];
     const std::uint64_t last = r + 1 < regimes.size() ? regimes[r + 1].first - 1 : kAny;
-    for (const std::string& name : model::modelledAlgorithms()) {
+    for (const std::string& name : model::candidateAlgorithms()) {
       schedule::AlgorithmSpec spec;
       spec.name = name;
       const auto cost = [&](std::uint64_t count) {

@@ -31,23 +31,45 @@ std::uint64_t RankVolume::inConvention(VolumeConvention convention) const {
   throwInvalid("link-hop volume needs a topology; a rank's own volume is send or send+recv");
 }
 
+namespace {
+
+[[noreturn]] void tooLarge(std::uint64_t count, DataType type) {
+  throwInvalid("volume of " + std::to_string(count) + " " + dataTypeName(type) +
+               " elements: a byte count passes 2^64 - 1 = " + std::to_string(~std::uint64_t{0}) +
+               "; give a smaller size");
+}
+
+// a + b, refused when it wraps: a byte count past 2^64 must not print as a small one.
+std::uint64_t add(std::uint64_t a, std::uint64_t b, std::uint64_t count, DataType type) {
+  std::uint64_t sum = 0;
+  if (__builtin_add_overflow(a, b, &sum)) tooLarge(count, type);
+  return sum;
+}
+
+}  // namespace
+
 VolumeReport countVolume(const Schedule& schedule, std::uint64_t count, DataType type) {
   VolumeReport report;
   report.perRank.resize(schedule.ranks);
   report.steps = schedule.steps.size();
   const std::uint64_t elementBytes = dataTypeSize(type);
+  std::uint64_t messageBytes = 0;
+  if (__builtin_mul_overflow(count, elementBytes, &messageBytes)) tooLarge(count, type);
   for (const Step& step : schedule.steps) {
     for (const Transfer& t : step.transfers) {
       const std::uint64_t bytes =
           partitionSpan(count, schedule.blocks, t.firstBlock, t.lastBlock).count * elementBytes;
-      report.perRank[t.src].sentBytes += bytes;
-      report.perRank[t.dst].receivedBytes += bytes;
+      RankVolume& src = report.perRank[t.src];
+      RankVolume& dst = report.perRank[t.dst];
+      src.sentBytes = add(src.sentBytes, bytes, count, type);
+      dst.receivedBytes = add(dst.receivedBytes, bytes, count, type);
     }
   }
   for (const RankVolume& v : report.perRank) {
-    report.totalSentBytes += v.sentBytes;
+    report.totalSentBytes = add(report.totalSentBytes, v.sentBytes, count, type);
     report.maxSentBytes = std::max(report.maxSentBytes, v.sentBytes);
-    report.maxSendRecvBytes = std::max(report.maxSendRecvBytes, v.sentBytes + v.receivedBytes);
+    report.maxSendRecvBytes =
+        std::max(report.maxSendRecvBytes, add(v.sentBytes, v.receivedBytes, count, type));
   }
   return report;
 }

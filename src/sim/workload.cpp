@@ -2,6 +2,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/partition.hpp"
+#include "ringlab/schedule/ring_shape.hpp"
 
 namespace ringlab::sim {
 
@@ -39,13 +40,14 @@ Workload ringAllReduceWorkload(const std::vector<schedule::RingOrder>& rings, st
                                DataType type) {
   if (rings.empty()) throwInvalid("a ring workload needs at least one ring");
   const int p = rings.front().size();
-  const std::uint64_t parts = static_cast<std::uint64_t>(rings.size()) * p;
-  const double chunk = static_cast<double>((count + parts - 1) / parts * dataTypeSize(type));
+  const std::uint64_t chunks = schedule::ringChunks(p, static_cast<int>(rings.size()));
+  const double chunk =
+      static_cast<double>(schedule::ringLargestChunkElements(count, chunks) * dataTypeSize(type));
   Workload w;
-  w.algorithm = rings.size() == 1 ? "ring" : "multi_ring";
+  w.algorithm = rings.size() == 1 ? schedule::kRing : schedule::kMultiRing;
   w.ranks = p;
   if (p < 2) return w;
-  StepGroup reduceScatter{"reduce-scatter", {}, static_cast<std::uint64_t>(p - 1)};
+  StepGroup reduceScatter{"reduce-scatter", {}, schedule::ringPhaseSteps(p)};
   for (const schedule::RingOrder& ring : rings) {
     for (int r = 0; r < p; ++r) reduceScatter.transfers.push_back({r, ring.next(r), chunk, true});
   }

@@ -10,6 +10,7 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/schedule/multi_ring.hpp"
+#include "ringlab/schedule/ring_shape.hpp"
 #include "ringlab/topo/router.hpp"
 
 namespace ringlab::topo {
@@ -232,7 +233,8 @@ std::vector<int> improve(RingPricer& pricer, std::vector<int> order,
 RingCost ringCost(const Topology& topology, const Placement& placement,
                   const std::vector<RingOrder>& rings, double bytes) {
   const int p = placement.ranks();
-  const double chunk = bytes / (static_cast<double>(rings.size()) * p);
+  const double chunk =
+      bytes / static_cast<double>(schedule::ringChunks(p, static_cast<int>(rings.size())));
   RingPricer pricer(topology, placement, chunk);
   RingCost c;
   for (const RingOrder& ring : rings) {
@@ -247,7 +249,7 @@ RingCost ringCost(const Topology& topology, const Placement& placement,
   if (p < 2) return c;
   c.bottleneck_s = chunk * pricer.maxLoad(&c.bottleneckLink);
   c.step_s = c.bottleneck_s + c.latency_s;
-  c.time_s = 2.0 * (p - 1) * c.step_s;
+  c.time_s = static_cast<double>(schedule::ringAllReduceSteps(p)) * c.step_s;
   return c;
 }
 
@@ -255,7 +257,7 @@ double ringLowerBound(const Topology& topology, const Placement& placement, doub
                       int channels) {
   const int p = placement.ranks();
   if (p < 2) return 0;
-  const double chunk = bytes / (static_cast<double>(channels) * p);
+  const double chunk = bytes / static_cast<double>(schedule::ringChunks(p, channels));
   double bound = 0;
   for (int r = 0; r < p; ++r) {
     double out = 0;
@@ -294,7 +296,8 @@ double ringLowerBound(const Topology& topology, const Placement& placement, doub
     }
   }
   const double latency = nodesUsed > 1 ? 2 * minPcie + minNet : 2 * minIntra;
-  return 2.0 * (p - 1) * (bound + (std::isfinite(latency) ? latency : 0.0));
+  return static_cast<double>(schedule::ringAllReduceSteps(p)) *
+         (bound + (std::isfinite(latency) ? latency : 0.0));
 }
 
 RingSearchResult searchRings(const Topology& topology, const Placement& placement,
@@ -319,7 +322,8 @@ RingSearchResult searchRings(const Topology& topology, const Placement& placemen
                   (p <= 512 ? ", greedy nearest" : "") + ", then swap local search";
   if (k > 1)
     result.method += "; rings chosen one after another, each priced with the earlier ones' loads";
-  RingPricer pricer(topology, placement, options.bytes / (static_cast<double>(k) * p));
+  RingPricer pricer(topology, placement,
+                    options.bytes / static_cast<double>(schedule::ringChunks(p, k)));
   std::vector<std::vector<int>> placed;
   const std::vector<RingOrder> derived = schedule::multiRingOrders(p, k, {}, {});
   for (int c = 0; c < k; ++c) {

@@ -28,6 +28,23 @@ struct Cost {
   double total_s() const { return startup_s + bandwidth_s + reduce_s; }
 };
 
+// The largest message the model prices: 2^53 B (8 PiB). Costs are doubles, exact for whole
+// numbers up to 2^53, and below it every byte count of the built-in algorithms (at most
+// 2 ceil(lg p) n per rank) fits in 64 bits.
+inline constexpr std::uint64_t kMaxModelBytes = std::uint64_t{1} << 53;
+
+// Throws InvalidArgument naming the message and kMaxModelBytes.
+[[noreturn]] void refuseModelBytes(std::uint64_t count, std::uint64_t elementBytes);
+
+// count x elementBytes; refused when it is over kMaxModelBytes (or overflows). Every closed form
+// and scheduleCost checks its message with it; inline, as "auto" prices every call.
+inline std::uint64_t modelBytes(std::uint64_t count, std::uint64_t elementBytes) {
+  std::uint64_t bytes = 0;  // no division: this runs several times per priced size
+  if (__builtin_mul_overflow(count, elementBytes, &bytes) || bytes > kMaxModelBytes)
+    refuseModelBytes(count, elementBytes);
+  return bytes;
+}
+
 // Closed forms. `count` elements of `elementBytes` bytes each, p ranks.
 Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                        const ModelParams& m);

@@ -40,11 +40,8 @@ nlohmann::json toJson(const DecisionTable& table);
 // algorithm ringlab does not know).
 DecisionTable decisionTableFromJson(const nlohmann::json& json, const std::string& source);
 
-// Open MPI's algorithm number for MPI_Allreduce in coll_tuned, or 0 where there is none.
-int openMpiAllreduceAlgorithm(const std::string& algorithm);
-
 // The table as an Open MPI rules file (rule-file-version-2; allreduce is collective 2): one comm
-// size (p), one rule per size range.
+// size (p), one rule per size range, each algorithm by its registry entry's Open MPI id.
 std::string toOpenMpiRules(const DecisionTable& table);
 
 }  // namespace ringlab::model

@@ -1,21 +1,20 @@
 #pragma once
 // Predictions for named algorithms, and the choice between them: the one place that maps an
 // algorithm name to its cost, for `ringlab model`, `bench --model`, `--algo auto` and the lab.
+// The facts behind each name (closed form, schedule) come from the registry (registry.hpp).
 #include <string>
 #include <vector>
 
 #include "ringlab/model/cost.hpp"
 #include "ringlab/model/decision_table.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/volume.hpp"
 
 namespace ringlab::model {
 
-// `--algo auto`: the algorithm is chosen per call, as the fastest modelled one at that size.
-inline constexpr const char* kAutoAlgorithm = "auto";
-
 // `spec` itself, or for "auto": the measured decision table's choice when one is given for this
-// p, else the fastest modelled AllReduce algorithm at this size (ring for reduce-scatter and
+// p, else the fastest candidate AllReduce algorithm at this size (ring for reduce-scatter and
 // allgather, the only algorithm that builds them). Throws InvalidArgument when "auto" is given
 // parameters that belong to one algorithm (ring order, channels, ranks per node).
 schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec,
@@ -23,30 +22,24 @@ schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec,
                                         DataType type, const ModelParams& m,
                                         const DecisionTable* measured = nullptr);
 
-// The AllReduce algorithms with a closed form, in the order tables list them.
-const std::vector<std::string>& modelledAlgorithms();
-
 // The closed form where the algorithm has one, else the model walked over its schedule; "auto"
-// is priced as the algorithm it chooses.
+// is priced as the algorithm it chooses. Throws InvalidArgument for a message over
+// kMaxModelBytes (cost.hpp).
 Cost predictAllReduce(const schedule::AlgorithmSpec& spec, int p, std::uint64_t count,
                       DataType type, const ModelParams& m);
 
 struct Prediction {
   std::string algorithm;
   Cost cost;
-  schedule::VolumeReport volume;  // from the algorithm's schedule
+  schedule::VolumeReport volume;  // from the algorithm's schedule; empty when not asked for
 };
 
-// Every modelled algorithm at this size, in modelledAlgorithms() order.
-std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, const ModelParams& m);
+// Every candidate algorithm (candidateAlgorithms()) at this size, in that order; the volumes
+// (which build every schedule) when `withVolume`.
+std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, const ModelParams& m,
+                                   bool withVolume = true);
 
-// The period of a modelled algorithm's rounding of the count into chunks: within one memory
-// regime its closed form is R(count mod period) + B * floor(count / period) for some R and B
-// (ring: p chunks; Rabenseifner: 2^floor(lg p) blocks; the others move whole vectors: 1). The
-// bucket planner relies on this shape. Throws InvalidArgument for a name with no closed form.
-std::uint64_t countPeriod(const std::string& algorithm, int p);
-
-// The fastest modelled algorithm (ties go to the earlier one in modelledAlgorithms()).
+// The fastest candidate algorithm (ties go to the earlier one in candidateAlgorithms()).
 std::string fastestAlgorithm(int p, std::uint64_t count, DataType type, const ModelParams& m);
 
 // The smallest element count in (lo, hi] at which the fastest algorithm is no longer `below`

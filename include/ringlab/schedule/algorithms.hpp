@@ -1,6 +1,8 @@
 #pragma once
-// The one place that turns an algorithm name and its parameters into a Schedule, for the CLI,
-// the Communicator and the lab alike.
+// An algorithm's name and parameters (AlgorithmSpec), and the schedule builders that read a spec.
+// The table of algorithms (which builder, closed form, count period and names in other tools each
+// has) is model::algorithmRegistry() (ringlab/model/registry.hpp): the one place that turns a name
+// into a Schedule, for the CLI, the Communicator and the lab alike.
 //
 // Every schedule here combines contributions in whatever order its steps bring them together
 // (ring order, butterfly partners, tree shape), so the result is the reduction over all ranks only
@@ -14,8 +16,13 @@
 
 namespace ringlab::schedule {
 
+// The names of the algorithms whose spec fields this layer reads (ring_shape.hpp).
+inline constexpr const char* kRing = "ring";
+inline constexpr const char* kMultiRing = "multi_ring";
+inline constexpr const char* kHierarchical = "hierarchical";
+
 struct AlgorithmSpec {
-  std::string name = "ring";
+  std::string name = kRing;
   // ring, and multi_ring's base order: empty means ranks 0..p-1 in order.
   std::vector<int> ringOrder;
   // ring, multi_ring: which block each rank ends the reduce-scatter owning.
@@ -27,13 +34,10 @@ struct AlgorithmSpec {
   bool operator==(const AlgorithmSpec&) const = default;
 };
 
-// The algorithm names ringlab knows, as accepted by --algo: ring, recursive_doubling,
-// rabenseifner, binomial_tree, multi_ring, hierarchical.
-const std::vector<std::string>& algorithmNames();
-
-// Builds and verifies the schedule; throws InvalidArgument naming the bad value: an unknown name,
-// a parameter the algorithm does not take (e.g. channels for ring), or a reduce_scatter or
-// allgather asked of an algorithm other than ring (the others build allreduce only).
-Schedule buildSchedule(Collective collective, int ranks, const AlgorithmSpec& spec);
+// The builders of the algorithms that take parameters, from a spec (not verified; the registry's
+// buildSchedule verifies). The ring builds all three collectives, the others allreduce only.
+Schedule ringFromSpec(Collective collective, int ranks, const AlgorithmSpec& spec);
+Schedule multiRingFromSpec(int ranks, const AlgorithmSpec& spec);
+Schedule hierarchicalFromSpec(int ranks, const AlgorithmSpec& spec);
 
 }  // namespace ringlab::schedule

@@ -1,0 +1,78 @@
+#include "ringlab/sim/allreduce_sim.hpp"
+
+#include <fmt/format.h>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/model/bandwidth.hpp"
+#include "ringlab/model/registry.hpp"
+#include "ringlab/schedule/ring_shape.hpp"
+#include "ringlab/topo/ring_search.hpp"
+
+namespace ringlab::sim {
+
+schedule::AlgorithmSpec withSearchedRings(const schedule::AlgorithmSpec& spec,
+                                          const topo::Topology& topology,
+                                          const topo::Placement& placement, double bytes,
+                                          std::string& method) {
+  if (spec.name != schedule::kRing && spec.name != schedule::kMultiRing)
+    throwInvalid("--search finds ring orders: use --algo ring or multi_ring");
+  topo::RingSearchOptions options;
+  options.channels = spec.name == schedule::kRing ? 1 : spec.channels;
+  options.bytes = bytes;
+  const topo::RingSearchResult found = topo::searchRings(topology, placement, options);
+  schedule::AlgorithmSpec searched = spec;
+  searched.ringOrder.clear();
+  searched.channelOrders.clear();
+  if (spec.name == schedule::kRing) {
+    searched.ringOrder = found.rings.front().ranks();
+  } else {
+    for (const auto& r : found.rings) searched.channelOrders.push_back(r.ranks());
+  }
+  method = found.method;
+  return searched;
+}
+
+AllReduceSim::AllReduceSim(const schedule::AlgorithmSpec& spec, int p,
+                           std::uint64_t memoryLimitBytes, const std::string& limitText) {
+  const std::uint64_t transfers = model::scheduleTransfers(spec, p);
+  const std::uint64_t scheduleBytes = scheduleBytesEstimate(transfers);
+  const std::vector<schedule::RingOrder> rings = schedule::ringOrdersOf(spec, p);
+  if (!rings.empty() && scheduleBytes > kMaterialiseBytes) {
+    rings_ = rings;
+    return;
+  }
+  if (scheduleBytes > memoryLimitBytes) {
+    throwInvalid(fmt::format(
+        "simulating {} at p = {} needs its schedule in memory: about {:.1f} GiB ({} transfers), "
+        "over {}; use ring or multi_ring (simulated from their orders) or fewer ranks",
+        spec.name, p, scheduleBytes / double(1ull << 30), transfers, limitText));
+  }
+  schedule_ = std::make_shared<const schedule::Schedule>(
+      model::buildSchedule(schedule::Collective::AllReduce, p, spec));
+}
+
+Workload AllReduceSim::workload(std::uint64_t count, DataType type) const {
+  return fromOrders() ? ringAllReduceWorkload(rings_, count, type)
+                      : workloadFromSchedule(*schedule_, count, type);
+}
+
+std::vector<SimRow> simulateSizes(const topo::Topology& topology, const topo::Placement& placement,
+                                  const AllReduceSim& allReduce,
+                                  const std::vector<std::uint64_t>& sizes, DataType type,
+                                  const SimParams& params, SimResult& last,
+                                  const std::function<void(const SimRow&)>& onRow) {
+  std::vector<SimRow> rows;
+  for (std::uint64_t bytes : sizes) {
+    const std::uint64_t count = elementCount(bytes, type, "-b/-e");
+    last = simulate(topology, placement, allReduce.workload(count, type), params);
+    const double seconds = last.time_s;
+    const int p = placement.ranks();
+    const double us = seconds * 1e6;
+    rows.push_back({bytes, count, seconds, model::algbwGBps(bytes, us),
+                    model::allReduceBusbwGBps(bytes, us, p), last.simulatedSteps});
+    if (onRow) onRow(rows.back());
+  }
+  return rows;
+}
+
+}  // namespace ringlab::sim
