@@ -79,11 +79,7 @@ int ranksOfProcessWorld(const BenchArgs& args, int worldSize) {
 measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::milliseconds timeout) {
   measure::BenchConfig config;
   config.ranks = args.ranks;
-  config.type = args.sweep.type();
-  config.op = args.sweep.reduceOp();
-  config.minBytes = args.sweep.min();
-  config.maxBytes = args.sweep.max();
-  config.stepFactor = args.sweep.factor();
+  args.sweep.fill(config);
   config.iterations = args.iterations;
   config.secondsPerSize = args.secondsPerSize;
   config.warmup = args.warmup;

@@ -28,11 +28,7 @@ measure::TuneConfig tuneConfig(const TuneArgs& a) {
   checkRanks(a.ranks);
   measure::TuneConfig c;
   c.ranks = a.ranks;
-  c.minBytes = a.sweep.min();
-  c.maxBytes = a.sweep.max();
-  c.stepFactor = a.sweep.factor();
-  c.type = a.sweep.type();
-  c.op = a.sweep.reduceOp();
+  a.sweep.fill(c);
   c.iterations = a.iterations;
   c.warmup = a.warmup;
   c.rounds = a.rounds;
