@@ -183,6 +183,39 @@ TEST(ExecCommunicator, ReduceScatterRejectsOffset) {
   });
 }
 
+TEST(ExecExecutor, SeveralReceivesIntoOneBlockInOneStepAccumulate) {
+  // Ranks 1..3 send to rank 0 in one step, which reduces all three into its block, out of place
+  // (the second and third must add onto the first, not onto the input again), then rank 0 sends
+  // the sum back: a reduce-then-broadcast, found by running one through the registry.
+  schedule::Schedule s;
+  s.algorithm = "gather_reduce";
+  s.ranks = 4;
+  s.blocks = 1;
+  s.steps.push_back({"reduce", {}});
+  s.steps.push_back({"broadcast", {}});
+  for (int r = 1; r < 4; ++r) {
+    s.steps[0].transfers.push_back({r, 0, 0, 1, schedule::RecvMode::Reduce});
+    s.steps[1].transfers.push_back({0, r, 0, 1, schedule::RecvMode::Copy});
+  }
+  transport::InprocWorld world(4);
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 4; ++r) {
+    threads.emplace_back([&, r] {
+      exec::Executor executor(world.transport(r));
+      const exec::RankPlan plan = exec::planForRank(s, r, 1001);
+      EXPECT_EQ(plan.steps.at(0).bufferReceives, r == 0);
+      std::vector<std::int32_t> in(1001), out(1001, -1);
+      for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::int32_t>(i * (r + 1));
+      exec::ExecOptions options;
+      options.segmentBytes = 40;  // many segments from each sender
+      executor.run(plan, DataType::Int32, ReduceOp::Sum, in.data(), out.data(), options);
+      for (std::size_t i = 0; i < out.size(); ++i)
+        ASSERT_EQ(out[i], static_cast<std::int32_t>(i * 10)) << "rank " << r << " element " << i;
+    });
+  }
+  for (auto& t : threads) t.join();
+}
+
 TEST(ExecExecutor, StepThatReducesWhatItSendsIsBuffered) {
   // Both ranks send their whole vector and reduce the peer's into it in the same step (recursive
   // doubling at p = 2): sends must read the values from before the step.
@@ -199,7 +232,7 @@ TEST(ExecExecutor, StepThatReducesWhatItSendsIsBuffered) {
     threads.emplace_back([&, r] {
       exec::Executor executor(world.transport(r));
       const exec::RankPlan plan = exec::planForRank(s, r, 1001);
-      EXPECT_TRUE(plan.steps.at(0).writesWhatItSends);
+      EXPECT_TRUE(plan.steps.at(0).bufferReceives);
       std::vector<std::int32_t> data(1001);
       for (std::size_t i = 0; i < data.size(); ++i)
         data[i] = static_cast<std::int32_t>(i + 100000 * r);

@@ -1,5 +1,5 @@
 // The algorithm registry: a toy algorithm added through it alone reaches the verifier, the model,
-// the Communicator (what bench runs), the candidate lists of auto and tune, and the simulator;
+// the Communicator, bench's measured sweep, tune's table, auto's choice, and the simulator;
 // the built-in entries agree with their schedules; the ring shape agrees with the ring schedules;
 // sizes whose byte counts overflow are refused.
 #include <gtest/gtest.h>
@@ -13,6 +13,8 @@
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/partition.hpp"
+#include "ringlab/measure/bench.hpp"
+#include "ringlab/measure/tune.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/model/sweep.hpp"
@@ -116,6 +118,43 @@ TEST_F(ToyAlgorithm, RunsOnTheCommunicator) {
     for (std::size_t i = 0; i < data.size(); ++i)
       ASSERT_EQ(data[i], static_cast<std::int32_t>(i) * 15) << i;
   });
+}
+
+// What `ringlab bench --algo toy_reduce_broadcast` runs: the measured sweep, every size checked.
+TEST_F(ToyAlgorithm, IsBenchmarked) {
+  measure::BenchConfig config;
+  config.ranks = 3;
+  config.minBytes = 4;
+  config.maxBytes = 4096;
+  config.stepFactor = 8;
+  config.iterations = 2;
+  config.warmup = 0;
+  config.collective.algorithm = spec();
+  measure::validate(config);
+  std::vector<measure::RecordRow> rows;
+  measure::runBenchThreads(config, [&](const measure::RecordRow& row) { rows.push_back(row); });
+  ASSERT_EQ(rows.size(), 4u);  // 4 B, 32 B, 256 B, 2 KiB
+  for (const measure::RecordRow& row : rows) {
+    EXPECT_EQ(row.algorithm, kToy);
+    EXPECT_EQ(row.outOfPlace->wrong, 0u) << row.bytes;
+    EXPECT_EQ(row.inPlace->wrong, 0u) << row.bytes;
+  }
+  EXPECT_EQ(measure::startRecord(config, measure::currentRunInfo()).run.algorithm, kToy);
+}
+
+// What `ringlab tune` measures by default now includes it, and the table names it.
+TEST_F(ToyAlgorithm, IsTuned) {
+  measure::TuneConfig config;
+  config.ranks = 3;
+  config.minBytes = 8;
+  config.maxBytes = 128;
+  config.iterations = 2;
+  config.rounds = 1;
+  EXPECT_TRUE(contains(config.algorithms, kToy));
+  measure::validate(config);
+  const model::DecisionTable table = measure::tune(config, measure::currentRunInfo());
+  ASSERT_EQ(table.measured.size(), 3u);  // 8, 32, 128 B
+  for (const model::MeasuredSize& m : table.measured) EXPECT_GT(m.timeUs.at(kToy), 0) << m.bytes;
 }
 
 TEST_F(ToyAlgorithm, IsSimulatedFromItsSchedule) {

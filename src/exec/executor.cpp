@@ -36,9 +36,10 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
 
   for (const PlannedStep& step : plan.steps) {
     const std::uint32_t tag = step.index;
-    // Where a step reads what it writes, every receive lands in its own scratch space and is
-    // applied once the sends are done; otherwise `depth` slots are recycled.
-    const bool buffered = step.writesWhatItSends;
+    // Where a step reads what it writes, or writes a block twice, every receive lands in its own
+    // scratch space and is applied in order once the sends are done; otherwise `depth` slots are
+    // recycled.
+    const bool buffered = step.bufferReceives;
     std::byte* slots =
         scratch(buffered ? plan.maxStepRecvElements * esize : slotBytes * options.pipelineDepth);
 

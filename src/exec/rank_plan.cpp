@@ -28,7 +28,11 @@ RankPlan planForRank(const schedule::Schedule& s, int rank, std::uint64_t count)
         if (range.count == 0) continue;  // count < blocks: nothing to move for this block
         if (t.src == rank) planned.sends.push_back({t.dst, range, written[b]});
         if (t.dst == rank) {
-          planned.recvs.push_back({t.src, range, t.mode, written[b]});
+          // A second receive into the block in this step accumulates onto the first.
+          const bool again =
+              std::find(writtenThisStep.begin(), writtenThisStep.end(), b) != writtenThisStep.end();
+          planned.recvs.push_back({t.src, range, t.mode, written[b] || again});
+          if (again) planned.bufferReceives = true;
           writtenThisStep.push_back(b);
         }
       }
@@ -38,7 +42,7 @@ RankPlan planForRank(const schedule::Schedule& s, int rank, std::uint64_t count)
     for (const PlannedRecv& r : planned.recvs) {
       recvElements += r.range.count;
       for (const PlannedSend& snd : planned.sends) {
-        if (overlaps(r.range, snd.range)) planned.writesWhatItSends = true;
+        if (overlaps(r.range, snd.range)) planned.bufferReceives = true;
       }
     }
     plan.maxStepRecvElements = std::max(plan.maxStepRecvElements, recvElements);

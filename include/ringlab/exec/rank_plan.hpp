@@ -27,9 +27,11 @@ struct PlannedStep {
   std::uint32_t index = 0;  // the schedule's step number, used as the message tag
   std::vector<PlannedSend> sends;
   std::vector<PlannedRecv> recvs;
-  // A receive writes elements that a send of the same step reads: all of the step's receives
-  // must then land in scratch and be applied only after the sends complete.
-  bool writesWhatItSends = false;
+  // All of the step's receives land in scratch and are applied in order once the sends complete,
+  // when a receive writes elements that a send of the same step reads, or when two receives of
+  // the step write the same elements (several ranks reduce into one block at once: applied one
+  // after the other, never racing, the second accumulating onto the first).
+  bool bufferReceives = false;
 };
 
 struct RankPlan {
