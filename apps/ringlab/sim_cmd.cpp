@@ -42,10 +42,10 @@ int runSim(const SimArgs& args) {
   const DataType type = args.sweep.type();
   const ReduceOp op = args.sweep.reduceOp();
   measure::SimRun run;
-  sim::SimParams params;
-  if (!args.reduceBandwidth.empty())
-    run.gammaSPerByte = params.gamma_s_per_byte = 1.0 / parseBandwidth(args.reduceBandwidth);
+  run.topology = placed.topologyText();
+  run.placement = placed.placementText();
   run.reduceBandwidth = args.reduceBandwidth;
+  if (!args.reduceBandwidth.empty()) run.gammaSPerByte = 1.0 / parseBandwidth(args.reduceBandwidth);
   schedule::AlgorithmSpec spec = args.algorithm.resolve(p);
   if (args.search) {
     spec = sim::withSearchedRings(spec, *placed.topology, *placed.placement,
@@ -58,14 +58,13 @@ int runSim(const SimArgs& args) {
     jsonOut.open(args.json);
     if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
   }
-  run.topology = placed.topologyText();
-  run.placement = placed.placementText();
   run.info = measure::simRunInfo(spec, run.topology, run.placement, p, type, op);
   print(report::simPreamble(run));
   sim::SimResult last;
   const std::vector<sim::SimRow> rows = sim::simulateSizes(
       *placed.topology, *placed.placement, allReduce,
-      geometricSizes(args.sweep.min(), args.sweep.max(), args.sweep.factor()), type, params, last,
+      geometricSizes(args.sweep.min(), args.sweep.max(), args.sweep.factor()), type,
+      sim::SimParams{.gamma_s_per_byte = run.gammaSPerByte}, last,
       [&](const sim::SimRow& row) { print(report::simTableRow(row, run.info)); });
   if (args.criticalPath) print(report::simCriticalPath(last, *placed.topology));
   if (args.links > 0) print(report::simBusiestLinks(last, *placed.topology, args.links));

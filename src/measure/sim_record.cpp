@@ -10,8 +10,7 @@ RunInfo simRunInfo(const schedule::AlgorithmSpec& spec, const std::string& topol
   info.transport = "simulated";
   info.algorithm = spec.name;
   const std::string orders = schedule::ringOrderText(spec, p);
-  const bool whole = schedule::ringOrdersOf(spec, p).empty() || orders.size() <= 120;
-  info.ringOrder = whole ? orders : orders.substr(0, 117) + "...";
+  info.ringOrder = orders.size() <= 120 ? orders : orders.substr(0, 117) + "...";
   info.topology = topology + "; placement " + placement;
   info.ranks = p;
   info.dtype = dataTypeName(type);

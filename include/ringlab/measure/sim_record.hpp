@@ -23,8 +23,8 @@ struct SimRun {
   std::string reduceBandwidth;  // the throughput gamma came from, as the user wrote it
 };
 
-// The run's identity for `spec` at p ranks on `topology` with `placement`. A long list of ring
-// orders is shortened to 120 characters; a single order (from --ring-order) is kept whole.
+// The run's identity for `spec` at p ranks on `topology` with `placement`. Ring orders longer than
+// 120 characters are cut to 117 and "..." (a header line, not a list to apply).
 RunInfo simRunInfo(const schedule::AlgorithmSpec& spec, const std::string& topology,
                    const std::string& placement, int p, DataType type, ReduceOp op);
 
