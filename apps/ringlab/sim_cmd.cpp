@@ -24,8 +24,7 @@ struct SimArgs {
   SweepOptions sweep;
   std::string reduceBandwidth;  // empty: reduction costs nothing
   std::string maxMemory = "4G";
-  bool search = false;
-  bool criticalPath = false;
+  bool search = false, criticalPath = false;
   int links = 0;
   std::string json;
 };
