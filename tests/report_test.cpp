@@ -1,13 +1,18 @@
-// The text renderings of the report layer that `ringlab topo show|search` and `ringlab plan`
-// print, held here line by line on small cases whose figures can be checked by hand.
+// The text renderings of the report layer that `ringlab topo show|search`, `ringlab sim` and
+// `ringlab plan` print (and sim's record), held here line by line on small cases whose figures can
+// be checked by hand.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
+#include "ringlab/measure/sim_record.hpp"
 #include "ringlab/model/measured_curve.hpp"
+#include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/plan_table.hpp"
 #include "ringlab/report/ring_report_text.hpp"
+#include "ringlab/report/sim_text.hpp"
+#include "ringlab/sim/allreduce_sim.hpp"
 #include "ringlab/topo/generators.hpp"
 #include "ringlab/topo/placement.hpp"
 
@@ -119,6 +124,138 @@ TEST(ReportPlanTable, PrintsTheHeaderAndOneRowPerPlan) {
             "dynamic programme over contiguous buckets in ready order");
   EXPECT_EQ(l[5 + c.plans.size()], "# optimal bucket starts (tensor indices in ready order): 0");
   EXPECT_EQ(l.back().rfind("# DDP: pass bucket_cap_mb=", 0), 0u) << l.back();
+}
+
+// `ringlab sim` on TwoNodes: the ring in rank order simulated over 16 MiB takes the time predicted
+// above, 1006669.0 us; each NIC carries 6 x 2 x 4 MiB = 50331648 B in that time, 100%.
+struct TwoNodesRing : TwoNodes {
+  sim::SimResult last;
+  std::vector<sim::SimRow> rows;
+  TwoNodesRing() {
+    const sim::AllReduceSim ring(schedule::AlgorithmSpec{}, 4, 1ull << 30, "test");
+    rows = sim::simulateSizes(topology, placement, ring, {16 << 20}, DataType::Float32, {}, last);
+  }
+};
+
+measure::RunInfo runInfo() {
+  measure::RunInfo info;
+  info.version = "v1";
+  info.host = "h";
+  info.date = "2026-01-01T00:00:00Z";
+  info.transport = "simulated";
+  info.algorithm = "ring";
+  info.ringOrder = "0,2,3,1";
+  info.ranks = 4;
+  info.dtype = "float32";
+  info.op = "sum";
+  return info;
+}
+
+TEST(SimText, PreambleNamesTheRunThenPrintsBenchsTableHeader) {
+  measure::SimRun run;
+  run.info = runInfo();
+  run.topology = "two nodes";
+  run.placement = "round-robin";
+  run.searchMethod = "exhaustive";
+  run.gammaSPerByte = 1e-10;
+  run.reduceBandwidth = "10GB/s";
+  const std::vector<std::string> l = lines(report::simPreamble(run));
+  ASSERT_EQ(l.size(), 10u);
+  EXPECT_EQ(l[0], "# ringlab sim: allreduce  algorithm ring  transport simulated  p 4");
+  EXPECT_EQ(l[1], "# version v1  host h  date 2026-01-01T00:00:00Z");
+  EXPECT_EQ(l[2], "# ring order 0,2,3,1  searched (exhaustive)");
+  EXPECT_EQ(l[3], "# topology: two nodes");
+  EXPECT_EQ(l[4], "# placement: round-robin");
+  EXPECT_EQ(l[5], "# reduction: gamma 1e-10 s/B (10GB/s) on the receiving rank");
+  EXPECT_EQ(l[6].rfind("# time: simulated completion of the slowest rank", 0), 0u) << l[6];
+  EXPECT_EQ(l[7] + "\n" + l[8] + "\n" + l[9] + "\n", report::benchTableHeader({}));
+
+  run.searchMethod.clear();
+  run.gammaSPerByte = 0;
+  const std::vector<std::string> free = lines(report::simPreamble(run));
+  EXPECT_EQ(free[2], "# ring order 0,2,3,1");
+  EXPECT_EQ(free[5], "# reduction: free (give --reduce-bw to price it)");
+}
+
+TEST(SimText, RowIsBenchsRowWithTheSameTimeInPlaceAndNoWrongCount) {
+  const TwoNodesRing t;
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(report::simTableRow(t.rows[0], runInfo()),
+            "      16777216      4194304  float32    sum 1006669.0    0.02    0.02    N/A "
+            "1006669.0    0.02    0.02    N/A\n");
+}
+
+TEST(SimText, CriticalPathListsStepsAndTimeShifts) {
+  const TwoNodesRing t;
+  const std::vector<std::string> l = lines(report::simCriticalPath(t.last, t.topology));
+  ASSERT_EQ(l.size(), 11u);
+  EXPECT_EQ(l[0],
+            "# critical path of the largest size (step, transfer, start -> end, lowest-rate "
+            "link), 10 entries:");
+  EXPECT_EQ(l[1], "#   step 0  0 -> 1  0.0 -> 167778.2 us  n0.nic0->switch");
+  EXPECT_EQ(l[4], "#   step 0  3 -> 0  0.0 -> 167778.2 us  n1.nic0->switch");
+  EXPECT_EQ(l[5], "#   steps 1..2 repeat as a time shift  167778.2 -> 503334.5 us");
+  EXPECT_EQ(l[6], "#   step 3  0 -> 1  503334.5 -> 671112.6 us  n0.nic0->switch");
+  EXPECT_EQ(l[10], "#   steps 4..5 repeat as a time shift  671112.6 -> 1006669.0 us");
+}
+
+// A path longer than 4 + 16 entries keeps its first 4 and last 16; a transfer without a
+// bottleneck link shows "-".
+TEST(SimText, CriticalPathElidesTheMiddleOfALongPath) {
+  const TwoNodesRing t;
+  sim::SimResult r;
+  for (int s = 0; s < 25; ++s)
+    r.criticalPath.push_back({std::uint64_t(s), 1, 0, 1, s * 1e-6, (s + 1) * 1e-6, -1});
+  const std::vector<std::string> l = lines(report::simCriticalPath(r, t.topology));
+  ASSERT_EQ(l.size(), 1u + 4 + 1 + 16);
+  EXPECT_EQ(l[4], "#   step 3  0 -> 1  3.0 -> 4.0 us  -");
+  EXPECT_EQ(l[5], "#   ... 5 entries ...");
+  EXPECT_EQ(l[6], "#   step 9  0 -> 1  9.0 -> 10.0 us  -");
+}
+
+TEST(SimText, BusiestLinksByUtilisation) {
+  const TwoNodesRing t;
+  const std::vector<std::string> l = lines(report::simBusiestLinks(t.last, t.topology, 2));
+  ASSERT_EQ(l.size(), 3u);
+  EXPECT_EQ(l[0], "# busiest links at the largest size: utilisation = bytes / (bandwidth x time)");
+  EXPECT_EQ(l[1], "#   n0.nic0->switch                   100.0%  50331648 B");
+  EXPECT_EQ(l[2], "#   switch->n0.nic0                   100.0%  50331648 B");
+  EXPECT_EQ(lines(report::simBusiestLinks(t.last, t.topology, 100)).size(),
+            1 + t.topology.links().size());
+}
+
+TEST(SimRecord, RunInfoCutsALongRingOrder) {
+  schedule::AlgorithmSpec spec;
+  const measure::RunInfo small =
+      measure::simRunInfo(spec, "t", "p", 4, DataType::Int32, ReduceOp::Max);
+  EXPECT_EQ(small.transport, "simulated");
+  EXPECT_EQ(small.algorithm, "ring");
+  EXPECT_EQ(small.ringOrder, "0,1,2,3");
+  EXPECT_EQ(small.topology, "t; placement p");
+  EXPECT_EQ(small.ranks, 4);
+  EXPECT_EQ(small.dtype, "int32");
+  EXPECT_EQ(small.op, "max");
+  const measure::RunInfo large =
+      measure::simRunInfo(spec, "t", "p", 64, DataType::Int32, ReduceOp::Max);
+  EXPECT_EQ(large.ringOrder.size(), 120u);
+  EXPECT_EQ(large.ringOrder.substr(0, 6), "0,1,2,");
+  EXPECT_EQ(large.ringOrder.substr(117), "...");
+}
+
+TEST(SimRecord, JsonHoldsTheRunPlacementGammaAndRows) {
+  const TwoNodesRing t;
+  measure::SimRun run;
+  run.info = runInfo();
+  run.placement = "round-robin";
+  run.gammaSPerByte = 1e-10;
+  const nlohmann::json j = measure::simRecordJson(run, t.rows);
+  EXPECT_EQ(j["run"], measure::toJson(run.info));
+  EXPECT_EQ(j["placement"], "round-robin");
+  EXPECT_EQ(j["gamma_s_per_byte"], 1e-10);
+  ASSERT_EQ(j["rows"].size(), 1u);
+  EXPECT_EQ(j["rows"][0]["size_bytes"], 16u << 20);
+  EXPECT_NEAR(j["rows"][0]["time_us"].get<double>(), 1006669.0, 0.05);
+  EXPECT_EQ(j["rows"][0]["simulated_steps"], t.rows[0].simulatedSteps);
 }
 
 }  // namespace
