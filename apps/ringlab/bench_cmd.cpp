@@ -217,22 +217,17 @@ Action addBenchCommand(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd =
       app.add_subcommand("bench", "measure AllReduce over a size sweep (nccl-tests style)");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
+  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
   args->sweep.add(*cmd);
-  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size")
-      ->capture_default_str();
-  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations before timing")
-      ->capture_default_str();
-  cmd->add_option("-c,--check", args->check, "1: check every size against the closed-form result")
-      ->capture_default_str();
+  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size");
+  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations before timing");
+  cmd->add_option("-c,--check", args->check, "1: check every size against the closed-form result");
   cmd->add_option("--transport", args->transport,
                   "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
                   "launched for you, "
-                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun)")
-      ->capture_default_str();
-  cmd->add_option("--segment", args->segment, "pipeline segment size")->capture_default_str();
-  cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message")
-      ->capture_default_str();
+                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun)");
+  cmd->add_option("--segment", args->segment, "pipeline segment size");
+  cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message");
   cmd->add_option("--json", args->json, "also write the results as JSON to this file");
   cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
   cmd->add_option("--model", args->modelProfile,
@@ -240,8 +235,7 @@ Action addBenchCommand(CLI::App& app) {
   args->algorithm.add(*cmd);
   args->topology.add(*cmd, false);
   cmd->add_option("-T,--time", args->secondsPerSize,
-                  "iterate about this many seconds per size instead of -n (0: use -n)")
-      ->capture_default_str();
+                  "iterate about this many seconds per size instead of -n (0: use -n)");
   cmd->add_flag("--samples", args->samples,
                 "keep every iteration's time in the --json record (samples_us)");
   cmd->add_flag("--peer-mpi", args->peerMpi,

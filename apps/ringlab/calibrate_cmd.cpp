@@ -49,13 +49,11 @@ Action addCalibrateCommand(CLI::App& app) {
   auto args = std::make_shared<CalibrateArgs>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate", "measure alpha, beta (ping-pong) and gamma (kernel) into a profile");
-  cmd->add_option("--transport", args->transport, "inproc (ranks as threads)")
-      ->capture_default_str();
-  cmd->add_option("-o,--out", args->out, "profile file to write")->capture_default_str();
+  cmd->add_option("--transport", args->transport, "inproc (ranks as threads)");
+  cmd->add_option("-o,--out", args->out, "profile file to write");
   args->sweep.add(*cmd, {false, false, false});
   cmd->add_option("-n,--iters", args->iterations,
-                  "timed round trips (best taken) and kernel runs (median) per size")
-      ->capture_default_str();
+                  "timed round trips (best taken) and kernel runs (median) per size");
   return [args] { return runCalibrateCommand(*args); };
 }
 

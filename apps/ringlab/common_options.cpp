@@ -7,16 +7,14 @@
 namespace ringlab::cli {
 
 void AlgorithmOptions::add(CLI::App& app) {
-  app.add_option("--algo", algo, "algorithm: " + model::joinedNames(model::algorithmNames()))
-      ->capture_default_str();
+  app.add_option("--algo", algo, "algorithm: " + model::joinedNames(model::algorithmNames()));
   auto* order = app.add_option("--ring-order", ringOrderList,
                                "ring order as a permutation of 0..p-1, e.g. 0,2,4,6,1,3,5,7");
   auto* strideOption = app.add_option("--ring-stride", ringStride,
                                       "ring order i -> i*a mod p; a must be coprime with p");
   order->excludes(strideOption);
   app.add_option("--channels", channels,
-                 "multi_ring: number of rings k, each carrying 1/k of the data")
-      ->capture_default_str();
+                 "multi_ring: number of rings k, each carrying 1/k of the data");
   app.add_option("--ranks-per-node", ranksPerNode,
                  "hierarchical: consecutive ranks per node; must divide p");
 }

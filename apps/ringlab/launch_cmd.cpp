@@ -17,9 +17,8 @@ Action addLaunchCommand(CLI::App& app) {
   auto command = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "launch", "run a command as p local ranks (rank environment, cleanup, failure handling)");
-  cmd->add_option("-p,--ranks", *ranks, "number of ranks")->capture_default_str();
-  cmd->add_option("--grace", *grace, "seconds the other ranks get to stop after one fails")
-      ->capture_default_str();
+  cmd->add_option("-p,--ranks", *ranks, "number of ranks");
+  cmd->add_option("--grace", *grace, "seconds the other ranks get to stop after one fails");
   cmd->add_option("command", *command, "the command and its arguments, after --")->required();
   return [=] {
     checkRanks(*ranks);

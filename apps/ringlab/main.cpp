@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   ringlab::job::rememberCommandLine(argc, argv);
   CLI::App app{"ringlab: ring AllReduce you can run, verify, count and measure"};
   app.require_subcommand(1);
+  // Every option's help shows its default; subcommands inherit this when they are added below.
+  app.option_defaults()->always_capture_default();
   app.set_version_flag("--version", ringlab::version());
   std::map<CLI::App*, ringlab::cli::Action> actions;
   auto add = [&](auto&& factory) {

@@ -11,11 +11,10 @@ void ModelOptions::add(CLI::App& app) {
   app.add_option("--gamma", gamma, "reduction cost per byte (0, 0.05ns) or rate (20GB/s)");
   app.add_option("--concurrency", concurrency,
                  "transfers that progress at full speed at once on one host (0: unlimited)");
-  app.add_option("--bw-counts", bandwidthCounts,
-                 "what --bw counts: send (one direction of a full-duplex link) or send+recv (both)")
-      ->capture_default_str();
-  app.add_option("--volume", volume, "the volume you divide by --bw: send or send+recv")
-      ->capture_default_str();
+  app.add_option(
+      "--bw-counts", bandwidthCounts,
+      "what --bw counts: send (one direction of a full-duplex link) or send+recv (both)");
+  app.add_option("--volume", volume, "the volume you divide by --bw: send or send+recv");
 }
 
 io::ResolvedModel ModelOptions::resolve() const {

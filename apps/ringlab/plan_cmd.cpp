@@ -70,7 +70,7 @@ Action addPlanCommand(CLI::App& app) {
                   "torch.profiler Chrome trace instead of --timeline (needs --params)");
   cmd->add_option("--params", args->timelines.params,
                   "--trace: CSV name,count,dtype per parameter, in model.parameters() order");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
+  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
   cmd->add_option("--measured", args->measured,
                   "price buckets from measured AllReduce times (`ringlab bench --json` output, "
                   "same p) instead of the model");

@@ -82,8 +82,7 @@ Action addSimCommand(CLI::App& app) {
   args->sweep.add(*cmd);
   cmd->add_option("--reduce-bw", args->reduceBandwidth,
                   "reduction throughput on a rank, e.g. 10GB/s (gamma = 1/it)");
-  cmd->add_option("--max-memory", args->maxMemory, "refuse schedules estimated larger than this")
-      ->capture_default_str();
+  cmd->add_option("--max-memory", args->maxMemory, "refuse schedules estimated larger than this");
   cmd->add_flag("--search", args->search, "simulate the ring order(s) `ringlab topo search` finds");
   cmd->add_flag("--critical-path", args->criticalPath,
                 "print the critical path of the largest size");

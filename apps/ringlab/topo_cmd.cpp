@@ -87,8 +87,7 @@ Action addTopoCommand(CLI::App& app) {
   cmd->require_subcommand(1);
   const auto common = [&](CLI::App* sub) {
     args->where.add(*sub);
-    sub->add_option("--size", args->size, "the allreduce size the prediction prices")
-        ->capture_default_str();
+    sub->add_option("--size", args->size, "the allreduce size the prediction prices");
     sub->add_option("--channels", args->channels,
                     "rings (channels) to find, each carrying 1/k of the data (default 1, or the "
                     "rings --order gives)");
@@ -102,7 +101,7 @@ Action addTopoCommand(CLI::App& app) {
   CLI::App* show =
       cmd->add_subcommand("show", "link loads of a ring in rank order against a better order");
   common(show);
-  show->add_option("--links", args->links, "rows of the busiest-link table")->capture_default_str();
+  show->add_option("--links", args->links, "rows of the busiest-link table");
   CLI::App* search =
       cmd->add_subcommand("search", "find ring orders minimising the predicted allreduce time");
   common(search);
@@ -112,8 +111,7 @@ Action addTopoCommand(CLI::App& app) {
   search->add_option("-o,--output", args->output, "write the export to this file");
   CLI::App* detect =
       cmd->add_subcommand("detect", "this machine as a ringlab topology file (hwloc)");
-  detect->add_option("--slots", args->detect.slots, "auto (GPUs if any, else cores), gpus, cores")
-      ->capture_default_str();
+  detect->add_option("--slots", args->detect.slots, "auto (GPUs if any, else cores), gpus, cores");
   detect->add_option("--intra", args->detectIntra,
                      "each slot's link to the node's fabric (not detected; default 20GB/s)");
   detect->add_option("--nic-bw", args->detectNic,

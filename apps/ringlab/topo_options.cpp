@@ -13,11 +13,10 @@ void TopologyOptions::add(CLI::App& app, bool withRanks) {
   auto* ncclOption = app.add_option(
       "--nccl-topo", ncclFile, "NCCL topology dump (NCCL_TOPO_DUMP_FILE) for the node's inside");
   ncclOption->excludes(topoOption)->excludes(fileOption);
-  app.add_option("--nccl-nodes", ncclNodes, "--nccl-topo: copies of that node, on one switch")
-      ->capture_default_str();
-  app.add_option("--placement", placement,
-                 "where ranks sit: block, round-robin (rr), or one node name per rank: n0,n1,n0,n1")
-      ->capture_default_str();
+  app.add_option("--nccl-nodes", ncclNodes, "--nccl-topo: copies of that node, on one switch");
+  app.add_option(
+      "--placement", placement,
+      "where ranks sit: block, round-robin (rr), or one node name per rank: n0,n1,n0,n1");
   if (withRanks)
     app.add_option("-p,--ranks", ranks, "number of ranks (default: every slot of the topology)");
 }

@@ -63,17 +63,14 @@ Action addTuneCommand(CLI::App& app) {
   auto args = std::make_shared<TuneArgs>();
   CLI::App* cmd =
       app.add_subcommand("tune", "measure every algorithm per size and write a decision table");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks")->capture_default_str();
+  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
   args->sweep.stepFactor = 4;
   args->sweep.add(*cmd);
-  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size")
-      ->capture_default_str();
-  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations per size")
-      ->capture_default_str();
-  cmd->add_option("--rounds", args->rounds, "interleaved rounds over the algorithms; best kept")
-      ->capture_default_str();
-  cmd->add_option("--algos", args->algos, "comma-separated candidates")->capture_default_str();
-  cmd->add_option("--out", args->out, "decision table (JSON) to write")->capture_default_str();
+  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size");
+  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations per size");
+  cmd->add_option("--rounds", args->rounds, "interleaved rounds over the algorithms; best kept");
+  cmd->add_option("--algos", args->algos, "comma-separated candidates");
+  cmd->add_option("--out", args->out, "decision table (JSON) to write");
   cmd->add_option("--ompi-rules", args->ompiRules, "also write an Open MPI coll_tuned rules file");
   return [args] { return runTuneCommand(*args); };
 }
