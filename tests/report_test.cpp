@@ -129,9 +129,14 @@ TEST(ReportPlanTable, PrintsTheHeaderAndOneRowPerPlan) {
 // alpha 5 us, 12.5 GB/s per direction (beta 0.08 ns/B), gamma 0, p = 4, 1 MiB of float32. The
 // ring: 2(p-1) = 6 steps, startup 30 us, bandwidth 2(p-1)/p x 1 MiB x beta = 125.83 us, and the
 // busiest rank sends 1.5 MiB = 1572864 B (twice that sent and received).
+model::Profile fourRanksProfile() {
+  model::Profile profile;
+  profile.params.link = {5e-6, 0.08e-9};
+  return profile;
+}
+
 struct FourRanks {
-  report::ModelBasis basis{model::Profile{.params = {.link = {5e-6, 0.08e-9}}},
-                           "stated in the test"};
+  report::ModelBasis basis{fourRanksProfile(), "stated in the test"};
   const model::ModelParams& params = basis.profile.params;
 };
 
