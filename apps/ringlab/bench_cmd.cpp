@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -16,11 +15,13 @@
 #include "model_options.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/io/files.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/report/bench_table.hpp"
+#include "ringlab/schedule/ring_shape.hpp"
 #include "ringlab/transport/mpi.hpp"
 #include "sweep_options.hpp"
 #include "topo_options.hpp"
@@ -78,11 +79,7 @@ int ranksOfProcessWorld(const BenchArgs& args, int worldSize) {
 measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::milliseconds timeout) {
   measure::BenchConfig config;
   config.ranks = args.ranks;
-  config.type = args.sweep.type();
-  config.op = args.sweep.reduceOp();
-  config.minBytes = args.sweep.min();
-  config.maxBytes = args.sweep.max();
-  config.stepFactor = args.sweep.factor();
+  args.sweep.fill(config);
   config.iterations = args.iterations;
   config.secondsPerSize = args.secondsPerSize;
   config.warmup = args.warmup;
@@ -114,7 +111,7 @@ measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::millisecond
 measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig& config) {
   measure::RunInfo info = measure::currentRunInfo();
   info.transport = args.transport;
-  info.ringOrder = ringOrderText(config.collective.algorithm, args.ranks);
+  info.ringOrder = schedule::ringOrderText(config.collective.algorithm, args.ranks);
   if (!args.topology.spec.empty() || !args.topology.file.empty() ||
       !args.topology.ncclFile.empty()) {
     // The user names the machine; it must hold p ranks with the stated placement.
@@ -202,18 +199,15 @@ int runBenchCommand(BenchArgs args) {
       args.json.clear();
     }
   }
-  std::ofstream jsonOut;
-  if (!args.json.empty()) {
-    jsonOut.open(args.json);
-    if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
-  }
+  if (!args.json.empty()) io::writeTextFile(args.json, "", "--json");  // refused before measuring
   measure::RunRecord record = benchRecord(args, config);
   std::fputs(
       report::benchPreamble(config, record.run, autoBasis(args, config), args.modelProfile).c_str(),
       stdout);
   const std::uint64_t totalWrong = measureAndPrint(config, processComm.get(), record);
   std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
-  if (jsonOut.is_open()) jsonOut << measure::toJson(record).dump(2) << "\n";
+  if (!args.json.empty())
+    io::writeTextFile(args.json, measure::toJson(record).dump(2) + "\n", "--json");
   return totalWrong == 0 ? 0 : 1;
 }
 

@@ -8,7 +8,6 @@
 #include <CLI/CLI.hpp>
 
 #include "ringlab/schedule/algorithms.hpp"
-#include "ringlab/schedule/ring_shape.hpp"
 
 namespace ringlab::cli {
 
@@ -24,9 +23,6 @@ struct AlgorithmOptions {
   void add(CLI::App& app);
   schedule::AlgorithmSpec resolve(int ranks) const;
 };
-
-// The ring order(s) a spec runs, for run records (schedule/ring_shape.hpp).
-using schedule::ringOrderText;
 
 // Throws InvalidArgument unless p is in 1..kMaxRanks.
 inline constexpr int kMaxRanks = 1024;

@@ -22,6 +22,16 @@ struct SweepOptions {
   void add(CLI::App& app, Fields fields);
   void add(CLI::App& app) { add(app, Fields{}); }
 
+  // Sets a library configuration's minBytes, maxBytes, stepFactor, type and op.
+  template <typename Config>
+  void fill(Config& config) const {
+    config.minBytes = min();
+    config.maxBytes = max();
+    config.stepFactor = factor();
+    config.type = type();
+    config.op = reduceOp();
+  }
+
   std::uint64_t min() const;
   std::uint64_t max() const;
   std::uint64_t factor() const;  // throws InvalidArgument below 2

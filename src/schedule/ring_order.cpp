@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::schedule {
 namespace {
@@ -73,18 +74,15 @@ RingOrder RingOrder::fromList(const std::vector<int>& order, int ranks) {
 
 RingOrder RingOrder::parse(std::string_view list, int ranks) {
   std::vector<int> order;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    const std::string_view item = list.substr(start, comma - start);
+  // An empty list is one empty item, refused like any other that is not a number.
+  for (const std::string& item : list.empty() ? std::vector<std::string>{""} : splitList(list)) {
     int value = 0;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
-      throwInvalid("ring order '" + std::string(list) + "': '" + std::string(item) +
+      throwInvalid("ring order '" + std::string(list) + "': '" + item +
                    "' is not a rank number; give a comma-separated permutation such as 0,2,1,3");
     }
     order.push_back(value);
-    start = comma + 1;
   }
   return fromList(order, ranks);
 }

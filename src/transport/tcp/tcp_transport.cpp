@@ -347,12 +347,7 @@ class TcpTransport final : public Transport {
           throw malformed(peer, bad);
         }
         if (header.type == FrameType::Abort) {
-          if (staged >= kFrameHeaderBytes + header.bytes) {
-            throw aborted(peer, header.code,
-                          std::string(reinterpret_cast<const char*>(p.staging.get() + p.begin +
-                                                                    kFrameHeaderBytes),
-                                      header.bytes));
-          }
+          throwWhenAbortArrived(peer, p, header);
         } else if (p.recvs.empty()) {
           // Not asked for yet: it waits in staging (reading ahead fills staging behind it).
           if (!readAhead) return;
@@ -499,12 +494,7 @@ class TcpTransport final : public Transport {
         FrameHeader header;
         if (parseFrameHeader(p.staging.get() + p.begin, kFrameHeaderBytes, header)) break;
         if (header.type == FrameType::Abort) {
-          if (staged >= kFrameHeaderBytes + header.bytes) {
-            throw aborted(peer, header.code,
-                          std::string(reinterpret_cast<const char*>(p.staging.get() + p.begin +
-                                                                    kFrameHeaderBytes),
-                                      header.bytes));
-          }
+          throwWhenAbortArrived(peer, p, header);
         } else {
           p.begin += kFrameHeaderBytes;
           skip = header.bytes;
@@ -535,6 +525,15 @@ class TcpTransport final : public Transport {
     return Error(static_cast<ErrorCode>(code), "rank " + std::to_string(rank_) + ": rank " +
                                                    std::to_string(peer) +
                                                    " aborted the collective: " + text);
+  }
+
+  // An abort frame at the head of `p`'s staging: once its text has arrived, the peer's error.
+  void throwWhenAbortArrived(int peer, const Peer& p, const FrameHeader& header) const {
+    if (p.end - p.begin < kFrameHeaderBytes + header.bytes) return;
+    throw aborted(
+        peer, header.code,
+        std::string(reinterpret_cast<const char*>(p.staging.get() + p.begin + kFrameHeaderBytes),
+                    header.bytes));
   }
 
   Error lost(int peer, const char* doing, int error) const {

@@ -1,0 +1,13 @@
+#pragma once
+// The text of a tuning run (`ringlab tune`): each candidate's time per size, the fastest, and the
+// rules of the decision table.
+#include <string>
+
+#include "ringlab/measure/tune.hpp"
+#include "ringlab/model/decision_table.hpp"
+
+namespace ringlab::report {
+
+std::string tuneText(const measure::TuneConfig& config, const model::DecisionTable& table);
+
+}  // namespace ringlab::report
