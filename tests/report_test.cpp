@@ -1,6 +1,6 @@
-// The text renderings of the report layer that `ringlab topo show|search`, `ringlab sim` and
-// `ringlab plan` print (and sim's record), held here line by line on small cases whose figures can
-// be checked by hand.
+// The text renderings of the report layer that `ringlab topo show|search`, `ringlab sim`,
+// `ringlab plan`, `ringlab model` and `ringlab verify` print (and sim's record), held here line by
+// line on small cases whose figures can be checked by hand.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -8,9 +8,13 @@
 
 #include "ringlab/measure/sim_record.hpp"
 #include "ringlab/model/measured_curve.hpp"
+#include "ringlab/model/model_json.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/report/bench_table.hpp"
+#include "ringlab/report/model_text.hpp"
 #include "ringlab/report/plan_table.hpp"
 #include "ringlab/report/ring_report_text.hpp"
+#include "ringlab/report/schedule_text.hpp"
 #include "ringlab/report/sim_text.hpp"
 #include "ringlab/sim/allreduce_sim.hpp"
 #include "ringlab/topo/generators.hpp"
@@ -256,6 +260,136 @@ TEST(SimRecord, JsonHoldsTheRunPlacementGammaAndRows) {
   EXPECT_EQ(j["rows"][0]["size_bytes"], 16u << 20);
   EXPECT_NEAR(j["rows"][0]["time_us"].get<double>(), 1006669.0, 0.05);
   EXPECT_EQ(j["rows"][0]["simulated_steps"], t.rows[0].simulatedSteps);
+}
+
+// alpha 5 us, 12.5 GB/s per direction (beta 0.08 ns/B), gamma 0, p = 4, 1 MiB of float32. The
+// ring: 2(p-1) = 6 steps, startup 30 us, bandwidth 2(p-1)/p x 1 MiB x beta = 125.83 us, and the
+// busiest rank sends 1.5 MiB = 1572864 B (twice that sent and received).
+model::Profile fourRanksProfile() {
+  model::Profile profile;
+  profile.params.link = {5e-6, 0.08e-9};
+  return profile;
+}
+
+struct FourRanks {
+  report::ModelBasis basis{fourRanksProfile(), "stated in the test"};
+  const model::ModelParams& params = basis.profile.params;
+};
+
+TEST(ReportModelText, AtOneSizePrintsTheBasisAndOneRowPerAlgorithm) {
+  const FourRanks f;
+  const model::SizeRow row = model::predictSize(4, 262144, DataType::Float32, f.params, true);
+  const std::vector<std::string> l =
+      lines(report::modelSizeText(f.basis, 4, DataType::Float32, row));
+  ASSERT_EQ(l.size(), 6 + row.predictions.size());
+  EXPECT_EQ(l[0], "# ringlab model: allreduce of 1 MiB (262144 float32) over p = 4");
+  EXPECT_EQ(l[1],
+            "# alpha 5.000 us, beta 0.0800 ns/B (12.50 GB/s per direction), gamma 0.0000 ns/B, "
+            "concurrent transfers unlimited  [stated in the test]");
+  EXPECT_EQ(l[3],
+            "# topology: none: uniform links, every pair of ranks alike (ringlab sim prices a "
+            "topology)  placement: none");
+  EXPECT_EQ(l[5],
+            "# algorithm            steps        send (B)   send+recv (B)  startup(us) "
+            "bandwidth(us)   reduce(us)     time(us)");
+  EXPECT_EQ(l[6],
+            "  ring                     6         1572864         3145728        30.00        "
+            "125.83         0.00       155.83");
+  // Rabenseifner: the ring's bandwidth term in 2 log2 p = 4 steps, the fastest here.
+  EXPECT_EQ(l[8],
+            "  rabenseifner             4         1572864         3145728        20.00        "
+            "125.83         0.00       145.83  <- fastest");
+}
+
+TEST(ReportModelText, SweepPrintsATimeColumnPerAlgorithmAndTheCrossovers) {
+  const FourRanks f;
+  const model::SizeSweep sweep = model::sweepSizes(4, 256, 1024, DataType::Float32, f.params, true);
+  const std::vector<std::string> l =
+      lines(report::modelSweepText(f.basis, 4, DataType::Float32, sweep));
+  ASSERT_EQ(l.size(), 5 + sweep.rows.size() + 1 + sweep.crossovers.size());
+  EXPECT_EQ(l[0], "# ringlab model --sweep: allreduce over p = 4, float32");
+  EXPECT_EQ(l[4],
+            "#     size (B)            ring(us) recursive_doubling(us)    rabenseifner(us)   "
+            "binomial_tree(us)  fastest");
+  // 1 KiB: the ring 30 us + 1.5 KiB x 0.08 ns = 30.12 us; recursive doubling 10 + 0.16 us.
+  EXPECT_EQ(l[5],
+            "          1024               30.12               10.16               20.12        "
+            "       20.33  recursive_doubling");
+  EXPECT_EQ(l[5 + sweep.rows.size()],
+            "# crossovers (exact, by bisection on the element count): none");
+}
+
+TEST(ReportModelText, VersusRanksPrintsTheRingTermsAgainstTheirLimit) {
+  const FourRanks f;
+  const auto rows = model::ringVersusRanks({2, 4}, 262144, DataType::Float32, f.params);
+  const double limit_s = model::ringBandwidthLimit_s(1 << 20, f.params);
+  const std::vector<std::string> l = lines(report::modelRanksText(f.basis, 1 << 20, rows, limit_s));
+  ASSERT_EQ(l.size(), 8u);
+  EXPECT_EQ(l[0], "# ringlab model --vs-p: ring allreduce of 1 MiB as p grows");
+  EXPECT_EQ(l[4],
+            "# the bandwidth term 2(p-1)/p n beta approaches 2 n beta = 167.77 us and never "
+            "shrinks; the startup term 2(p-1) alpha grows linearly in p");
+  EXPECT_EQ(l[7], "       4      6          30.00          125.83            0.7500       155.83");
+  const nlohmann::json json = model::ranksJson(rows, limit_s);
+  EXPECT_EQ(json[1]["p"], 4);
+  EXPECT_FALSE(json[1].contains("reduce_us"));
+}
+
+TEST(ModelJson, AtOneSizeMarksTheFastestAndStatesNoTopology) {
+  const FourRanks f;
+  const nlohmann::json json =
+      model::sizeJson(model::predictSize(4, 262144, DataType::Float32, f.params, true));
+  ASSERT_EQ(json.size(), 4u);
+  EXPECT_EQ(json[0]["algorithm"], "ring");
+  EXPECT_EQ(json[0]["fastest"], false);
+  EXPECT_EQ(json[2]["fastest"], true);
+  EXPECT_EQ(json[0]["bytes_per_rank"]["send"], 1572864);
+  EXPECT_TRUE(json[0]["bytes_per_rank"]["link-hop"].is_null());
+  EXPECT_EQ(json[0]["placement"], "none");
+}
+
+// The ring at p = 3 on 12 B of float32: three blocks of one element; each rank sends 2(p-1) = 4
+// of them (16 B) and receives as many.
+struct ThreeRanks {
+  schedule::AlgorithmSpec spec;
+  schedule::Schedule s = model::buildSchedule(schedule::Collective::AllReduce, 3, spec);
+  std::string listing() const {
+    std::string text;
+    report::writeScheduleSteps(s, spec, [&](std::string_view line) { text += line; });
+    return text;
+  }
+};
+
+TEST(ReportScheduleText, ListsEveryStepAfterTheHeader) {
+  const std::vector<std::string> l = lines(ThreeRanks().listing());
+  ASSERT_EQ(l.size(), 6u);
+  EXPECT_EQ(l[0],
+            "# ring allreduce, p = 3, ring order 0,1,2, ownership offset 0, 4 steps, 3 blocks");
+  EXPECT_EQ(l[1],
+            "# each entry: sender->receiver block, and whether the receiver reduces or copies");
+  EXPECT_EQ(l[2], "step   1 reduce-scatter  0->1 b2 reduce | 1->2 b0 reduce | 2->0 b1 reduce");
+  EXPECT_EQ(l[5], "step   4 allgather       0->1 b2 copy | 1->2 b0 copy | 2->0 b1 copy");
+}
+
+TEST(ReportScheduleText, VerdictSaysValidOrWhyNot) {
+  ThreeRanks t;
+  EXPECT_EQ(report::verdictLine(t.s, schedule::verify(t.s)),
+            "verdict: valid: every rank's element is reduced over all 3 ranks exactly once\n");
+  t.s.steps.pop_back();  // the last allgather step: a block never reaches one rank
+  const schedule::Verdict verdict = schedule::verify(t.s);
+  ASSERT_FALSE(verdict.valid);
+  EXPECT_EQ(report::verdictLine(t.s, verdict), "verdict: INVALID: " + verdict.reason + "\n");
+}
+
+TEST(ReportScheduleText, VolumeListsEachRankAndTheRingClosedForm) {
+  const ThreeRanks t;
+  const std::vector<std::string> l = lines(report::volumeText(
+      t.s, schedule::countVolume(t.s, 3, DataType::Float32), 12, DataType::Float32));
+  ASSERT_EQ(l.size(), 6u);
+  EXPECT_EQ(l[0], "volume for 12 B of float32 (3 elements), bytes per rank:");
+  EXPECT_EQ(l[1], "    rank           send      send+recv");
+  EXPECT_EQ(l[2], "       0             16             32");
+  EXPECT_EQ(l[5], "closed form (send convention) 2(p-1)n/p = 16.0 bytes per rank");
 }
 
 }  // namespace

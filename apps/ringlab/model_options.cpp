@@ -23,12 +23,4 @@ io::ResolvedModel ModelOptions::resolve() const {
   return resolved;
 }
 
-model::Profile ModelOptions::resolve(std::vector<std::string>& warnings,
-                                     std::string& source) const {
-  io::ResolvedModel resolved = io::resolveModel(*this);
-  warnings.insert(warnings.end(), resolved.warnings.begin(), resolved.warnings.end());
-  source = std::move(resolved.source);
-  return std::move(resolved.profile);
-}
-
 }  // namespace ringlab::cli

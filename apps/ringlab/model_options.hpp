@@ -19,9 +19,6 @@ struct ModelOptions : io::ModelSource {
   void add(CLI::App& app);
   // The profile to use and where its parameters came from; convention warnings go to stderr.
   io::ResolvedModel resolve() const;
-  // The profile to use, and where each parameter came from. Warnings (convention mismatches) are
-  // appended to `warnings`, one line each.
-  model::Profile resolve(std::vector<std::string>& warnings, std::string& source) const;
 };
 
 }  // namespace ringlab::cli

@@ -5,6 +5,12 @@
 
 namespace ringlab::model {
 
+SizeRow predictSize(int p, std::uint64_t count, DataType type, const ModelParams& m,
+                    bool withVolume) {
+  return {count, modelBytes(count, dataTypeSize(type)), fastestAlgorithm(p, count, type, m),
+          predictAll(p, count, type, m, withVolume)};
+}
+
 SizeSweep sweepSizes(int p, std::uint64_t minCount, std::uint64_t maxCount, DataType type,
                      const ModelParams& m, bool withVolume) {
   if (minCount == 0 || minCount > maxCount) {
@@ -14,8 +20,7 @@ SizeSweep sweepSizes(int p, std::uint64_t minCount, std::uint64_t maxCount, Data
   const std::uint64_t e = dataTypeSize(type);
   SizeSweep out;
   for (std::uint64_t count : geometricSizes(minCount, maxCount, 2)) {
-    SizeRow row{count, modelBytes(count, e), fastestAlgorithm(p, count, type, m),
-                predictAll(p, count, type, m, withVolume)};
+    SizeRow row = predictSize(p, count, type, m, withVolume);
     if (!out.rows.empty() && row.fastest != out.rows.back().fastest) {
       const SizeRow& previous = out.rows.back();
       const std::uint64_t at = crossoverCount(p, previous.count, count, type, m, previous.fastest);

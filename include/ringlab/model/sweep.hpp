@@ -26,6 +26,10 @@ struct Crossover {
   std::uint64_t bytes = 0;
 };
 
+// One size: predictAll's predictions (volumes as `withVolume`) and the fastest of them.
+SizeRow predictSize(int p, std::uint64_t count, DataType type, const ModelParams& m,
+                    bool withVolume);
+
 struct SizeSweep {
   std::vector<SizeRow> rows;
   std::vector<Crossover> crossovers;  // exact, by bisection between the rows that bracket them
