@@ -3,28 +3,22 @@
 // prints report's table; the record goes to --json.
 #include <unistd.h>
 
-#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "commands.hpp"
-#include "common_options.hpp"
-#include "model_options.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/bench.hpp"
-#include "ringlab/model/predict.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
 #include "ringlab/transport/mpi.hpp"
-#include "sweep_options.hpp"
-#include "topo_options.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -48,32 +42,14 @@ struct BenchArgs {
 // The checks that need the options as typed, before anything is built from them.
 std::chrono::milliseconds checkArgs(const BenchArgs& args) {
   checkRanks(args.ranks);
-  if (args.transport != "inproc" && !job::isProcessTransport(args.transport)) {
-    throwInvalid("--transport " + args.transport + ": valid are inproc, shm, tcp, mpi");
-  }
   if (args.peerMpi && args.transport != "mpi") {
     throwInvalid(
         "--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
   args.sweep.factor();
-  // At least a millisecond, at most a day: NaN, infinities and overflowing values are refused.
-  if (!(args.timeoutSeconds >= 0.001 && args.timeoutSeconds <= 86400)) {
-    throwInvalid("--timeout " + fmt::format("{}", args.timeoutSeconds) +
-                 ": must be between 0.001 and 86400 seconds");
-  }
   if (args.check != 0 && args.check != 1)
     throwInvalid("-c/--check " + std::to_string(args.check) + ": must be 0 or 1");
-  return std::chrono::milliseconds(std::llround(args.timeoutSeconds * 1000));
-}
-
-// Where a rank process takes p from its launcher or from MPI, a -p that says otherwise is an error.
-int ranksOfProcessWorld(const BenchArgs& args, int worldSize) {
-  if (args.ranksGiven && args.ranks != worldSize) {
-    throwInvalid("-p " + std::to_string(args.ranks) + " but this job has " +
-                 std::to_string(worldSize) + " ranks (from " +
-                 (args.transport == "mpi" ? "mpirun" : "RINGLAB_WORLD_SIZE") + ")");
-  }
-  return worldSize;
+  return exec::timeoutFromSeconds(args.timeoutSeconds, "--timeout");
 }
 
 measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::milliseconds timeout) {
@@ -112,27 +88,11 @@ measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig
   measure::RunInfo info = measure::currentRunInfo();
   info.transport = args.transport;
   info.ringOrder = schedule::ringOrderText(config.collective.algorithm, args.ranks);
-  if (!args.topology.spec.empty() || !args.topology.file.empty() ||
-      !args.topology.ncclFile.empty()) {
-    // The user names the machine; it must hold p ranks with the stated placement.
-    TopologyOptions topology = args.topology;
-    topology.ranks = args.ranks;
-    const PlacedTopology placed = topology.load();
-    info.topology = placed.topologyText();
-    info.placement = placed.placementText();
-  } else {
-    const measure::LaunchDescription launch = measure::describeLaunch(args.transport);
-    info.topology = launch.topology;
-    info.placement = launch.placement;
-  }
+  const measure::LaunchDescription launch =
+      measure::describeLaunch(args.transport, args.topology, args.ranks);
+  info.topology = launch.topology;
+  info.placement = launch.placement;
   return measure::startRecord(config, std::move(info));
-}
-
-// What `--algo auto` chooses by, for the preamble.
-std::string autoBasis(const BenchArgs& args, const measure::BenchConfig& config) {
-  return !args.tuned.empty() ? "the measured decision table " + args.tuned
-         : config.profile    ? "the model with profile " + args.modelProfile
-                             : "the model with its stated default parameters";
 }
 
 // Runs the sweep, printing each row as it comes (with a progress line on a terminal); the rows
@@ -173,37 +133,27 @@ std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* 
 int runBenchCommand(BenchArgs args) {
   const auto timeout = checkArgs(args);
   // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
-  // table) is checked against p. Without the rank environment, shm and tcp start their ranks.
-  const bool startRanks = job::isLaunchable(args.transport) && !bootstrap::rankEnvironmentFromEnv();
-  job::RankWorld world;
-  if (job::isProcessTransport(args.transport) && !startRanks) {
-    world = job::connectRankWorld(args.transport, timeout);
-    args.ranks = ranksOfProcessWorld(args, world.transport->size());
-  }
+  // table) is checked against p.
+  job::Participation part = job::participate(args.transport, args.ranks, args.ranksGiven, timeout);
+  args.ranks = part.ranks;
   measure::BenchConfig config = benchConfig(args, timeout);
   // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
   measure::validate(config);
-  if (startRanks)
+  if (part.role == job::Participation::Role::Launcher)
     return job::launch({args.ranks, job::selfCommand(), timeout + std::chrono::seconds(5)});
   std::unique_ptr<Communicator> processComm;
-  if (world.transport) {
-    processComm = std::make_unique<Communicator>(*world.transport);
+  if (part.role == job::Participation::Role::Rank) {
+    processComm = std::make_unique<Communicator>(*part.world.transport);
     if (args.peerMpi) {
       config.peer = transport::mpiAllreduce;
       config.peerLibrary = transport::mpiLibraryVersion();
     }
-    if (world.transport->rank() != 0) {
-      // One rank speaks for the job; the others only report errors, on stderr.
-      if (!std::freopen("/dev/null", "w", stdout))
-        throw Error(ErrorCode::Internal, "cannot silence stdout");
-      args.json.clear();
-    }
   }
+  if (!job::speaksForTheJob(part)) args.json.clear();
   if (!args.json.empty()) io::writeTextFile(args.json, "", "--json");  // refused before measuring
   measure::RunRecord record = benchRecord(args, config);
-  std::fputs(
-      report::benchPreamble(config, record.run, autoBasis(args, config), args.modelProfile).c_str(),
-      stdout);
+  std::fputs(report::benchPreamble(config, record.run, args.tuned, args.modelProfile).c_str(),
+             stdout);
   const std::uint64_t totalWrong = measureAndPrint(config, processComm.get(), record);
   std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
   if (!args.json.empty())

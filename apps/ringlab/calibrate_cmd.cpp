@@ -5,11 +5,11 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/report/calibration.hpp"
-#include "sweep_options.hpp"
 
 namespace ringlab::cli {
 namespace {

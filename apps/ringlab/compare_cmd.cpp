@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "model_options.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/comparison.hpp"
@@ -40,10 +40,7 @@ int runCompareCommand(const CompareArgs& a) {
       throwInvalid("--svg " + a.svg + ": " + e.what());
     }
   }
-  std::printf("# ringlab compare: measured against the alpha-beta-gamma model [%s]\n",
-              model.source.c_str());
-  std::printf("# %s; model(us) is the prediction for the algorithm named on each table\n",
-              describeModel(profile).c_str());
+  std::fputs(report::comparisonPreamble(model.source, profile).c_str(), stdout);
   for (const measure::Comparison& c : comparisons)
     std::fputs(report::comparisonTable(c).c_str(), stdout);
   if (!a.svg.empty()) {

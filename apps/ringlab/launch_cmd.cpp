@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "common_options.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/job/launcher.hpp"
 

@@ -4,13 +4,11 @@
 #include <string>
 
 #include "commands.hpp"
-#include "common_options.hpp"
-#include "model_options.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/model_json.hpp"
 #include "ringlab/report/model_text.hpp"
-#include "sweep_options.hpp"
 
 namespace ringlab::cli {
 namespace {

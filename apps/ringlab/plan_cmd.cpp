@@ -8,8 +8,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "common_options.hpp"
-#include "model_options.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/timeline_files.hpp"

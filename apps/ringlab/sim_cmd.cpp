@@ -6,14 +6,12 @@
 #include <string>
 
 #include "commands.hpp"
-#include "common_options.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/measure/sim_record.hpp"
 #include "ringlab/report/sim_text.hpp"
 #include "ringlab/sim/allreduce_sim.hpp"
-#include "sweep_options.hpp"
-#include "topo_options.hpp"
 
 namespace ringlab::cli {
 namespace {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
@@ -15,7 +16,6 @@
 #include "ringlab/topo/file_format.hpp"
 #include "ringlab/topo/ring_export.hpp"
 #include "ringlab/topo/ring_report.hpp"
-#include "topo_options.hpp"
 
 namespace ringlab::cli {
 namespace {

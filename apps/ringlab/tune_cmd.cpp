@@ -7,12 +7,11 @@
 #include <fmt/ranges.h>
 
 #include "commands.hpp"
-#include "common_options.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/tune.hpp"
 #include "ringlab/report/tune_text.hpp"
-#include "sweep_options.hpp"
 
 namespace ringlab::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "common_options.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/report/schedule_text.hpp"

@@ -1,11 +1,13 @@
 #include "ringlab/exec/executor.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::exec {
 
@@ -17,6 +19,13 @@ void validate(const ExecOptions& options) {
   if (options.timeout.count() <= 0) {
     throwInvalid("timeout " + std::to_string(options.timeout.count()) + " ms: must be > 0");
   }
+}
+
+std::chrono::milliseconds timeoutFromSeconds(double seconds, const std::string& what) {
+  if (!(seconds >= 0.001 && seconds <= 86400)) {
+    throwInvalid(what + " " + formatNumber(seconds) + ": must be between 0.001 and 86400 seconds");
+  }
+  return std::chrono::milliseconds(std::llround(seconds * 1000));
 }
 
 std::byte* Executor::scratch(std::size_t bytes) {

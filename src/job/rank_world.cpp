@@ -1,5 +1,7 @@
 #include "ringlab/job/rank_world.hpp"
 
+#include <cstdio>
+
 #include "ringlab/core/error.hpp"
 #include "ringlab/transport/mpi.hpp"
 #include "ringlab/transport/shm.hpp"
@@ -39,6 +41,38 @@ RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds ti
     throwInvalid("--transport " + kind + ": valid are inproc, shm, tcp, mpi");
   }
   return world;
+}
+
+Participation participate(const std::string& kind, int ranks, bool ranksGiven,
+                          std::chrono::milliseconds timeout) {
+  if (kind != "inproc" && !isProcessTransport(kind)) {
+    throwInvalid("--transport " + kind + ": valid are inproc, shm, tcp, mpi");
+  }
+  Participation part;
+  part.ranks = ranks;
+  if (kind == "inproc") return part;
+  if (isLaunchable(kind) && !bootstrap::rankEnvironmentFromEnv()) {
+    part.role = Participation::Role::Launcher;
+    return part;
+  }
+  part.role = Participation::Role::Rank;
+  part.world = connectRankWorld(kind, timeout);
+  // A rank takes p from its launcher or MPI; a -p that says otherwise is an error.
+  part.ranks = part.world.transport->size();
+  if (ranksGiven && ranks != part.ranks) {
+    throwInvalid("-p " + std::to_string(ranks) + " but this job has " + std::to_string(part.ranks) +
+                 " ranks (from " + (kind == "mpi" ? "mpirun" : "RINGLAB_WORLD_SIZE") + ")");
+  }
+  return part;
+}
+
+bool speaksForTheJob(const Participation& part) {
+  if (part.role != Participation::Role::Rank || part.world.transport->rank() == 0) return true;
+  if (!std::freopen("/dev/null", "w", stdout)) {
+    throw Error(ErrorCode::Internal,
+                "cannot silence stdout of rank " + std::to_string(part.world.transport->rank()));
+  }
+  return false;
 }
 
 }  // namespace ringlab::job

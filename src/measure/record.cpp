@@ -161,6 +161,16 @@ LaunchDescription describeLaunch(const std::string& transport) {
   return {"as launched: " + transport + " ranks may span hosts", "one process per rank"};
 }
 
+LaunchDescription describeLaunch(const std::string& transport, io::TopologySource named,
+                                 int ranks) {
+  if (named.spec.empty() && named.file.empty() && named.ncclFile.empty()) {
+    return describeLaunch(transport);
+  }
+  named.ranks = ranks;
+  const io::PlacedTopology placed = io::loadTopology(named);
+  return {placed.topologyText(), placed.placementText()};
+}
+
 json toJson(const RunInfo& info) {
   return {{"ringlab_version", info.version},
           {"transport", info.transport},

@@ -28,7 +28,7 @@ std::string timingColumns(std::uint64_t bytes, const measure::Timing& t, int ran
 }  // namespace
 
 std::string benchPreamble(const measure::BenchConfig& config, const measure::RunInfo& info,
-                          const std::string& autoBasis, const std::string& profileName) {
+                          const std::string& tunedName, const std::string& profileName) {
   const std::string iterations = config.secondsPerSize > 0
                                      ? fmt::format("iters ~{}s per size", config.secondsPerSize)
                                      : fmt::format("iters {}", config.iterations);
@@ -49,8 +49,11 @@ std::string benchPreamble(const measure::BenchConfig& config, const measure::Run
       "busbw = algbw x 2(p-1)/p (nccl-tests' allreduce convention: per-rank send volume / time).  "
       "GB/s = 1e9 B/s\n";
   if (config.collective.algorithm.name == model::kAutoAlgorithm) {
+    const std::string basis = !tunedName.empty() ? "the measured decision table " + tunedName
+                              : config.profile   ? "the model with profile " + profileName
+                                                 : "the model with its stated default parameters";
     text += fmt::format(
-        "# auto: each size runs the algorithm chosen by {}, shown in the last column\n", autoBasis);
+        "# auto: each size runs the algorithm chosen by {}, shown in the last column\n", basis);
   }
   if (config.profile) {
     text += fmt::format(

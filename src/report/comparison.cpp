@@ -7,6 +7,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/model/describe.hpp"
 
 namespace ringlab::report {
 namespace {
@@ -115,6 +116,13 @@ std::string series(const Axes& a, const measure::Comparison& c, std::size_t i) {
 }
 
 }  // namespace
+
+std::string comparisonPreamble(const std::string& modelSource, const model::Profile& profile) {
+  return fmt::format(
+      "# ringlab compare: measured against the alpha-beta-gamma model [{}]\n# {}; model(us) is the "
+      "prediction for the algorithm named on each table\n",
+      modelSource, model::describeModel(profile));
+}
 
 std::string comparisonTable(const measure::Comparison& c) {
   std::string out = fmt::format("# {}, measured by {}\n", c.label, c.source);

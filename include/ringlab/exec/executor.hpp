@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ringlab/core/dtype.hpp"
@@ -29,6 +30,10 @@ struct ExecOptions {
 };
 
 // Throws InvalidArgument naming the bad field.
+// A timeout given in seconds (as users type it), at least a millisecond and at most a day: NaN,
+// infinities and overflowing values are refused with InvalidArgument naming `what` and the value.
+std::chrono::milliseconds timeoutFromSeconds(double seconds, const std::string& what);
+
 void validate(const ExecOptions& options);
 
 // A receive segment in flight: where it lands and how it is applied.

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ringlab/io/topology_files.hpp"
+
 namespace ringlab::measure {
 
 // The run's identity. Strings a producer does not know stay empty (a log of nccl-tests names no
@@ -38,6 +40,9 @@ struct LaunchDescription {
   std::string topology, placement;
 };
 LaunchDescription describeLaunch(const std::string& transport);
+// The machine the user named instead, when `named` gives a generated topology, a topology file or
+// an NCCL file: it must hold `ranks` ranks as placed (io::loadTopology's errors otherwise).
+LaunchDescription describeLaunch(const std::string& transport, io::TopologySource named, int ranks);
 
 // One measured case (one size, out of place or in place). Times in microseconds; the time of an
 // iteration is the slowest rank's; `timeUs` is the median over iterations. min, max and mean are 0

@@ -10,10 +10,10 @@
 namespace ringlab::report {
 
 // The lines before the table: what ran and where, how it was timed, what the columns mean, and
-// for `--algo auto` and a profile what chose and what predicts. `autoBasis` names what auto chose
-// by ("the measured decision table t.json"); `profileName` the profile's file.
+// for `--algo auto` and a profile what chose and what predicts. `tunedName` and `profileName`
+// name the files the decision table and the profile came from (empty: none).
 std::string benchPreamble(const measure::BenchConfig& config, const measure::RunInfo& info,
-                          const std::string& autoBasis, const std::string& profileName);
+                          const std::string& tunedName, const std::string& profileName);
 
 // Columns after the twelve of nccl-tests, in this order when present.
 struct BenchColumns {

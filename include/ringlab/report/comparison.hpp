@@ -9,6 +9,9 @@ namespace ringlab::report {
 
 // "# <label>, measured by <source>", a header, one row per size (size, model(us), out-of-place,
 // meas/model, in-place, meas/model) and the median |measured/predicted - 1| over rows >= 1 MiB.
+// "# ringlab compare: measured against the alpha-beta-gamma model [source]" and the parameters.
+std::string comparisonPreamble(const std::string& modelSource, const model::Profile& profile);
+
 std::string comparisonTable(const measure::Comparison& comparison);
 
 // One log-log chart: time against size, measured (solid, dots) and predicted (dashed), one colour

@@ -1,0 +1,115 @@
+#include "option_groups.hpp"
+
+#include <cstdio>
+
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/units.hpp"
+#include "ringlab/model/registry.hpp"
+#include "ringlab/schedule/ring_order.hpp"
+
+namespace ringlab::cli {
+
+void SweepOptions::add(CLI::App& app, Fields fields) {
+  app.add_option("-b,--minbytes", minBytes, "smallest size (8, 4K, 64KiB, 1M, 2G: powers of 1024)");
+  app.add_option("-e,--maxbytes", maxBytes, "largest size");
+  if (fields.stepFactor) {
+    app.add_option("-f,--stepfactor", stepFactor, "multiply the size by this each step");
+  }
+  if (fields.dtype) {
+    app.add_option("-d,--datatype", dtype,
+                   "int8 uint8 int32 uint32 int64 uint64 float16|half bfloat16 float32|float "
+                   "float64|double");
+  }
+  if (fields.op) app.add_option("-o,--op", op, "sum prod min max avg");
+}
+
+std::uint64_t SweepOptions::min() const {
+  return parseSize(minBytes);
+}
+std::uint64_t SweepOptions::max() const {
+  return parseSize(maxBytes);
+}
+
+std::uint64_t SweepOptions::factor() const {
+  if (stepFactor < 2)
+    throwInvalid("-f/--stepfactor " + std::to_string(stepFactor) + ": must be >= 2");
+  return static_cast<std::uint64_t>(stepFactor);
+}
+
+DataType SweepOptions::type() const {
+  return parseDataType(dtype);
+}
+ReduceOp SweepOptions::reduceOp() const {
+  return parseReduceOp(op);
+}
+
+void AlgorithmOptions::add(CLI::App& app) {
+  app.add_option("--algo", algo, "algorithm: " + model::joinedNames(model::algorithmNames()));
+  auto* order = app.add_option("--ring-order", ringOrderList,
+                               "ring order as a permutation of 0..p-1, e.g. 0,2,4,6,1,3,5,7");
+  auto* strideOption = app.add_option("--ring-stride", ringStride,
+                                      "ring order i -> i*a mod p; a must be coprime with p");
+  order->excludes(strideOption);
+  app.add_option("--channels", channels,
+                 "multi_ring: number of rings k, each carrying 1/k of the data");
+  app.add_option("--ranks-per-node", ranksPerNode,
+                 "hierarchical: consecutive ranks per node; must divide p");
+}
+
+schedule::AlgorithmSpec AlgorithmOptions::resolve(int ranks) const {
+  schedule::AlgorithmSpec spec;
+  spec.name = algo;
+  if (!ringOrderList.empty())
+    spec.ringOrder = schedule::RingOrder::parse(ringOrderList, ranks).ranks();
+  if (ringStride) spec.ringOrder = schedule::RingOrder::fromStride(ranks, *ringStride).ranks();
+  spec.channels = channels;
+  spec.ranksPerNode = ranksPerNode;
+  return spec;
+}
+
+void checkRanks(int ranks) {
+  if (ranks < 1 || ranks > kMaxRanks) {
+    throwInvalid("p = " + std::to_string(ranks) + ": the number of ranks must be in 1.." +
+                 std::to_string(kMaxRanks));
+  }
+}
+
+void ModelOptions::add(CLI::App& app) {
+  app.add_option("--profile", profilePath, "model parameters from `ringlab calibrate`");
+  app.add_option("--alpha", alpha, "startup per message, e.g. 5us (overrides the profile)");
+  app.add_option("--bw", bandwidth, "bandwidth per direction, e.g. 12.5GB/s or 100Gb/s");
+  app.add_option("--gamma", gamma, "reduction cost per byte (0, 0.05ns) or rate (20GB/s)");
+  app.add_option("--concurrency", concurrency,
+                 "transfers that progress at full speed at once on one host (0: unlimited)");
+  app.add_option(
+      "--bw-counts", bandwidthCounts,
+      "what --bw counts: send (one direction of a full-duplex link) or send+recv (both)");
+  app.add_option("--volume", volume, "the volume you divide by --bw: send or send+recv");
+}
+
+io::ResolvedModel ModelOptions::resolve() const {
+  io::ResolvedModel resolved = io::resolveModel(*this);
+  for (const std::string& w : resolved.warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
+  return resolved;
+}
+
+void TopologyOptions::add(CLI::App& app, bool withRanks) {
+  auto* topoOption =
+      app.add_option("--topo", spec,
+                     "generated topology, e.g. nodes=4,ranks=8,rails=8,intra=100GB/s,inter=25GB/s"
+                     "[,shape=switch|fat-tree|ring|torus] (docs/TOPOLOGY.md)");
+  auto* fileOption = app.add_option("--topo-file", file,
+                                    "topology file in ringlab's JSON format (docs/TOPOLOGY.md)");
+  topoOption->excludes(fileOption);
+  auto* ncclOption = app.add_option(
+      "--nccl-topo", ncclFile, "NCCL topology dump (NCCL_TOPO_DUMP_FILE) for the node's inside");
+  ncclOption->excludes(topoOption)->excludes(fileOption);
+  app.add_option("--nccl-nodes", ncclNodes, "--nccl-topo: copies of that node, on one switch");
+  app.add_option(
+      "--placement", placement,
+      "where ranks sit: block, round-robin (rr), or one node name per rank: n0,n1,n0,n1");
+  if (withRanks)
+    app.add_option("-p,--ranks", ranks, "number of ranks (default: every slot of the topology)");
+}
+
+}  // namespace ringlab::cli

@@ -1,0 +1,86 @@
+#pragma once
+// The option groups that commands share, each declared once (CLI11) and turned into the
+// library's own structures; the commands add only what is theirs.
+//   SweepOptions      -b -e -f -d -o: the size sweep, with nccl-tests' letters
+//   AlgorithmOptions  --algo --ring-order|--ring-stride --channels --ranks-per-node
+//   ModelOptions      --profile --alpha --bw --gamma --concurrency --bw-counts --volume
+//   TopologyOptions   --topo|--topo-file|--nccl-topo --nccl-nodes --placement [-p]
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "ringlab/core/dtype.hpp"
+#include "ringlab/core/reduce_op.hpp"
+#include "ringlab/io/model_files.hpp"
+#include "ringlab/io/topology_files.hpp"
+#include "ringlab/model/describe.hpp"
+#include "ringlab/schedule/algorithms.hpp"
+
+namespace ringlab::cli {
+
+struct SweepOptions {
+  std::string minBytes = "8", maxBytes = "64M", dtype = "float32", op = "sum";
+  long long stepFactor = 2;  // signed, so that a negative value is reported, not wrapped
+
+  // Which of the five the command takes; each is declared with the defaults set above.
+  struct Fields {
+    bool stepFactor = true, dtype = true, op = true;
+  };
+  void add(CLI::App& app, Fields fields);
+  void add(CLI::App& app) { add(app, Fields{}); }
+
+  // Sets a library configuration's minBytes, maxBytes, stepFactor, type and op.
+  template <typename Config>
+  void fill(Config& config) const {
+    config.minBytes = min();
+    config.maxBytes = max();
+    config.stepFactor = factor();
+    config.type = type();
+    config.op = reduceOp();
+  }
+
+  std::uint64_t min() const;
+  std::uint64_t max() const;
+  std::uint64_t factor() const;  // throws InvalidArgument below 2
+  DataType type() const;
+  ReduceOp reduceOp() const;
+};
+
+// --algo NAME, --ring-order LIST | --ring-stride A, --channels K, --ranks-per-node N, resolved
+// against p into an AlgorithmSpec (model::buildSchedule then rejects options the algorithm does not
+// take).
+struct AlgorithmOptions {
+  std::string algo = "ring";
+  std::string ringOrderList;
+  std::optional<int> ringStride;  // unset: not given (0 is an error, not "identity")
+  int channels = 1;               // multi_ring
+  int ranksPerNode = 0;           // hierarchical; 0: not given
+  void add(CLI::App& app);
+  schedule::AlgorithmSpec resolve(int ranks) const;
+};
+
+// Throws InvalidArgument unless p is in 1..kMaxRanks.
+inline constexpr int kMaxRanks = 1024;
+void checkRanks(int ranks);
+
+using io::readDecisionTable;
+using io::readProfile;
+using model::describeModel;
+
+struct ModelOptions : io::ModelSource {
+  void add(CLI::App& app);
+  // The profile to use and where its parameters came from; convention warnings go to stderr.
+  io::ResolvedModel resolve() const;
+};
+
+using io::kMaxTopoRanks;
+using io::PlacedTopology;
+
+struct TopologyOptions : io::TopologySource {
+  void add(CLI::App& app, bool withRanks = true);
+  PlacedTopology load() const { return io::loadTopology(*this); }
+};
+
+}  // namespace ringlab::cli
