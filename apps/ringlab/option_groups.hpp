@@ -15,7 +15,6 @@
 #include "ringlab/core/reduce_op.hpp"
 #include "ringlab/io/model_files.hpp"
 #include "ringlab/io/topology_files.hpp"
-#include "ringlab/model/describe.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 
 namespace ringlab::cli {
@@ -67,7 +66,6 @@ void checkRanks(int ranks);
 
 using io::readDecisionTable;
 using io::readProfile;
-using model::describeModel;
 
 struct ModelOptions : io::ModelSource {
   void add(CLI::App& app);
@@ -75,7 +73,6 @@ struct ModelOptions : io::ModelSource {
   io::ResolvedModel resolve() const;
 };
 
-using io::kMaxTopoRanks;
 using io::PlacedTopology;
 
 struct TopologyOptions : io::TopologySource {

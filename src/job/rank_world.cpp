@@ -8,7 +8,9 @@
 #include "ringlab/transport/tcp.hpp"
 
 namespace ringlab::job {
+namespace {
 
+// The transports whose ranks are processes, and which the launcher can start.
 bool isProcessTransport(const std::string& kind) {
   return kind == "shm" || kind == "tcp" || kind == "mpi";
 }
@@ -16,6 +18,8 @@ bool isProcessTransport(const std::string& kind) {
 bool isLaunchable(const std::string& kind) {
   return kind == "shm" || kind == "tcp";
 }
+
+}  // namespace
 
 RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds timeout) {
   RankWorld world;

@@ -11,10 +11,6 @@
 
 namespace ringlab::job {
 
-// The transports whose ranks are processes, and which the launcher can start.
-bool isProcessTransport(const std::string& kind);  // shm, tcp, mpi
-bool isLaunchable(const std::string& kind);        // shm, tcp
-
 struct RankWorld {
   std::unique_ptr<bootstrap::Store> store;  // kept open while the transport lives
   std::unique_ptr<transport::Transport> transport;
