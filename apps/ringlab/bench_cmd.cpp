@@ -11,7 +11,6 @@
 #include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/io/files.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/bench.hpp"
@@ -24,16 +23,17 @@ namespace ringlab::cli {
 namespace {
 
 struct BenchArgs {
-  int ranks = 4;
+  int ranks = kDefaultRanks;
   SweepOptions sweep;
-  std::string segment = "256K", transport = "inproc", json;
+  std::string segment = "256K", transport = "inproc";
+  JsonOutput json;
   int iterations = 20, warmup = 2, check = 1;
-  double secondsPerSize = 0;  // -T/--time
+  std::string timePerSize = "0";  // --time: iterate about this long per size instead of -n
   bool peerMpi = false, samples = false;
   bool ranksGiven = false;  // -p on the command line (processes take p from their launcher)
-  double timeoutSeconds = 60;
-  std::string modelProfile;  // --model: add predicted time and measured/predicted
-  std::string tuned;         // --tuned: decision table that --algo auto prefers to the model
+  std::string timeout = "60s";
+  std::string profile;  // --profile: add predicted time and measured/predicted
+  std::string tuned;    // --tuned: decision table that --algo auto prefers to the model
   AlgorithmOptions algorithm;
   // --topo / --topo-file / --placement: the machine the ranks run on, named in the record.
   TopologyOptions topology;
@@ -49,7 +49,7 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
   args.sweep.factor();
   if (args.check != 0 && args.check != 1)
     throwInvalid("-c/--check " + std::to_string(args.check) + ": must be 0 or 1");
-  return exec::timeoutFromSeconds(args.timeoutSeconds, "--timeout");
+  return exec::timeoutFromSeconds(parseSeconds(args.timeout), "--timeout");
 }
 
 measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::milliseconds timeout) {
@@ -57,15 +57,15 @@ measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::millisecond
   config.ranks = args.ranks;
   args.sweep.fill(config);
   config.iterations = args.iterations;
-  config.secondsPerSize = args.secondsPerSize;
+  config.secondsPerSize = parseSeconds(args.timePerSize);
   config.warmup = args.warmup;
   config.check = args.check == 1;
   config.keepSamples = args.samples;
   config.collective.algorithm = args.algorithm.resolve(args.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
   config.collective.exec.timeout = timeout;
-  if (!args.modelProfile.empty()) {
-    config.profile = readProfile(args.modelProfile);
+  if (!args.profile.empty()) {
+    config.profile = readProfile(args.profile);
     config.collective.autoModel = config.profile->params;  // auto chooses with the same model
   }
   if (!args.tuned.empty()) {
@@ -98,20 +98,17 @@ measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig
 // Runs the sweep, printing each row as it comes (with a progress line on a terminal); the rows
 // go into the record. Returns the number of wrong elements over all rows.
 std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* processComm,
-                              measure::RunRecord& record) {
+                              measure::RunRecord& record, const JsonOutput& json) {
   const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
                                      config.collective.algorithm.name == model::kAutoAlgorithm};
-  std::fputs(report::benchTableHeader(columns).c_str(), stdout);
-  std::fflush(stdout);
+  json.printText(report::benchTableHeader(columns));
   const std::vector<std::uint64_t> sizes = measure::sweepSizes(config);
   const bool progress = isatty(STDERR_FILENO) && sizes.size() > 4;
   std::uint64_t totalWrong = 0;
   const auto onRow = [&](const measure::RecordRow& row) {
     if (progress) std::fprintf(stderr, "\r\033[K");
-    std::fputs(
-        report::benchTableRow(row, config.ranks, record.run.dtype, record.run.op, columns).c_str(),
-        stdout);
-    std::fflush(stdout);
+    json.printText(
+        report::benchTableRow(row, config.ranks, record.run.dtype, record.run.op, columns));
     for (const auto& t : {row.outOfPlace, row.inPlace, row.peer}) {
       if (t) totalWrong += t->wrong.value_or(0);
     }
@@ -149,15 +146,13 @@ int runBenchCommand(BenchArgs args) {
       config.peerLibrary = transport::mpiLibraryVersion();
     }
   }
-  if (!job::speaksForTheJob(part)) args.json.clear();
-  if (!args.json.empty()) io::writeTextFile(args.json, "", "--json");  // refused before measuring
+  if (!job::speaksForTheJob(part)) args.json.path.clear();
+  args.json.checkWritable();
   measure::RunRecord record = benchRecord(args, config);
-  std::fputs(report::benchPreamble(config, record.run, args.tuned, args.modelProfile).c_str(),
-             stdout);
-  const std::uint64_t totalWrong = measureAndPrint(config, processComm.get(), record);
-  std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
-  if (!args.json.empty())
-    io::writeTextFile(args.json, measure::toJson(record).dump(2) + "\n", "--json");
+  args.json.printText(report::benchPreamble(config, record.run, args.tuned, args.profile));
+  const std::uint64_t totalWrong = measureAndPrint(config, processComm.get(), record, args.json);
+  args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");
+  if (args.json.given()) args.json.write(measure::toJson(record).dump(2) + "\n");
   return totalWrong == 0 ? 0 : 1;
 }
 
@@ -167,25 +162,25 @@ Action addBenchCommand(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd =
       app.add_subcommand("bench", "measure AllReduce over a size sweep (nccl-tests style)");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
+  addRanks(*cmd, args->ranks);
   args->sweep.add(*cmd);
-  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size");
-  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations before timing");
+  addIterations(*cmd, args->iterations, "timed iterations per size");
+  addWarmup(*cmd, args->warmup, "untimed iterations before timing");
   cmd->add_option("-c,--check", args->check, "1: check every size against the closed-form result");
   cmd->add_option("--transport", args->transport,
                   "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
                   "launched for you, "
                   "or started by `ringlab launch`/torchrun variables), mpi (under mpirun)");
   cmd->add_option("--segment", args->segment, "pipeline segment size");
-  cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message");
-  cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  addTime(*cmd, "--timeout", args->timeout, "how long to wait for any one message, e.g. 60s");
+  args->json.add(*cmd, "also write the results as JSON to this file");
   cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
-  cmd->add_option("--model", args->modelProfile,
-                  "profile (ringlab calibrate): add predicted time and measured/predicted");
+  addProfile(*cmd, args->profile,
+             "profile (ringlab calibrate): add predicted time and measured/predicted");
   args->algorithm.add(*cmd);
   args->topology.add(*cmd, false);
-  cmd->add_option("-T,--time", args->secondsPerSize,
-                  "iterate about this many seconds per size instead of -n (0: use -n)");
+  addTime(*cmd, "--time", args->timePerSize,
+          "iterate about this long per size instead of -n, e.g. 50ms (0: use -n)");
   cmd->add_flag("--samples", args->samples,
                 "keep every iteration's time in the --json record (samples_us)");
   cmd->add_flag("--peer-mpi", args->peerMpi,

@@ -7,7 +7,6 @@
 #include "commands.hpp"
 #include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/io/files.hpp"
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/report/calibration.hpp"
 
@@ -15,7 +14,8 @@ namespace ringlab::cli {
 namespace {
 
 struct CalibrateArgs {
-  std::string transport = "inproc", out = "ringlab-profile.json";
+  std::string transport = "inproc";
+  JsonOutput json{"ringlab-profile.json"};
   SweepOptions sweep;
   int iterations = 20;
 };
@@ -32,14 +32,14 @@ int runCalibrateCommand(const CalibrateArgs& a) {
                  ": need 0 < min <= max <= 1G");
   }
   measure::validate(config);
-  io::writeTextFile(a.out, "", "--out");  // refused before minutes of measuring, not after
+  a.json.checkWritable();
   const measure::RunInfo info = measure::currentRunInfo();
-  std::fputs(report::calibrationHeader(a.transport, info).c_str(), stdout);
+  a.json.printText(report::calibrationHeader(a.transport, info));
   const measure::Calibration calibration = measure::calibrate(config);
   const model::Profile profile = measure::calibratedProfile(calibration, a.transport, info);
-  std::fputs(report::calibrationText(calibration, profile).c_str(), stdout);
-  io::writeTextFile(a.out, model::toJson(profile).dump(2) + "\n", "--out");
-  std::printf("# profile written to %s\n", a.out.c_str());
+  a.json.printText(report::calibrationText(calibration, profile));
+  a.json.write(model::toJson(profile).dump(2) + "\n");
+  a.json.printText("# profile written to " + a.json.path + "\n");
   return 0;
 }
 
@@ -50,10 +50,10 @@ Action addCalibrateCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "calibrate", "measure alpha, beta (ping-pong) and gamma (kernel) into a profile");
   cmd->add_option("--transport", args->transport, "inproc (ranks as threads)");
-  cmd->add_option("-o,--out", args->out, "profile file to write");
+  args->json.add(*cmd, "profile file to write");
   args->sweep.add(*cmd, {false, false, false});
-  cmd->add_option("-n,--iters", args->iterations,
-                  "timed round trips (best taken) and kernel runs (median) per size");
+  addIterations(*cmd, args->iterations,
+                "timed round trips (best taken) and kernel runs (median) per size");
   return [args] { return runCalibrateCommand(*args); };
 }
 

@@ -10,6 +10,7 @@
 
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/measure/comparison.hpp"
 #include "ringlab/measure/rank_threads.hpp"
@@ -147,8 +148,7 @@ void validate(const BenchConfig& c) {
   if (c.iterations < 1)
     throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 1");
   if (!(c.secondsPerSize >= 0 && c.secondsPerSize <= 3600)) {
-    throwInvalid("-T/--time " + std::to_string(c.secondsPerSize) +
-                 ": must be between 0 and 3600 seconds");
+    throwInvalid("--time " + formatNumber(c.secondsPerSize) + "s: must be between 0 and 3600s");
   }
   if (c.warmup < 0)
     throwInvalid("-w/--warmup_iters " + std::to_string(c.warmup) + ": must be >= 0");
