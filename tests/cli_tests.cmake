@@ -13,3 +13,10 @@ target_link_libraries(ringlab_launch_tests PRIVATE GTest::gtest_main)
 target_compile_definitions(ringlab_launch_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
 add_dependencies(ringlab_launch_tests ringlab_cli)
 gtest_discover_tests(ringlab_launch_tests DISCOVERY_TIMEOUT 60)
+
+# One command-line language: every command's --help walked (docs/cli.md's table).
+add_executable(ringlab_vocabulary_tests vocabulary_test.cpp)
+target_link_libraries(ringlab_vocabulary_tests PRIVATE GTest::gtest_main)
+target_compile_definitions(ringlab_vocabulary_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
+add_dependencies(ringlab_vocabulary_tests ringlab_cli)
+gtest_discover_tests(ringlab_vocabulary_tests DISCOVERY_TIMEOUT 60)
