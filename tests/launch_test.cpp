@@ -181,7 +181,7 @@ TEST_P(ProcessTransport, BenchRunsAsProcessesAndChecksEveryElement) {
 // non-zero, and the job leaves no shared-memory names behind.
 TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
   const std::string job = uniqueJob("kill");
-  Child bench({"bench", "-p", "3", "--transport", GetParam(), "--timeout", "2", "-b", "256K", "-e",
+  Child bench({"bench", "-p", "3", "--transport", GetParam(), "--timeout", "2s", "-b", "256K", "-e",
                "256K", "-n", "1000000", "-c", "0"},
               {{"RINGLAB_JOB", job}});
   const std::map<int, pid_t> ranks = waitForRanks(bench.pid(), 3);
@@ -205,7 +205,7 @@ TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
 TEST_P(ProcessTransport, RanksThatDisagreeAllFailWithMismatch) {
   const std::string script =
       std::string("exec ") + RINGLAB_BINARY + " bench --transport " + GetParam() +
-      " -b $((8 + 4 * RINGLAB_RANK)) -e $((8 + 4 * RINGLAB_RANK)) -n 1 --timeout 5";
+      " -b $((8 + 4 * RINGLAB_RANK)) -e $((8 + 4 * RINGLAB_RANK)) -n 1 --timeout 5s";
   Child launch({"launch", "-p", "2", "--", "sh", "-c", script});
   ASSERT_TRUE(launch.waitFor(std::chrono::seconds(30))) << "hung";
   EXPECT_NE(launch.exitCode(), 0);
