@@ -49,8 +49,7 @@ int runSim(const SimArgs& args) {
   print(report::simPreamble(run));
   sim::SimResult last;
   const std::vector<sim::SimRow> rows = sim::simulateSizes(
-      *placed.topology, *placed.placement, allReduce,
-      geometricSizes(args.sweep.min(), args.sweep.max(), args.sweep.factor()), type,
+      *placed.topology, *placed.placement, allReduce, args.sweep.sizes(), type,
       sim::SimParams{.gamma_s_per_byte = run.gammaSPerByte}, last,
       [&](const sim::SimRow& row) { print(report::simTableRow(row, run.info)); });
   if (args.criticalPath) print(report::simCriticalPath(last, *placed.topology));

@@ -19,11 +19,12 @@ std::vector<BenchConfig> benchConfigs(const TuneConfig& t) {
     c.minBytes = t.minBytes;
     c.maxBytes = t.maxBytes;
     c.stepFactor = t.stepFactor;
-    c.type = t.type;
-    c.op = t.op;
+    c.stepBytes = t.stepBytes;
+    c.types = {t.type};
+    c.ops = {t.op};
     c.iterations = t.iterations;
     c.warmup = t.warmup;
-    c.check = true;
+    c.check = 1;
     c.collective.algorithm.name = name;
     configs.push_back(c);
   }

@@ -18,6 +18,7 @@ std::vector<std::string> tuneCandidates();
 struct TuneConfig {
   int ranks = 4;
   std::uint64_t minBytes = 8, maxBytes = 64ull << 20, stepFactor = 4;
+  std::uint64_t stepBytes = 0;  // > 0: a linear sweep instead of stepFactor
   DataType type = DataType::Float32;
   ReduceOp op = ReduceOp::Sum;
   int iterations = 10, warmup = 1;
