@@ -1,17 +1,18 @@
 // `ringlab bench`: nccl-tests' all_reduce_perf, in shape and in column meaning. Parses the
 // options, runs measure's sweep (ranks as threads, or this process as one rank of a job) and
 // prints report's table; the record goes to --json.
-#include <unistd.h>
-
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
+#include "ringlab/job/launch_environment.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/bench.hpp"
@@ -30,7 +31,8 @@ struct BenchArgs {
   int iterations = 20, warmup = 2, check = 1;
   double secondsPerSize = 0;  // -T/--time
   bool peerMpi = false, samples = false;
-  bool ranksGiven = false;  // -p on the command line (processes take p from their launcher)
+  bool ranksGiven = false;      // -p on the command line (processes take p from their launcher)
+  bool transportGiven = false;  // else the launcher's, if one started this process
   double timeoutSeconds = 60;
   std::string modelProfile;  // --model: add predicted time and measured/predicted
   std::string tuned;         // --tuned: decision table that --algo auto prefers to the model
@@ -97,30 +99,21 @@ measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig
 
 // Runs the sweep, printing each row as it comes (with a progress line on a terminal); the rows
 // go into the record. Returns the number of wrong elements over all rows.
-std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* processComm,
+std::uint64_t measureAndPrint(measure::BenchConfig& config, Communicator* processComm,
                               measure::RunRecord& record) {
   const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
                                      config.collective.algorithm.name == model::kAutoAlgorithm};
   std::fputs(report::benchTableHeader(columns).c_str(), stdout);
   std::fflush(stdout);
-  const std::vector<std::uint64_t> sizes = measure::sweepSizes(config);
-  const bool progress = isatty(STDERR_FILENO) && sizes.size() > 4;
+  ProgressLine line("bench");
+  config.progress = line.callback();
   std::uint64_t totalWrong = 0;
   const auto onRow = [&](const measure::RecordRow& row) {
-    if (progress) std::fprintf(stderr, "\r\033[K");
-    std::fputs(
-        report::benchTableRow(row, config.ranks, record.run.dtype, record.run.op, columns).c_str(),
-        stdout);
-    std::fflush(stdout);
+    line.print(report::benchTableRow(row, config.ranks, record.run.dtype, record.run.op, columns));
     for (const auto& t : {row.outOfPlace, row.inPlace, row.peer}) {
       if (t) totalWrong += t->wrong.value_or(0);
     }
     record.rows.push_back(row);
-    const std::size_t done = record.rows.size();
-    if (progress && done < sizes.size()) {
-      std::fprintf(stderr, "[%zu/%zu] next: %s", done, sizes.size(),
-                   formatSize(sizes[done]).c_str());
-    }
   };
   if (processComm) {
     measure::runBenchRank(config, *processComm, onRow);
@@ -131,6 +124,10 @@ std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* 
 }
 
 int runBenchCommand(BenchArgs args) {
+  // Under mpirun or torchrun without --transport: the launcher's, not p separate runs.
+  args.transport =
+      job::chooseTransport(args.transportGiven ? std::optional(args.transport) : std::nullopt,
+                           "bench", {"inproc", "shm", "tcp", "mpi"});
   const auto timeout = checkArgs(args);
   // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
   // table) is checked against p.
@@ -154,6 +151,11 @@ int runBenchCommand(BenchArgs args) {
   measure::RunRecord record = benchRecord(args, config);
   std::fputs(report::benchPreamble(config, record.run, args.tuned, args.modelProfile).c_str(),
              stdout);
+  std::fputs(report::oversubscription(
+                 job::ranksOnThisHost(args.transport, args.ranks, job::detectLaunchEnvironment()),
+                 args.ranks, job::usableCores())
+                 .c_str(),
+             stdout);
   const std::uint64_t totalWrong = measureAndPrint(config, processComm.get(), record);
   std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
   if (!args.json.empty())
@@ -175,7 +177,8 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("--transport", args->transport,
                   "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
                   "launched for you, "
-                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun)");
+                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun); "
+                  "default: mpi under mpirun, tcp under torchrun, else inproc");
   cmd->add_option("--segment", args->segment, "pipeline segment size");
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message");
   cmd->add_option("--json", args->json, "also write the results as JSON to this file");
@@ -192,6 +195,7 @@ Action addBenchCommand(CLI::App& app) {
                 "also time MPI_Allreduce on the same buffers (--transport mpi, under mpirun)");
   return [args, cmd] {
     args->ranksGiven = cmd->count("-p") > 0;
+    args->transportGiven = cmd->count("--transport") > 0;
     return runBenchCommand(*args);
   };
 }

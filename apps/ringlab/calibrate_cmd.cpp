@@ -3,11 +3,14 @@
 // writes the profile.
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/io/files.hpp"
+#include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/report/calibration.hpp"
 
@@ -18,11 +21,14 @@ struct CalibrateArgs {
   std::string transport = "inproc", out = "ringlab-profile.json";
   SweepOptions sweep;
   int iterations = 20;
+  bool transportGiven = false;
 };
 
 int runCalibrateCommand(const CalibrateArgs& a) {
   measure::CalibrateConfig config;
-  config.transport = a.transport;
+  // Under a launcher without --transport: refused, not one calibration per process.
+  config.transport = job::chooseTransport(
+      a.transportGiven ? std::optional(a.transport) : std::nullopt, "calibrate", {"inproc"});
   config.iterations = a.iterations;
   config.minBytes = a.sweep.min();
   config.maxBytes = a.sweep.max();
@@ -34,9 +40,11 @@ int runCalibrateCommand(const CalibrateArgs& a) {
   measure::validate(config);
   io::writeTextFile(a.out, "", "--out");  // refused before minutes of measuring, not after
   const measure::RunInfo info = measure::currentRunInfo();
-  std::fputs(report::calibrationHeader(a.transport, info).c_str(), stdout);
-  const measure::Calibration calibration = measure::calibrate(config);
-  const model::Profile profile = measure::calibratedProfile(calibration, a.transport, info);
+  std::fputs(report::calibrationHeader(config.transport, info).c_str(), stdout);
+  ProgressLine line("calibrate");
+  const measure::Calibration calibration = measure::calibrate(config, line.callback());
+  line.finish();
+  const model::Profile profile = measure::calibratedProfile(calibration, config.transport, info);
   std::fputs(report::calibrationText(calibration, profile).c_str(), stdout);
   io::writeTextFile(a.out, model::toJson(profile).dump(2) + "\n", "--out");
   std::printf("# profile written to %s\n", a.out.c_str());
@@ -54,7 +62,10 @@ Action addCalibrateCommand(CLI::App& app) {
   args->sweep.add(*cmd, {false, false, false});
   cmd->add_option("-n,--iters", args->iterations,
                   "timed round trips (best taken) and kernel runs (median) per size");
-  return [args] { return runCalibrateCommand(*args); };
+  return [args, cmd] {
+    args->transportGiven = cmd->count("--transport") > 0;
+    return runCalibrateCommand(*args);
+  };
 }
 
 }  // namespace ringlab::cli

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/timeline_files.hpp"
@@ -43,7 +44,10 @@ int runPlan(const PlanArgs& a) {
   plan::CompareOptions options;
   if (!a.ddpCaps.empty()) options.ddpCapBytes = plan::parseDdpCaps(a.ddpCaps);
   if (!a.evaluate.empty()) options.evaluate = plan::parseBucketStarts(a.evaluate);
+  ProgressLine line("plan");
+  options.progress = line.callback();
   const plan::PlanComparison c = plan::comparePlans(timeline, priced.cost, options);
+  line.finish();
   if (!a.gantt.empty()) {
     io::writeTextFile(a.gantt, report::planGanttSvg(timeline, c, a.ranks), "--gantt");
   }

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/tune.hpp"
@@ -41,7 +42,10 @@ int runTuneCommand(const TuneArgs& a) {
   // Unwritable outputs are refused before minutes of measuring, not after.
   io::writeTextFile(a.out, "", "--out");
   if (!a.ompiRules.empty()) io::writeTextFile(a.ompiRules, "", "--ompi-rules");
-  const model::DecisionTable table = measure::tune(config, measure::currentRunInfo());
+  ProgressLine line("tune");
+  const model::DecisionTable table =
+      measure::tune(config, measure::currentRunInfo(), line.callback());
+  line.finish();
   std::fputs(report::tuneText(config, table).c_str(), stdout);
   io::writeTextFile(a.out, model::toJson(table).dump(2) + "\n", "--out");
   std::printf("# decision table written to %s (use: ringlab bench --algo auto --tuned %s)\n",

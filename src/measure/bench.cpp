@@ -191,9 +191,13 @@ RunRecord startRecord(const BenchConfig& config, RunInfo info) {
 
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow) {
   RankSweep sweep(config, comm);
-  for (std::uint64_t bytes : sweepSizes(config)) {
+  const std::vector<std::uint64_t> sizes = sweepSizes(config);
+  ProgressMeter meter(comm.rank() == 0 ? config.progress : ProgressCallback{}, sizes.size());
+  for (std::uint64_t bytes : sizes) {
+    meter.stage(formatSize(bytes));
     const RecordRow row = sweep.row(bytes);
     if (comm.rank() == 0) onRow(row);
+    meter.advance();
   }
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ringlab/communicator.hpp"
+#include "ringlab/core/progress.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/profile.hpp"
 
@@ -41,6 +42,8 @@ struct BenchConfig {
   std::optional<model::Profile> profile;
   PeerAllreduce peer;  // optional
   std::string peerLibrary;
+  // Called on rank 0 as each size starts (stage: the size) and as it ends (units: sizes).
+  ProgressCallback progress;
 };
 
 // Throws InvalidArgument naming the bad field (sizes not multiples of the datatype, min > max,
