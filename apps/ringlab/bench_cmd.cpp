@@ -1,17 +1,18 @@
 // `ringlab bench`: nccl-tests' all_reduce_perf, in shape and in column meaning. Parses the
 // options, runs measure's sweep (ranks as threads, or this process as one rank of a job) and
 // prints report's table; the record goes to --json.
-#include <unistd.h>
-
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/job/launch_environment.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/bench.hpp"
@@ -36,7 +37,8 @@ struct BenchArgs {
   std::vector<std::string> refused;  // nccl-tests flags given that do not apply here
   std::string refusedValue;          // what they were given (unused)
   bool peerMpi = false, samples = false;
-  bool ranksGiven = false;  // -p on the command line (processes take p from their launcher)
+  bool ranksGiven = false;      // -p on the command line (processes take p from their launcher)
+  bool transportGiven = false;  // else the launcher's, if one started this process
   std::string timeout = "60s";
   std::string profile;  // --profile: add predicted time and measured/predicted
   std::string tuned;    // --tuned: decision table that --algo auto prefers to the model
@@ -141,26 +143,20 @@ measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig
 
 // Runs the sweep, printing each row as it comes (with a progress line on a terminal); the rows
 // go into the record. Returns the number of wrong elements over all rows.
-std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* processComm,
+std::uint64_t measureAndPrint(measure::BenchConfig& config, Communicator* processComm,
                               const report::BenchColumns& columns, measure::RunRecord& record,
                               const JsonOutput& json) {
   json.printText(report::benchTableHeader(columns));
-  const std::vector<std::uint64_t> sizes = measure::sweepSizes(config);
-  const std::size_t rows = sizes.size() * config.types.size() * config.ops.size();
-  const bool progress = isatty(STDERR_FILENO) && rows > 4;
+  ProgressLine line("bench");
+  config.progress = line.callback();
   std::uint64_t totalWrong = 0;
   const auto onRow = [&](const measure::RecordRow& row) {
-    if (progress) std::fprintf(stderr, "\r\033[K");
-    json.printText(report::benchTableRow(row, config.ranks, row.dtype, row.op, columns));
+    if (!json.toStdout())
+      line.print(report::benchTableRow(row, config.ranks, row.dtype, row.op, columns));
     for (const auto& t : {row.outOfPlace, row.inPlace, row.peer}) {
       if (t) totalWrong += t->wrong.value_or(0);
     }
     record.rows.push_back(row);
-    const std::size_t done = record.rows.size();
-    if (progress && done < rows) {
-      std::fprintf(stderr, "[%zu/%zu] next: %s", done, rows,
-                   formatSize(sizes[done % sizes.size()]).c_str());
-    }
   };
   if (processComm) {
     measure::runBenchRank(config, *processComm, onRow);
@@ -171,6 +167,10 @@ std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* 
 }
 
 int runBenchCommand(BenchArgs args) {
+  // Under mpirun or torchrun without --transport: the launcher's, not p separate runs.
+  args.transport =
+      job::chooseTransport(args.transportGiven ? std::optional(args.transport) : std::nullopt,
+                           "bench", {"inproc", "shm", "tcp", "mpi"});
   const auto timeout = checkArgs(args);
   // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
   // table) is checked against p.
@@ -197,6 +197,9 @@ int runBenchCommand(BenchArgs args) {
                                      measure::parseStatistics(args.stats)};
   args.json.printText(
       report::benchPreamble(config, record.run, columns.stats, args.tuned, args.profile));
+  args.json.printText(report::oversubscription(
+      job::ranksOnThisHost(args.transport, args.ranks, job::detectLaunchEnvironment()), args.ranks,
+      job::usableCores()));
   const std::uint64_t totalWrong =
       measureAndPrint(config, processComm.get(), columns, record, args.json);
   args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");
@@ -227,7 +230,8 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("--transport", args->transport,
                   "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
                   "launched for you, "
-                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun)");
+                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun); "
+                  "default: mpi under mpirun, tcp under torchrun, else inproc");
   cmd->add_option("--segment", args->segment, "pipeline segment size");
   addTime(*cmd, "--timeout", args->timeout, "how long to wait for any one message, e.g. 60s");
   args->json.add(*cmd, "also write the results as JSON to this file");
@@ -247,6 +251,7 @@ Action addBenchCommand(CLI::App& app) {
     for (const RefusedFlag& flag : kRefusedFlags) {
       if (cmd->count(std::string(flag.names).substr(0, 2)) > 0) args->refused.push_back(flag.names);
     }
+    args->transportGiven = cmd->count("--transport") > 0;
     return runBenchCommand(*args);
   };
 }

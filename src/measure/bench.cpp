@@ -257,12 +257,16 @@ RunRecord startRecord(const BenchConfig& config, RunInfo info) {
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow) {
   RankSweep sweep(config, comm);
   const std::vector<std::uint64_t> sizes = sweepSizes(config);
+  ProgressMeter meter(comm.rank() == 0 ? config.progress : ProgressCallback{},
+                      sizes.size() * config.types.size() * config.ops.size());
   for (DataType type : config.types) {
     for (ReduceOp op : config.ops) {
       sweep.setCase(type, op);
       for (std::uint64_t bytes : sizes) {
+        meter.stage(formatSize(bytes));
         const RecordRow row = sweep.row(bytes);
         if (comm.rank() == 0) onRow(row);
+        meter.advance();
       }
     }
   }
