@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -17,6 +18,7 @@
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/report/bench_table.hpp"
+#include "ringlab/report/pictures.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
 #include "ringlab/transport/mpi.hpp"
 
@@ -27,6 +29,8 @@ struct BenchArgs {
   int ranks = 4;
   SweepOptions sweep;
   std::string segment = "256K", transport = "inproc", json;
+  std::string svg;                    // --svg: busbw against size
+  std::vector<std::string> overlays;  // --overlay: other runs drawn beside this one
   int iterations = 20, warmup = 2, check = 1;
   double secondsPerSize = 0;  // -T/--time
   bool peerMpi = false, samples = false;
@@ -47,6 +51,8 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
         "--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
   args.sweep.factor();
+  if (!args.overlays.empty() && args.svg.empty())
+    throwInvalid("--overlay draws other runs into the --svg picture: add --svg FILE");
   if (args.check != 0 && args.check != 1)
     throwInvalid("-c/--check " + std::to_string(args.check) + ": must be 0 or 1");
   return exec::timeoutFromSeconds(args.timeoutSeconds, "--timeout");
@@ -149,8 +155,17 @@ int runBenchCommand(BenchArgs args) {
       config.peerLibrary = transport::mpiLibraryVersion();
     }
   }
-  if (!job::speaksForTheJob(part)) args.json.clear();
-  if (!args.json.empty()) io::writeTextFile(args.json, "", "--json");  // refused before measuring
+  if (!job::speaksForTheJob(part)) {
+    args.json.clear();
+    args.svg.clear();
+  }
+  // Unwritable outputs and unreadable overlays are refused before measuring.
+  if (!args.json.empty()) io::writeTextFile(args.json, "", "--json");
+  if (!args.svg.empty()) io::writeTextFile(args.svg, "", "--svg");
+  std::vector<report::Overlay> overlays;
+  for (const std::string& file : args.overlays)
+    overlays.push_back(
+        {std::filesystem::path(file).filename().string(), measure::readRecord(file, "--overlay")});
   measure::RunRecord record = benchRecord(args, config);
   std::fputs(report::benchPreamble(config, record.run, args.tuned, args.modelProfile).c_str(),
              stdout);
@@ -158,6 +173,10 @@ int runBenchCommand(BenchArgs args) {
   std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
   if (!args.json.empty())
     io::writeTextFile(args.json, measure::toJson(record).dump(2) + "\n", "--json");
+  if (!args.svg.empty()) {
+    io::writeTextFile(args.svg, report::chartSvg(report::benchChart(record, overlays)), "--svg");
+    std::printf("# busbw plot written to %s\n", args.svg.c_str());
+  }
   return totalWrong == 0 ? 0 : 1;
 }
 
@@ -179,8 +198,14 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("--segment", args->segment, "pipeline segment size");
   cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message");
   cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  cmd->add_option(
+      "--svg", args->svg,
+      "also draw busbw against size (SVG), with the model's line when a profile is given");
+  cmd->add_option("--overlay", args->overlays,
+                  "draw these runs too in --svg: `ringlab bench --json` files or nccl-tests logs")
+      ->delimiter(',');
   cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
-  cmd->add_option("--model", args->modelProfile,
+  cmd->add_option("--model,--profile", args->modelProfile,
                   "profile (ringlab calibrate): add predicted time and measured/predicted");
   args->algorithm.add(*cmd);
   args->topology.add(*cmd, false);

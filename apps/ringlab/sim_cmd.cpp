@@ -9,7 +9,9 @@
 #include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/io/files.hpp"
 #include "ringlab/measure/sim_record.hpp"
+#include "ringlab/report/pictures.hpp"
 #include "ringlab/report/sim_text.hpp"
 #include "ringlab/sim/allreduce_sim.hpp"
 
@@ -24,7 +26,7 @@ struct SimArgs {
   std::string maxMemory = "4G";
   bool search = false, criticalPath = false;
   int links = 0;
-  std::string json;
+  std::string json, svg;
 };
 
 void print(const std::string& text) {
@@ -55,6 +57,7 @@ int runSim(const SimArgs& args) {
     jsonOut.open(args.json);
     if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
   }
+  if (!args.svg.empty()) io::writeTextFile(args.svg, "", "--svg");  // refused before simulating
   run.info = measure::simRunInfo(spec, run.topology, run.placement, p, type, op);
   print(report::simPreamble(run));
   sim::SimResult last;
@@ -66,6 +69,12 @@ int runSim(const SimArgs& args) {
   if (args.criticalPath) print(report::simCriticalPath(last, *placed.topology));
   if (args.links > 0) print(report::simBusiestLinks(last, *placed.topology, args.links));
   if (jsonOut.is_open()) jsonOut << measure::simRecordJson(run, rows).dump(2) << "\n";
+  if (!args.svg.empty()) {
+    const std::string title = "ringlab sim: allreduce on " + run.topology;
+    io::writeTextFile(args.svg, report::chartSvg(report::simChart({{run.info, rows}}, title)),
+                      "--svg");
+    print("# busbw plot written to " + args.svg + "\n");
+  }
   return 0;
 }
 
@@ -86,6 +95,7 @@ Action addSimCommand(CLI::App& app) {
                 "print the critical path of the largest size");
   cmd->add_option("--links", args->links, "print the N busiest links of the largest size");
   cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  cmd->add_option("--svg", args->svg, "also draw the simulated busbw against size (SVG)");
   return [args] { return runSim(*args); };
 }
 

@@ -11,6 +11,7 @@
 #include "ringlab/core/text.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/tune.hpp"
+#include "ringlab/report/pictures.hpp"
 #include "ringlab/report/tune_text.hpp"
 
 namespace ringlab::cli {
@@ -20,7 +21,7 @@ struct TuneArgs {
   int ranks = 4, iterations = 10, warmup = 1, rounds = 2;
   SweepOptions sweep;
   std::string algos = fmt::format("{}", fmt::join(measure::tuneCandidates(), ","));
-  std::string out = "ringlab-tune.json", ompiRules;
+  std::string out = "ringlab-tune.json", ompiRules, svg;
 };
 
 measure::TuneConfig tuneConfig(const TuneArgs& a) {
@@ -41,6 +42,7 @@ int runTuneCommand(const TuneArgs& a) {
   // Unwritable outputs are refused before minutes of measuring, not after.
   io::writeTextFile(a.out, "", "--out");
   if (!a.ompiRules.empty()) io::writeTextFile(a.ompiRules, "", "--ompi-rules");
+  if (!a.svg.empty()) io::writeTextFile(a.svg, "", "--svg");
   const model::DecisionTable table = measure::tune(config, measure::currentRunInfo());
   std::fputs(report::tuneText(config, table).c_str(), stdout);
   io::writeTextFile(a.out, model::toJson(table).dump(2) + "\n", "--out");
@@ -52,6 +54,10 @@ int runTuneCommand(const TuneArgs& a) {
         "# Open MPI rules written to %s (use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
         "--mca coll_tuned_dynamic_rules_filename %s ...)\n",
         a.ompiRules.c_str(), a.ompiRules.c_str());
+  }
+  if (!a.svg.empty()) {
+    io::writeTextFile(a.svg, report::chartSvg(report::tuneChart(table)), "--svg");
+    std::printf("# plot of the times and the fastest per size written to %s\n", a.svg.c_str());
   }
   return 0;
 }
@@ -71,6 +77,8 @@ Action addTuneCommand(CLI::App& app) {
   cmd->add_option("--algos", args->algos, "comma-separated candidates");
   cmd->add_option("--out", args->out, "decision table (JSON) to write");
   cmd->add_option("--ompi-rules", args->ompiRules, "also write an Open MPI coll_tuned rules file");
+  cmd->add_option("--svg", args->svg,
+                  "also draw every algorithm's time against size under the fastest per size (SVG)");
   return [args] { return runTuneCommand(*args); };
 }
 
