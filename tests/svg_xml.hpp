@@ -27,8 +27,14 @@ struct XmlElement {
     return it == attributes.end() ? "" : it->second;
   }
   bool hasClass(const std::string& c) const {
-    const std::string classes = " " + attr("class") + " ";
-    return classes.find(" " + c + " ") != std::string::npos;
+    const std::string classes = attr("class");
+    for (std::size_t from = 0; from <= classes.size();) {
+      std::size_t end = classes.find(' ', from);
+      if (end == std::string::npos) end = classes.size();
+      if (classes.compare(from, end - from, c) == 0) return true;
+      from = end + 1;
+    }
+    return false;
   }
   // Every element below (not this one) for which `match` holds, in document order.
   std::vector<const XmlElement*> findAll(
