@@ -74,9 +74,10 @@ std::string backwardSvg(const plan::Timeline& t, double y, double span) {
       y + 20, x(0), y + 4, x(t.backwardEnd_s) - x(0));
   std::set<long> columns;
   for (const plan::GradTensor& g : t.tensors) {
-    const long column = std::lround(x(g.ready_s));
+    // On the pixel's centre: a crisp 1-pixel line rather than two half-tinted ones.
+    const long column = std::lround(x(g.ready_s) - 0.5);
     if (columns.insert(column).second)
-      svg += fmt::format("M{} {:.0f}V{:.0f}", column, y + 4, y + 28);
+      svg += fmt::format("M{}.5 {:.0f}V{:.0f}", column, y + 4, y + 28);
   }
   return svg + "\"/>\n";
 }
