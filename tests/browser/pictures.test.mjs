@@ -5,24 +5,15 @@
 // colour. Screenshots go to RINGLAB_SCREENSHOTS.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
-import { runRinglab, scratchDir } from './lab_server.mjs';
+import { runRinglab, scratchDir, launchChromium, screenshotDir } from './lab_server.mjs';
 
 const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data');
 
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch {
-  throw new Error('playwright-core is not installed in tests/browser: run scripts/install-deps (it runs npm ci there)');
-}
-
-const chromiumPath = process.env.RINGLAB_CHROMIUM || '/usr/bin/chromium';
-const shots = process.env.RINGLAB_SCREENSHOTS || scratchDir('picture-screenshots');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotDir('picture-screenshots');
 const work = scratchDir('pictures');
 const out = (name) => path.join(work, name);
 
@@ -56,13 +47,7 @@ before(async () => {
     const r = await runRinglab(p.make());
     assert.equal(r.code, 0, `${p.name}: ${r.stderr}`);
   }
-  context = await chromium.launchPersistentContext(scratchDir('chromium-profile'), {
-    executablePath: chromiumPath,
-    headless: true,
-    viewport: { width: 1200, height: 700 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  context = await launchChromium({ width: 1200, height: 700 });
   page = context.pages()[0] || await context.newPage();
 });
 
