@@ -1,6 +1,7 @@
 // Starts `ringlab lab --port 0` (the binary named by RINGLAB_BINARY) from a scratch directory, so
 // that the page can only come from the assets compiled into the binary, and reads the URL it
-// prints. stop() sends a signal and resolves to the exit code and everything printed.
+// prints. stop() sends a signal and resolves to the exit code and everything printed. Also the
+// one-shot runs of the binary, and the headless Chromium every browser test drives.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
