@@ -151,7 +151,7 @@ Frame frameFor(const Chart& chart) {
   double widest = 0;
   for (const Tick& t : axisTicks(chart.y, f.y0, f.y1, f.height, false))
     widest = std::max(widest, labelWidth(t.label));
-  f.left = 40 + widest;
+  f.left = std::ceil(40 + widest);
   if (!chart.bands.empty()) f.top += 34;
   return f;
 }

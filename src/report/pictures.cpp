@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ringlab/core/units.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/registry.hpp"
 
@@ -108,8 +109,9 @@ Chart tuneChart(const model::DecisionTable& table) {
   };
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const double to = i + 1 < rules.size() ? edge(i + 1) : 1e300;
-    chart.bands.push_back({edge(i), to, rules[i].algorithm,
-                           fmt::format("{}: from {} B", rules[i].algorithm, rules[i].fromBytes)});
+    chart.bands.push_back(
+        {edge(i), to, rules[i].algorithm,
+         fmt::format("{}: from {}", rules[i].algorithm, formatSize(rules[i].fromBytes))});
   }
   chart.bandTitle = "fastest";
   chart.notes = {"strip: the decision table's rules, the fastest algorithm per size range",
