@@ -498,8 +498,8 @@ TEST(CliBenchBadInput, ItersZero) {
 TEST(CliBenchBadInput, WarmupNegative) {
   expectCleanError(runRinglab({"bench", "-w", "-1"}), {"-1"});
 }
-TEST(CliBenchBadInput, CheckTwo) {
-  expectCleanError(runRinglab({"bench", "-c", "2"}), {"2"});
+TEST(CliBenchBadInput, CheckNegative) {
+  expectCleanError(runRinglab({"bench", "-c", "-1"}), {"-1"});
 }
 TEST(CliBenchBadInput, RingOrderDuplicate) {
   expectCleanError(runRinglab({"bench", "-p", "4", "--ring-order", "0,1,1,3"}), {"0,1,1,3"});
@@ -540,6 +540,63 @@ TEST(CliBenchBadInput, TimeoutZero) {
 }
 TEST(CliBenchBadInput, UnknownOption) {
   expectCleanError(runRinglab({"bench", "--frobnicate"}), {"--frobnicate"});
+}
+
+// nccl-tests' flags that cannot apply to CPU ranks, or have another name here: each refused with
+// the reason, short or long, whatever its value.
+TEST(CliBenchBadInput, NcclTestsFlagsThatDoNotApplySayWhy) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"-g", "GPUs"},   {"--ngpus", "GPUs"},
+      {"-G", "CUDA"},   {"--cudagraph", "CUDA"},
+      {"-t", "-p"},     {"-R", "host"},
+      {"-D", "CPUs"},   {"-V", "GPU"},
+      {"-x", "GPUs"},   {"-y", "CUDA"},
+      {"-m", "-n"},     {"-I", "--samples"},
+      {"-J", "--json"}, {"--output_file", "--json"},
+      {"-r", "root"}};
+  for (const auto& [flag, why] : cases) {
+    SCOPED_TRACE(flag);
+    expectCleanError(runRinglab({"bench", flag, "2"}), {"nccl-tests", why});
+  }
+}
+TEST(CliBenchBadInput, AverageOutOfRange) {
+  expectCleanError(runRinglab({"bench", "-a", "4"}), {"4", "-a/--average"});
+  expectCleanError(runRinglab({"bench", "-a", "-1"}), {"-1"});
+}
+TEST(CliBenchBadInput, StepBytesWithStepFactor) {
+  expectCleanError(runRinglab({"bench", "-i", "1K", "-f", "4"}), {"-i|--stepbytes", "-f"});
+}
+TEST(CliBenchBadInput, StepBytesZero) {
+  expectCleanError(runRinglab({"bench", "-i", "0"}), {"-i/--stepbytes", "0"});
+}
+TEST(CliBenchBadInput, StepBytesNotMultipleOfDatatype) {
+  expectCleanError(runRinglab({"bench", "-b", "8", "-e", "64", "-i", "6"}), {"6", "float32"});
+}
+TEST(CliBenchBadInput, StepBytesGivesTooManySizes) {
+  expectCleanError(runRinglab({"bench", "-b", "8", "-e", "1M", "-i", "8"}), {"131072", "10000"});
+}
+TEST(CliBenchBadInput, StatsUnknownOrRepeated) {
+  expectCleanError(runRinglab({"bench", "--stats", "median,p99"}), {"p99", "median"});
+  expectCleanError(runRinglab({"bench", "--stats", "min,min"}), {"min", "twice"});
+}
+TEST(CliBenchBadInput, AllIsBenchsOnly) {
+  expectCleanError(runRinglab({"tune", "-d", "all"}), {"-d", "all"});
+  expectCleanError(runRinglab({"sim", "--topo", "nodes=1,ranks=2", "-o", "all"}), {"-o", "all"});
+}
+
+// A run of -d all is one record with several (dtype, op) cases: compare and plan --measured,
+// which price one curve, say so instead of mixing them.
+TEST(CliBench, SeveralCasesRefusedByCompareAndPlan) {
+  const std::string path = makeTempFile("cases");
+  const RunResult r = runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "-w", "0",
+                                  "-d", "all", "-o", "sum", "--json", path});
+  expectSuccess(r);
+  expectCleanError(runRinglab({"compare", path}), {path, "int8", "uint8", "-d"});
+  const RunResult planned =
+      runRinglab({"plan", "--timeline", std::string(RINGLAB_TEST_DATA) + "/plan_timeline.csv", "-p",
+                  "2", "--measured", path});
+  std::remove(path.c_str());
+  expectCleanError(planned, {path, "several"});
 }
 
 // ---------------------------------------------------------------------------------------------

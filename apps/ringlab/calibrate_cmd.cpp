@@ -3,10 +3,13 @@
 // writes the profile.
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/report/calibration.hpp"
 
@@ -18,11 +21,14 @@ struct CalibrateArgs {
   JsonOutput json{"ringlab-profile.json"};
   SweepOptions sweep;
   int iterations = 20;
+  bool transportGiven = false;
 };
 
 int runCalibrateCommand(const CalibrateArgs& a) {
   measure::CalibrateConfig config;
-  config.transport = a.transport;
+  // Under a launcher without --transport: refused, not one calibration per process.
+  config.transport = job::chooseTransport(
+      a.transportGiven ? std::optional(a.transport) : std::nullopt, "calibrate", {"inproc"});
   config.iterations = a.iterations;
   config.minBytes = a.sweep.min();
   config.maxBytes = a.sweep.max();
@@ -34,9 +40,11 @@ int runCalibrateCommand(const CalibrateArgs& a) {
   measure::validate(config);
   a.json.checkWritable();
   const measure::RunInfo info = measure::currentRunInfo();
-  a.json.printText(report::calibrationHeader(a.transport, info));
-  const measure::Calibration calibration = measure::calibrate(config);
-  const model::Profile profile = measure::calibratedProfile(calibration, a.transport, info);
+  a.json.printText(report::calibrationHeader(config.transport, info));
+  ProgressLine line("calibrate");
+  const measure::Calibration calibration = measure::calibrate(config, line.callback());
+  line.finish();
+  const model::Profile profile = measure::calibratedProfile(calibration, config.transport, info);
   a.json.printText(report::calibrationText(calibration, profile));
   a.json.write(model::toJson(profile).dump(2) + "\n");
   a.json.printText("# profile written to " + a.json.path + "\n");
@@ -54,7 +62,10 @@ Action addCalibrateCommand(CLI::App& app) {
   args->sweep.add(*cmd, {false, false, false});
   addIterations(*cmd, args->iterations,
                 "timed round trips (best taken) and kernel runs (median) per size");
-  return [args] { return runCalibrateCommand(*args); };
+  return [args, cmd] {
+    args->transportGiven = cmd->count("--transport") > 0;
+    return runCalibrateCommand(*args);
+  };
 }
 
 }  // namespace ringlab::cli

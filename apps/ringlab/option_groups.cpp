@@ -26,11 +26,13 @@ CLI::Option* addWarmup(CLI::App& app, int& warmup, const std::string& help) {
   return app.add_option("-w,--warmup_iters", warmup, help);
 }
 
-CLI::Option* addDataType(CLI::App& app, std::string& dtype, const std::string& help) {
+CLI::Option* addDataType(CLI::App& app, std::string& dtype, const std::string& help,
+                         const std::string& more) {
   return app.add_option("-d,--datatype", dtype,
                         help + (help.empty() ? "" : ": ") +
                             "int8 uint8 int32 uint32 int64 uint64 float16|half bfloat16 "
-                            "float32|float float64|double");
+                            "float32|float float64|double" +
+                            more);
 }
 
 CLI::Option* addSvg(CLI::App& app, std::string& path, const std::string& help) {
@@ -95,10 +97,15 @@ void SweepOptions::add(CLI::App& app, Fields fields) {
   app.add_option("-b,--minbytes", minBytes, "smallest size (8, 4K, 64KiB, 1M, 2G: powers of 1024)");
   app.add_option("-e,--maxbytes", maxBytes, "largest size");
   if (fields.stepFactor) {
-    app.add_option("-f,--stepfactor", stepFactor, "multiply the size by this each step");
+    auto* factorOption =
+        app.add_option("-f,--stepfactor", stepFactor, "multiply the size by this each step");
+    app.add_option("-i,--stepbytes", stepBytes,
+                   "add this many bytes each step instead (a linear sweep, nccl-tests' -i)")
+        ->excludes(factorOption);
   }
-  if (fields.dtype) addDataType(app, dtype);
-  if (fields.op) app.add_option("-o,--op", op, "sum prod min max avg");
+  const std::string all = fields.all ? ", or all (every one, in nccl-tests' order)" : "";
+  if (fields.dtype) addDataType(app, dtype, "", all);
+  if (fields.op) app.add_option("-o,--op", op, "sum prod min max avg" + all);
 }
 
 std::uint64_t SweepOptions::min() const {
@@ -114,11 +121,31 @@ std::uint64_t SweepOptions::factor() const {
   return static_cast<std::uint64_t>(stepFactor);
 }
 
+std::uint64_t SweepOptions::step() const {
+  if (stepBytes.empty()) return 0;
+  const std::uint64_t bytes = parseSize(stepBytes);
+  if (bytes == 0) throwInvalid("-i/--stepbytes " + stepBytes + ": must be at least 1 element");
+  return bytes;
+}
+
+std::vector<std::uint64_t> SweepOptions::sizes() const {
+  return sizeSweep(min(), max(), factor(), step());
+}
+
 DataType SweepOptions::type() const {
+  if (dtype == "all")
+    throwInvalid("-d all: this command takes one datatype (bench runs every one with -d all)");
   return parseDataType(dtype);
 }
 ReduceOp SweepOptions::reduceOp() const {
+  if (op == "all") throwInvalid("-o all: this command takes one op (bench runs every one)");
   return parseReduceOp(op);
+}
+std::vector<DataType> SweepOptions::types() const {
+  return parseDataTypes(dtype);
+}
+std::vector<ReduceOp> SweepOptions::reduceOps() const {
+  return parseReduceOps(op);
 }
 
 void AlgorithmOptions::add(CLI::App& app) {

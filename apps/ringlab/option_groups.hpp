@@ -4,13 +4,14 @@
 //   addRanks, addProfile, addIterations, addWarmup, addDataType, addSvg, addTime, addBandwidth:
 //                     one flag each (-p, --profile, -n, -w, -d, --svg; quantities with units)
 //   JsonOutput        --json FILE, "-" for standard output
-//   SweepOptions      -b -e -f -d -o: the size sweep, with nccl-tests' letters
+//   SweepOptions      -b -e -f|-i -d -o: the size sweep, with nccl-tests' letters
 //   AlgorithmOptions  --algo --ring-order|--ring-stride --channels --ranks-per-node
 //   ModelOptions      --profile --alpha --bw --gamma --concurrency --bw-counts --volume
 //   TopologyOptions   --topo|--topo-file|--nccl-topo --nccl-nodes --placement [-p]
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -34,8 +35,9 @@ CLI::Option* addProfile(CLI::App& app, std::string& path, const std::string& hel
 CLI::Option* addIterations(CLI::App& app, int& iterations, const std::string& help);
 CLI::Option* addWarmup(CLI::App& app, int& warmup, const std::string& help);
 
-// -d,--datatype NAME.
-CLI::Option* addDataType(CLI::App& app, std::string& dtype, const std::string& help = "");
+// -d,--datatype NAME; `more` follows the list of names (e.g. ", or all").
+CLI::Option* addDataType(CLI::App& app, std::string& dtype, const std::string& help = "",
+                         const std::string& more = "");
 
 // --svg FILE: the command's picture.
 CLI::Option* addSvg(CLI::App& app, std::string& path, const std::string& help);
@@ -66,30 +68,43 @@ struct JsonOutput {
 
 struct SweepOptions {
   std::string minBytes = "8", maxBytes = "64M", dtype = "float32", op = "sum";
+  std::string stepBytes;     // -i: empty for a geometric sweep
   long long stepFactor = 2;  // signed, so that a negative value is reported, not wrapped
 
-  // Which of the five the command takes; each is declared with the defaults set above.
+  // Which of them the command takes (-i comes with -f); each is declared with the defaults set
+  // above. `all`: -d all and -o all run every datatype and op (nccl-tests' meaning).
   struct Fields {
-    bool stepFactor = true, dtype = true, op = true;
+    bool stepFactor = true, dtype = true, op = true, all = false;
   };
   void add(CLI::App& app, Fields fields);
   void add(CLI::App& app) { add(app, Fields{}); }
 
-  // Sets a library configuration's minBytes, maxBytes, stepFactor, type and op.
+  // Sets a library configuration's minBytes, maxBytes, stepFactor, stepBytes, and its types and
+  // ops (a configuration that runs several, which takes -d all) or its type and op.
   template <typename Config>
   void fill(Config& config) const {
     config.minBytes = min();
     config.maxBytes = max();
     config.stepFactor = factor();
-    config.type = type();
-    config.op = reduceOp();
+    config.stepBytes = step();
+    if constexpr (requires { config.types; }) {
+      config.types = types();
+      config.ops = reduceOps();
+    } else {
+      config.type = type();
+      config.op = reduceOp();
+    }
   }
 
   std::uint64_t min() const;
   std::uint64_t max() const;
   std::uint64_t factor() const;  // throws InvalidArgument below 2
-  DataType type() const;
+  std::uint64_t step() const;    // -i, 0 when not given; throws InvalidArgument for 0
+  std::vector<std::uint64_t> sizes() const;
+  DataType type() const;  // one datatype; "all" is refused
   ReduceOp reduceOp() const;
+  std::vector<DataType> types() const;  // "all": every one, in nccl-tests' order
+  std::vector<ReduceOp> reduceOps() const;
 };
 
 // --algo NAME, --ring-order LIST | --ring-stride A, --channels K, --ranks-per-node N, resolved

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/timeline_files.hpp"
@@ -45,7 +46,10 @@ int runPlan(const PlanArgs& a) {
   plan::CompareOptions options;
   if (!a.ddpCaps.empty()) options.ddpCapBytes = plan::parseDdpCaps(a.ddpCaps);
   if (!a.evaluate.empty()) options.evaluate = plan::parseBucketStarts(a.evaluate);
+  ProgressLine line("plan");
+  options.progress = line.callback();
   const plan::PlanComparison c = plan::comparePlans(timeline, priced.cost, options);
+  line.finish();
   if (!a.svg.empty()) io::writeTextFile(a.svg, report::planGanttSvg(timeline, c, a.ranks), "--svg");
   const plan::PlanContext context{a.ranks, priced.description, priced.source,
                                   plan::describeCopies(timeline, a.views)};

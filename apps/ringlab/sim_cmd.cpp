@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/measure/sim_record.hpp"
 #include "ringlab/report/sim_text.hpp"
@@ -37,22 +38,26 @@ int runSim(const SimArgs& args) {
   run.reduceBandwidth = args.reduceBandwidth;
   if (!args.reduceBandwidth.empty()) run.gammaSPerByte = 1.0 / parseBandwidth(args.reduceBandwidth);
   schedule::AlgorithmSpec spec = args.algorithm.resolve(p);
+  ProgressLine line("sim");
   if (args.search) {
     spec = sim::withSearchedRings(spec, *placed.topology, *placed.placement,
-                                  static_cast<double>(args.sweep.max()), run.searchMethod);
+                                  static_cast<double>(args.sweep.max()), run.searchMethod,
+                                  line.callback());
   }
   const sim::AllReduceSim allReduce(spec, p, parseSize(args.maxMemory),
                                     "--max-memory " + args.maxMemory);
   args.json.checkWritable();
-  const auto print = [&](const std::string& text) { args.json.printText(text); };
+  const auto print = [&](const std::string& text) {
+    if (!args.json.toStdout()) line.print(text);
+  };
   run.info = measure::simRunInfo(spec, run.topology, run.placement, p, type, op);
   print(report::simPreamble(run));
   sim::SimResult last;
   const std::vector<sim::SimRow> rows = sim::simulateSizes(
-      *placed.topology, *placed.placement, allReduce,
-      geometricSizes(args.sweep.min(), args.sweep.max(), args.sweep.factor()), type,
+      *placed.topology, *placed.placement, allReduce, args.sweep.sizes(), type,
       sim::SimParams{.gamma_s_per_byte = run.gammaSPerByte}, last,
-      [&](const sim::SimRow& row) { print(report::simTableRow(row, run.info)); });
+      [&](const sim::SimRow& row) { print(report::simTableRow(row, run.info)); }, line.callback());
+  line.finish();
   if (args.criticalPath) print(report::simCriticalPath(last, *placed.topology));
   if (args.links > 0) print(report::simBusiestLinks(last, *placed.topology, args.links));
   if (args.json.given()) args.json.write(measure::simRecordJson(run, rows).dump(2) + "\n");

@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
@@ -48,10 +49,12 @@ int runRings(const TopoArgs& a, bool search) {
   if (!a.saveTopology.empty()) io::writeTopologyFile(t, a.saveTopology, "--save-topology");
   const std::uint64_t bytes = parseSize(a.size);
   if (search && bytes == 0) throwInvalid("--size 0: the search prices a message; give one > 0");
+  ProgressLine line(search ? "topo search" : "topo show");
   const topo::RingReport report = topo::reportRings(
       t, *placed.placement,
       {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes}, a.channels,
-      a.order, !search);
+      a.order, !search, line.callback());
+  line.finish();
   if (search && !a.exportKind.empty()) {
     const std::string exported =
         topo::exportRings(a.exportKind, t, *placed.placement, report.result.rings);

@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/tune.hpp"
@@ -42,7 +43,10 @@ int runTuneCommand(const TuneArgs& a) {
   // Unwritable outputs are refused before minutes of measuring, not after.
   a.json.checkWritable();
   if (!a.ompiRules.empty()) io::writeTextFile(a.ompiRules, "", "--ompi-rules");
-  const model::DecisionTable table = measure::tune(config, measure::currentRunInfo());
+  ProgressLine line("tune");
+  const model::DecisionTable table =
+      measure::tune(config, measure::currentRunInfo(), line.callback());
+  line.finish();
   a.json.printText(report::tuneText(config, table));
   a.json.write(model::toJson(table).dump(2) + "\n");
   a.json.printText(

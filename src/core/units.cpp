@@ -185,6 +185,20 @@ std::vector<std::uint64_t> geometricSizes(std::uint64_t first, std::uint64_t las
   return sizes;
 }
 
+std::vector<std::uint64_t> sizeSweep(std::uint64_t first, std::uint64_t last, std::uint64_t factor,
+                                     std::uint64_t step) {
+  if (step == 0) return geometricSizes(first, last, factor);
+  const std::uint64_t count = first > last ? 0 : (last - first) / step + 1;
+  if (count > kMaxLinearSizes) {
+    throwInvalid("a linear step of " + std::to_string(step) + " bytes from " +
+                 std::to_string(first) + " to " + std::to_string(last) + " gives " +
+                 std::to_string(count) + " sizes; at most " + std::to_string(kMaxLinearSizes));
+  }
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t k = 0; k < count; ++k) sizes.push_back(first + k * step);
+  return sizes;
+}
+
 std::string formatSize(std::uint64_t bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int unit = 0;

@@ -40,6 +40,13 @@ std::string formatMicros(double seconds);
 std::vector<std::uint64_t> geometricSizes(std::uint64_t first, std::uint64_t last,
                                           std::uint64_t factor);
 
+// A size sweep as nccl-tests walks one: first, first+step, first+2 step, ... when step > 0 (its
+// -i), else geometricSizes (its -f); up to last. A linear sweep holds at most kMaxLinearSizes
+// sizes (InvalidArgument beyond).
+inline constexpr std::uint64_t kMaxLinearSizes = 10000;
+std::vector<std::uint64_t> sizeSweep(std::uint64_t first, std::uint64_t last, std::uint64_t factor,
+                                     std::uint64_t step);
+
 // a * b, or InvalidArgument naming `what` when the product does not fit in 64 bits.
 std::uint64_t checkedMultiply(std::uint64_t a, std::uint64_t b, std::string_view what);
 
