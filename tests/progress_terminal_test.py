@@ -129,7 +129,7 @@ class OnATerminal(unittest.TestCase):
         return shown
 
     def test_topo_search_leaves_the_output_as_piped(self):
-        shown = self.check(TOPO, "topo search", "topo search: ring 1/1: candidates 0/")
+        shown = self.check(TOPO, "topo search", "topo search: rank order 0/")
         self.assertEqual(shown, piped(TOPO)[0].splitlines())
 
     def test_plan_draws_each_step_and_leaves_the_output_as_piped(self):
