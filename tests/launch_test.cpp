@@ -318,7 +318,7 @@ TEST(UnderALauncher, BenchWithTorchrunVariablesJoinsOneTcpJob) {
   std::vector<std::unique_ptr<Child>> ranks;
   for (int r = 0; r < 2; ++r) {
     ranks.push_back(std::make_unique<Child>(
-        std::vector<std::string>{"bench", "-b", "8", "-e", "64", "-n", "2", "--timeout", "20"},
+        std::vector<std::string>{"bench", "-b", "8", "-e", "64", "-n", "2", "--timeout", "20s"},
         std::map<std::string, std::string>{{"RANK", std::to_string(r)},
                                            {"LOCAL_RANK", std::to_string(r)},
                                            {"WORLD_SIZE", "2"},

@@ -188,17 +188,17 @@ for p in $ps_list; do
   if wants ringlab; then
     for transport in inproc shm tcp; do
       run_ringlab "$transport" "$p" "$out/logs/ringlab-$transport-p$p.log" -- \
-        "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" -T "$seconds" -w "$warmup"
+        "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" --time "${seconds}s" -w "$warmup"
     done
     # The ring is ringlab's default; `--algo auto` picks per size from the model, as MPI libraries
     # pick their algorithm per size (recursive doubling for small messages at p = 4, for example).
     for transport in shm tcp; do
       run_ringlab "$transport+auto" "$p" "$out/logs/ringlab-$transport-auto-p$p.log" -- \
-        "$ringlab" bench -p "$p" --transport "$transport" --algo auto "${sweep[@]}" -T "$seconds" -w "$warmup"
+        "$ringlab" bench -p "$p" --transport "$transport" --algo auto "${sweep[@]}" --time "${seconds}s" -w "$warmup"
     done
     # Under Open MPI; --peer-mpi also times MPI_Allreduce on the same buffers in the same run.
     run_ringlab mpi "$p" "$out/logs/ringlab-mpi-p$p.log" -- \
-      "${openmpi_run[@]}" -np "$p" "$ringlab" bench --transport mpi --peer-mpi "${sweep[@]}" -T "$seconds" -w "$warmup"
+      "${openmpi_run[@]}" -np "$p" "$ringlab" bench --transport mpi --peer-mpi "${sweep[@]}" --time "${seconds}s" -w "$warmup"
   fi
   for mpi in openmpi mpich; do
     wants $mpi || continue
