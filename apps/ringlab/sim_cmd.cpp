@@ -9,7 +9,7 @@
 #include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/measure/sim_record.hpp"
+#include "ringlab/measure/sim_run.hpp"
 #include "ringlab/report/sim_text.hpp"
 #include "ringlab/sim/allreduce_sim.hpp"
 
@@ -34,38 +34,28 @@ void print(const std::string& text) {
 
 int runSim(const SimArgs& args) {
   args.sweep.factor();  // refused before anything else is read
-  const PlacedTopology placed = args.where.load();
-  const int p = placed.placement->ranks();
-  const DataType type = args.sweep.type();
-  const ReduceOp op = args.sweep.reduceOp();
-  measure::SimRun run;
-  run.topology = placed.topologyText();
-  run.placement = placed.placementText();
-  run.reduceBandwidth = args.reduceBandwidth;
-  if (!args.reduceBandwidth.empty()) run.gammaSPerByte = 1.0 / parseBandwidth(args.reduceBandwidth);
-  schedule::AlgorithmSpec spec = args.algorithm.resolve(p);
-  if (args.search) {
-    spec = sim::withSearchedRings(spec, *placed.topology, *placed.placement,
-                                  static_cast<double>(args.sweep.max()), run.searchMethod);
-  }
-  const sim::AllReduceSim allReduce(spec, p, parseSize(args.maxMemory),
-                                    "--max-memory " + args.maxMemory);
+  measure::SimRequest request{.where = args.where,
+                              .algorithm = [&](int p) { return args.algorithm.resolve(p); },
+                              .reduceBandwidth = args.reduceBandwidth,
+                              .maxMemory = args.maxMemory,
+                              .search = args.search};
+  args.sweep.fill(request);
   std::ofstream jsonOut;
-  if (!args.json.empty()) {
-    jsonOut.open(args.json);
-    if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
-  }
-  run.info = measure::simRunInfo(spec, run.topology, run.placement, p, type, op);
-  print(report::simPreamble(run));
-  sim::SimResult last;
-  const std::vector<sim::SimRow> rows = sim::simulateSizes(
-      *placed.topology, *placed.placement, allReduce,
-      geometricSizes(args.sweep.min(), args.sweep.max(), args.sweep.factor()), type,
-      sim::SimParams{.gamma_s_per_byte = run.gammaSPerByte}, last,
-      [&](const sim::SimRow& row) { print(report::simTableRow(row, run.info)); });
-  if (args.criticalPath) print(report::simCriticalPath(last, *placed.topology));
-  if (args.links > 0) print(report::simBusiestLinks(last, *placed.topology, args.links));
-  if (jsonOut.is_open()) jsonOut << measure::simRecordJson(run, rows).dump(2) << "\n";
+  measure::RunInfo info;  // the rows' header, once the run is described
+  const auto onStart = [&](const measure::SimRun& run) {
+    info = run.info;
+    if (!args.json.empty()) {
+      jsonOut.open(args.json);
+      if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
+    }
+    print(report::simPreamble(run));
+  };
+  const measure::SimOutcome out = measure::simulateRun(
+      request, onStart, [&](const sim::SimRow& row) { print(report::simTableRow(row, info)); });
+  const topo::Topology& topology = *out.placed.topology;
+  if (args.criticalPath) print(report::simCriticalPath(out.last, topology));
+  if (args.links > 0) print(report::simBusiestLinks(out.last, topology, args.links));
+  if (jsonOut.is_open()) jsonOut << measure::simRecordJson(out.run, out.rows).dump(2) << "\n";
   return 0;
 }
 
