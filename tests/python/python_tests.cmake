@@ -6,6 +6,8 @@ if(NOT RINGLAB_PYTHON_HAS_NUMPY)
 endif()
 set(dir ${CMAKE_CURRENT_LIST_DIR})
 ringlab_add_pytest(python_import ${dir}/test_import.py)
+set_property(TEST python_import APPEND PROPERTY ENVIRONMENT "RINGLAB_CMAKE=${CMAKE_COMMAND}"
+             "RINGLAB_BUILD_DIR=${CMAKE_BINARY_DIR}")
 ringlab_add_pytest(python_collectives ${dir}/test_collectives.py PROCESSORS 2)
 ringlab_add_pytest(python_errors ${dir}/test_errors.py)
 ringlab_add_pytest(python_tensors ${dir}/test_tensors.py)
