@@ -2,6 +2,8 @@
 forms, bitwise equality across ranks, awkward sizes, in place and out of place, and the result in
 the caller's own memory (no copy)."""
 
+import threading
+
 import numpy as np
 import pytest
 
@@ -146,3 +148,22 @@ def test_ring_order_and_segment_size_as_the_cli_takes_them():
 
     for x in ringlab.run_threads(4, body, segment_size="4K"):
         assert np.all(x == 6 * 4)
+
+
+def test_a_world_for_threads_the_caller_runs_and_empty_buffers():
+    world = ringlab.InprocWorld(3)
+    results = [None] * 3
+
+    def rank(r):
+        comm = world.communicator(r)
+        x = np.full(5, r, dtype=np.int32)
+        comm.allreduce(x)
+        results[r] = (comm.rank, comm.size, comm.transport, x.tolist(),
+                      comm.allreduce(np.zeros(0, dtype=np.float32)).size)
+
+    threads = [threading.Thread(target=rank, args=(r,)) for r in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == [(r, 3, "inproc", [3] * 5, 0) for r in range(3)]
