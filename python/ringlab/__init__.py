@@ -44,6 +44,10 @@ def _seconds(timeout):
     return timeout
 
 
+def _options(timeout=DEFAULT_TIMEOUT, segment_size=None, profile="", tuned=""):
+    return _ringlab.CollectiveOptions(_seconds(timeout), segment_size, profile, tuned)
+
+
 def _algorithm(algo, ring_order=None, ring_stride=None, channels=1, ranks_per_node=0):
     return _ringlab.AlgorithmArgs(algo, ring_order, ring_stride, channels, ranks_per_node)
 
@@ -121,8 +125,8 @@ class InprocWorld:
     """p ranks in this process over the in-process transport, for threads the caller runs
     (run_threads runs them for you). world.communicator(r) is rank r's communicator."""
 
-    def __init__(self, ranks, *, timeout=DEFAULT_TIMEOUT, segment_size=None):
-        self._native = _ringlab.InprocWorld(ranks, _seconds(timeout), segment_size)
+    def __init__(self, ranks, **options):
+        self._native = _ringlab.InprocWorld(ranks, _options(**options))
         self._communicators = [Communicator(self._native.communicator(r)) for r in range(ranks)]
 
     @property
@@ -144,17 +148,22 @@ class InprocWorld:
         return self._native.run(lambda native: fn(self._communicators[native.rank]))
 
 
-def run_threads(ranks, fn, *, timeout=DEFAULT_TIMEOUT, segment_size=None):
+def run_threads(ranks, fn, **options):
     """Runs fn(communicator) for p = `ranks` ranks, each on its own thread of this process
     (inproc transport; the GIL is released during collectives). Returns the results in rank
-    order; the first rank's exception is raised after every thread has stopped."""
-    return InprocWorld(ranks, timeout=timeout, segment_size=segment_size).run(fn)
+    order; the first rank's exception is raised after every thread has stopped. Options as
+    connect's."""
+    return InprocWorld(ranks, **options).run(fn)
 
 
-def connect(transport="tcp", *, timeout=DEFAULT_TIMEOUT, segment_size=None):
+def connect(transport="tcp", **options):
     """This process as one rank of a job: shm or tcp under `ringlab launch -p N python3 ...`
-    (or torchrun's variables: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT), mpi under mpirun."""
-    return Communicator(_ringlab.connect(transport, _seconds(timeout), segment_size))
+    (or torchrun's variables: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT), mpi under mpirun.
+
+    Options: timeout (seconds, a timedelta, or "500ms": the longest wait for one message),
+    segment_size (bytes or "256K"), and what algo="auto" chooses with: profile (a profile from
+    `ringlab calibrate`) and tuned (a decision table from `ringlab tune`)."""
+    return Communicator(_ringlab.connect(transport, _options(**options)))
 
 
 def algorithms():

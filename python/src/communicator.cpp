@@ -15,6 +15,7 @@
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/io/model_files.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/rank_threads.hpp"
 #include "ringlab/transport/inproc.hpp"
@@ -34,11 +35,11 @@ class PyCommunicator {
  public:
   // `owner` keeps the transport alive (the world of an inproc rank, a job's store and transport).
   PyCommunicator(std::shared_ptr<void> owner, transport::Transport& transport,
-                 exec::ExecOptions exec)
-      : owner_(std::move(owner)), transport_(transport), communicator_(transport) {
-    exec::validate(exec);
-    options_.exec = exec;
-  }
+                 CollectiveOptions options)
+      : owner_(std::move(owner)),
+        transport_(transport),
+        communicator_(transport),
+        options_(std::move(options)) {}
 
   int rank() const { return communicator_.rank(); }
   int size() const { return communicator_.size(); }
@@ -119,26 +120,34 @@ class PyCommunicator {
   CollectiveOptions options_;
 };
 
-exec::ExecOptions execOptions(const py::object& timeout, const py::object& segmentSize) {
-  exec::ExecOptions exec;
-  exec.timeout = timeoutOf(timeout);
+// What every call of a communicator shares: the timeout, the segment size, and what `auto` chooses
+// with (a calibrated profile's model, a tuned decision table), as the CLI's --timeout,
+// --segment, --profile and --tuned give them.
+CollectiveOptions baseOptions(const py::object& timeout, const py::object& segmentSize,
+                              const std::string& profile, const std::string& tuned) {
+  CollectiveOptions options;
+  options.exec.timeout = timeoutOf(timeout);
   if (!segmentSize.is_none()) {
-    exec.segmentBytes = py::isinstance<py::str>(segmentSize)
-                            ? parseSize(segmentSize.cast<std::string>())
-                            : segmentSize.cast<std::uint64_t>();
+    options.exec.segmentBytes = py::isinstance<py::str>(segmentSize)
+                                    ? parseSize(segmentSize.cast<std::string>())
+                                    : segmentSize.cast<std::uint64_t>();
   }
-  return exec;
+  exec::validate(options.exec);
+  if (!profile.empty()) options.autoModel = io::readProfile(profile).params;
+  if (!tuned.empty()) {
+    options.autoTable = std::make_shared<const model::DecisionTable>(io::readDecisionTable(tuned));
+  }
+  return options;
 }
 
 // p ranks of this process, for threads the caller runs.
 class PyInprocWorld {
  public:
-  PyInprocWorld(int ranks, const py::object& timeout, const py::object& segmentSize)
-      : world_(std::make_shared<transport::InprocWorld>(ranks)),
-        exec_(execOptions(timeout, segmentSize)) {
+  PyInprocWorld(int ranks, const CollectiveOptions& options)
+      : world_(std::make_shared<transport::InprocWorld>(ranks)) {
     for (int r = 0; r < ranks; ++r) {
       communicators_.push_back(
-          std::make_shared<PyCommunicator>(world_, world_->transport(r), exec_));
+          std::make_shared<PyCommunicator>(world_, world_->transport(r), options));
     }
   }
   int size() const { return world_->size(); }
@@ -169,21 +178,18 @@ class PyInprocWorld {
 
  private:
   std::shared_ptr<transport::InprocWorld> world_;
-  exec::ExecOptions exec_;
   std::vector<std::shared_ptr<PyCommunicator>> communicators_;
 };
 
 // This process as one rank of the job the rank environment (shm, tcp) or mpirun (mpi) describes.
-std::shared_ptr<PyCommunicator> connect(const std::string& kind, const py::object& timeout,
-                                        const py::object& segmentSize) {
-  const exec::ExecOptions exec = execOptions(timeout, segmentSize);
+std::shared_ptr<PyCommunicator> connect(const std::string& kind, const CollectiveOptions& options) {
   std::shared_ptr<job::RankWorld> world;
   {
     py::gil_scoped_release released;
-    world = std::make_shared<job::RankWorld>(job::connectRankWorld(kind, exec.timeout));
+    world = std::make_shared<job::RankWorld>(job::connectRankWorld(kind, options.exec.timeout));
   }
   transport::Transport& transport = *world->transport;
-  return std::make_shared<PyCommunicator>(std::move(world), transport, exec);
+  return std::make_shared<PyCommunicator>(std::move(world), transport, options);
 }
 
 }  // namespace
@@ -200,15 +206,16 @@ void bindCommunicator(py::module_& module) {
            py::arg("op"), py::arg("algorithm"))
       .def("allgather", &PyCommunicator::allgather, py::arg("send"), py::arg("out"),
            py::arg("algorithm"));
+  py::class_<CollectiveOptions>(module, "CollectiveOptions")
+      .def(py::init(&baseOptions), py::arg("timeout"), py::arg("segment_size"), py::arg("profile"),
+           py::arg("tuned"));
   py::class_<PyInprocWorld>(module, "InprocWorld")
-      .def(py::init<int, const py::object&, const py::object&>(), py::arg("ranks"),
-           py::arg("timeout"), py::arg("segment_size"))
+      .def(py::init<int, const CollectiveOptions&>(), py::arg("ranks"), py::arg("options"))
       .def_property_readonly("size", &PyInprocWorld::size)
       .def("communicator", &PyInprocWorld::communicator, py::arg("rank"))
       .def("abort", &PyInprocWorld::abort, py::arg("reason"))
       .def("run", &PyInprocWorld::run, py::arg("body"));
-  module.def("connect", &connect, py::arg("transport"), py::arg("timeout"),
-             py::arg("segment_size"));
+  module.def("connect", &connect, py::arg("transport"), py::arg("options"));
 }
 
 }  // namespace ringlab::python

@@ -2,6 +2,7 @@
 forms, bitwise equality across ranks, awkward sizes, in place and out of place, and the result in
 the caller's own memory (no copy)."""
 
+import json
 import threading
 
 import numpy as np
@@ -167,3 +168,24 @@ def test_a_world_for_threads_the_caller_runs_and_empty_buffers():
     for t in threads:
         t.join()
     assert results == [(r, 3, "inproc", [3] * 5, 0) for r in range(3)]
+
+
+def test_auto_follows_a_tuned_decision_table(tmp_path):
+    # A table (as `ringlab tune` writes) saying binomial_tree is fastest at every size: auto must
+    # then reduce in the tree's order, which rounds these floats differently from the ring's.
+    table = {"format": "ringlab-tune/1", "p": 4, "transport": "inproc", "dtype": "float32",
+             "host": "h", "ringlab_version": "v", "date": "d", "rules": [],
+             "measured": [{"bytes": 8, "time_us": {"ring": 9.0, "binomial_tree": 1.0}}]}
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(table))
+
+    def body(comm):
+        rng = np.random.default_rng(comm.rank)
+        x = (rng.standard_normal(4001) * 10.0 ** rng.integers(-5, 5, 4001)).astype(np.float32)
+        return [comm.allreduce(x, np.empty_like(x), algo=algo).tobytes()
+                for algo in ("auto", "binomial_tree", "ring")]
+
+    auto, tree, ring = ringlab.run_threads(4, body, tuned=str(path))[0]
+    assert auto == tree and tree != ring
+    with pytest.raises(ringlab.InvalidArgumentError, match="missing.json"):
+        ringlab.run_threads(2, body, profile=str(tmp_path / "missing.json"))
