@@ -498,8 +498,8 @@ TEST(CliBenchBadInput, ItersZero) {
 TEST(CliBenchBadInput, WarmupNegative) {
   expectCleanError(runRinglab({"bench", "-w", "-1"}), {"-1"});
 }
-TEST(CliBenchBadInput, CheckTwo) {
-  expectCleanError(runRinglab({"bench", "-c", "2"}), {"2"});
+TEST(CliBenchBadInput, CheckNegative) {
+  expectCleanError(runRinglab({"bench", "-c", "-1"}), {"-1"});
 }
 TEST(CliBenchBadInput, RingOrderDuplicate) {
   expectCleanError(runRinglab({"bench", "-p", "4", "--ring-order", "0,1,1,3"}), {"0,1,1,3"});
@@ -542,6 +542,63 @@ TEST(CliBenchBadInput, UnknownOption) {
   expectCleanError(runRinglab({"bench", "--frobnicate"}), {"--frobnicate"});
 }
 
+// nccl-tests' flags that cannot apply to CPU ranks, or have another name here: each refused with
+// the reason, short or long, whatever its value.
+TEST(CliBenchBadInput, NcclTestsFlagsThatDoNotApplySayWhy) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"-g", "GPUs"},   {"--ngpus", "GPUs"},
+      {"-G", "CUDA"},   {"--cudagraph", "CUDA"},
+      {"-t", "-p"},     {"-R", "host"},
+      {"-D", "CPUs"},   {"-V", "GPU"},
+      {"-x", "GPUs"},   {"-y", "CUDA"},
+      {"-m", "-n"},     {"-I", "--samples"},
+      {"-J", "--json"}, {"--output_file", "--json"},
+      {"-r", "root"}};
+  for (const auto& [flag, why] : cases) {
+    SCOPED_TRACE(flag);
+    expectCleanError(runRinglab({"bench", flag, "2"}), {"nccl-tests", why});
+  }
+}
+TEST(CliBenchBadInput, AverageOutOfRange) {
+  expectCleanError(runRinglab({"bench", "-a", "4"}), {"4", "-a/--average"});
+  expectCleanError(runRinglab({"bench", "-a", "-1"}), {"-1"});
+}
+TEST(CliBenchBadInput, StepBytesWithStepFactor) {
+  expectCleanError(runRinglab({"bench", "-i", "1K", "-f", "4"}), {"-i|--stepbytes", "-f"});
+}
+TEST(CliBenchBadInput, StepBytesZero) {
+  expectCleanError(runRinglab({"bench", "-i", "0"}), {"-i/--stepbytes", "0"});
+}
+TEST(CliBenchBadInput, StepBytesNotMultipleOfDatatype) {
+  expectCleanError(runRinglab({"bench", "-b", "8", "-e", "64", "-i", "6"}), {"6", "float32"});
+}
+TEST(CliBenchBadInput, StepBytesGivesTooManySizes) {
+  expectCleanError(runRinglab({"bench", "-b", "8", "-e", "1M", "-i", "8"}), {"131072", "10000"});
+}
+TEST(CliBenchBadInput, StatsUnknownOrRepeated) {
+  expectCleanError(runRinglab({"bench", "--stats", "median,p99"}), {"p99", "median"});
+  expectCleanError(runRinglab({"bench", "--stats", "min,min"}), {"min", "twice"});
+}
+TEST(CliBenchBadInput, AllIsBenchsOnly) {
+  expectCleanError(runRinglab({"tune", "-d", "all"}), {"-d", "all"});
+  expectCleanError(runRinglab({"sim", "--topo", "nodes=1,ranks=2", "-o", "all"}), {"-o", "all"});
+}
+
+// A run of -d all is one record with several (dtype, op) cases: compare and plan --measured,
+// which price one curve, say so instead of mixing them.
+TEST(CliBench, SeveralCasesRefusedByCompareAndPlan) {
+  const std::string path = makeTempFile("cases");
+  const RunResult r = runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "-w", "0",
+                                  "-d", "all", "-o", "sum", "--json", path});
+  expectSuccess(r);
+  expectCleanError(runRinglab({"compare", path}), {path, "int8", "uint8", "-d"});
+  const RunResult planned =
+      runRinglab({"plan", "--timeline", std::string(RINGLAB_TEST_DATA) + "/plan_timeline.csv", "-p",
+                  "2", "--measured", path});
+  std::remove(path.c_str());
+  expectCleanError(planned, {path, "several"});
+}
+
 // ---------------------------------------------------------------------------------------------
 // No subcommand, verify: bad input
 
@@ -580,12 +637,12 @@ TEST(CliExtraBadInput, VerifyRingStrideZero) {
 // Seconds that round to 0 ms, or overflow the millisecond count: name what the user typed.
 TEST(CliExtraBadInput, BenchTimeoutRoundsToZero) {
   expectCleanError(
-      runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--timeout", "0.0001"}),
+      runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--timeout", "0.0001s"}),
       {"0.0001|1e-04|1e-4"});
 }
 TEST(CliExtraBadInput, BenchTimeoutHuge) {
   expectCleanError(
-      runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--timeout", "1e300"}),
+      runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--timeout", "1e300s"}),
       {"1e300|1e+300"});
 }
 
@@ -848,28 +905,28 @@ TEST(CliModelBadInput, VersusRanksMaxPOne) {
 
 TEST(CliCalibrateBadInput, ItersOne) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "-n", "1", "-o", dir.file("p.json")}), {"1"});
+  expectCleanError(runRinglab({"calibrate", "-n", "1", "--json", dir.file("p.json")}), {"1"});
 }
 TEST(CliCalibrateBadInput, MinBytesZero) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "-b", "0", "-o", dir.file("p.json")}), {"0"});
+  expectCleanError(runRinglab({"calibrate", "-b", "0", "--json", dir.file("p.json")}), {"0"});
 }
 TEST(CliCalibrateBadInput, MinAboveMax) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "-b", "64M", "-e", "8", "-o", dir.file("p.json")}),
+  expectCleanError(runRinglab({"calibrate", "-b", "64M", "-e", "8", "--json", dir.file("p.json")}),
                    {"64M", "8"});
 }
 TEST(CliCalibrateBadInput, MaxBytesAboveOneGiB) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "-e", "4G", "-o", dir.file("p.json")}), {"4G"});
+  expectCleanError(runRinglab({"calibrate", "-e", "4G", "--json", dir.file("p.json")}), {"4G"});
 }
 TEST(CliCalibrateBadInput, OutInMissingDirectory) {
-  expectCleanError(runRinglab({"calibrate", "-o", "/nonexistent-dir/x.json"}),
+  expectCleanError(runRinglab({"calibrate", "--json", "/nonexistent-dir/x.json"}),
                    {"/nonexistent-dir/x.json"});
 }
 TEST(CliCalibrateBadInput, TransportNotAvailable) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "--transport", "tcp", "-o", dir.file("p.json")}),
+  expectCleanError(runRinglab({"calibrate", "--transport", "tcp", "--json", dir.file("p.json")}),
                    {"tcp"});
 }
 
@@ -947,6 +1004,7 @@ TEST(CliModel, TableAtOneGiB) {
 TEST(CliModel, JsonAtOneGiB) {
   std::vector<std::string> args = kModelAtOneGiB;
   args.push_back("--json");
+  args.push_back("-");
   const RunResult r = runRinglab(args);
   expectSuccess(r);
   SCOPED_TRACE(r.describe());
@@ -1033,7 +1091,7 @@ TEST(CliModel, SweepFindsCrossover) {
 // The crossovers in JSON: the objects the lab's /api/model/sizes gives too.
 TEST(CliModel, SweepJsonCrossoversAreObjects) {
   const RunResult r = runRinglab({"model", "--sweep", "-p", "64", "-b", "4", "-e", "1G", "--alpha",
-                                  "5us", "--bw", "12.5GB/s", "--gamma", "20GB/s", "--json"});
+                                  "5us", "--bw", "12.5GB/s", "--gamma", "20GB/s", "--json", "-"});
   expectSuccess(r);
   SCOPED_TRACE(r.describe());
   const Json doc = parseJsonOrFail(r.out);
@@ -1083,7 +1141,7 @@ TEST(CliModel, VersusRanks) {
 TEST(CliCalibrate, ProfileFeedsModelAndBench) {
   ScratchDir dir;
   const std::string profile = dir.file("profile.json");
-  const RunResult cal = runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "20", "-o", profile});
+  const RunResult cal = runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "20", "--json", profile});
   expectSuccess(cal);
   const std::string text = slurp(profile);
   {
@@ -1105,7 +1163,7 @@ TEST(CliCalibrate, ProfileFeedsModelAndBench) {
   }
 
   const RunResult bench =
-      runRinglab({"bench", "-p", "2", "-b", "1K", "-e", "4K", "-n", "2", "--model", profile});
+      runRinglab({"bench", "-p", "2", "-b", "1K", "-e", "4K", "-n", "2", "--profile", profile});
   expectSuccess(bench);
   SCOPED_TRACE(bench.describe());
   EXPECT_NE(bench.out.find("model(us)"), std::string::npos) << "no model(us) column";
@@ -1245,7 +1303,7 @@ TEST(CliTune, TableFeedsAutoAndExportsOpenMpiRules) {
   ScratchDir dir;
   const std::string table = dir.file("tune.json"), rules = dir.file("rules.conf");
   const RunResult tune = runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n",
-                                     "2", "--rounds", "1", "--out", table, "--ompi-rules", rules});
+                                     "2", "--rounds", "1", "--json", table, "--ompi-rules", rules});
   expectSuccess(tune);
   // Each time is the median over the iterations, as the harness takes it.
   EXPECT_NE(tune.out.find("out-of-place, median of 2 iterations"), std::string::npos) << tune.out;
@@ -1280,12 +1338,12 @@ TEST(CliTuneBadInput, TunedMalformed) {
 TEST(CliTuneBadInput, UnknownAlgorithm) {
   ScratchDir dir;
   expectCleanError(
-      runRinglab({"tune", "-p", "2", "--algos", "ring,warp", "--out", dir.file("t.json")}),
+      runRinglab({"tune", "-p", "2", "--algos", "ring,warp", "--json", dir.file("t.json")}),
       {"warp"});
 }
 TEST(CliTuneBadInput, RoundsZero) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"tune", "-p", "2", "--rounds", "0", "--out", dir.file("t.json")}),
+  expectCleanError(runRinglab({"tune", "-p", "2", "--rounds", "0", "--json", dir.file("t.json")}),
                    {"0"});
 }
 TEST(CliTuneBadInput, AutoWithRingOrder) {

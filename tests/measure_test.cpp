@@ -3,13 +3,17 @@
 // tune, and the bench and compare renderings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/calibrate.hpp"
@@ -201,7 +205,7 @@ TEST(MeasureBandwidth, ClosedForms) {
 BenchConfig smallBench(int ranks, DataType type, std::uint64_t bytes) {
   BenchConfig c;
   c.ranks = ranks;
-  c.type = type;
+  c.types = {type};
   c.minBytes = c.maxBytes = bytes;
   c.iterations = 3;
   c.warmup = 1;
@@ -247,6 +251,98 @@ TEST(MeasureBench, SamplesOnlyOnRequestAndNoWrongCountWithoutCheck) {
     EXPECT_EQ(j["run"]["p"], 2);
     EXPECT_EQ(j["run"]["dtype"], "float32");
   }
+}
+
+// -c N as nccl-tests: the wrong elements over all ranks of the first checked run that has any, and
+// no further checked runs after it. A peer that leaves zeros is wrong wherever the closed form is
+// not 0.
+TEST(MeasureBench, CheckCountsWrongElementsAndStopsAtTheFirstWrongRun) {
+  BenchConfig c = smallBench(3, DataType::Int32, 64);
+  c.check = 3;
+  std::atomic<int> peerCalls = 0;
+  c.peer = [&](const void*, void* recv, std::uint64_t count, DataType type, ReduceOp) {
+    std::memset(recv, 0, count * dataTypeSize(type));
+    ++peerCalls;
+  };
+  std::vector<RecordRow> rows;
+  runBenchThreads(c, [&](const RecordRow& r) { rows.push_back(r); });
+  ASSERT_EQ(rows.size(), 1u);
+  const std::vector<std::int32_t> zeros(16, 0);
+  const std::uint64_t wrongPerRank =
+      countWrong(DataType::Int32, ReduceOp::Sum, 3, zeros.data(), 16);
+  ASSERT_GT(wrongPerRank, 0u);
+  EXPECT_EQ(rows[0].peer->wrong, 3 * wrongPerRank);
+  EXPECT_EQ(rows[0].outOfPlace->wrong, 0u);
+  EXPECT_EQ(peerCalls, 3 * (1 + 3 + 1));  // per rank: warm-up, 3 timed, 1 checked run of 3
+}
+
+// -a: the reported per-iteration times are each rank's times reduced as asked (kept with
+// --samples), and the statistics are over those.
+TEST(MeasureBench, OverRanksReducesEachIterationAsAsked) {
+  for (OverRanks over : {OverRanks::Rank0, OverRanks::Mean, OverRanks::Min, OverRanks::Max}) {
+    SCOPED_TRACE(overRanksName(over));
+    BenchConfig c = smallBench(3, DataType::Float32, 256);
+    c.overRanks = over;
+    c.keepSamples = true;
+    std::vector<RecordRow> rows;
+    runBenchThreads(c, [&](const RecordRow& r) { rows.push_back(r); });
+    ASSERT_EQ(rows.size(), 1u);
+    const Timing& t = *rows[0].inPlace;
+    ASSERT_EQ(t.rankSamplesUs.size(), 3u);
+    ASSERT_EQ(t.samplesUs.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+      const double r0 = t.rankSamplesUs[0][i], r1 = t.rankSamplesUs[1][i],
+                   r2 = t.rankSamplesUs[2][i];
+      const double expected = over == OverRanks::Rank0  ? r0
+                              : over == OverRanks::Mean ? (r0 + r1 + r2) / 3
+                              : over == OverRanks::Min  ? std::min({r0, r1, r2})
+                                                        : std::max({r0, r1, r2});
+      EXPECT_NEAR(t.samplesUs[i], expected, 1e-9 * expected);
+    }
+    EXPECT_EQ(t.minUs, *std::min_element(t.samplesUs.begin(), t.samplesUs.end()));
+    EXPECT_EQ(toJson(startRecord(c, currentRunInfo()))["over_ranks"], overRanksName(over));
+  }
+}
+
+// -d all, -o all: every case in nccl-tests' order, each row naming its own; the record reads
+// back with them, and compare's and plan's one-curve readers refuse it.
+TEST(MeasureBench, EveryCaseInNcclTestsOrderNamedPerRow) {
+  BenchConfig c = smallBench(2, DataType::Float32, 8);
+  c.types = parseDataTypes("all");
+  c.ops = parseReduceOps("all");
+  RunRecord record = startRecord(c, currentRunInfo());
+  runBenchThreads(c, [&](const RecordRow& r) { record.rows.push_back(r); });
+  ASSERT_EQ(record.rows.size(), 50u);
+  EXPECT_EQ(record.rows[0].dtype, "int8");
+  EXPECT_EQ(record.rows[0].op, "sum");
+  EXPECT_EQ(record.rows[2].op, "max");  // nccl-tests: sum prod max min avg
+  EXPECT_EQ(record.rows[35].dtype, "float32");
+  EXPECT_EQ(record.rows[49].dtype, "bfloat16");  // nccl-tests puts it after double
+  EXPECT_EQ(record.rows[49].op, "avg");
+  for (const RecordRow& row : record.rows) EXPECT_EQ(row.outOfPlace->wrong, 0u) << row.dtype;
+  EXPECT_EQ(record.run.op, "sum,prod,max,min,avg");
+  const RunRecord back = recordFromJson(toJson(record), "x.json");
+  EXPECT_EQ(back.rows[49].dtype, "bfloat16");
+  expectError([&] { requireOneCase(back, "x.json"); }, ErrorCode::InvalidArgument,
+              "x.json: the rows hold several cases (int8 sum, int8 prod");
+}
+
+// A record written before -d all and -a: rows name no case (the run's), over_ranks is the max.
+TEST(MeasureRecord, OlderRecordsReadWithTheRunsCaseAndTheMax) {
+  nlohmann::json j = toJson(sampleRecord());
+  j.erase("over_ranks");
+  for (auto& row : j["rows"]) {
+    row.erase("dtype");
+    row.erase("op");
+  }
+  const RunRecord old = recordFromJson(j, "old.json");
+  EXPECT_EQ(old.overRanks, OverRanks::Max);
+  EXPECT_EQ(old.rows[0].dtype, old.run.dtype);
+  EXPECT_EQ(old.rows[0].op, old.run.op);
+  requireOneCase(old, "old.json");
+  j["over_ranks"] = "median";
+  expectError([&] { recordFromJson(j, "bad.json"); }, ErrorCode::InvalidArgument,
+              "bad.json: over_ranks");
 }
 
 TEST(MeasureBench, ValidateNamesTheOption) {

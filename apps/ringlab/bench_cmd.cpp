@@ -1,20 +1,22 @@
 // `ringlab bench`: nccl-tests' all_reduce_perf, in shape and in column meaning. Parses the
 // options, runs measure's sweep (ranks as threads, or this process as one rank of a job) and
 // prints report's table; the record goes to --json.
-#include <unistd.h>
-
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/io/files.hpp"
+#include "ringlab/job/launch_environment.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/bench.hpp"
+#include "ringlab/measure/statistics.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
@@ -24,32 +26,75 @@ namespace ringlab::cli {
 namespace {
 
 struct BenchArgs {
-  int ranks = 4;
+  int ranks = kDefaultRanks;
   SweepOptions sweep;
-  std::string segment = "256K", transport = "inproc", json;
+  std::string segment = "256K", transport = "inproc";
+  JsonOutput json;
   int iterations = 20, warmup = 2, check = 1;
-  double secondsPerSize = 0;  // -T/--time
+  std::string timePerSize = "0";     // --time: iterate about this long per size instead of -n
+  long long average = 3;             // -a: nccl-tests' number (its default is 1; ringlab's the max)
+  std::string stats = "median";      // --stats
+  std::vector<std::string> refused;  // nccl-tests flags given that do not apply here
+  std::string refusedValue;          // what they were given (unused)
   bool peerMpi = false, samples = false;
-  bool ranksGiven = false;  // -p on the command line (processes take p from their launcher)
-  double timeoutSeconds = 60;
-  std::string modelProfile;  // --model: add predicted time and measured/predicted
-  std::string tuned;         // --tuned: decision table that --algo auto prefers to the model
+  bool ranksGiven = false;      // -p on the command line (processes take p from their launcher)
+  bool transportGiven = false;  // else the launcher's, if one started this process
+  std::string timeout = "60s";
+  std::string profile;  // --profile: add predicted time and measured/predicted
+  std::string tuned;    // --tuned: decision table that --algo auto prefers to the model
   AlgorithmOptions algorithm;
   // --topo / --topo-file / --placement: the machine the ranks run on, named in the record.
   TopologyOptions topology;
 };
 
+// nccl-tests flags that have no meaning for ranks on CPUs, or have another name here: parsed, so
+// that the error says why instead of "arguments were not expected". From nccl-tests' README and
+// src/common.cu (getopt_long's table).
+struct RefusedFlag {
+  const char* names;
+  const char* why;
+};
+constexpr RefusedFlag kRefusedFlags[] = {
+    {"-g,--ngpus",
+     "GPUs per thread: ringlab's ranks are CPU threads or processes; set their number with -p"},
+    {"-t,--nthreads",
+     "threads per process: ringlab runs -p ranks, as threads (--transport inproc) or as "
+     "processes (shm, tcp, mpi); set their number with -p"},
+    {"-G,--cudagraph", "CUDA graph launches: ringlab's ranks run on CPUs, with no CUDA graphs"},
+    {"-R,--local_register",
+     "NCCL buffer registration: ringlab's buffers are host memory, with nothing to register"},
+    {"-D,--device_implementation", "NCCL's device API: ringlab's ranks run on CPUs"},
+    {"-V,--device_cta_count", "CTAs are GPU thread blocks: ringlab's ranks run on CPUs"},
+    {"-x,--cta_policy", "NCCL's CTA policy is for GPUs: ringlab's ranks run on CPUs"},
+    {"-y,--stream_null", "CUDA streams: ringlab's ranks run on CPUs"},
+    {"-m,--agg_iters",
+     "grouped operations: each ringlab iteration is one allreduce (time more with -n)"},
+    {"-I,--per_iter_timing",
+     "ringlab times every iteration already: --stats picks the columns, --samples keeps them "
+     "in --json"},
+    {"-J,--output_file", "the JSON file is --json FILE here"},
+    {"-r,--root", "allreduce has no root"},
+};
+
 // The checks that need the options as typed, before anything is built from them.
 std::chrono::milliseconds checkArgs(const BenchArgs& args) {
+  for (const RefusedFlag& flag : kRefusedFlags) {
+    for (const std::string& given : args.refused) {
+      if (given == flag.names) {
+        throwInvalid(std::string(flag.names).replace(2, 1, "/") +
+                     " (nccl-tests' flag) does not "
+                     "apply: " +
+                     flag.why);
+      }
+    }
+  }
   checkRanks(args.ranks);
   if (args.peerMpi && args.transport != "mpi") {
     throwInvalid(
         "--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
   args.sweep.factor();
-  if (args.check != 0 && args.check != 1)
-    throwInvalid("-c/--check " + std::to_string(args.check) + ": must be 0 or 1");
-  return exec::timeoutFromSeconds(args.timeoutSeconds, "--timeout");
+  return exec::timeoutFromSeconds(parseSeconds(args.timeout), "--timeout");
 }
 
 measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::milliseconds timeout) {
@@ -57,15 +102,16 @@ measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::millisecond
   config.ranks = args.ranks;
   args.sweep.fill(config);
   config.iterations = args.iterations;
-  config.secondsPerSize = args.secondsPerSize;
+  config.secondsPerSize = parseSeconds(args.timePerSize);
   config.warmup = args.warmup;
-  config.check = args.check == 1;
+  config.check = args.check;
+  config.overRanks = measure::overRanksFromFlag(args.average);
   config.keepSamples = args.samples;
   config.collective.algorithm = args.algorithm.resolve(args.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
   config.collective.exec.timeout = timeout;
-  if (!args.modelProfile.empty()) {
-    config.profile = readProfile(args.modelProfile);
+  if (!args.profile.empty()) {
+    config.profile = readProfile(args.profile);
     config.collective.autoModel = config.profile->params;  // auto chooses with the same model
   }
   if (!args.tuned.empty()) {
@@ -97,30 +143,20 @@ measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig
 
 // Runs the sweep, printing each row as it comes (with a progress line on a terminal); the rows
 // go into the record. Returns the number of wrong elements over all rows.
-std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* processComm,
-                              measure::RunRecord& record) {
-  const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
-                                     config.collective.algorithm.name == model::kAutoAlgorithm};
-  std::fputs(report::benchTableHeader(columns).c_str(), stdout);
-  std::fflush(stdout);
-  const std::vector<std::uint64_t> sizes = measure::sweepSizes(config);
-  const bool progress = isatty(STDERR_FILENO) && sizes.size() > 4;
+std::uint64_t measureAndPrint(measure::BenchConfig& config, Communicator* processComm,
+                              const report::BenchColumns& columns, measure::RunRecord& record,
+                              const JsonOutput& json) {
+  json.printText(report::benchTableHeader(columns));
+  ProgressLine line("bench");
+  config.progress = line.callback();
   std::uint64_t totalWrong = 0;
   const auto onRow = [&](const measure::RecordRow& row) {
-    if (progress) std::fprintf(stderr, "\r\033[K");
-    std::fputs(
-        report::benchTableRow(row, config.ranks, record.run.dtype, record.run.op, columns).c_str(),
-        stdout);
-    std::fflush(stdout);
+    if (!json.toStdout())
+      line.print(report::benchTableRow(row, config.ranks, row.dtype, row.op, columns));
     for (const auto& t : {row.outOfPlace, row.inPlace, row.peer}) {
       if (t) totalWrong += t->wrong.value_or(0);
     }
     record.rows.push_back(row);
-    const std::size_t done = record.rows.size();
-    if (progress && done < sizes.size()) {
-      std::fprintf(stderr, "[%zu/%zu] next: %s", done, sizes.size(),
-                   formatSize(sizes[done]).c_str());
-    }
   };
   if (processComm) {
     measure::runBenchRank(config, *processComm, onRow);
@@ -131,6 +167,10 @@ std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* 
 }
 
 int runBenchCommand(BenchArgs args) {
+  // Under mpirun or torchrun without --transport: the launcher's, not p separate runs.
+  args.transport =
+      job::chooseTransport(args.transportGiven ? std::optional(args.transport) : std::nullopt,
+                           "bench", {"inproc", "shm", "tcp", "mpi"});
   const auto timeout = checkArgs(args);
   // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
   // table) is checked against p.
@@ -149,15 +189,21 @@ int runBenchCommand(BenchArgs args) {
       config.peerLibrary = transport::mpiLibraryVersion();
     }
   }
-  if (!job::speaksForTheJob(part)) args.json.clear();
-  if (!args.json.empty()) io::writeTextFile(args.json, "", "--json");  // refused before measuring
+  if (!job::speaksForTheJob(part)) args.json.path.clear();
+  args.json.checkWritable();
   measure::RunRecord record = benchRecord(args, config);
-  std::fputs(report::benchPreamble(config, record.run, args.tuned, args.modelProfile).c_str(),
-             stdout);
-  const std::uint64_t totalWrong = measureAndPrint(config, processComm.get(), record);
-  std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
-  if (!args.json.empty())
-    io::writeTextFile(args.json, measure::toJson(record).dump(2) + "\n", "--json");
+  const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
+                                     config.collective.algorithm.name == model::kAutoAlgorithm,
+                                     measure::parseStatistics(args.stats)};
+  args.json.printText(
+      report::benchPreamble(config, record.run, columns.stats, args.tuned, args.profile));
+  args.json.printText(report::oversubscription(
+      job::ranksOnThisHost(args.transport, args.ranks, job::detectLaunchEnvironment()), args.ranks,
+      job::usableCores()));
+  const std::uint64_t totalWrong =
+      measureAndPrint(config, processComm.get(), columns, record, args.json);
+  args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");
+  if (args.json.given()) args.json.write(measure::toJson(record).dump(2) + "\n");
   return totalWrong == 0 ? 0 : 1;
 }
 
@@ -167,31 +213,45 @@ Action addBenchCommand(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd =
       app.add_subcommand("bench", "measure AllReduce over a size sweep (nccl-tests style)");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
-  args->sweep.add(*cmd);
-  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size");
-  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations before timing");
-  cmd->add_option("-c,--check", args->check, "1: check every size against the closed-form result");
+  addRanks(*cmd, args->ranks);
+  args->sweep.add(*cmd, {.all = true});
+  addIterations(*cmd, args->iterations, "timed iterations per size");
+  addWarmup(*cmd, args->warmup, "untimed iterations before timing");
+  cmd->add_option("-c,--check", args->check,
+                  "checked runs per size, each against the closed-form result (0: none)");
+  cmd->add_option("-a,--average", args->average,
+                  "an iteration's time over ranks: 0 rank 0, 1 mean, 2 min, 3 max (nccl-tests' "
+                  "numbers; its default is 1)");
+  cmd->add_option("--stats", args->stats,
+                  "statistics over iterations to show: median, min, max, mean (the first fills "
+                  "time, algbw, busbw); --json has all of them");
+  for (const RefusedFlag& flag : kRefusedFlags)
+    cmd->add_option(flag.names, args->refusedValue)->group("");  // hidden: refused when given
   cmd->add_option("--transport", args->transport,
                   "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
                   "launched for you, "
-                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun)");
+                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun); "
+                  "default: mpi under mpirun, tcp under torchrun, else inproc");
   cmd->add_option("--segment", args->segment, "pipeline segment size");
-  cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message");
-  cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  addTime(*cmd, "--timeout", args->timeout, "how long to wait for any one message, e.g. 60s");
+  args->json.add(*cmd, "also write the results as JSON to this file");
   cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
-  cmd->add_option("--model", args->modelProfile,
-                  "profile (ringlab calibrate): add predicted time and measured/predicted");
+  addProfile(*cmd, args->profile,
+             "profile (ringlab calibrate): add predicted time and measured/predicted");
   args->algorithm.add(*cmd);
   args->topology.add(*cmd, false);
-  cmd->add_option("-T,--time", args->secondsPerSize,
-                  "iterate about this many seconds per size instead of -n (0: use -n)");
+  addTime(*cmd, "--time", args->timePerSize,
+          "iterate about this long per size instead of -n, e.g. 50ms (0: use -n)");
   cmd->add_flag("--samples", args->samples,
                 "keep every iteration's time in the --json record (samples_us)");
   cmd->add_flag("--peer-mpi", args->peerMpi,
                 "also time MPI_Allreduce on the same buffers (--transport mpi, under mpirun)");
   return [args, cmd] {
     args->ranksGiven = cmd->count("-p") > 0;
+    for (const RefusedFlag& flag : kRefusedFlags) {
+      if (cmd->count(std::string(flag.names).substr(0, 2)) > 0) args->refused.push_back(flag.names);
+    }
+    args->transportGiven = cmd->count("--transport") > 0;
     return runBenchCommand(*args);
   };
 }

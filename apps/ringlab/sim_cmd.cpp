@@ -1,17 +1,15 @@
 // `ringlab sim`: AllReduce simulated on a topology and placement, printed in `ringlab bench`'s
 // table shape (nccl-tests' columns) so that a simulated and a measured run compare line by line.
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
-#include "ringlab/core/error.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/measure/sim_run.hpp"
 #include "ringlab/report/sim_text.hpp"
-#include "ringlab/sim/allreduce_sim.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -24,38 +22,38 @@ struct SimArgs {
   std::string maxMemory = "4G";
   bool search = false, criticalPath = false;
   int links = 0;
-  std::string json;
+  JsonOutput json;
 };
 
-void print(const std::string& text) {
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
-}
-
 int runSim(const SimArgs& args) {
-  args.sweep.factor();  // refused before anything else is read
-  measure::SimRequest request{.where = args.where,
-                              .algorithm = [&](int p) { return args.algorithm.resolve(p); },
-                              .reduceBandwidth = args.reduceBandwidth,
-                              .maxMemory = args.maxMemory,
-                              .search = args.search};
-  args.sweep.fill(request);
-  std::ofstream jsonOut;
+  const measure::SimRequest request{
+      .where = args.where,
+      .algorithm = [&](int p) { return args.algorithm.resolve(p); },
+      .sizes = args.sweep.sizes(),  // refused before anything else is read
+      .maxBytes = args.sweep.max(),
+      .type = args.sweep.type(),
+      .op = args.sweep.reduceOp(),
+      .reduceBandwidth = args.reduceBandwidth,
+      .maxMemory = args.maxMemory,
+      .search = args.search};
+  ProgressLine line("sim");
+  const auto print = [&](const std::string& text) {
+    if (!args.json.toStdout()) line.print(text);
+  };
   measure::RunInfo info;  // the rows' header, once the run is described
   const auto onStart = [&](const measure::SimRun& run) {
+    args.json.checkWritable();
     info = run.info;
-    if (!args.json.empty()) {
-      jsonOut.open(args.json);
-      if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
-    }
     print(report::simPreamble(run));
   };
   const measure::SimOutcome out = measure::simulateRun(
-      request, onStart, [&](const sim::SimRow& row) { print(report::simTableRow(row, info)); });
+      request, onStart, [&](const sim::SimRow& row) { print(report::simTableRow(row, info)); },
+      line.callback());
+  line.finish();
   const topo::Topology& topology = *out.placed.topology;
   if (args.criticalPath) print(report::simCriticalPath(out.last, topology));
   if (args.links > 0) print(report::simBusiestLinks(out.last, topology, args.links));
-  if (jsonOut.is_open()) jsonOut << measure::simRecordJson(out.run, out.rows).dump(2) << "\n";
+  if (args.json.given()) args.json.write(measure::simRecordJson(out.run, out.rows).dump(2) + "\n");
   return 0;
 }
 
@@ -68,14 +66,14 @@ Action addSimCommand(CLI::App& app) {
   args->where.add(*cmd);
   args->algorithm.add(*cmd);
   args->sweep.add(*cmd);
-  cmd->add_option("--reduce-bw", args->reduceBandwidth,
-                  "reduction throughput on a rank, e.g. 10GB/s (gamma = 1/it)");
+  addBandwidth(*cmd, "--reduce-bw", args->reduceBandwidth,
+               "reduction throughput on a rank, e.g. 10GB/s (gamma = 1/it)");
   cmd->add_option("--max-memory", args->maxMemory, "refuse schedules estimated larger than this");
   cmd->add_flag("--search", args->search, "simulate the ring order(s) `ringlab topo search` finds");
   cmd->add_flag("--critical-path", args->criticalPath,
                 "print the critical path of the largest size");
   cmd->add_option("--links", args->links, "print the N busiest links of the largest size");
-  cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  args->json.add(*cmd, "also write the results as JSON to this file");
   return [args] { return runSim(*args); };
 }
 

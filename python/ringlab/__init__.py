@@ -239,13 +239,15 @@ def show_rings(*, size="64M", channels=0, order="", **topology):
     return _ringlab.rings(_topology(**topology), _size(size), channels, order, False)
 
 
-def simulate(*, algo="ring", min_bytes="8", max_bytes="64M", step_factor=2, dtype="float32",
-             op="sum", reduce_bw="", max_memory="4G", search=False, ring_order=None,
-             ring_stride=None, channels=1, ranks_per_node=0, **topology):
-    """`ringlab sim --json`: AllReduce simulated on a topology over a size sweep."""
+def simulate(*, algo="ring", min_bytes="8", max_bytes="64M", step_factor=2, step_bytes=None,
+             dtype="float32", op="sum", reduce_bw="", max_memory="4G", search=False,
+             ring_order=None, ring_stride=None, channels=1, ranks_per_node=0, **topology):
+    """`ringlab sim --json`: AllReduce simulated on a topology over a size sweep (times
+    step_factor, or plus step_bytes as nccl-tests' -i)."""
     return _ringlab.simulate(_topology(**topology),
                              _algorithm(algo, ring_order, ring_stride, channels, ranks_per_node),
-                             _size(min_bytes), _size(max_bytes), step_factor, dtype, op,
+                             _size(min_bytes), _size(max_bytes), step_factor,
+                             "" if step_bytes is None else _size(step_bytes), dtype, op,
                              reduce_bw, max_memory, search)
 
 

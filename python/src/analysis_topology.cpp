@@ -27,13 +27,16 @@ py::object rings(const io::TopologySource& where, const std::string& size, int c
 
 py::object simulate(const io::TopologySource& where, const AlgorithmArgs& algorithm,
                     const std::string& minBytes, const std::string& maxBytes,
-                    std::uint64_t stepFactor, const std::string& dtype, const std::string& op,
+                    std::uint64_t stepFactor, const std::string& stepBytes,
+                    const std::string& dtype, const std::string& op,
                     const std::string& reduceBandwidth, const std::string& maxMemory, bool search) {
+  const std::uint64_t max = parseSize(maxBytes);
+  const std::uint64_t step = stepBytes.empty() ? 0 : parseSize(stepBytes);
+  if (!stepBytes.empty() && step == 0) throwInvalid("step_bytes 0: give a step > 0, or none");
   const measure::SimRequest request{.where = where,
                                     .algorithm = [&](int p) { return algorithm.spec(p); },
-                                    .minBytes = parseSize(minBytes),
-                                    .maxBytes = parseSize(maxBytes),
-                                    .stepFactor = stepFactor,
+                                    .sizes = sizeSweep(parseSize(minBytes), max, stepFactor, step),
+                                    .maxBytes = max,
                                     .type = parseDataType(dtype),
                                     .op = parseReduceOp(op),
                                     .reduceBandwidth = reduceBandwidth,
@@ -63,8 +66,8 @@ void bindTopologyAnalysis(py::module_& module) {
   module.def("rings", &rings, py::arg("where"), py::arg("size"), py::arg("channels"),
              py::arg("order"), py::arg("search"));
   module.def("simulate", &simulate, py::arg("where"), py::arg("algorithm"), py::arg("min_bytes"),
-             py::arg("max_bytes"), py::arg("step_factor"), py::arg("dtype"), py::arg("op"),
-             py::arg("reduce_bw"), py::arg("max_memory"), py::arg("search"));
+             py::arg("max_bytes"), py::arg("step_factor"), py::arg("step_bytes"), py::arg("dtype"),
+             py::arg("op"), py::arg("reduce_bw"), py::arg("max_memory"), py::arg("search"));
 }
 
 }  // namespace ringlab::python

@@ -75,6 +75,13 @@ DataType parseDataType(std::string_view name) {
                "float32 (float), float64 (double)");
 }
 
+std::vector<DataType> parseDataTypes(std::string_view nameOrAll) {
+  if (nameOrAll != "all") return {parseDataType(nameOrAll)};
+  return {DataType::Int8,    DataType::Uint8,   DataType::Int32,   DataType::Uint32,
+          DataType::Int64,   DataType::Uint64,  DataType::Float16, DataType::Float32,
+          DataType::Float64, DataType::Bfloat16};
+}
+
 std::uint64_t elementCount(std::uint64_t bytes, DataType type, std::string_view what) {
   const std::uint64_t size = dataTypeSize(type);
   if (bytes % size != 0) {

@@ -30,4 +30,9 @@ ReduceOp parseReduceOp(std::string_view name) {
                "': valid are sum, prod, min, max, avg");
 }
 
+std::vector<ReduceOp> parseReduceOps(std::string_view nameOrAll) {
+  if (nameOrAll != "all") return {parseReduceOp(nameOrAll)};
+  return {ReduceOp::Sum, ReduceOp::Prod, ReduceOp::Max, ReduceOp::Min, ReduceOp::Avg};
+}
+
 }  // namespace ringlab

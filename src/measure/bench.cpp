@@ -10,6 +10,7 @@
 
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/measure/comparison.hpp"
 #include "ringlab/measure/rank_threads.hpp"
@@ -43,36 +44,75 @@ std::uint64_t sumOverRanks(Communicator& comm, std::uint64_t value) {
   return value;
 }
 
+// times[0..n) of every rank reduced over ranks as nccl-tests' -a: rank 0's own (no message; only
+// rank 0 reports), their mean, min or max.
+void reduceOverRanks(Communicator& comm, OverRanks over, double* times, int n) {
+  const auto count = static_cast<std::uint64_t>(n);
+  switch (over) {
+    case OverRanks::Rank0:
+      return;
+    case OverRanks::Mean:
+      comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Sum);
+      for (int i = 0; i < n; ++i) times[i] /= comm.size();
+      return;
+    case OverRanks::Min:
+      comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Min);
+      return;
+    case OverRanks::Max:
+      comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Max);
+      return;
+  }
+}
+
+// Every rank's times[0..n), in microseconds, one list per rank.
+std::vector<std::vector<double>> gatherRankTimes(Communicator& comm, const double* times, int n) {
+  std::vector<double> all(static_cast<std::size_t>(n) * comm.size());
+  comm.allgather(times, all.data(), static_cast<std::uint64_t>(n), DataType::Float64);
+  std::vector<std::vector<double>> ranks(comm.size());
+  for (int r = 0; r < comm.size(); ++r) {
+    for (int i = 0; i < n; ++i) ranks[r].push_back(all[static_cast<std::size_t>(r) * n + i] * 1e6);
+  }
+  return ranks;
+}
+
 class RankSweep {
  public:
   RankSweep(const BenchConfig& config, Communicator& comm) : config_(config), comm_(comm) {
     // Allocate and touch once, up front: first touches would otherwise be timed.
     send_.resize(config.maxBytes);
     recv_.resize(config.maxBytes);
-    fillCheckInput(config.type, config.op, comm.rank(), send_.data(), config.maxBytes / esize());
     times_.resize(config.secondsPerSize > 0 ? kMaxIterations : config.iterations);
+  }
+
+  // The datatype and op of the rows that follow, with their check data in the send buffer.
+  void setCase(DataType type, ReduceOp op) {
+    type_ = type;
+    op_ = op;
+    fillCheckInput(type, op, comm_.rank(), send_.data(), config_.maxBytes / esize());
   }
 
   RecordRow row(std::uint64_t bytes) {
     RecordRow row;
     row.bytes = bytes;
     row.count = bytes / esize();
+    row.dtype = dataTypeName(type_);
+    row.op = reduceOpName(op_);
     // The spec that runs this size ("auto" resolved the way every rank resolves it).
     const schedule::AlgorithmSpec ran = model::chooseAlgorithm(
         config_.collective.algorithm, schedule::Collective::AllReduce, config_.ranks, row.count,
-        config_.type, config_.collective.autoModel, config_.collective.autoTable.get());
+        type_, config_.collective.autoModel, config_.collective.autoTable.get());
     row.algorithm = ran.name;
     if (config_.profile) {
-      row.predictedUs = predictedMicros(ran, config_.ranks, bytes, config_.type, *config_.profile);
+      row.predictedUs = predictedMicros(ran, config_.ranks, bytes, type_, *config_.profile);
     }
     const auto ringlab = [&](const void* src, void* dst, std::uint64_t n) {
-      comm_.allreduce(src, dst, n, config_.type, config_.op, config_.collective);
+      comm_.allreduce(src, dst, n, type_, op_, config_.collective);
     };
     row.outOfPlace = measure(row.count, false, ringlab);
     row.inPlace = measure(row.count, true, ringlab);
     if (config_.peer) {
       row.peer = measure(row.count, false, [&](const void* src, void* dst, std::uint64_t n) {
-        config_.peer(src, dst, n, config_.type, config_.op);
+        config_.peer(src, dst, n, type_, op_);
       });
       row.peerLibrary = config_.peerLibrary;
     }
@@ -80,7 +120,7 @@ class RankSweep {
   }
 
  private:
-  std::size_t esize() const { return dataTypeSize(config_.type); }
+  std::size_t esize() const { return dataTypeSize(type_); }
 
   template <typename Allreduce>
   Timing measure(std::uint64_t count, bool inPlace, const Allreduce& allreduce) {
@@ -88,18 +128,7 @@ class RankSweep {
     auto once = [&] { allreduce(src, recv_.data(), count); };
     if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
     for (int i = 0; i < config_.warmup; ++i) once();
-    int iterations = config_.iterations;
-    if (config_.secondsPerSize > 0) {
-      // Every rank must run the same number of iterations: size it from the slowest rank.
-      syncRanks(comm_);
-      const auto start = std::chrono::steady_clock::now();
-      once();
-      const double first = maxOverRanks(
-          comm_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      iterations =
-          static_cast<int>(std::clamp(std::ceil(config_.secondsPerSize / std::max(first, 1e-9)),
-                                      3.0, static_cast<double>(kMaxIterations)));
-    }
+    const int iterations = iterationCount(once);
     syncRanks(comm_);
     auto last = std::chrono::steady_clock::now();
     for (int i = 0; i < iterations; ++i) {
@@ -108,26 +137,51 @@ class RankSweep {
       times_[i] = std::chrono::duration<double>(now - last).count();
       last = now;
     }
-    // An iteration takes as long as its slowest rank; report the median iteration.
-    comm_.allreduce(times_.data(), times_.data(), static_cast<std::uint64_t>(iterations),
-                    DataType::Float64, ReduceOp::Max);
+    std::vector<std::vector<double>> rankTimes;
+    if (config_.keepSamples &&
+        static_cast<std::uint64_t>(iterations) * comm_.size() <= kMaxRankSamples) {
+      rankTimes = gatherRankTimes(comm_, times_.data(), iterations);
+    }
+    reduceOverRanks(comm_, config_.overRanks, times_.data(), iterations);
     Timing result = summarise(std::vector<double>(times_.begin(), times_.begin() + iterations),
                               config_.keepSamples);
+    result.rankSamplesUs = std::move(rankTimes);
+    if (config_.check > 0) result.wrong = checkedRuns(count, inPlace, once);
+    return result;
+  }
+
+  // -n, or with a time per size as many as fit in it, sized from the slowest rank's first run
+  // (every rank must run the same number).
+  template <typename Once>
+  int iterationCount(const Once& once) {
+    if (config_.secondsPerSize <= 0) return config_.iterations;
+    syncRanks(comm_);
+    const auto start = std::chrono::steady_clock::now();
+    once();
+    const double first = maxOverRanks(
+        comm_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return static_cast<int>(std::clamp(std::ceil(config_.secondsPerSize / std::max(first, 1e-9)),
+                                       3.0, static_cast<double>(kMaxIterations)));
+  }
+
+  // Up to config.check runs on the check data, each compared with the closed form; the wrong
+  // elements over all ranks of the first run that has any (nccl-tests -c), else 0.
+  template <typename Once>
+  std::uint64_t checkedRuns(std::uint64_t count, bool inPlace, const Once& once) {
     std::uint64_t wrong = 0;
-    if (config_.check) {
-      fillCheckInput(config_.type, config_.op, comm_.rank(), inPlace ? recv_.data() : send_.data(),
-                     count);
+    for (int c = 0; c < config_.check && wrong == 0; ++c) {
+      fillCheckInput(type_, op_, comm_.rank(), inPlace ? recv_.data() : send_.data(), count);
       once();
-      wrong = countWrong(config_.type, config_.op, comm_.size(), recv_.data(), count);
+      wrong = sumOverRanks(comm_, countWrong(type_, op_, comm_.size(), recv_.data(), count));
       if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
     }
-    wrong = sumOverRanks(comm_, wrong);
-    if (config_.check) result.wrong = wrong;
-    return result;
+    return wrong;
   }
 
   const BenchConfig& config_;
   Communicator& comm_;
+  DataType type_ = DataType::Float32;
+  ReduceOp op_ = ReduceOp::Sum;
   std::vector<std::byte> send_, recv_;
   std::vector<double> times_;
 };
@@ -135,8 +189,12 @@ class RankSweep {
 }  // namespace
 
 void validate(const BenchConfig& c) {
-  elementCount(c.minBytes, c.type, "-b/--minbytes");
-  elementCount(c.maxBytes, c.type, "-e/--maxbytes");
+  if (c.types.empty() || c.ops.empty()) throwInvalid("-d/-o: name at least one datatype and op");
+  for (DataType type : c.types) {
+    elementCount(c.minBytes, type, "-b/--minbytes");
+    elementCount(c.maxBytes, type, "-e/--maxbytes");
+    if (c.stepBytes > 0) elementCount(c.stepBytes, type, "-i/--stepbytes");
+  }
   if (c.minBytes == 0) throwInvalid("-b/--minbytes 0: the sweep starts at 1 element or more");
   if (c.minBytes > c.maxBytes) {
     throwInvalid("-b/--minbytes " + std::to_string(c.minBytes) + " is larger than -e/--maxbytes " +
@@ -144,20 +202,23 @@ void validate(const BenchConfig& c) {
   }
   if (c.stepFactor < 2)
     throwInvalid("-f/--stepfactor " + std::to_string(c.stepFactor) + ": must be >= 2");
+  sweepSizes(c);  // a linear sweep of too many sizes is refused here
+  if (c.check < 0) throwInvalid("-c/--check " + std::to_string(c.check) + ": must be >= 0");
   if (c.iterations < 1)
     throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 1");
   if (!(c.secondsPerSize >= 0 && c.secondsPerSize <= 3600)) {
-    throwInvalid("-T/--time " + std::to_string(c.secondsPerSize) +
-                 ": must be between 0 and 3600 seconds");
+    throwInvalid("--time " + formatNumber(c.secondsPerSize) + "s: must be between 0 and 3600s");
   }
   if (c.warmup < 0)
     throwInvalid("-w/--warmup_iters " + std::to_string(c.warmup) + ": must be >= 0");
   exec::validate(c.collective.exec);
   // The schedule must build and verify (for "auto", whatever it would choose for one element).
-  model::buildSchedule(
-      schedule::Collective::AllReduce, c.ranks,
-      model::chooseAlgorithm(c.collective.algorithm, schedule::Collective::AllReduce, c.ranks, 1,
-                             c.type, c.collective.autoModel));
+  for (DataType type : c.types) {
+    model::buildSchedule(
+        schedule::Collective::AllReduce, c.ranks,
+        model::chooseAlgorithm(c.collective.algorithm, schedule::Collective::AllReduce, c.ranks, 1,
+                               type, c.collective.autoModel));
+  }
   // Two buffers of maxBytes per rank, plus scratch; refuse what cannot fit rather than swap or die.
   const std::uint64_t needed =
       checkedMultiply(checkedMultiply(c.maxBytes, 2, "buffer size"),
@@ -172,28 +233,42 @@ void validate(const BenchConfig& c) {
 }
 
 std::vector<std::uint64_t> sweepSizes(const BenchConfig& c) {
-  return geometricSizes(c.minBytes, c.maxBytes, c.stepFactor);
+  return sizeSweep(c.minBytes, c.maxBytes, c.stepFactor, c.stepBytes);
 }
 
 RunRecord startRecord(const BenchConfig& config, RunInfo info) {
   RunRecord record;
   info.algorithm = config.collective.algorithm.name;
   info.ranks = config.ranks;
-  info.dtype = dataTypeName(config.type);
-  info.op = reduceOpName(config.op);
+  std::vector<std::string> types, ops;
+  for (DataType type : config.types) types.push_back(dataTypeName(type));
+  for (ReduceOp op : config.ops) ops.push_back(reduceOpName(op));
+  info.dtype = joinedNames(types);
+  info.op = joinedNames(ops);
   record.run = std::move(info);
   record.segmentBytes = config.collective.exec.segmentBytes;
   if (config.secondsPerSize <= 0) record.iterations = config.iterations;
   record.secondsPerSize = config.secondsPerSize;
   record.warmup = config.warmup;
+  record.overRanks = config.overRanks;
   return record;
 }
 
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow) {
   RankSweep sweep(config, comm);
-  for (std::uint64_t bytes : sweepSizes(config)) {
-    const RecordRow row = sweep.row(bytes);
-    if (comm.rank() == 0) onRow(row);
+  const std::vector<std::uint64_t> sizes = sweepSizes(config);
+  ProgressMeter meter(comm.rank() == 0 ? config.progress : ProgressCallback{},
+                      sizes.size() * config.types.size() * config.ops.size());
+  for (DataType type : config.types) {
+    for (ReduceOp op : config.ops) {
+      sweep.setCase(type, op);
+      for (std::uint64_t bytes : sizes) {
+        meter.stage(formatSize(bytes));
+        const RecordRow row = sweep.row(bytes);
+        if (comm.rank() == 0) onRow(row);
+        meter.advance();
+      }
+    }
   }
 }
 

@@ -28,6 +28,7 @@ schedule::AlgorithmSpec comparedAlgorithm(const RunRecord& record, const std::st
 
 Comparison compare(const RunRecord& record, const schedule::AlgorithmSpec& spec,
                    const model::Profile& profile, const std::string& name) {
+  requireOneCase(record, name);
   if (record.run.dtype.empty()) {
     throwInvalid(name + ": no run.dtype; the model needs the datatype to price each row");
   }
@@ -60,6 +61,7 @@ double medianAbsoluteError(const Comparison& c, std::uint64_t fromBytes) {
 }
 
 model::MeasuredAllReduce measuredAllReduce(const RunRecord& record, const std::string& name) {
+  requireOneCase(record, "measured times " + name);
   std::vector<model::MeasuredCurve::Point> points;
   for (std::size_t k = 0; k < record.rows.size(); ++k) {
     const RecordRow& row = record.rows[k];

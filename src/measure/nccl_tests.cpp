@@ -77,6 +77,7 @@ Timing logTiming(double timeUs) {
 RunRecord recordFromNcclTests(const std::string& text, const std::string& name) {
   RunRecord record;
   record.source = "nccl-tests all_reduce_perf";
+  record.overRanks = std::nullopt;  // the log does not say which -a ran
   RunInfo& run = record.run;
   std::istringstream in(text);
   std::string line;
@@ -99,13 +100,11 @@ RunRecord recordFromNcclTests(const std::string& text, const std::string& name) 
     if (!sawHeader || first.empty()) continue;
     const LogRow r = parseRow(line, hasRoot, name);
     const DataType dtype = checkAllReduceRow(r, hasRoot, run.ranks, line, name);
-    if (record.rows.empty()) {
-      run.dtype = dataTypeName(dtype);
-      run.op = r.op;
-    }
     RecordRow row;
     row.bytes = r.bytes;
     row.count = r.count;
+    row.dtype = dataTypeName(dtype);
+    row.op = r.op;
     row.outOfPlace = logTiming(r.oopTime);
     row.inPlace = logTiming(r.ipTime);
     record.rows.push_back(row);
@@ -116,6 +115,13 @@ RunRecord recordFromNcclTests(const std::string& text, const std::string& name) 
   if (record.rows.empty()) fail(name, "no measurement rows after the header");
   if (!sawSummary)
     fail(name, "no '# Avg bus bandwidth' line: the log is truncated (the run did not finish)");
+  std::vector<std::string> types, ops;
+  for (const RecordRow& row : record.rows) {
+    types.push_back(row.dtype);
+    ops.push_back(row.op);
+  }
+  run.dtype = joinedNames(types);  // one name, or several for a log of -d all
+  run.op = joinedNames(ops);
   return record;
 }
 

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <ctime>
 
 #include "ringlab/core/error.hpp"
@@ -17,6 +18,7 @@ using nlohmann::json;
 json timingJson(const Timing& t, std::uint64_t bytes, int ranks,
                 const std::optional<double>& predictedUs) {
   json j = {{"time_us", t.timeUs},
+            {"median_us", t.timeUs},
             {"min_us", t.minUs},
             {"max_us", t.maxUs},
             {"mean_us", t.meanUs},
@@ -26,10 +28,12 @@ json timingJson(const Timing& t, std::uint64_t bytes, int ranks,
   j["wrong"] = t.wrong ? json(*t.wrong) : json(nullptr);
   if (predictedUs) j["measured_over_predicted"] = t.timeUs / *predictedUs;
   if (!t.samplesUs.empty()) j["samples_us"] = t.samplesUs;
+  if (!t.rankSamplesUs.empty()) j["rank_samples_us"] = t.rankSamplesUs;
   return j;
 }
 
-json rowJson(const RecordRow& row, int ranks) {
+json rowJson(const RecordRow& row, const RunInfo& run) {
+  const int ranks = run.ranks;
   const auto timing = [&](const std::optional<Timing>& t) {
     return t ? timingJson(*t, row.bytes, ranks, row.predictedUs) : json(nullptr);
   };
@@ -40,6 +44,8 @@ json rowJson(const RecordRow& row, int ranks) {
   }
   return {{"size_bytes", row.bytes},
           {"count", row.count},
+          {"dtype", row.dtype.empty() ? run.dtype : row.dtype},
+          {"op", row.op.empty() ? run.op : row.op},
           {"algorithm", row.algorithm},
           {"predicted_us", row.predictedUs ? json(*row.predictedUs) : json(nullptr)},
           {"out_of_place", timing(row.outOfPlace)},
@@ -98,16 +104,25 @@ class JsonReader {
                          : 0;
     if (t.contains("wrong") && t["wrong"].is_number_unsigned())
       out.wrong = t["wrong"].get<std::uint64_t>();
-    if (t.contains("samples_us") && t["samples_us"].is_array()) {
-      for (const json& s : t["samples_us"]) {
-        if (!s.is_number()) fail(at + ": " + kind + ".samples_us holds a non-number");
-        out.samplesUs.push_back(s.get<double>());
-      }
+    if (t.contains("samples_us")) out.samplesUs = numbers(t["samples_us"], at, kind);
+    if (t.contains("rank_samples_us") && t["rank_samples_us"].is_array()) {
+      for (const json& rank : t["rank_samples_us"])
+        out.rankSamplesUs.push_back(numbers(rank, at, kind));
     }
     return out;
   }
 
-  RecordRow row(const json& j, std::size_t k) const {
+  std::vector<double> numbers(const json& list, const std::string& at, const char* kind) const {
+    std::vector<double> out;
+    if (!list.is_array()) fail(at + ": " + kind + ": samples are not a list");
+    for (const json& s : list) {
+      if (!s.is_number()) fail(at + ": " + kind + ": a sample is not a number");
+      out.push_back(s.get<double>());
+    }
+    return out;
+  }
+
+  RecordRow row(const json& j, std::size_t k, const RunInfo& run) const {
     const std::string at = "row " + std::to_string(k);
     if (!j.is_object() || !j.contains("size_bytes") || !j["size_bytes"].is_number_unsigned()) {
       fail(at + ": no size_bytes");
@@ -116,6 +131,10 @@ class JsonReader {
     row.bytes = j["size_bytes"].get<std::uint64_t>();
     if (j.contains("count") && j["count"].is_number_unsigned())
       row.count = j["count"].get<std::uint64_t>();
+    // Rows written before -d all / -o all name no case: the run's.
+    row.dtype =
+        j.contains("dtype") && j["dtype"].is_string() ? j["dtype"].get<std::string>() : run.dtype;
+    row.op = j.contains("op") && j["op"].is_string() ? j["op"].get<std::string>() : run.op;
     if (j.contains("algorithm") && j["algorithm"].is_string())
       row.algorithm = j["algorithm"].get<std::string>();
     if (j.contains("predicted_us") && j["predicted_us"].is_number())
@@ -137,6 +156,59 @@ class JsonReader {
 };
 
 }  // namespace
+
+const char* overRanksName(OverRanks over) {
+  switch (over) {
+    case OverRanks::Rank0:
+      return "rank0";
+    case OverRanks::Mean:
+      return "mean";
+    case OverRanks::Min:
+      return "min";
+    case OverRanks::Max:
+      return "max";
+  }
+  return "?";
+}
+
+std::optional<OverRanks> overRanksFromName(const std::string& name) {
+  for (OverRanks over : {OverRanks::Rank0, OverRanks::Mean, OverRanks::Min, OverRanks::Max}) {
+    if (name == overRanksName(over)) return over;
+  }
+  return std::nullopt;
+}
+
+OverRanks overRanksFromFlag(long long a) {
+  if (a < 0 || a > 3) {
+    throwInvalid("-a/--average " + std::to_string(a) +
+                 ": must be 0 (rank 0), 1 (mean over ranks), 2 (min) or 3 (max), as nccl-tests");
+  }
+  return static_cast<OverRanks>(a);
+}
+
+std::string joinedNames(const std::vector<std::string>& names) {
+  std::vector<std::string> seen;
+  std::string joined;
+  for (const std::string& n : names) {
+    if (std::find(seen.begin(), seen.end(), n) != seen.end()) continue;
+    seen.push_back(n);
+    joined += (joined.empty() ? "" : ",") + n;
+  }
+  return joined;
+}
+
+void requireOneCase(const RunRecord& record, const std::string& name) {
+  if (record.rows.empty()) return;
+  const RecordRow& first = record.rows.front();
+  for (const RecordRow& row : record.rows) {
+    if (row.dtype != first.dtype || row.op != first.op) {
+      throwInvalid(name + ": the rows hold several cases (" + first.dtype + " " + first.op + ", " +
+                   row.dtype + " " + row.op +
+                   ", ...: a run of -d all or -o all); this reads one: measure with one -d TYPE "
+                   "and one -o OP");
+    }
+  }
+}
 
 RunInfo currentRunInfo() {
   RunInfo info;
@@ -187,11 +259,14 @@ json toJson(const RunInfo& info) {
 
 json toJson(const RunRecord& record) {
   json rows = json::array();
-  for (const RecordRow& row : record.rows) rows.push_back(rowJson(row, record.run.ranks));
+  for (const RecordRow& row : record.rows) rows.push_back(rowJson(row, record.run));
   return {{"run", toJson(record.run)},
           {"conventions",
-           {{"time", "median over iterations of the slowest rank's time, microseconds"},
+           {{"time",
+             "time_us = median_us: median over iterations of the iteration's time "
+             "reduced over ranks as over_ranks says (nccl-tests -a), microseconds"},
             {"min_max_mean", "min_us, max_us, mean_us: over the same iterations"},
+            {"samples", "samples_us: each iteration's time; rank_samples_us: each rank's"},
             {"algbw", "size / time, GB/s = 1e9 B/s"},
             {"busbw", "algbw x 2(p-1)/p (nccl-tests allreduce)"}}},
           {"segment_bytes", record.segmentBytes},
@@ -199,6 +274,7 @@ json toJson(const RunRecord& record) {
           {"iterations", record.iterations ? json(*record.iterations) : json(nullptr)},
           {"seconds_per_size", record.secondsPerSize},
           {"warmup", record.warmup},
+          {"over_ranks", record.overRanks ? json(overRanksName(*record.overRanks)) : json(nullptr)},
           {"rows", rows}};
 }
 
@@ -214,8 +290,14 @@ RunRecord recordFromJson(const json& j, const std::string& name) {
     record.iterations = j["iterations"].get<int>();
   record.secondsPerSize = JsonReader::number(j, "seconds_per_size", 0.0);
   record.warmup = static_cast<int>(JsonReader::number(j, "warmup", 0.0));
+  if (j.contains("over_ranks")) {  // absent: a record from before -a, which took the max
+    const json& over = j["over_ranks"];
+    record.overRanks = over.is_string() ? overRanksFromName(over.get<std::string>()) : std::nullopt;
+    if (!over.is_null() && !record.overRanks)
+      reader.fail("over_ranks is not null, \"rank0\", \"mean\", \"min\" or \"max\"");
+  }
   for (std::size_t k = 0; k < j["rows"].size(); ++k)
-    record.rows.push_back(reader.row(j["rows"][k], k));
+    record.rows.push_back(reader.row(j["rows"][k], k, record.run));
   return record;
 }
 

@@ -5,10 +5,8 @@
 namespace ringlab::measure {
 
 SimOutcome simulateRun(const SimRequest& request, const std::function<void(const SimRun&)>& onStart,
-                       const std::function<void(const sim::SimRow&)>& onRow) {
-  // Refused before anything else is read.
-  const std::vector<std::uint64_t> sizes =
-      geometricSizes(request.minBytes, request.maxBytes, request.stepFactor);
+                       const std::function<void(const sim::SimRow&)>& onRow,
+                       const ProgressCallback& progress) {
   SimOutcome out;
   out.placed = io::loadTopology(request.where);
   const int p = out.placed.placement->ranks();
@@ -21,16 +19,17 @@ SimOutcome simulateRun(const SimRequest& request, const std::function<void(const
   }
   schedule::AlgorithmSpec spec = request.algorithm(p);
   if (request.search) {
-    spec = sim::withSearchedRings(spec, *out.placed.topology, *out.placed.placement,
-                                  static_cast<double>(request.maxBytes), run.searchMethod);
+    spec =
+        sim::withSearchedRings(spec, *out.placed.topology, *out.placed.placement,
+                               static_cast<double>(request.maxBytes), run.searchMethod, progress);
   }
   const sim::AllReduceSim allReduce(spec, p, parseSize(request.maxMemory),
                                     "--max-memory " + request.maxMemory);
   run.info = simRunInfo(spec, run.topology, run.placement, p, request.type, request.op);
   onStart(run);
-  out.rows = sim::simulateSizes(*out.placed.topology, *out.placed.placement, allReduce, sizes,
-                                request.type, sim::SimParams{.gamma_s_per_byte = run.gammaSPerByte},
-                                out.last, onRow);
+  out.rows = sim::simulateSizes(
+      *out.placed.topology, *out.placed.placement, allReduce, request.sizes, request.type,
+      sim::SimParams{.gamma_s_per_byte = run.gammaSPerByte}, out.last, onRow, progress);
   return out;
 }
 

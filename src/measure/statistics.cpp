@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/model/fit.hpp"
 
 namespace ringlab::measure {
@@ -22,6 +23,57 @@ Timing summarise(const std::vector<double>& seconds, bool keepSamples) {
     for (double s : seconds) t.samplesUs.push_back(s * 1e6);
   }
   return t;
+}
+
+namespace {
+constexpr Statistic kStatistics[] = {Statistic::Median, Statistic::Min, Statistic::Max,
+                                     Statistic::Mean};
+}  // namespace
+
+const char* statisticName(Statistic s) {
+  switch (s) {
+    case Statistic::Median:
+      return "median";
+    case Statistic::Min:
+      return "min";
+    case Statistic::Max:
+      return "max";
+    case Statistic::Mean:
+      return "mean";
+  }
+  return "?";
+}
+
+double statisticUs(const Timing& t, Statistic s) {
+  switch (s) {
+    case Statistic::Median:
+      return t.timeUs;
+    case Statistic::Min:
+      return t.minUs;
+    case Statistic::Max:
+      return t.maxUs;
+    case Statistic::Mean:
+      return t.meanUs;
+  }
+  return 0;
+}
+
+std::vector<Statistic> parseStatistics(const std::string& list) {
+  std::vector<Statistic> chosen;
+  for (const std::string& name : splitList(list)) {
+    const auto* known = std::find_if(std::begin(kStatistics), std::end(kStatistics),
+                                     [&](Statistic s) { return name == statisticName(s); });
+    if (known == std::end(kStatistics)) {
+      throwInvalid("--stats " + list + ": unknown statistic '" + name +
+                   "'; valid are median, min, max, mean");
+    }
+    if (std::find(chosen.begin(), chosen.end(), *known) != chosen.end())
+      throwInvalid("--stats " + list + ": '" + name + "' is listed twice");
+    chosen.push_back(*known);
+  }
+  if (chosen.empty())
+    throwInvalid("--stats '" + list + "': name at least one of median, min, max, mean");
+  return chosen;
 }
 
 }  // namespace ringlab::measure

@@ -20,14 +20,39 @@ std::string wrongText(const measure::Timing& t) {
   return t.wrong ? std::to_string(*t.wrong) : std::string("N/A");
 }
 
-std::string timingColumns(std::uint64_t bytes, const measure::Timing& t, int ranks) {
-  return fmt::format("{:9.1f} {:7.2f} {:7.2f} {:>6}", t.timeUs, model::algbwGBps(bytes, t.timeUs),
-                     model::allReduceBusbwGBps(bytes, t.timeUs, ranks), wrongText(t));
+std::string timingColumns(std::uint64_t bytes, const measure::Timing& t, int ranks,
+                          const std::vector<measure::Statistic>& stats) {
+  const double us = measure::statisticUs(t, stats.front());
+  std::string text = fmt::format("{:9.1f} {:7.2f} {:7.2f} {:>6}", us, model::algbwGBps(bytes, us),
+                                 model::allReduceBusbwGBps(bytes, us, ranks), wrongText(t));
+  for (std::size_t k = 1; k < stats.size(); ++k)
+    text += fmt::format(" {:9.1f}", measure::statisticUs(t, stats[k]));
+  return text;
+}
+
+// What an iteration's time is, for the preamble.
+std::string overRanksText(measure::OverRanks over) {
+  switch (over) {
+    case measure::OverRanks::Rank0:
+      return "rank 0's time (-a 0)";
+    case measure::OverRanks::Mean:
+      return "mean over ranks of each rank's time (-a 1)";
+    case measure::OverRanks::Min:
+      return "fastest rank's time (-a 2)";
+    case measure::OverRanks::Max:
+      break;
+  }
+  return "slowest rank's time (-a 3)";
+}
+
+std::string checkText(int check) {
+  return check == 0 ? "off" : check == 1 ? "on" : fmt::format("{} runs", check);
 }
 
 }  // namespace
 
 std::string benchPreamble(const measure::BenchConfig& config, const measure::RunInfo& info,
+                          const std::vector<measure::Statistic>& stats,
                           const std::string& tunedName, const std::string& profileName) {
   const std::string iterations = config.secondsPerSize > 0
                                      ? fmt::format("iters ~{}s per size", config.secondsPerSize)
@@ -39,15 +64,21 @@ std::string benchPreamble(const measure::BenchConfig& config, const measure::Run
       info.algorithm, info.transport, info.ranks, info.version, info.host, info.date,
       reduceKernelIsa(), info.ringOrder, info.topology, info.placement,
       formatSize(config.collective.exec.segmentBytes), iterations, config.warmup,
-      config.check ? "on" : "off");
+      checkText(config.check));
   if (config.peer) {
     text += fmt::format("# peer: MPI_Allreduce of {}, out of place, same buffers\n",
                         config.peerLibrary);
   }
-  text +=
-      "# time: median over iterations of the slowest rank's time.  algbw = size / time.  "
-      "busbw = algbw x 2(p-1)/p (nccl-tests' allreduce convention: per-rank send volume / time).  "
-      "GB/s = 1e9 B/s\n";
+  text += fmt::format(
+      "# time: {} over iterations of the {}.  algbw = size / time.  busbw = algbw x 2(p-1)/p "
+      "(nccl-tests' allreduce convention: per-rank send volume / time).  GB/s = 1e9 B/s\n",
+      measure::statisticName(stats.front()), overRanksText(config.overRanks));
+  if (stats.size() > 1) {
+    std::string others;
+    for (std::size_t k = 1; k < stats.size(); ++k)
+      others += std::string(k > 1 ? ", " : "") + measure::statisticName(stats[k]);
+    text += fmt::format("# {}: over the same iterations, after each side's #wrong\n", others);
+  }
   if (config.collective.algorithm.name == model::kAutoAlgorithm) {
     const std::string basis = !tunedName.empty() ? "the measured decision table " + tunedName
                               : config.profile   ? "the model with profile " + profileName
@@ -69,15 +100,20 @@ std::string benchTableHeader(const BenchColumns& c) {
   const std::string extra = std::string(c.peer ? "   mpi(us) mpi_busbw #wrong" : "") +
                             (c.model ? "  model(us) oop/model ip/model" : "") +
                             (c.algorithm ? "  algorithm" : "");
-  return trimmedLine(fmt::format("# {:>58} {:>32}", "out-of-place", "in-place")) +
-         trimmedLine(fmt::format(
-             "# {:>12} {:>12} {:>8} {:>6} {:>9} {:>7} {:>7} {:>6} {:>9} {:>7} {:>7} {:>6}{}",
-             "size", "count", "type", "redop", "time", "algbw", "busbw", "#wrong", "time", "algbw",
-             "busbw", "#wrong", extra)) +
-         trimmedLine(fmt::format("# {:>12} {:>12} {:>8} {:>6} {:>9} {:>7} {:>7} {:>6} {:>9} {:>7} "
-                                 "{:>7}",
-                                 "(B)", "(elements)", "", "", "(us)", "(GB/s)", "(GB/s)", "",
-                                 "(us)", "(GB/s)", "(GB/s)"));
+  std::string names = fmt::format("{:>9} {:>7} {:>7} {:>6}", "time", "algbw", "busbw", "#wrong");
+  std::string units = fmt::format("{:>9} {:>7} {:>7} {:>6}", "(us)", "(GB/s)", "(GB/s)", "");
+  for (std::size_t k = 1; k < c.stats.size(); ++k) {
+    names += fmt::format(" {:>9}", measure::statisticName(c.stats[k]));
+    units += fmt::format(" {:>9}", "(us)");
+  }
+  // Each side's label sits over its columns, which widen by 10 per further statistic.
+  const std::size_t wider = 10 * (c.stats.size() - 1);
+  return trimmedLine(fmt::format("# {:>{}} {:>{}}", "out-of-place", 58 + wider / 2, "in-place",
+                                 32 + wider)) +
+         trimmedLine(fmt::format("# {:>12} {:>12} {:>8} {:>6} {} {}{}", "size", "count", "type",
+                                 "redop", names, names, extra)) +
+         trimmedLine(fmt::format("# {:>12} {:>12} {:>8} {:>6} {} {}", "(B)", "(elements)", "", "",
+                                 units, units));
 }
 
 std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::string& dtype,
@@ -95,8 +131,17 @@ std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::s
   }
   if (c.algorithm) extra += "  " + row.algorithm;
   return fmt::format("  {:>12} {:>12} {:>8} {:>6} {} {}{}\n", row.bytes, row.count, dtype, op,
-                     timingColumns(row.bytes, *row.outOfPlace, ranks),
-                     timingColumns(row.bytes, *row.inPlace, ranks), extra);
+                     timingColumns(row.bytes, *row.outOfPlace, ranks, c.stats),
+                     timingColumns(row.bytes, *row.inPlace, ranks, c.stats), extra);
+}
+
+std::string oversubscription(int ranksOnHost, int ranks, int cores) {
+  if (ranksOnHost <= cores) return "";
+  const std::string who = ranksOnHost == ranks
+                              ? fmt::format("p = {} ranks", ranks)
+                              : fmt::format("{} of the p = {} ranks", ranksOnHost, ranks);
+  return fmt::format("# {} on {}{} core{}: oversubscribed, times include waiting for a core\n", who,
+                     ranksOnHost == ranks ? "" : "this host's ", cores, cores == 1 ? "" : "s");
 }
 
 }  // namespace ringlab::report

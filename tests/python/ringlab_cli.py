@@ -5,7 +5,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 BINARY = os.environ.get("RINGLAB_BINARY", "ringlab")
 
@@ -18,16 +17,9 @@ def run(*args, timeout=120):
 
 
 def run_json(command, *args):
-    """The JSON document a command writes with --json: on stdout for model, plan and topo, to a
-    file for sim."""
-    if command == "sim":
-        with tempfile.TemporaryDirectory() as folder:
-            path = os.path.join(folder, "out.json")
-            run(command, *args, "--json", path)
-            with open(path) as f:
-                return json.load(f)
-    command = command.split()
-    return json.loads(run(*command, *args, "--json"))
+    """The JSON document a command writes with `--json -` (on stdout, without its text);
+    command may be two words ("topo search")."""
+    return json.loads(run(*command.split(), *args, "--json", "-"))
 
 
 def launch(ranks, script, *args, timeout=120):

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ringlab {
 
@@ -31,6 +32,10 @@ const char* dataTypeName(DataType type);
 // Accepts the canonical names and nccl-tests' aliases (half, float, double, ...);
 // throws InvalidArgument naming the value and the valid names otherwise.
 DataType parseDataType(std::string_view name);
+
+// One name as parseDataType, or "all": every datatype in the order nccl-tests' `-d all` runs them
+// (its common.cu test_types: int8 uint8 int32 uint32 int64 uint64 half float double bfloat16).
+std::vector<DataType> parseDataTypes(std::string_view nameOrAll);
 
 // bytes / dataTypeSize(type); throws InvalidArgument, naming `what` (e.g. "--size") and the
 // value, when bytes is not a whole number of elements.

@@ -1,5 +1,6 @@
 #pragma once
 #include <string_view>
+#include <vector>
 
 namespace ringlab {
 
@@ -16,5 +17,9 @@ inline constexpr ReduceOp kAllReduceOps[] = {ReduceOp::Sum, ReduceOp::Prod, Redu
 const char* reduceOpName(ReduceOp op);
 // Throws InvalidArgument naming the value and the valid ops.
 ReduceOp parseReduceOp(std::string_view name);
+
+// One name as parseReduceOp, or "all": every op in the order nccl-tests' `-o all` runs them (its
+// common.cu test_ops: sum prod max min avg; its premultiplied sum has no counterpart here).
+std::vector<ReduceOp> parseReduceOps(std::string_view nameOrAll);
 
 }  // namespace ringlab

@@ -6,8 +6,9 @@
 // times travel through the communicator itself, so the method is the same on every transport.
 //
 // Method (the same for ringlab and for the peers in bench/peers): every iteration is timed on
-// every rank; an iteration's time is the maximum over ranks; the median over iterations is
-// reported, with min, max and mean beside it.
+// every rank; an iteration's time is reduced over ranks as nccl-tests' -a says (the maximum by
+// default); the median over iterations is reported, with min, max and mean beside it. nccl-tests
+// instead divides one timed loop by its iterations (a mean) and averages that over ranks (-a 1).
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "ringlab/communicator.hpp"
+#include "ringlab/core/progress.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/profile.hpp"
 
@@ -29,34 +31,46 @@ struct BenchConfig {
   std::uint64_t minBytes = 8;
   std::uint64_t maxBytes = 64ull << 20;
   std::uint64_t stepFactor = 2;
-  DataType type = DataType::Float32;
-  ReduceOp op = ReduceOp::Sum;
+  std::uint64_t stepBytes = 0;  // > 0: a linear sweep (nccl-tests -i) instead of stepFactor
+  // Every datatype, and for each every op, in this order, all sizes each (nccl-tests -d/-o all).
+  std::vector<DataType> types = {DataType::Float32};
+  std::vector<ReduceOp> ops = {ReduceOp::Sum};
   int iterations = 20;
   double secondsPerSize = 0;  // > 0: iterate for about this long per size instead of `iterations`
   int warmup = 2;
-  bool check = true;
-  bool keepSamples = false;  // per-iteration times in each Timing (and so in the record's JSON)
+  // Checked runs per size (nccl-tests -c): each compares every element with the closed form; the
+  // first with a wrong element ends the checking. 0: unchecked (#wrong N/A).
+  int check = 1;
+  OverRanks overRanks = OverRanks::Max;  // how an iteration's time is reduced over ranks (-a)
+  // Per-iteration times in each Timing (and so in the record's JSON), and each rank's while
+  // p x iterations <= kMaxRankSamples.
+  bool keepSamples = false;
   CollectiveOptions collective;
   // A profile: each row carries the model's time for the algorithm that ran it.
   std::optional<model::Profile> profile;
   PeerAllreduce peer;  // optional
   std::string peerLibrary;
+  // Called on rank 0 as each size starts (stage: the size) and as it ends (units: sizes).
+  ProgressCallback progress;
 };
+
+inline constexpr std::uint64_t kMaxRankSamples = 1 << 20;
 
 // Throws InvalidArgument naming the bad field (sizes not multiples of the datatype, min > max,
 // factor < 2, iterations < 1, buffers larger than this machine's memory, ...).
 void validate(const BenchConfig& config);
 
-// The sizes of the sweep: min, min*f, ... up to max.
+// The sizes of the sweep: min, min*f, ... (or min, min+step, ...) up to max.
 std::vector<std::uint64_t> sweepSizes(const BenchConfig& config);
 
-// The record's fields that the configuration decides (segment, iterations, warm-up, and in `run`
-// the algorithm, p, dtype and op); no rows yet. `info` brings version, host, date and where the
-// ranks run.
+// The record's fields that the configuration decides (segment, iterations, warm-up, the
+// reduction over ranks, and in `run` the algorithm, p, dtypes and ops); no rows yet. `info` brings
+// version, host, date and where the ranks run.
 RunRecord startRecord(const BenchConfig& config, RunInfo info);
 
 // One rank's sweep; every rank of `comm` calls it. `onRow` is called on rank 0 only, once per
-// size, in order, as soon as the row is measured; the row names the algorithm that ran it.
+// datatype, op and size, in that nesting, as soon as the row is measured; the row names its
+// datatype and op and the algorithm that ran it.
 using RowCallback = std::function<void(const RecordRow&)>;
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow);
 

@@ -44,21 +44,35 @@ LaunchDescription describeLaunch(const std::string& transport);
 // an NCCL file: it must hold `ranks` ranks as placed (io::loadTopology's errors otherwise).
 LaunchDescription describeLaunch(const std::string& transport, io::TopologySource named, int ranks);
 
+// How an iteration's time is reduced over the ranks: nccl-tests' -a (its common.cu: 0 rank 0,
+// 1 the mean over ranks, 2 the min, 3 the max; nccl-tests' default is 1, ringlab's 3).
+enum class OverRanks { Rank0 = 0, Mean = 1, Min = 2, Max = 3 };
+// "rank0", "mean", "min", "max": the record's over_ranks.
+const char* overRanksName(OverRanks over);
+// The one of those names, or none.
+std::optional<OverRanks> overRanksFromName(const std::string& name);
+// nccl-tests' number (-a 0..3); throws InvalidArgument naming the value otherwise.
+OverRanks overRanksFromFlag(long long a);
+
 // One measured case (one size, out of place or in place). Times in microseconds; the time of an
-// iteration is the slowest rank's; `timeUs` is the median over iterations. min, max and mean are 0
-// where the source has none (older records, nccl-tests logs).
+// iteration is reduced over ranks as the record's overRanks says (the slowest rank's by default);
+// `timeUs` is the median over iterations. min, max and mean are 0 where the source has none
+// (older records, nccl-tests logs).
 struct Timing {
   double timeUs = 0;  // median
   double minUs = 0, maxUs = 0, meanUs = 0;
   int iterations = 0;
   std::optional<std::uint64_t> wrong;  // elements off the closed form; none when not checked
   std::vector<double> samplesUs;       // per iteration, only when requested
+  // Each rank's own time per iteration (samplesUs is their reduction), only when requested.
+  std::vector<std::vector<double>> rankSamplesUs;
   bool operator==(const Timing&) const = default;
 };
 
 struct RecordRow {
   std::uint64_t bytes = 0;
   std::uint64_t count = 0;
+  std::string dtype, op;              // the case this row measured (-d all, -o all: several)
   std::string algorithm;              // the algorithm that ran this size ("auto" resolved)
   std::optional<double> predictedUs;  // the model's time for it, when a profile was given
   std::optional<Timing> outOfPlace;
@@ -75,14 +89,26 @@ struct RunRecord {
   std::optional<int> iterations;  // -n; none when a time per size sized each measurement
   double secondsPerSize = 0;
   int warmup = 0;
+  // How iteration times were reduced over ranks; none where the source does not say (an
+  // nccl-tests log). Records written before -a existed took the max.
+  std::optional<OverRanks> overRanks = OverRanks::Max;
   std::vector<RecordRow> rows;
   bool operator==(const RunRecord&) const = default;
 };
 
+// The names of a record's datatypes or ops, in order of first appearance, comma-separated: what
+// RunInfo's dtype and op hold for a run of several (-d all, -o all).
+std::string joinedNames(const std::vector<std::string>& names);
+
+// Throws InvalidArgument "<name>: ..." when the rows hold more than one (dtype, op) case: a
+// consumer that prices one curve (compare, plan --measured) needs a run of one.
+void requireOneCase(const RunRecord& record, const std::string& name);
+
 // The JSON of `ringlab bench --json`: "run", "conventions", "segment_bytes", "iterations",
-// "seconds_per_size", "warmup" and "rows" (size_bytes, count, algorithm, predicted_us,
-// out_of_place, in_place, peer_mpi; each timing with time_us, min_us, max_us, mean_us, algbw_GBps,
-// busbw_GBps, iterations, wrong, measured_over_predicted when predicted, samples_us when kept).
+// "seconds_per_size", "warmup", "over_ranks" and "rows" (size_bytes, count, dtype, op, algorithm,
+// predicted_us, out_of_place, in_place, peer_mpi; each timing with time_us, median_us, min_us,
+// max_us, mean_us, algbw_GBps, busbw_GBps, iterations, wrong, measured_over_predicted when
+// predicted, samples_us and rank_samples_us when kept).
 nlohmann::json toJson(const RunInfo& info);
 nlohmann::json toJson(const RunRecord& record);
 

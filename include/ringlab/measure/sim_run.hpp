@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ringlab/core/progress.hpp"
 #include "ringlab/io/topology_files.hpp"
 #include "ringlab/measure/sim_record.hpp"
 
@@ -16,7 +17,8 @@ struct SimRequest {
   io::TopologySource where;
   // The algorithm for the topology's p (the CLI's --algo, --ring-order, ... resolved against it).
   std::function<schedule::AlgorithmSpec(int ranks)> algorithm;
-  std::uint64_t minBytes = 8, maxBytes = 64ull << 20, stepFactor = 2;
+  std::vector<std::uint64_t> sizes;      // the sweep
+  std::uint64_t maxBytes = 64ull << 20;  // the size the ring-order search prices
   DataType type = DataType::Float32;
   ReduceOp op = ReduceOp::Sum;
   std::string reduceBandwidth;  // reduction throughput as the user wrote it; empty: free
@@ -31,9 +33,11 @@ struct SimOutcome {
   sim::SimResult last;  // the largest size's result: critical path and link loads
 };
 
-// `onStart` once the run is described, before the first size; `onRow` after each size. Throws
-// InvalidArgument for a bad topology, algorithm, size range or memory limit.
+// `onStart` once the run is described, before the first size; `onRow` after each size; `progress`
+// through the search and the sweep. Throws InvalidArgument for a bad topology, algorithm or
+// memory limit.
 SimOutcome simulateRun(const SimRequest& request, const std::function<void(const SimRun&)>& onStart,
-                       const std::function<void(const sim::SimRow&)>& onRow);
+                       const std::function<void(const sim::SimRow&)>& onRow,
+                       const ProgressCallback& progress = {});
 
 }  // namespace ringlab::measure

@@ -3,33 +3,45 @@
 // meaning), for every front end that prints one: measured rows (`ringlab bench`) and simulated or
 // predicted rows (a row whose timings carry no wrong count prints "N/A" in #wrong).
 #include <string>
+#include <vector>
 
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/record.hpp"
+#include "ringlab/measure/statistics.hpp"
 
 namespace ringlab::report {
 
-// The lines before the table: what ran and where, how it was timed, what the columns mean, and
-// for `--algo auto` and a profile what chose and what predicts. `tunedName` and `profileName`
-// name the files the decision table and the profile came from (empty: none).
+// The lines before the table: what ran and where, how it was timed (the statistics shown and
+// how iterations were reduced over ranks), what the columns mean, and for `--algo auto` and a
+// profile what chose and what predicts. `tunedName` and `profileName` name the files the
+// decision table and the profile came from (empty: none).
 std::string benchPreamble(const measure::BenchConfig& config, const measure::RunInfo& info,
+                          const std::vector<measure::Statistic>& stats,
                           const std::string& tunedName, const std::string& profileName);
 
-// Columns after the twelve of nccl-tests, in this order when present.
+// Columns beyond the twelve of nccl-tests.
 struct BenchColumns {
   bool peer = false;       // mpi(us) mpi_busbw #wrong: another library on the same buffers
   bool model = false;      // model(us) oop/model ip/model: the row's predicted time
   bool algorithm = false;  // the algorithm that ran the row (--algo auto)
+  // The statistics over iterations shown (--stats): the first fills time (and so algbw, busbw),
+  // the others follow #wrong on each side, as nccl-tests' -I puts its i_min, i_max there.
+  std::vector<measure::Statistic> stats = {measure::Statistic::Median};
 };
 
 // The three header lines ("# out-of-place in-place", column names, units), each ending in a
 // newline and without trailing blanks.
 std::string benchTableHeader(const BenchColumns& columns);
 
-// One row, ending in a newline: size, count, type, redop, then time, algbw, busbw, #wrong out of
-// place and in place (busbw for p ranks), then the extra columns. The row must have both timings,
-// a predicted time for `model` and a peer timing for `peer`.
+// One row, ending in a newline: size, count, type, redop, then time, algbw, busbw, #wrong and
+// the further statistics out of place and in place (busbw for p ranks), then the peer, model and
+// algorithm columns in that order. The row must have both timings, a predicted time for `model`
+// and a peer timing for `peer`.
 std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::string& dtype,
                           const std::string& op, const BenchColumns& columns);
+
+// "# p = 8 ranks on 2 cores: oversubscribed, times include waiting for a core", when the ranks
+// on this host (`ranksOnHost` of the job's `ranks`; 0: unknown) outnumber its `cores`; else "".
+std::string oversubscription(int ranksOnHost, int ranks, int cores);
 
 }  // namespace ringlab::report
