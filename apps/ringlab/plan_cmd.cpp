@@ -1,8 +1,8 @@
 // `ringlab plan`: gradient buckets from the collective model and the backward timeline. The
 // optimal contiguous bucketing beside the defaults users have (DDP, Horovod, per tensor, one
 // bucket, MG-WFBP), the DDP bucket_cap_mb closest to the optimum, and any bucketing the user gives.
-// The buckets are priced by measure::priceBuckets, the plans compared by plan::comparePlans and
-// printed by report::planTable; this file parses, calls and prints.
+// The buckets are priced and the plans compared by measure::planBuckets, and printed by
+// report::planTable; this file parses, calls and prints.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -13,9 +13,7 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/timeline_files.hpp"
-#include "ringlab/measure/bucket_cost.hpp"
-#include "ringlab/plan/compare.hpp"
-#include "ringlab/plan/plan_json.hpp"
+#include "ringlab/measure/bucket_plan.hpp"
 #include "ringlab/report/gantt.hpp"
 #include "ringlab/report/plan_table.hpp"
 
@@ -38,23 +36,23 @@ int runPlan(const PlanArgs& a) {
   if (!a.copyBandwidth.empty()) recorded.copyBytesPerSecond = parseBandwidth(a.copyBandwidth);
   if (!a.writeTimeline.empty())
     io::writeTimelineFile(recorded, a.writeTimeline, "--write-timeline");
-  const measure::PricedBuckets priced =
-      measure::priceBuckets(a.model, a.measured, a.ranks, recorded.tensors.front().dtype);
-  for (const auto& w : priced.warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
-  const plan::Timeline timeline =
-      plan::withBucketCopies(recorded, recorded.copyBytesPerSecond, a.views);
-  plan::CompareOptions options;
-  if (!a.ddpCaps.empty()) options.ddpCapBytes = plan::parseDdpCaps(a.ddpCaps);
-  if (!a.evaluate.empty()) options.evaluate = plan::parseBucketStarts(a.evaluate);
+  measure::BucketPlanRequest request{
+      .model = a.model, .measured = a.measured, .ranks = a.ranks, .views = a.views};
+  if (!a.ddpCaps.empty()) request.options.ddpCapBytes = plan::parseDdpCaps(a.ddpCaps);
+  if (!a.evaluate.empty()) request.options.evaluate = plan::parseBucketStarts(a.evaluate);
   ProgressLine line("plan");
-  options.progress = line.callback();
-  const plan::PlanComparison c = plan::comparePlans(timeline, priced.cost, options);
+  request.options.progress = line.callback();
+  const measure::BucketPlan planned = measure::planBuckets(recorded, request);
   line.finish();
+  for (const auto& w : planned.priced.warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
+  const plan::Timeline& timeline = planned.timeline;
+  const plan::PlanComparison& c = planned.comparison;
   if (!a.svg.empty()) io::writeTextFile(a.svg, report::planGanttSvg(timeline, c, a.ranks), "--svg");
-  const plan::PlanContext context{a.ranks, priced.description, priced.source,
-                                  plan::describeCopies(timeline, a.views)};
-  a.json.printText(report::planTable(recorded, timeline, c, context, priced.measured));
-  if (a.json.given()) a.json.write(plan::comparisonJson(timeline, c, context).dump(2) + "\n");
+  a.json.printText(
+      report::planTable(recorded, timeline, c, planned.context, planned.priced.measured));
+  if (a.json.given()) {
+    a.json.write(plan::comparisonJson(timeline, c, planned.context).dump(2) + "\n");
+  }
   return 0;
 }
 

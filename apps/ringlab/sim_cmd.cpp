@@ -10,9 +10,9 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/sim_record.hpp"
+#include "ringlab/measure/sim_run.hpp"
 #include "ringlab/report/pictures.hpp"
 #include "ringlab/report/sim_text.hpp"
-#include "ringlab/sim/allreduce_sim.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -30,45 +30,39 @@ struct SimArgs {
 };
 
 int runSim(const SimArgs& args) {
-  args.sweep.factor();  // refused before anything else is read
-  const PlacedTopology placed = args.where.load();
-  const int p = placed.placement->ranks();
-  const DataType type = args.sweep.type();
-  const ReduceOp op = args.sweep.reduceOp();
-  measure::SimRun run;
-  run.topology = placed.topologyText();
-  run.placement = placed.placementText();
-  run.reduceBandwidth = args.reduceBandwidth;
-  if (!args.reduceBandwidth.empty()) run.gammaSPerByte = 1.0 / parseBandwidth(args.reduceBandwidth);
-  schedule::AlgorithmSpec spec = args.algorithm.resolve(p);
+  const measure::SimRequest request{
+      .where = args.where,
+      .algorithm = [&](int p) { return args.algorithm.resolve(p); },
+      .sizes = args.sweep.sizes(),  // refused before anything else is read
+      .maxBytes = args.sweep.max(),
+      .type = args.sweep.type(),
+      .op = args.sweep.reduceOp(),
+      .reduceBandwidth = args.reduceBandwidth,
+      .maxMemory = args.maxMemory,
+      .search = args.search};
   ProgressLine line("sim");
-  if (args.search) {
-    spec = sim::withSearchedRings(spec, *placed.topology, *placed.placement,
-                                  static_cast<double>(args.sweep.max()), run.searchMethod,
-                                  line.callback());
-  }
-  const sim::AllReduceSim allReduce(spec, p, parseSize(args.maxMemory),
-                                    "--max-memory " + args.maxMemory);
-  args.json.checkWritable();
   if (!args.svg.empty()) io::writeTextFile(args.svg, "", "--svg");  // refused before simulating
   const auto print = [&](const std::string& text) {
     if (!args.json.toStdout()) line.print(text);
   };
-  run.info = measure::simRunInfo(spec, run.topology, run.placement, p, type, op);
-  print(report::simPreamble(run));
-  sim::SimResult last;
-  const std::vector<sim::SimRow> rows = sim::simulateSizes(
-      *placed.topology, *placed.placement, allReduce, args.sweep.sizes(), type,
-      sim::SimParams{.gamma_s_per_byte = run.gammaSPerByte}, last,
-      [&](const sim::SimRow& row) { print(report::simTableRow(row, run.info)); }, line.callback());
+  measure::RunInfo info;  // the rows' header, once the run is described
+  const auto onStart = [&](const measure::SimRun& run) {
+    args.json.checkWritable();
+    info = run.info;
+    print(report::simPreamble(run));
+  };
+  const measure::SimOutcome out = measure::simulateRun(
+      request, onStart, [&](const sim::SimRow& row) { print(report::simTableRow(row, info)); },
+      line.callback());
   line.finish();
-  if (args.criticalPath) print(report::simCriticalPath(last, *placed.topology));
-  if (args.links > 0) print(report::simBusiestLinks(last, *placed.topology, args.links));
-  if (args.json.given()) args.json.write(measure::simRecordJson(run, rows).dump(2) + "\n");
+  const topo::Topology& topology = *out.placed.topology;
+  if (args.criticalPath) print(report::simCriticalPath(out.last, topology));
+  if (args.links > 0) print(report::simBusiestLinks(out.last, topology, args.links));
+  if (args.json.given()) args.json.write(measure::simRecordJson(out.run, out.rows).dump(2) + "\n");
   if (!args.svg.empty()) {
-    const std::string title = "ringlab sim: allreduce on " + run.topology;
-    io::writeTextFile(args.svg, report::chartSvg(report::simChart({{run.info, rows}}, title)),
-                      "--svg");
+    const std::string title = "ringlab sim: allreduce on " + out.run.topology;
+    io::writeTextFile(
+        args.svg, report::chartSvg(report::simChart({{out.run.info, out.rows}}, title)), "--svg");
     print("# busbw plot written to " + args.svg + "\n");
   }
   return 0;

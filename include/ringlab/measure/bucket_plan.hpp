@@ -1,0 +1,32 @@
+#pragma once
+// One `ringlab plan`: a recorded gradient timeline priced (measure::priceBuckets), its bucket
+// copies added, and every plan compared (plan::comparePlans), with the context the JSON and the
+// table state. The CLI and the Python package (ringlab.plan_buckets) both call it.
+#include <string>
+
+#include "ringlab/io/model_files.hpp"
+#include "ringlab/measure/bucket_cost.hpp"
+#include "ringlab/plan/compare.hpp"
+#include "ringlab/plan/plan_json.hpp"
+
+namespace ringlab::measure {
+
+struct BucketPlanRequest {
+  io::ModelSource model;
+  std::string measured;  // a run record's path: price from measured times instead of the model
+  int ranks = 8;
+  bool views = false;  // gradients are views into the bucket buffer: no copy
+  plan::CompareOptions options;
+};
+
+struct BucketPlan {
+  plan::Timeline timeline;  // the recorded one with its bucket copies
+  PricedBuckets priced;
+  plan::PlanComparison comparison;
+  plan::PlanContext context;
+};
+
+// Throws what priceBuckets and comparePlans throw.
+BucketPlan planBuckets(const plan::Timeline& recorded, const BucketPlanRequest& request);
+
+}  // namespace ringlab::measure

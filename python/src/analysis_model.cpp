@@ -1,0 +1,118 @@
+// verify and predict: a schedule proved and counted (`ringlab verify`), and the alpha-beta-gamma
+// model at one size, over a size sweep, and over p (`ringlab model [--sweep|--vs-p] --json`).
+#include <pybind11/stl.h>
+
+#include "algorithm_args.hpp"
+#include "analysis.hpp"
+#include "ringlab/core/units.hpp"
+#include "ringlab/model/model_json.hpp"
+#include "ringlab/model/registry.hpp"
+#include "ringlab/report/schedule_text.hpp"
+#include "ringlab/schedule/verify.hpp"
+#include "ringlab/schedule/volume.hpp"
+
+namespace ringlab::python {
+namespace {
+
+py::dict verify(int ranks, const std::string& collectiveName, const AlgorithmArgs& algorithm,
+                int offset, const std::string& size, const std::string& dtype, bool listing) {
+  const schedule::Collective collective = schedule::parseCollective(collectiveName);
+  const DataType type = parseDataType(dtype);
+  const std::uint64_t bytes = parseSize(size);
+  const std::uint64_t count = elementCount(bytes, type, "size");
+  schedule::AlgorithmSpec spec = algorithm.spec(ranks);
+  spec.ownershipOffset = offset;
+  const schedule::Schedule s = model::buildSchedule(collective, ranks, spec);
+  const schedule::VolumeReport volume = schedule::countVolume(s, count, type);
+  std::string text;
+  if (listing) {
+    report::writeScheduleSteps(s, spec, [&](std::string_view line) { text += line; });
+  }
+  const schedule::Verdict verdict = schedule::verify(s);
+  text += report::verdictLine(s, verdict);
+  if (verdict.valid) text += report::volumeText(s, volume, bytes, type);
+  py::list perRank;
+  for (const schedule::RankVolume& rank : volume.perRank) {
+    py::dict row;
+    row["sent_bytes"] = rank.sentBytes;
+    row["received_bytes"] = rank.receivedBytes;
+    perRank.append(row);
+  }
+  py::dict result;
+  result["valid"] = verdict.valid;
+  result["reason"] = verdict.reason;
+  result["steps"] = volume.steps;
+  result["total_sent_bytes"] = volume.totalSentBytes;
+  result["max_sent_bytes"] = volume.maxSentBytes;
+  result["max_send_recv_bytes"] = volume.maxSendRecvBytes;
+  result["per_rank"] = perRank;
+  result["text"] = text;
+  return result;
+}
+
+py::object predict(int ranks, const std::string& size, const std::string& dtype,
+                   const io::ModelSource& source) {
+  const DataType type = parseDataType(dtype);
+  const std::uint64_t count = elementCount(parseSize(size), type, "size");
+  const model::ModelParams params = resolveAndWarn(source).profile.params;
+  return toPython(model::sizeJson(model::predictSize(ranks, count, type, params, true)));
+}
+
+py::object predictSweep(int ranks, const std::string& minBytes, const std::string& maxBytes,
+                        const std::string& dtype, const io::ModelSource& source) {
+  const DataType type = parseDataType(dtype);
+  const std::uint64_t minCount = elementCount(parseSize(minBytes), type, "min_bytes");
+  const std::uint64_t maxCount = elementCount(parseSize(maxBytes), type, "max_bytes");
+  const model::ModelParams params = resolveAndWarn(source).profile.params;
+  return toPython(
+      model::sweepJson(model::sweepSizes(ranks, minCount, maxCount, type, params, true)));
+}
+
+py::object predictVersusRanks(const std::vector<int>& ranks, const std::string& size,
+                              const std::string& dtype, const io::ModelSource& source) {
+  const DataType type = parseDataType(dtype);
+  const std::uint64_t bytes = parseSize(size);
+  const std::uint64_t count = elementCount(bytes, type, "size");
+  const model::ModelParams params = resolveAndWarn(source).profile.params;
+  return toPython(model::ranksJson(model::ringVersusRanks(ranks, count, type, params),
+                                   model::ringBandwidthLimit_s(bytes, params)));
+}
+
+}  // namespace
+
+void warn(const std::vector<std::string>& warnings) {
+  for (const std::string& warning : warnings) {
+    if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 2) != 0) throw py::error_already_set();
+  }
+}
+
+io::ResolvedModel resolveAndWarn(const io::ModelSource& source) {
+  io::ResolvedModel resolved = io::resolveModel(source);
+  warn(resolved.warnings);
+  return resolved;
+}
+
+void bindModelAnalysis(py::module_& module) {
+  py::class_<io::ModelSource>(
+      module, "ModelSource",
+      "the model's parameters as the CLI's --profile, --alpha, ... take them")
+      .def(py::init<>())
+      .def_readwrite("profile", &io::ModelSource::profilePath)
+      .def_readwrite("alpha", &io::ModelSource::alpha)
+      .def_readwrite("bw", &io::ModelSource::bandwidth)
+      .def_readwrite("gamma", &io::ModelSource::gamma)
+      .def_readwrite("concurrency", &io::ModelSource::concurrency)
+      .def_readwrite("bw_counts", &io::ModelSource::bandwidthCounts)
+      .def_readwrite("volume", &io::ModelSource::volume);
+  module.def("verify", &verify, py::arg("ranks"), py::arg("collective"), py::arg("algorithm"),
+             py::arg("offset"), py::arg("size"), py::arg("dtype"), py::arg("listing"));
+  module.def("predict", &predict, py::arg("ranks"), py::arg("size"), py::arg("dtype"),
+             py::arg("model"));
+  module.def("predict_sweep", &predictSweep, py::arg("ranks"), py::arg("min_bytes"),
+             py::arg("max_bytes"), py::arg("dtype"), py::arg("model"));
+  module.def("predict_vs_p", &predictVersusRanks, py::arg("ranks"), py::arg("size"),
+             py::arg("dtype"), py::arg("model"));
+  module.def("algorithm_names", [] { return model::algorithmNames(); });
+}
+
+}  // namespace ringlab::python

@@ -1,0 +1,73 @@
+// Topologies: ring orders searched or shown on a placed topology (`ringlab topo search|show
+// --json`), and AllReduce simulated on one (`ringlab sim --json`).
+#include <pybind11/stl.h>
+
+#include "algorithm_args.hpp"
+#include "analysis.hpp"
+#include "ringlab/core/error.hpp"
+#include "ringlab/core/units.hpp"
+#include "ringlab/io/topology_files.hpp"
+#include "ringlab/measure/sim_run.hpp"
+#include "ringlab/topo/ring_report.hpp"
+
+namespace ringlab::python {
+namespace {
+
+py::object rings(const io::TopologySource& where, const std::string& size, int channels,
+                 const std::string& order, bool search) {
+  const io::PlacedTopology placed = io::loadTopology(where);
+  const std::uint64_t bytes = parseSize(size);
+  if (search && bytes == 0) throwInvalid("size 0: the search prices a message; give one > 0");
+  const topo::RingReport report = topo::reportRings(
+      *placed.topology, *placed.placement,
+      {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes}, channels,
+      order, !search);
+  return toPython(topo::ringReportJson(report, *placed.topology));
+}
+
+py::object simulate(const io::TopologySource& where, const AlgorithmArgs& algorithm,
+                    const std::string& minBytes, const std::string& maxBytes,
+                    std::uint64_t stepFactor, const std::string& stepBytes,
+                    const std::string& dtype, const std::string& op,
+                    const std::string& reduceBandwidth, const std::string& maxMemory, bool search) {
+  const std::uint64_t max = parseSize(maxBytes);
+  const std::uint64_t step = stepBytes.empty() ? 0 : parseSize(stepBytes);
+  if (!stepBytes.empty() && step == 0) throwInvalid("step_bytes 0: give a step > 0, or none");
+  const measure::SimRequest request{.where = where,
+                                    .algorithm = [&](int p) { return algorithm.spec(p); },
+                                    .sizes = sizeSweep(parseSize(minBytes), max, stepFactor, step),
+                                    .maxBytes = max,
+                                    .type = parseDataType(dtype),
+                                    .op = parseReduceOp(op),
+                                    .reduceBandwidth = reduceBandwidth,
+                                    .maxMemory = maxMemory,
+                                    .search = search};
+  measure::SimOutcome out;
+  {
+    py::gil_scoped_release released;  // large sweeps take seconds; other threads may run
+    out = measure::simulateRun(request, [](const measure::SimRun&) {}, {});
+  }
+  return toPython(measure::simRecordJson(out.run, out.rows));
+}
+
+}  // namespace
+
+void bindTopologyAnalysis(py::module_& module) {
+  py::class_<io::TopologySource>(module, "TopologySource",
+                                 "where the topology comes from, as the CLI's --topo, "
+                                 "--topo-file, --nccl-topo, --nccl-nodes, --placement, -p")
+      .def(py::init<>())
+      .def_readwrite("topo", &io::TopologySource::spec)
+      .def_readwrite("topo_file", &io::TopologySource::file)
+      .def_readwrite("nccl_topo", &io::TopologySource::ncclFile)
+      .def_readwrite("nccl_nodes", &io::TopologySource::ncclNodes)
+      .def_readwrite("placement", &io::TopologySource::placement)
+      .def_readwrite("ranks", &io::TopologySource::ranks);
+  module.def("rings", &rings, py::arg("where"), py::arg("size"), py::arg("channels"),
+             py::arg("order"), py::arg("search"));
+  module.def("simulate", &simulate, py::arg("where"), py::arg("algorithm"), py::arg("min_bytes"),
+             py::arg("max_bytes"), py::arg("step_factor"), py::arg("step_bytes"), py::arg("dtype"),
+             py::arg("op"), py::arg("reduce_bw"), py::arg("max_memory"), py::arg("search"));
+}
+
+}  // namespace ringlab::python

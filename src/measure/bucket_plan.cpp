@@ -1,0 +1,18 @@
+#include "ringlab/measure/bucket_plan.hpp"
+
+#include "ringlab/plan/execution.hpp"
+
+namespace ringlab::measure {
+
+BucketPlan planBuckets(const plan::Timeline& recorded, const BucketPlanRequest& request) {
+  PricedBuckets priced =
+      priceBuckets(request.model, request.measured, request.ranks, recorded.tensors.front().dtype);
+  plan::Timeline timeline =
+      plan::withBucketCopies(recorded, recorded.copyBytesPerSecond, request.views);
+  plan::PlanComparison comparison = plan::comparePlans(timeline, priced.cost, request.options);
+  plan::PlanContext context{request.ranks, priced.description, priced.source,
+                            plan::describeCopies(timeline, request.views)};
+  return {std::move(timeline), std::move(priced), std::move(comparison), std::move(context)};
+}
+
+}  // namespace ringlab::measure

@@ -1,0 +1,36 @@
+#include "ringlab/measure/sim_run.hpp"
+
+#include "ringlab/core/units.hpp"
+
+namespace ringlab::measure {
+
+SimOutcome simulateRun(const SimRequest& request, const std::function<void(const SimRun&)>& onStart,
+                       const std::function<void(const sim::SimRow&)>& onRow,
+                       const ProgressCallback& progress) {
+  SimOutcome out;
+  out.placed = io::loadTopology(request.where);
+  const int p = out.placed.placement->ranks();
+  SimRun& run = out.run;
+  run.topology = out.placed.topologyText();
+  run.placement = out.placed.placementText();
+  run.reduceBandwidth = request.reduceBandwidth;
+  if (!request.reduceBandwidth.empty()) {
+    run.gammaSPerByte = 1.0 / parseBandwidth(request.reduceBandwidth);
+  }
+  schedule::AlgorithmSpec spec = request.algorithm(p);
+  if (request.search) {
+    spec =
+        sim::withSearchedRings(spec, *out.placed.topology, *out.placed.placement,
+                               static_cast<double>(request.maxBytes), run.searchMethod, progress);
+  }
+  const sim::AllReduceSim allReduce(spec, p, parseSize(request.maxMemory),
+                                    "--max-memory " + request.maxMemory);
+  run.info = simRunInfo(spec, run.topology, run.placement, p, request.type, request.op);
+  onStart(run);
+  out.rows = sim::simulateSizes(
+      *out.placed.topology, *out.placed.placement, allReduce, request.sizes, request.type,
+      sim::SimParams{.gamma_s_per_byte = run.gammaSPerByte}, out.last, onRow, progress);
+  return out;
+}
+
+}  // namespace ringlab::measure
