@@ -77,18 +77,30 @@ RunRecord sampleRecord() {
   r.segmentBytes = 262144;
   r.iterations = 3;
   r.warmup = 1;
+  r.overRanks = OverRanks::Mean;
   RecordRow a;
   a.bytes = 28;
   a.count = 7;
+  a.dtype = "float32";
+  a.op = "sum";
   a.algorithm = "ring";
   a.predictedUs = 12.5;
-  a.outOfPlace = Timing{10.25, 9.5, 30.125, 14.0, 3, 0, {9.5, 10.25, 30.125}};
+  a.outOfPlace = Timing{10.25,
+                        9.5,
+                        30.125,
+                        14.0,
+                        3,
+                        0,
+                        {9.5, 10.25, 30.125},
+                        {{9.5, 10.25, 30.0}, {9.0, 10.0, 30.125}, {9.5, 10.0, 30.0}}};
   a.inPlace = timing(11, 0);
   a.peer = timing(13, std::nullopt);
   a.peerLibrary = "Open MPI v4.1";
   RecordRow b;
   b.bytes = 4096;
   b.count = 1024;
+  b.dtype = "float32";
+  b.op = "sum";
   b.algorithm = "rabenseifner";
   b.outOfPlace = timing(40, 0);
   b.inPlace = timing(41.5, 2);

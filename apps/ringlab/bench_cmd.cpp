@@ -25,26 +25,6 @@
 namespace ringlab::cli {
 namespace {
 
-struct BenchArgs {
-  int ranks = 4;
-  SweepOptions sweep;
-  std::string segment = "256K", transport = "inproc", json;
-  int iterations = 20, warmup = 2, check = 1;
-  long long average = 3;             // -a: nccl-tests' number (its default is 1; ringlab's the max)
-  std::string stats = "median";      // --stats
-  std::vector<std::string> refused;  // nccl-tests flags given that do not apply here
-  std::string refusedValue;          // what they were given (unused)
-  double secondsPerSize = 0;         // -T/--time
-  bool peerMpi = false, samples = false;
-  bool ranksGiven = false;  // -p on the command line (processes take p from their launcher)
-  double timeoutSeconds = 60;
-  std::string modelProfile;  // --model: add predicted time and measured/predicted
-  std::string tuned;         // --tuned: decision table that --algo auto prefers to the model
-  AlgorithmOptions algorithm;
-  // --topo / --topo-file / --placement: the machine the ranks run on, named in the record.
-  TopologyOptions topology;
-};
-
 // nccl-tests flags that have no meaning for ranks on CPUs, or have another name here: parsed, so
 // that the error says why instead of "arguments were not expected". From nccl-tests' README and
 // src/common.cu (getopt_long's table).
@@ -74,17 +54,31 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"-r,--root", "allreduce has no root"},
 };
 
+struct BenchArgs {
+  int ranks = 4;
+  SweepOptions sweep;
+  std::string segment = "256K", transport = "inproc", json;
+  int iterations = 20, warmup = 2, check = 1;
+  long long average = 3;         // -a: nccl-tests' number (its default is 1; ringlab's the max)
+  std::string stats = "median";  // --stats
+  const RefusedFlag* refused = nullptr;  // an nccl-tests flag given that does not apply here
+  std::string refusedValue;              // what it was given (unused)
+  double secondsPerSize = 0;             // -T/--time
+  bool peerMpi = false, samples = false;
+  bool ranksGiven = false;  // -p on the command line (processes take p from their launcher)
+  double timeoutSeconds = 60;
+  std::string modelProfile;  // --model: add predicted time and measured/predicted
+  std::string tuned;         // --tuned: decision table that --algo auto prefers to the model
+  AlgorithmOptions algorithm;
+  // --topo / --topo-file / --placement: the machine the ranks run on, named in the record.
+  TopologyOptions topology;
+};
+
 // The checks that need the options as typed, before anything is built from them.
 std::chrono::milliseconds checkArgs(const BenchArgs& args) {
-  for (const RefusedFlag& flag : kRefusedFlags) {
-    for (const std::string& given : args.refused) {
-      if (given == flag.names) {
-        throwInvalid(std::string(flag.names).replace(2, 1, "/") +
-                     " (nccl-tests' flag) does not "
-                     "apply: " +
-                     flag.why);
-      }
-    }
+  if (args.refused) {
+    throwInvalid(std::string(args.refused->names).replace(2, 1, "/") +
+                 " (nccl-tests' flag) does not apply: " + args.refused->why);
   }
   checkRanks(args.ranks);
   if (args.peerMpi && args.transport != "mpi") {
@@ -92,6 +86,7 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
         "--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
   args.sweep.factor();
+  measure::parseStatistics(args.stats);  // refused before any rank process starts
   return exec::timeoutFromSeconds(args.timeoutSeconds, "--timeout");
 }
 
@@ -248,7 +243,7 @@ Action addBenchCommand(CLI::App& app) {
   return [args, cmd] {
     args->ranksGiven = cmd->count("-p") > 0;
     for (const RefusedFlag& flag : kRefusedFlags) {
-      if (cmd->count(std::string(flag.names).substr(0, 2)) > 0) args->refused.push_back(flag.names);
+      if (cmd->count(std::string(flag.names).substr(0, 2)) > 0) args->refused = &flag;
     }
     return runBenchCommand(*args);
   };
