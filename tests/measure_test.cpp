@@ -357,6 +357,28 @@ TEST(MeasureRecord, OlderRecordsReadWithTheRunsCaseAndTheMax) {
               "bad.json: over_ranks");
 }
 
+// An nccl-tests log of -d all (here two types): each row keeps its own type and op.
+TEST(MeasureRecord, NcclTestsLogOfSeveralTypesNamesEachRow) {
+  const std::string log =
+      "#  Rank  0 Group  0 Pid 1 on a device  0 [0x1a] GPU\n"
+      "#  Rank  1 Group  0 Pid 2 on a device  1 [0x1b] GPU\n"
+      "#       size   count   type   redop    root     time   algbw   busbw #wrong     time   "
+      "algbw   busbw #wrong\n"
+      "          64      16  float     sum      -1    10.00    0.01    0.01      0    10.00    "
+      "0.01    0.01      0\n"
+      "          64       8 double     max      -1    10.00    0.01    0.01      0    10.00    "
+      "0.01    0.01      0\n"
+      "# Avg bus bandwidth    : 0.01\n";
+  const RunRecord r = recordFromNcclTests(log, "all.log");
+  ASSERT_EQ(r.rows.size(), 2u);
+  EXPECT_EQ(r.rows[1].dtype, "float64");
+  EXPECT_EQ(r.rows[1].op, "max");
+  EXPECT_EQ(r.run.dtype, "float32,float64");
+  EXPECT_FALSE(r.overRanks.has_value());  // the log does not say which -a ran
+  expectError([&] { requireOneCase(r, "all.log"); }, ErrorCode::InvalidArgument,
+              "all.log: the rows hold several cases (float32 sum, float64 max");
+}
+
 TEST(MeasureBench, ValidateNamesTheOption) {
   BenchConfig c = smallBench(2, DataType::Float32, 64);
   c.minBytes = 6;
