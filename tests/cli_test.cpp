@@ -584,6 +584,16 @@ TEST(CliBenchBadInput, AllIsBenchsOnly) {
   expectCleanError(runRinglab({"sim", "--topo", "nodes=1,ranks=2", "-o", "all"}), {"-o", "all"});
 }
 
+// -i is a sweep flag: sim (and tune) walk the same linear sizes as bench.
+TEST(CliSim, StepBytesIsALinearSweep) {
+  const RunResult r =
+      runRinglab({"sim", "--topo", "nodes=2,ranks=2", "-b", "1K", "-e", "3500", "-i", "1K"});
+  expectSuccess(r);
+  std::vector<std::string> sizes;
+  for (const auto& row : benchRows(r.out)) sizes.push_back(row.front());
+  EXPECT_EQ(sizes, (std::vector<std::string>{"1024", "2048", "3072"})) << r.out;
+}
+
 // A run of -d all is one record with several (dtype, op) cases: compare and plan --measured,
 // which price one curve, say so instead of mixing them.
 TEST(CliBench, SeveralCasesRefusedByCompareAndPlan) {
