@@ -8,8 +8,8 @@ set -euo pipefail
 ringlab="$(dirname "$0")/../build/ringlab"
 out="${1:-mvm-out}"
 mkdir -p "$out"
-"$ringlab" calibrate -b 8 -e 64M -o "$out/profile-all.json" > "$out/calibrate-all.txt"
-"$ringlab" calibrate -b 1M -e 64M -o "$out/profile-large.json" > "$out/calibrate-large.txt"
+"$ringlab" calibrate -b 8 -e 64M --json "$out/profile-all.json" > "$out/calibrate-all.txt"
+"$ringlab" calibrate -b 1M -e 64M --json "$out/profile-large.json" > "$out/calibrate-large.txt"
 for round in 1 2; do
   for p in 2 4 8; do
     "$ringlab" bench -p "$p" -b 1M -e 64M -f 2 -n 10 -w 2 --json "$out/bench-p$p-r$round.json" > "$out/bench-p$p-r$round.txt"

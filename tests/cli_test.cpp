@@ -647,12 +647,12 @@ TEST(CliExtraBadInput, VerifyRingStrideZero) {
 // Seconds that round to 0 ms, or overflow the millisecond count: name what the user typed.
 TEST(CliExtraBadInput, BenchTimeoutRoundsToZero) {
   expectCleanError(
-      runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--timeout", "0.0001"}),
+      runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--timeout", "0.0001s"}),
       {"0.0001|1e-04|1e-4"});
 }
 TEST(CliExtraBadInput, BenchTimeoutHuge) {
   expectCleanError(
-      runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--timeout", "1e300"}),
+      runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--timeout", "1e300s"}),
       {"1e300|1e+300"});
 }
 
@@ -915,28 +915,28 @@ TEST(CliModelBadInput, VersusRanksMaxPOne) {
 
 TEST(CliCalibrateBadInput, ItersOne) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "-n", "1", "-o", dir.file("p.json")}), {"1"});
+  expectCleanError(runRinglab({"calibrate", "-n", "1", "--json", dir.file("p.json")}), {"1"});
 }
 TEST(CliCalibrateBadInput, MinBytesZero) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "-b", "0", "-o", dir.file("p.json")}), {"0"});
+  expectCleanError(runRinglab({"calibrate", "-b", "0", "--json", dir.file("p.json")}), {"0"});
 }
 TEST(CliCalibrateBadInput, MinAboveMax) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "-b", "64M", "-e", "8", "-o", dir.file("p.json")}),
+  expectCleanError(runRinglab({"calibrate", "-b", "64M", "-e", "8", "--json", dir.file("p.json")}),
                    {"64M", "8"});
 }
 TEST(CliCalibrateBadInput, MaxBytesAboveOneGiB) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "-e", "4G", "-o", dir.file("p.json")}), {"4G"});
+  expectCleanError(runRinglab({"calibrate", "-e", "4G", "--json", dir.file("p.json")}), {"4G"});
 }
 TEST(CliCalibrateBadInput, OutInMissingDirectory) {
-  expectCleanError(runRinglab({"calibrate", "-o", "/nonexistent-dir/x.json"}),
+  expectCleanError(runRinglab({"calibrate", "--json", "/nonexistent-dir/x.json"}),
                    {"/nonexistent-dir/x.json"});
 }
 TEST(CliCalibrateBadInput, TransportNotAvailable) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "--transport", "tcp", "-o", dir.file("p.json")}),
+  expectCleanError(runRinglab({"calibrate", "--transport", "tcp", "--json", dir.file("p.json")}),
                    {"tcp"});
 }
 
@@ -1014,6 +1014,7 @@ TEST(CliModel, TableAtOneGiB) {
 TEST(CliModel, JsonAtOneGiB) {
   std::vector<std::string> args = kModelAtOneGiB;
   args.push_back("--json");
+  args.push_back("-");
   const RunResult r = runRinglab(args);
   expectSuccess(r);
   SCOPED_TRACE(r.describe());
@@ -1100,7 +1101,7 @@ TEST(CliModel, SweepFindsCrossover) {
 // The crossovers in JSON: the objects the lab's /api/model/sizes gives too.
 TEST(CliModel, SweepJsonCrossoversAreObjects) {
   const RunResult r = runRinglab({"model", "--sweep", "-p", "64", "-b", "4", "-e", "1G", "--alpha",
-                                  "5us", "--bw", "12.5GB/s", "--gamma", "20GB/s", "--json"});
+                                  "5us", "--bw", "12.5GB/s", "--gamma", "20GB/s", "--json", "-"});
   expectSuccess(r);
   SCOPED_TRACE(r.describe());
   const Json doc = parseJsonOrFail(r.out);
@@ -1150,7 +1151,7 @@ TEST(CliModel, VersusRanks) {
 TEST(CliCalibrate, ProfileFeedsModelAndBench) {
   ScratchDir dir;
   const std::string profile = dir.file("profile.json");
-  const RunResult cal = runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "20", "-o", profile});
+  const RunResult cal = runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "20", "--json", profile});
   expectSuccess(cal);
   const std::string text = slurp(profile);
   {
@@ -1172,7 +1173,7 @@ TEST(CliCalibrate, ProfileFeedsModelAndBench) {
   }
 
   const RunResult bench =
-      runRinglab({"bench", "-p", "2", "-b", "1K", "-e", "4K", "-n", "2", "--model", profile});
+      runRinglab({"bench", "-p", "2", "-b", "1K", "-e", "4K", "-n", "2", "--profile", profile});
   expectSuccess(bench);
   SCOPED_TRACE(bench.describe());
   EXPECT_NE(bench.out.find("model(us)"), std::string::npos) << "no model(us) column";
@@ -1312,7 +1313,7 @@ TEST(CliTune, TableFeedsAutoAndExportsOpenMpiRules) {
   ScratchDir dir;
   const std::string table = dir.file("tune.json"), rules = dir.file("rules.conf");
   const RunResult tune = runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n",
-                                     "2", "--rounds", "1", "--out", table, "--ompi-rules", rules});
+                                     "2", "--rounds", "1", "--json", table, "--ompi-rules", rules});
   expectSuccess(tune);
   // Each time is the median over the iterations, as the harness takes it.
   EXPECT_NE(tune.out.find("out-of-place, median of 2 iterations"), std::string::npos) << tune.out;
@@ -1347,12 +1348,12 @@ TEST(CliTuneBadInput, TunedMalformed) {
 TEST(CliTuneBadInput, UnknownAlgorithm) {
   ScratchDir dir;
   expectCleanError(
-      runRinglab({"tune", "-p", "2", "--algos", "ring,warp", "--out", dir.file("t.json")}),
+      runRinglab({"tune", "-p", "2", "--algos", "ring,warp", "--json", dir.file("t.json")}),
       {"warp"});
 }
 TEST(CliTuneBadInput, RoundsZero) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"tune", "-p", "2", "--rounds", "0", "--out", dir.file("t.json")}),
+  expectCleanError(runRinglab({"tune", "-p", "2", "--rounds", "0", "--json", dir.file("t.json")}),
                    {"0"});
 }
 TEST(CliTuneBadInput, AutoWithRingOrder) {

@@ -11,5 +11,20 @@ gtest_discover_tests(ringlab_cli_tests DISCOVERY_TIMEOUT 60)
 add_executable(ringlab_launch_tests launch_test.cpp)
 target_link_libraries(ringlab_launch_tests PRIVATE GTest::gtest_main)
 target_compile_definitions(ringlab_launch_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
+target_compile_definitions(ringlab_launch_tests PRIVATE RINGLAB_MPI_FLAVOUR="${RINGLAB_DEFAULT_MPI}")
 add_dependencies(ringlab_launch_tests ringlab_cli)
 gtest_discover_tests(ringlab_launch_tests DISCOVERY_TIMEOUT 60)
+
+# One command-line language: every command's --help walked (docs/cli.md's table).
+add_executable(ringlab_vocabulary_tests vocabulary_test.cpp)
+target_link_libraries(ringlab_vocabulary_tests PRIVATE GTest::gtest_main)
+target_compile_definitions(ringlab_vocabulary_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
+add_dependencies(ringlab_vocabulary_tests ringlab_cli)
+gtest_discover_tests(ringlab_vocabulary_tests DISCOVERY_TIMEOUT 60)
+
+# Progress lines: nothing on stderr when it is not a terminal; under a pseudo-terminal, one line
+# redrawn in place that leaves the output as it is in a pipe (Debian's python3, standard library).
+add_test(NAME cli_progress_on_a_terminal_only
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/progress_terminal_test.py
+                 $<TARGET_FILE:ringlab_cli> ${CMAKE_CURRENT_SOURCE_DIR}/data)
+set_tests_properties(cli_progress_on_a_terminal_only PROPERTIES TIMEOUT 600)

@@ -179,7 +179,7 @@ TEST(LabModel, SizeSweepHasEveryAlgorithmAndConsistentCrossovers) {
   EXPECT_EQ(j["rows"].back()["fastest"], before);
   // Startup grows with alpha alone.
   const nlohmann::json slow =
-      modelSizesApi(query({{"p", "8"}, {"alpha_us", "20"}, {"min", "8"}, {"max", "8"}}));
+      modelSizesApi(query({{"p", "8"}, {"alpha", "20us"}, {"min", "8"}, {"max", "8"}}));
   ASSERT_EQ(slow["rows"].size(), 1u);
   const nlohmann::json ring = slow["rows"][0]["algorithms"][0];
   EXPECT_EQ(ring["algorithm"], "ring");
@@ -188,7 +188,7 @@ TEST(LabModel, SizeSweepHasEveryAlgorithmAndConsistentCrossovers) {
 
 TEST(LabModel, RingTermsAgainstP) {
   const nlohmann::json j =
-      modelRanksApi(query({{"size", "1M"}, {"max_p", "64"}, {"alpha_us", "2"}, {"bw_GBps", "5"}}));
+      modelRanksApi(query({{"size", "1M"}, {"max_p", "64"}, {"alpha", "2us"}, {"bw", "5GB/s"}}));
   const double limit = j["limit_2n_beta_us"];
   EXPECT_NEAR(limit, 2.0 * (1 << 20) / 5e9 * 1e6, 1e-9);
   ASSERT_EQ(j["rows"].size(), 63u);
@@ -208,12 +208,11 @@ TEST(LabModel, BadParametersNameTheField) {
   EXPECT_EQ(rejectedField(modelSizesApi, {}), "p");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "1"}}), "p");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "1025"}}), "p");
-  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"bw_GBps", "0"}}), "bw_GBps");
-  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"bw_GBps", "inf"}}), "bw_GBps");
-  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"alpha_us", "-1"}}), "alpha_us");
-  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"alpha_us", "nan"}}), "alpha_us");
-  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"gamma_ns_per_byte", "1e9"}}),
-            "gamma_ns_per_byte");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"bw", "0GB/s"}}), "bw");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"bw", "infGB/s"}}), "bw");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"alpha", "-1us"}}), "alpha");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"alpha", "nan"}}), "alpha");
+  EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"gamma", "1e9ns/B"}}), "gamma");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"min", "1G"}, {"max", "1K"}}), "min");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"max", "2T"}}), "max");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "8"}, {"min", "0"}}), "min");

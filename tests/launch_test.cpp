@@ -2,9 +2,12 @@
 // with the faults the issue names: a rank killed with SIGKILL mid-collective, Ctrl-C, ranks that
 // disagree, a command that fails. The launcher runs as a child of the test with its output in
 // files; its ranks are found as its children in /proc.
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -181,7 +185,7 @@ TEST_P(ProcessTransport, BenchRunsAsProcessesAndChecksEveryElement) {
 // non-zero, and the job leaves no shared-memory names behind.
 TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
   const std::string job = uniqueJob("kill");
-  Child bench({"bench", "-p", "3", "--transport", GetParam(), "--timeout", "2", "-b", "256K", "-e",
+  Child bench({"bench", "-p", "3", "--transport", GetParam(), "--timeout", "2s", "-b", "256K", "-e",
                "256K", "-n", "1000000", "-c", "0"},
               {{"RINGLAB_JOB", job}});
   const std::map<int, pid_t> ranks = waitForRanks(bench.pid(), 3);
@@ -205,7 +209,7 @@ TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
 TEST_P(ProcessTransport, RanksThatDisagreeAllFailWithMismatch) {
   const std::string script =
       std::string("exec ") + RINGLAB_BINARY + " bench --transport " + GetParam() +
-      " -b $((8 + 4 * RINGLAB_RANK)) -e $((8 + 4 * RINGLAB_RANK)) -n 1 --timeout 5";
+      " -b $((8 + 4 * RINGLAB_RANK)) -e $((8 + 4 * RINGLAB_RANK)) -n 1 --timeout 5s";
   Child launch({"launch", "-p", "2", "--", "sh", "-c", script});
   ASSERT_TRUE(launch.waitFor(std::chrono::seconds(30))) << "hung";
   EXPECT_NE(launch.exitCode(), 0);
@@ -292,6 +296,94 @@ TEST(Launch, BadInputIsOneCleanLine) {
     EXPECT_EQ(c.exitCode(), 2) << args[1] << ": " << c.err();
     EXPECT_EQ(countLines(c.err(), "ringlab: error: "), 1) << c.err();
   }
+}
+
+// A port nobody listens on now (the kernel's pick), for a rendezvous.
+int freePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof address;
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+// torchrun's variables and no --transport: the processes join one tcp job, not p separate runs.
+TEST(UnderALauncher, BenchWithTorchrunVariablesJoinsOneTcpJob) {
+  const std::string port = std::to_string(freePort());
+  std::vector<std::unique_ptr<Child>> ranks;
+  for (int r = 0; r < 2; ++r) {
+    ranks.push_back(std::make_unique<Child>(
+        std::vector<std::string>{"bench", "-b", "8", "-e", "64", "-n", "2", "--timeout", "20"},
+        std::map<std::string, std::string>{{"RANK", std::to_string(r)},
+                                           {"LOCAL_RANK", std::to_string(r)},
+                                           {"WORLD_SIZE", "2"},
+                                           {"LOCAL_WORLD_SIZE", "2"},
+                                           {"MASTER_ADDR", "127.0.0.1"},
+                                           {"MASTER_PORT", port},
+                                           {"TORCHELASTIC_RUN_ID", "test"}}));
+  }
+  for (auto& rank : ranks) {
+    ASSERT_TRUE(rank->waitFor(std::chrono::seconds(60))) << "hung";
+    EXPECT_EQ(rank->exitCode(), 0) << rank->err();
+  }
+  EXPECT_NE(ranks[0]->out().find("transport tcp  p 2"), std::string::npos) << ranks[0]->out();
+  EXPECT_EQ(countLines(ranks[0]->out(), "# wrong elements in total: 0"), 1) << ranks[0]->out();
+  EXPECT_EQ(ranks[1]->out(), "") << "rank 1 prints nothing";
+}
+
+// Launchers whose transport cannot be used, whatever MPI this ringlab is built for: refused with
+// one line that names what was seen and the flag to add. --transport given is always obeyed.
+TEST(UnderALauncher, RefusesWhatWouldRunSeparateJobsAndObeysAGivenTransport) {
+  Child launched({"launch", "-p", "2", "--", RINGLAB_BINARY, "bench", "-b", "8", "-e", "8"});
+  ASSERT_TRUE(launched.waitFor(std::chrono::seconds(30)));
+  EXPECT_EQ(launched.exitCode(), 2);
+  EXPECT_EQ(countLines(launched.err(), "ringlab: error: under ringlab launch (RINGLAB_RANK="), 2)
+      << launched.err();
+  EXPECT_NE(launched.err().find("add --transport shm"), std::string::npos) << launched.err();
+  EXPECT_EQ(launched.out(), "");
+
+  Child elastic({"bench", "-b", "8", "-e", "8"}, {{"TORCHELASTIC_RUN_ID", "x"}});
+  ASSERT_TRUE(elastic.waitFor(std::chrono::seconds(10)));
+  EXPECT_EQ(elastic.exitCode(), 2);
+  EXPECT_NE(elastic.err().find("torchrun (TORCHELASTIC_RUN_ID=x), but RANK and WORLD_SIZE"),
+            std::string::npos)
+      << elastic.err();
+
+  Child calibrate({"calibrate", "-b", "8", "-e", "512", "-n", "3"},
+                  {{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_RANK", "0"}});
+  ASSERT_TRUE(calibrate.waitFor(std::chrono::seconds(10)));
+  EXPECT_EQ(calibrate.exitCode(), 2);
+  EXPECT_EQ(countLines(calibrate.err(), "ringlab: error: "), 1) << calibrate.err();
+  EXPECT_NE(calibrate.err().find("calibrate runs its ranks as threads of one process"),
+            std::string::npos)
+      << calibrate.err();
+
+  Child given({"bench", "--transport", "inproc", "-p", "2", "-b", "8", "-e", "8", "-n", "1"},
+              {{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_RANK", "0"}, {"PMI_SIZE", "2"}});
+  ASSERT_TRUE(given.waitFor(std::chrono::seconds(30)));
+  EXPECT_EQ(given.exitCode(), 0) << given.err();
+  EXPECT_NE(given.out().find("transport inproc  p 2"), std::string::npos) << given.out();
+}
+
+// The other MPI's launcher: refused before MPI starts, naming the launcher this build needs.
+TEST(UnderALauncher, RefusesTheOtherMpisLauncher) {
+  const std::string built = RINGLAB_MPI_FLAVOUR;
+  if (built.empty()) GTEST_SKIP() << "built without MPI";
+  const std::map<std::string, std::string> other =
+      built == "openmpi" ? std::map<std::string, std::string>{{"PMI_SIZE", "2"}, {"PMI_RANK", "0"}}
+                         : std::map<std::string, std::string>{{"OMPI_COMM_WORLD_SIZE", "2"}};
+  Child bench({"bench", "-b", "8", "-e", "8"}, other);
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(10)));
+  EXPECT_EQ(bench.exitCode(), 2);
+  EXPECT_EQ(countLines(bench.err(), "ringlab: error: under "), 1) << bench.err();
+  EXPECT_NE(bench.err().find(built == "openmpi" ? "start it with Open MPI's mpirun"
+                                                : "start it with MPICH's mpiexec"),
+            std::string::npos)
+      << bench.err();
 }
 
 }  // namespace

@@ -264,7 +264,7 @@ TEST(ModelUnits, DurationsAndBandwidths) {
   EXPECT_DOUBLE_EQ(parseBandwidth("100Gb/s"), 12.5e9);
   for (const char* bad : {"", "fast", "-5us", "5 parsecs", "nan", "inf"})
     EXPECT_THROW(parseSeconds(bad), Error) << bad;
-  for (const char* bad : {"0GB/s", "-1GB/s", "12.5", "12.5GiB/s", "abc"})
+  for (const char* bad : {"0GB/s", "-1GB/s", "12.5", "abc"})
     EXPECT_THROW(parseBandwidth(bad), Error) << bad;
 }
 

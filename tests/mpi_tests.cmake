@@ -32,3 +32,13 @@ foreach(flavour IN LISTS RINGLAB_MPI_FLAVOURS)
                                             ENVIRONMENT "${environment}")
   endforeach()
 endforeach()
+
+# `ringlab bench` under mpirun without --transport: one MPI job under the launcher of the MPI the
+# binary links, a refusal naming the flag under the other's (tests/bench_under_mpirun_test.sh).
+if(RINGLAB_MPI_FLAVOURS)
+  add_test(NAME mpi_bench_picks_the_launchers_transport
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench_under_mpirun_test.sh $<TARGET_FILE:ringlab_cli>
+                   "${RINGLAB_DEFAULT_MPI}" "${RINGLAB_MPIEXEC_openmpi}" "${RINGLAB_MPIEXEC_mpich}")
+  set_tests_properties(mpi_bench_picks_the_launchers_transport PROPERTIES PROCESSORS 2 TIMEOUT 300
+                                                                          LABELS mpi)
+endif()

@@ -34,7 +34,7 @@ TEST(PlanCli, PlansEveryBaselineAndTheDdpCap) {
 
 TEST(PlanCli, JsonAgreesWithEvaluateOfTheOptimum) {
   const std::string base =
-      "--timeline " + data("plan_timeline.json") + " -p 4 --alpha 20us --bw 2GB/s --json";
+      "--timeline " + data("plan_timeline.json") + " -p 4 --alpha 20us --bw 2GB/s --json -";
   const Result r = run(base);
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -55,7 +55,7 @@ TEST(PlanCli, JsonAgreesWithEvaluateOfTheOptimum) {
 
 TEST(PlanCli, WritesAGantt) {
   const std::string svg = ::testing::TempDir() + "plan_gantt.svg";
-  const Result r = run("--timeline " + data("plan_timeline.csv") + " -p 8 --gantt " + svg);
+  const Result r = run("--timeline " + data("plan_timeline.csv") + " -p 8 --svg " + svg);
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string text = ringlab::test::slurpFile(svg);
   EXPECT_NE(text.find("<svg"), std::string::npos);
@@ -64,7 +64,7 @@ TEST(PlanCli, WritesAGantt) {
 
 TEST(PlanCli, PlansFromMeasuredAllReduceTimes) {
   const Result r = run("--timeline " + data("plan_timeline.csv") + " -p 2 --measured " +
-                       data("plan_measured_p2.json") + " --json");
+                       data("plan_measured_p2.json") + " --json -");
   ASSERT_EQ(r.status, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_NE(j["model"].get<std::string>().find("measured AllReduce times over gloo"),

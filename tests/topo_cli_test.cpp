@@ -83,7 +83,7 @@ TEST(TopoCli, OrderGivesKRingsAndChannelsMustAgree) {
     EXPECT_NE(r.out.find("0,1,2,3 | 0,3,2,1"), std::string::npos) << r.out;  // rank order, k = 2
     EXPECT_NE(r.out.find("0,1,2,3 | 0,2,1,3"), std::string::npos) << r.out;  // given
   }
-  const CliResult json = with({"--order", "0,1,2,3|0,2,1,3", "--json"});
+  const CliResult json = with({"--order", "0,1,2,3|0,2,1,3", "--json", "-"});
   ASSERT_EQ(json.status, 0) << json.err;
   EXPECT_NE(json.out.find("\"method\": \"given by --order\""), std::string::npos) << json.out;
   std::vector<std::string> search = base;
@@ -157,7 +157,7 @@ TEST(TopoCli, ImportsAnNcclTopologyDump) {
 
 TEST(TopoCli, DetectWritesALoadableTopologyOfThisMachine) {
   const std::string file = tempFile("detected.json", "");
-  const CliResult r = ringlab({"topo", "detect", "--slots", "cores", "-o", file});
+  const CliResult r = ringlab({"topo", "detect", "--slots", "cores", "--json", file});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("bandwidths are assumptions"), std::string::npos) << r.out;
   const CliResult shown = ringlab({"topo", "show", "--topo-file", file, "--links", "2"});

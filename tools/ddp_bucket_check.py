@@ -17,7 +17,7 @@ Steps (everything lands in DIR):
     communication hook, with and without gradient_as_bucket_view: DDP's per-iteration bookkeeping
     and the rate of its bucket copies, each applied where its 95% interval excludes zero ->
     timeline_ddp.json (the timeline as DDP runs it) and bookkeeping.json;
- 5. plan: `ringlab plan --timeline timeline_ddp.json -p 2 --json --ddp-caps ...` with the measured
+ 5. plan: `ringlab plan --timeline timeline_ddp.json -p 2 --json - --ddp-caps ...` with the measured
     AllReduce (the prediction) and with the link profile (the model from point-to-point numbers)
     -> plan_measured.json, plan_link.json, gantt.svg, each planner's cap;
  6. measure: DDP with each cap, one model copy per cap, caps interleaved (A B C ... A B C ...) for
@@ -385,15 +385,15 @@ def main():
 
     planner_caps = {}
     for name, cost_args in estimates.items():
-        planner_caps[name] = float(f"{json.loads(run_plan(cost_args, caps, ['--json']))['ddp_bucket_cap_mb']:.4g}")
+        planner_caps[name] = float(f"{json.loads(run_plan(cost_args, caps, ['--json', '-']))['ddp_bucket_cap_mb']:.4g}")
     for cap in planner_caps.values():
         if cap not in caps:
             caps.append(cap)
-    plans = {name: json.loads(run_plan(cost_args, caps, ["--json"])) for name, cost_args in estimates.items()}
+    plans = {name: json.loads(run_plan(cost_args, caps, ["--json", "-"])) for name, cost_args in estimates.items()}
     for name, plan in plans.items():
         with open(path(f"plan_{name}.json"), "w") as f:
             json.dump(plan, f, indent=1)
-    run_plan(estimates["measured"], caps, ["--gantt", path("gantt.svg")])
+    run_plan(estimates["measured"], caps, ["--svg", path("gantt.svg")])
 
     def predictions(plan, serial=False):
         # serial: the contention term at its limit, no communication hidden under the backward

@@ -47,11 +47,11 @@ export function initModel(limits, defaults) {
     if (!ok) return null;
     const bytes = 2 ** Number(size.value);
     $('model-size-text').textContent = formatBytes(bytes);
-    return { p: checks.p.value, alpha_us: checks.alpha.value, bw_GBps: checks.bw.value, gamma_ns_per_byte: checks.gamma.value, maxP: checks.maxp.value, bytes };
+    return { p: checks.p.value, alpha: checks.alpha.value, bw: checks.bw.value, gamma: checks.gamma.value, maxP: checks.maxp.value, bytes };
   }
 
   function showApiError(r) {
-    const byField = { p: fields.p, max_p: fields.maxp, alpha_us: fields.alpha, bw_GBps: fields.bw, gamma_ns_per_byte: fields.gamma };
+    const byField = { p: fields.p, max_p: fields.maxp, alpha: fields.alpha, bw: fields.bw, gamma: fields.gamma };
     const target = byField[r.data.field];
     if (target) setFieldMessage(target, r.data.error);
     else $('model-crossovers').textContent = r.data.error;
@@ -61,7 +61,8 @@ export function initModel(limits, defaults) {
     const q = readParams();
     if (!q) return;
     const mine = ++request;
-    const common = { alpha_us: q.alpha_us, bw_GBps: q.bw_GBps, gamma_ns_per_byte: q.gamma_ns_per_byte };
+    // The API reads quantities with their units, as the CLI does: the fields' units are appended.
+    const common = { alpha: `${q.alpha}us`, bw: `${q.bw}GB/s`, gamma: `${q.gamma}ns/B` };
     const lo = Math.min(sweepMin, ...(measured ? measured.points.map((m) => 2 ** Math.floor(Math.log2(m.size))) : []));
     const hi = Math.max(sweepMax, ...(measured ? measured.points.map((m) => 2 ** Math.ceil(Math.log2(m.size))) : []));
     const [sizes, ranks] = await Promise.all([

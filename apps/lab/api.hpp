@@ -38,11 +38,12 @@ nlohmann::json orbitApi(const Params& params);
 // and the short cycle.
 nlohmann::json scheduleApi(const Params& params);
 
-// GET /api/model/sizes?p=8&alpha_us=2&bw_GBps=5&gamma_ns_per_byte=0.2&min=8&max=1G&dtype=float32:
-// predicted time of every modelled algorithm at each power-of-two size, and the crossovers.
+// GET /api/model/sizes?p=8&alpha=2us&bw=5GB/s&gamma=0.2ns/B&min=8&max=1G&dtype=float32 (the
+// quantities with their units, as the CLI's --alpha, --bw, --gamma read them): predicted time of
+// every modelled algorithm at each power-of-two size, and the crossovers.
 nlohmann::json modelSizesApi(const Params& params);
 
-// GET /api/model/ranks?size=1M&max_p=256&alpha_us=...: the ring's startup and bandwidth terms for
+// GET /api/model/ranks?size=1M&max_p=256&alpha=...: the ring's startup and bandwidth terms for
 // p = 2..max_p at one size, and the limit 2 n beta of the bandwidth term.
 nlohmann::json modelRanksApi(const Params& params);
 

@@ -13,23 +13,24 @@
 namespace ringlab::lab {
 namespace {
 
-// Bounds wide enough for any fabric, narrow enough that every product stays finite.
-inline constexpr double kMaxAlphaUs = 1e6;
-inline constexpr double kMinBandwidthGBps = 1e-6;
-inline constexpr double kMaxBandwidthGBps = 1e6;
-inline constexpr double kMaxGammaNsPerByte = 1e6;
+// Bounds wide enough for any fabric, narrow enough that every product stays finite. The
+// parameters carry their units, as on the command line: alpha=2us, bw=12.5GB/s, gamma=0.2ns/B.
+inline constexpr double kMaxAlpha_s = 1;
+inline constexpr double kMinBandwidth_Bps = 1e3;
+inline constexpr double kMaxBandwidth_Bps = 1e15;
+inline constexpr double kMaxGamma_s_per_byte = 1e-3;
 
 model::ModelParams modelParams(const Params& params) {
   const model::ModelParams d = model::defaultProfile().params;
   model::ModelParams m;  // one memory regime, unlimited concurrent transfers: the seed's model
-  m.link.alpha_s = params.number("alpha_us", 0, kMaxAlphaUs, d.link.alpha_s * 1e6) * 1e-6;
-  // beta is per direction (params.hpp): bandwidth in GB/s = 1e9 B/s, one direction.
-  const double bandwidthGBps =
-      params.number("bw_GBps", kMinBandwidthGBps, kMaxBandwidthGBps, 1e-9 / d.link.beta_s_per_byte);
-  m.link.beta_s_per_byte = 1 / (bandwidthGBps * 1e9);
-  const double gammaNs =
-      params.number("gamma_ns_per_byte", 0, kMaxGammaNsPerByte, d.reduce.gamma_s_per_byte * 1e9);
-  m.reduce.gamma_s_per_byte = gammaNs * 1e-9;
+  m.link.alpha_s =
+      params.quantity("alpha", parseSeconds, 0, kMaxAlpha_s, "0 to 1s", d.link.alpha_s);
+  // beta is per direction (params.hpp): GB/s = 1e9 B/s, one direction.
+  m.link.beta_s_per_byte =
+      1 / params.quantity("bw", parseBandwidth, kMinBandwidth_Bps, kMaxBandwidth_Bps,
+                          "1kB/s to 1000000GB/s", 1 / d.link.beta_s_per_byte);
+  m.reduce.gamma_s_per_byte = params.quantity("gamma", parseSecondsPerByte, 0, kMaxGamma_s_per_byte,
+                                              "0 to 1000000ns/B", d.reduce.gamma_s_per_byte);
   return m;
 }
 
@@ -54,7 +55,7 @@ std::uint64_t countOf(const Params& params, const std::string& name, const std::
 }  // namespace
 
 nlohmann::json modelSizesApi(const Params& params) {
-  params.allowOnly({"p", "alpha_us", "bw_GBps", "gamma_ns_per_byte", "min", "max", "dtype"});
+  params.allowOnly({"p", "alpha", "bw", "gamma", "min", "max", "dtype"});
   const int p = static_cast<int>(params.integer("p", 2, kMaxModelRanks));
   const DataType type = params.dataType("dtype", "float32");
   const model::ModelParams m = modelParams(params);
@@ -81,7 +82,7 @@ nlohmann::json modelSizesApi(const Params& params) {
 }
 
 nlohmann::json modelRanksApi(const Params& params) {
-  params.allowOnly({"size", "max_p", "alpha_us", "bw_GBps", "gamma_ns_per_byte", "dtype"});
+  params.allowOnly({"size", "max_p", "alpha", "bw", "gamma", "dtype"});
   const DataType type = params.dataType("dtype", "float32");
   const model::ModelParams m = modelParams(params);
   const std::uint64_t count = countOf(params, "size", "1M", type);

@@ -81,6 +81,23 @@ double Params::number(const std::string& name, double lo, double hi,
   return value;
 }
 
+double Params::quantity(const std::string& name, double (*parse)(std::string_view), double lo,
+                        double hi, const std::string& range, double fallback) const {
+  const auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  const std::string& v = it->second;
+  double value = 0;
+  try {
+    value = parse(v);
+  } catch (const Error& e) {
+    throw ApiError(name, name + ": " + shown(e.what()));
+  }
+  if (!(value >= lo && value <= hi)) {
+    throw ApiError(name, name + " = '" + shown(v) + "': must be in " + range);
+  }
+  return value;
+}
+
 std::uint64_t Params::size(const std::string& name, std::uint64_t maxBytes,
                            const std::string& fallback) const {
   const std::string v = text(name, fallback);

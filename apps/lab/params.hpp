@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "ringlab/core/dtype.hpp"
 
@@ -41,6 +42,11 @@ class Params {
   // A finite decimal number in [lo, hi].
   double number(const std::string& name, double lo, double hi,
                 std::optional<double> fallback) const;
+  // A quantity with its unit, read by `parse` (core/units, the CLI's own parser: "5us",
+  // "12.5GB/s", "0.05ns/B"; a bare number other than 0 is refused), in [lo, hi] base units, which
+  // `range` shows as the user types them ("0 to 1s"); `fallback` (base units) when absent.
+  double quantity(const std::string& name, double (*parse)(std::string_view), double lo, double hi,
+                  const std::string& range, double fallback) const;
   // A size as the CLI reads it ("8", "4K", "1M", "64KiB"), at most `maxBytes`.
   std::uint64_t size(const std::string& name, std::uint64_t maxBytes,
                      const std::string& fallback) const;

@@ -1,18 +1,18 @@
 // `ringlab bench`: nccl-tests' all_reduce_perf, in shape and in column meaning. Parses the
 // options, runs measure's sweep (ranks as threads, or this process as one rank of a job) and
 // prints report's table; the record goes to --json.
-#include <unistd.h>
-
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/io/files.hpp"
+#include "ringlab/job/launch_environment.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/bench.hpp"
@@ -55,20 +55,22 @@ constexpr RefusedFlag kRefusedFlags[] = {
 };
 
 struct BenchArgs {
-  int ranks = 4;
+  int ranks = kDefaultRanks;
   SweepOptions sweep;
-  std::string segment = "256K", transport = "inproc", json;
+  std::string segment = "256K", transport = "inproc";
+  JsonOutput json;
   int iterations = 20, warmup = 2, check = 1;
-  long long average = 3;         // -a: nccl-tests' number (its default is 1; ringlab's the max)
-  std::string stats = "median";  // --stats
+  std::string timePerSize = "0";  // --time: iterate about this long per size instead of -n
+  long long average = 3;          // -a: nccl-tests' number (its default is 1; ringlab's the max)
+  std::string stats = "median";   // --stats
   const RefusedFlag* refused = nullptr;  // an nccl-tests flag given that does not apply here
   std::string refusedValue;              // what it was given (unused)
-  double secondsPerSize = 0;             // -T/--time
   bool peerMpi = false, samples = false;
-  bool ranksGiven = false;  // -p on the command line (processes take p from their launcher)
-  double timeoutSeconds = 60;
-  std::string modelProfile;  // --model: add predicted time and measured/predicted
-  std::string tuned;         // --tuned: decision table that --algo auto prefers to the model
+  bool ranksGiven = false;      // -p on the command line (processes take p from their launcher)
+  bool transportGiven = false;  // else the launcher's, if one started this process
+  std::string timeout = "60s";
+  std::string profile;  // --profile: add predicted time and measured/predicted
+  std::string tuned;    // --tuned: decision table that --algo auto prefers to the model
   AlgorithmOptions algorithm;
   // --topo / --topo-file / --placement: the machine the ranks run on, named in the record.
   TopologyOptions topology;
@@ -87,7 +89,7 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
   }
   args.sweep.factor();
   measure::parseStatistics(args.stats);  // refused before any rank process starts
-  return exec::timeoutFromSeconds(args.timeoutSeconds, "--timeout");
+  return exec::timeoutFromSeconds(parseSeconds(args.timeout), "--timeout");
 }
 
 measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::milliseconds timeout) {
@@ -95,7 +97,7 @@ measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::millisecond
   config.ranks = args.ranks;
   args.sweep.fill(config);
   config.iterations = args.iterations;
-  config.secondsPerSize = args.secondsPerSize;
+  config.secondsPerSize = parseSeconds(args.timePerSize);
   config.warmup = args.warmup;
   config.check = args.check;
   config.overRanks = measure::overRanksFromFlag(args.average);
@@ -103,8 +105,8 @@ measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::millisecond
   config.collective.algorithm = args.algorithm.resolve(args.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
   config.collective.exec.timeout = timeout;
-  if (!args.modelProfile.empty()) {
-    config.profile = readProfile(args.modelProfile);
+  if (!args.profile.empty()) {
+    config.profile = readProfile(args.profile);
     config.collective.autoModel = config.profile->params;  // auto chooses with the same model
   }
   if (!args.tuned.empty()) {
@@ -136,28 +138,20 @@ measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig
 
 // Runs the sweep, printing each row as it comes (with a progress line on a terminal); the rows
 // go into the record. Returns the number of wrong elements over all rows.
-std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* processComm,
-                              const report::BenchColumns& columns, measure::RunRecord& record) {
-  std::fputs(report::benchTableHeader(columns).c_str(), stdout);
-  std::fflush(stdout);
-  const std::vector<std::uint64_t> sizes = measure::sweepSizes(config);
-  const std::size_t rows = sizes.size() * config.types.size() * config.ops.size();
-  const bool progress = isatty(STDERR_FILENO) && rows > 4;
+std::uint64_t measureAndPrint(measure::BenchConfig& config, Communicator* processComm,
+                              const report::BenchColumns& columns, measure::RunRecord& record,
+                              const JsonOutput& json) {
+  json.printText(report::benchTableHeader(columns));
+  ProgressLine line("bench");
+  config.progress = line.callback();
   std::uint64_t totalWrong = 0;
   const auto onRow = [&](const measure::RecordRow& row) {
-    if (progress) std::fprintf(stderr, "\r\033[K");
-    std::fputs(report::benchTableRow(row, config.ranks, row.dtype, row.op, columns).c_str(),
-               stdout);
-    std::fflush(stdout);
+    if (!json.toStdout())
+      line.print(report::benchTableRow(row, config.ranks, row.dtype, row.op, columns));
     for (const auto& t : {row.outOfPlace, row.inPlace, row.peer}) {
       if (t) totalWrong += t->wrong.value_or(0);
     }
     record.rows.push_back(row);
-    const std::size_t done = record.rows.size();
-    if (progress && done < rows) {
-      std::fprintf(stderr, "[%zu/%zu] next: %s", done, rows,
-                   formatSize(sizes[done % sizes.size()]).c_str());
-    }
   };
   if (processComm) {
     measure::runBenchRank(config, *processComm, onRow);
@@ -168,6 +162,10 @@ std::uint64_t measureAndPrint(const measure::BenchConfig& config, Communicator* 
 }
 
 int runBenchCommand(BenchArgs args) {
+  // Under mpirun or torchrun without --transport: the launcher's, not p separate runs.
+  args.transport =
+      job::chooseTransport(args.transportGiven ? std::optional(args.transport) : std::nullopt,
+                           "bench", {"inproc", "shm", "tcp", "mpi"});
   const auto timeout = checkArgs(args);
   // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
   // table) is checked against p.
@@ -186,19 +184,21 @@ int runBenchCommand(BenchArgs args) {
       config.peerLibrary = transport::mpiLibraryVersion();
     }
   }
-  if (!job::speaksForTheJob(part)) args.json.clear();
-  if (!args.json.empty()) io::writeTextFile(args.json, "", "--json");  // refused before measuring
+  if (!job::speaksForTheJob(part)) args.json.path.clear();
+  args.json.checkWritable();
   measure::RunRecord record = benchRecord(args, config);
   const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
                                      config.collective.algorithm.name == model::kAutoAlgorithm,
                                      measure::parseStatistics(args.stats)};
-  std::fputs(report::benchPreamble(config, record.run, columns.stats, args.tuned, args.modelProfile)
-                 .c_str(),
-             stdout);
-  const std::uint64_t totalWrong = measureAndPrint(config, processComm.get(), columns, record);
-  std::printf("# wrong elements in total: %llu\n", static_cast<unsigned long long>(totalWrong));
-  if (!args.json.empty())
-    io::writeTextFile(args.json, measure::toJson(record).dump(2) + "\n", "--json");
+  args.json.printText(
+      report::benchPreamble(config, record.run, columns.stats, args.tuned, args.profile));
+  args.json.printText(report::oversubscription(
+      job::ranksOnThisHost(args.transport, args.ranks, job::detectLaunchEnvironment()), args.ranks,
+      job::usableCores()));
+  const std::uint64_t totalWrong =
+      measureAndPrint(config, processComm.get(), columns, record, args.json);
+  args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");
+  if (args.json.given()) args.json.write(measure::toJson(record).dump(2) + "\n");
   return totalWrong == 0 ? 0 : 1;
 }
 
@@ -208,10 +208,10 @@ Action addBenchCommand(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd =
       app.add_subcommand("bench", "measure AllReduce over a size sweep (nccl-tests style)");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
+  addRanks(*cmd, args->ranks);
   args->sweep.add(*cmd, {.all = true});
-  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size");
-  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations before timing");
+  addIterations(*cmd, args->iterations, "timed iterations per size");
+  addWarmup(*cmd, args->warmup, "untimed iterations before timing");
   cmd->add_option("-c,--check", args->check,
                   "checked runs per size, each against the closed-form result (0: none)");
   cmd->add_option("-a,--average", args->average,
@@ -225,19 +225,21 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("--transport", args->transport,
                   "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
                   "launched for you, "
-                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun)");
+                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun); "
+                  "default: mpi under mpirun, tcp under torchrun, else inproc");
   cmd->add_option("--segment", args->segment, "pipeline segment size");
-  cmd->add_option("--timeout", args->timeoutSeconds, "seconds to wait for any one message");
-  cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  addTime(*cmd, "--timeout", args->timeout, "how long to wait for any one message, e.g. 60s");
+  args->json.add(*cmd, "also write the results as JSON to this file");
   cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
-  cmd->add_option("--model", args->modelProfile,
-                  "profile (ringlab calibrate): add predicted time and measured/predicted");
+  addProfile(*cmd, args->profile,
+             "profile (ringlab calibrate): add predicted time and measured/predicted");
   args->algorithm.add(*cmd);
   args->topology.add(*cmd, false);
-  cmd->add_option("-T,--time", args->secondsPerSize,
-                  "iterate about this many seconds per size instead of -n (0: use -n)");
+  addTime(*cmd, "--time", args->timePerSize,
+          "iterate about this long per size instead of -n, e.g. 50ms (0: use -n)");
   cmd->add_flag("--samples", args->samples,
-                "keep every iteration's time in the --json record (samples_us)");
+                "keep every iteration's time in the --json record (samples_us), and each "
+                "rank's (rank_samples_us)");
   cmd->add_flag("--peer-mpi", args->peerMpi,
                 "also time MPI_Allreduce on the same buffers (--transport mpi, under mpirun)");
   return [args, cmd] {
@@ -245,6 +247,7 @@ Action addBenchCommand(CLI::App& app) {
     for (const RefusedFlag& flag : kRefusedFlags) {
       if (cmd->count(std::string(flag.names).substr(0, 2)) > 0) args->refused = &flag;
     }
+    args->transportGiven = cmd->count("--transport") > 0;
     return runBenchCommand(*args);
   };
 }

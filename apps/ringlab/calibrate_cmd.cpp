@@ -3,11 +3,13 @@
 // writes the profile.
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/io/files.hpp"
+#include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/report/calibration.hpp"
 
@@ -15,14 +17,18 @@ namespace ringlab::cli {
 namespace {
 
 struct CalibrateArgs {
-  std::string transport = "inproc", out = "ringlab-profile.json";
+  std::string transport = "inproc";
+  JsonOutput json{"ringlab-profile.json"};
   SweepOptions sweep;
   int iterations = 20;
+  bool transportGiven = false;
 };
 
 int runCalibrateCommand(const CalibrateArgs& a) {
   measure::CalibrateConfig config;
-  config.transport = a.transport;
+  // Under a launcher without --transport: refused, not one calibration per process.
+  config.transport = job::chooseTransport(
+      a.transportGiven ? std::optional(a.transport) : std::nullopt, "calibrate", {"inproc"});
   config.iterations = a.iterations;
   config.minBytes = a.sweep.min();
   config.maxBytes = a.sweep.max();
@@ -32,14 +38,16 @@ int runCalibrateCommand(const CalibrateArgs& a) {
                  ": need 0 < min <= max <= 1G");
   }
   measure::validate(config);
-  io::writeTextFile(a.out, "", "--out");  // refused before minutes of measuring, not after
+  a.json.checkWritable();
   const measure::RunInfo info = measure::currentRunInfo();
-  std::fputs(report::calibrationHeader(a.transport, info).c_str(), stdout);
-  const measure::Calibration calibration = measure::calibrate(config);
-  const model::Profile profile = measure::calibratedProfile(calibration, a.transport, info);
-  std::fputs(report::calibrationText(calibration, profile).c_str(), stdout);
-  io::writeTextFile(a.out, model::toJson(profile).dump(2) + "\n", "--out");
-  std::printf("# profile written to %s\n", a.out.c_str());
+  a.json.printText(report::calibrationHeader(config.transport, info));
+  ProgressLine line("calibrate");
+  const measure::Calibration calibration = measure::calibrate(config, line.callback());
+  line.finish();
+  const model::Profile profile = measure::calibratedProfile(calibration, config.transport, info);
+  a.json.printText(report::calibrationText(calibration, profile));
+  a.json.write(model::toJson(profile).dump(2) + "\n");
+  a.json.printText("# profile written to " + a.json.path + "\n");
   return 0;
 }
 
@@ -50,11 +58,14 @@ Action addCalibrateCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "calibrate", "measure alpha, beta (ping-pong) and gamma (kernel) into a profile");
   cmd->add_option("--transport", args->transport, "inproc (ranks as threads)");
-  cmd->add_option("-o,--out", args->out, "profile file to write");
+  args->json.add(*cmd, "profile file to write");
   args->sweep.add(*cmd, {false, false, false});
-  cmd->add_option("-n,--iters", args->iterations,
-                  "timed round trips (best taken) and kernel runs (median) per size");
-  return [args] { return runCalibrateCommand(*args); };
+  addIterations(*cmd, args->iterations,
+                "timed round trips (best taken) and kernel runs (median) per size");
+  return [args, cmd] {
+    args->transportGiven = cmd->count("--transport") > 0;
+    return runCalibrateCommand(*args);
+  };
 }
 
 }  // namespace ringlab::cli

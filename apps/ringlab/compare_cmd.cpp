@@ -61,8 +61,7 @@ Action addCompareCommand(CLI::App& app) {
       ->required();
   cmd->add_option("--algo", args->algo,
                   "algorithm to predict (default: the file's; ring for nccl-tests)");
-  cmd->add_option("--svg", args->svg,
-                  "also draw measured and predicted time against size (log-log)");
+  addSvg(*cmd, args->svg, "also draw measured and predicted time against size (log-log)");
   args->model.add(*cmd);
   return [args] { return runCompareCommand(*args); };
 }

@@ -14,16 +14,22 @@ namespace ringlab::cli {
 namespace {
 
 struct ModelArgs {
-  int ranks = 8;
+  int ranks = kDefaultRanks;
   std::string size = "1G";
-  bool sweep = false, vsP = false, json = false;
+  bool sweep = false, vsP = false;
+  JsonOutput json;
   int maxRanks = 1024;
   SweepOptions range{.maxBytes = "1G"};  // -d; and -b, -e for --sweep
   ModelOptions model;
 };
 
-// The JSON document or the table of the mode asked for; every check comes before the first line.
-std::string modelOutput(const ModelArgs& a) {
+// The table of the mode asked for and its JSON document; every check comes before the first line.
+struct ModelOutput {
+  std::string text;
+  nlohmann::json json;
+};
+
+ModelOutput modelOutput(const ModelArgs& a) {
   checkRanks(a.ranks);
   if (a.sweep && a.vsP) throwInvalid("--sweep and --vs-p: choose one");
   if (a.vsP && (a.maxRanks < 2 || a.maxRanks > kMaxRanks)) {
@@ -42,8 +48,7 @@ std::string modelOutput(const ModelArgs& a) {
                    ": need 0 < min <= max");
     }
     const auto swept = model::sweepSizes(a.ranks, minCount, maxCount, type, params, true);
-    return a.json ? model::sweepJson(swept).dump(2) + "\n"
-                  : report::modelSweepText(basis, a.ranks, type, swept);
+    return {report::modelSweepText(basis, a.ranks, type, swept), model::sweepJson(swept)};
   }
   const std::uint64_t bytes = parseSize(a.size);
   const std::uint64_t count = elementCount(bytes, type, "--size");
@@ -52,12 +57,10 @@ std::string modelOutput(const ModelArgs& a) {
     for (int p = 2; p <= a.maxRanks; p *= 2) ranks.push_back(p);
     const auto rows = model::ringVersusRanks(ranks, count, type, params);
     const double limit_s = model::ringBandwidthLimit_s(bytes, params);
-    return a.json ? model::ranksJson(rows, limit_s).dump(2) + "\n"
-                  : report::modelRanksText(basis, bytes, rows, limit_s);
+    return {report::modelRanksText(basis, bytes, rows, limit_s), model::ranksJson(rows, limit_s)};
   }
   const model::SizeRow row = model::predictSize(a.ranks, count, type, params, true);
-  return a.json ? model::sizeJson(row).dump(2) + "\n"
-                : report::modelSizeText(basis, a.ranks, type, row);
+  return {report::modelSizeText(basis, a.ranks, type, row), model::sizeJson(row)};
 }
 
 }  // namespace
@@ -66,16 +69,19 @@ Action addModelCommand(CLI::App& app) {
   auto args = std::make_shared<ModelArgs>();
   CLI::App* cmd =
       app.add_subcommand("model", "predict AllReduce time per algorithm (alpha-beta-gamma)");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
+  addRanks(*cmd, args->ranks);
   cmd->add_option("--size", args->size, "message size per rank (8, 4K, 1M, 1G: powers of 1024)");
   cmd->add_flag("--sweep", args->sweep, "sweep sizes from -b to -e (x2) and find the crossovers");
   args->range.add(*cmd, {.stepFactor = false, .dtype = true, .op = false});
   cmd->add_flag("--vs-p", args->vsP, "ring terms for p = 2, 4, ... --max-p at --size");
   cmd->add_option("--max-p", args->maxRanks, "--vs-p: largest p");
-  cmd->add_flag("--json", args->json, "print JSON instead of a table");
+  args->json.add(*cmd, "also write the predictions as JSON to this file");
   args->model.add(*cmd);
   return [args] {
-    std::fputs(modelOutput(*args).c_str(), stdout);
+    args->json.checkWritable();
+    const ModelOutput output = modelOutput(*args);
+    args->json.printText(output.text);
+    if (args->json.given()) args->json.write(output.json.dump(2) + "\n");
     return 0;
   };
 }

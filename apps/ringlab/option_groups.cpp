@@ -4,10 +4,94 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/io/files.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/ring_order.hpp"
 
 namespace ringlab::cli {
+
+CLI::Option* addRanks(CLI::App& app, int& ranks, const std::string& help) {
+  return app.add_option("-p,--ranks", ranks, help);
+}
+
+CLI::Option* addProfile(CLI::App& app, std::string& path, const std::string& help) {
+  return app.add_option("--profile", path, help)->type_name("FILE");
+}
+
+CLI::Option* addIterations(CLI::App& app, int& iterations, const std::string& help) {
+  return app.add_option("-n,--iters", iterations, help);
+}
+
+CLI::Option* addWarmup(CLI::App& app, int& warmup, const std::string& help) {
+  return app.add_option("-w,--warmup_iters", warmup, help);
+}
+
+CLI::Option* addDataType(CLI::App& app, std::string& dtype, const std::string& help,
+                         const std::string& more) {
+  return app.add_option("-d,--datatype", dtype,
+                        help + (help.empty() ? "" : ": ") +
+                            "int8 uint8 int32 uint32 int64 uint64 float16|half bfloat16 "
+                            "float32|float float64|double" +
+                            more);
+}
+
+CLI::Option* addSvg(CLI::App& app, std::string& path, const std::string& help) {
+  return app.add_option("--svg", path, help)->type_name("FILE");
+}
+
+namespace {
+
+// The option, its text checked by `parse` as CLI11 reads it; the error is core/units' message.
+CLI::Option* addQuantity(CLI::App& app, const std::string& name, std::string& text,
+                         const std::string& help, const char* typeName,
+                         double (*parse)(std::string_view)) {
+  const CLI::Validator check(
+      [parse](std::string& value) -> std::string {
+        try {
+          parse(value);
+          return "";
+        } catch (const Error& e) {
+          return e.what();
+        }
+      },
+      "");
+  return app.add_option(name, text, help)->type_name(typeName)->check(check);
+}
+
+}  // namespace
+
+CLI::Option* addTime(CLI::App& app, const std::string& name, std::string& text,
+                     const std::string& help) {
+  return addQuantity(app, name, text, help, "TIME", parseSeconds);
+}
+
+CLI::Option* addBandwidth(CLI::App& app, const std::string& name, std::string& text,
+                          const std::string& help) {
+  return addQuantity(app, name, text, help, "BANDWIDTH", parseBandwidth);
+}
+
+CLI::Option* addPerByteCost(CLI::App& app, const std::string& name, std::string& text,
+                            const std::string& help) {
+  return addQuantity(app, name, text, help, "COST|RATE", parseSecondsPerByte);
+}
+
+void JsonOutput::add(CLI::App& app, const std::string& help) {
+  app.add_option("--json", path, help + " (-: standard output)")->type_name("FILE");
+}
+
+void JsonOutput::printText(const std::string& text) const {
+  if (toStdout()) return;
+  std::fputs(text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+void JsonOutput::checkWritable() const {
+  if (given() && !toStdout()) io::writeTextFile(path, "", "--json");
+}
+
+void JsonOutput::write(const std::string& json) const {
+  io::writeTextOrStdout(path, json, "--json");
+}
 
 void SweepOptions::add(CLI::App& app, Fields fields) {
   app.add_option("-b,--minbytes", minBytes, "smallest size (8, 4K, 64KiB, 1M, 2G: powers of 1024)");
@@ -20,12 +104,7 @@ void SweepOptions::add(CLI::App& app, Fields fields) {
         ->excludes(factorOption);
   }
   const std::string all = fields.all ? ", or all (every one, in nccl-tests' order)" : "";
-  if (fields.dtype) {
-    app.add_option("-d,--datatype", dtype,
-                   "int8 uint8 int32 uint32 int64 uint64 float16|half bfloat16 float32|float "
-                   "float64|double" +
-                       all);
-  }
+  if (fields.dtype) addDataType(app, dtype, "", all);
   if (fields.op) app.add_option("-o,--op", op, "sum prod min max avg" + all);
 }
 
@@ -101,10 +180,11 @@ void checkRanks(int ranks) {
 }
 
 void ModelOptions::add(CLI::App& app) {
-  app.add_option("--profile", profilePath, "model parameters from `ringlab calibrate`");
-  app.add_option("--alpha", alpha, "startup per message, e.g. 5us (overrides the profile)");
-  app.add_option("--bw", bandwidth, "bandwidth per direction, e.g. 12.5GB/s or 100Gb/s");
-  app.add_option("--gamma", gamma, "reduction cost per byte (0, 0.05ns) or rate (20GB/s)");
+  addProfile(app, profilePath, "model parameters from `ringlab calibrate`");
+  addTime(app, "--alpha", alpha, "startup per message, e.g. 5us (overrides the profile)");
+  addBandwidth(app, "--bw", bandwidth, "bandwidth per direction, e.g. 12.5GB/s or 100Gb/s");
+  addPerByteCost(app, "--gamma", gamma,
+                 "reduction cost per byte (0, 0.05ns/B) or its rate (20GB/s)");
   app.add_option("--concurrency", concurrency,
                  "transfers that progress at full speed at once on one host (0: unlimited)");
   app.add_option(
@@ -134,8 +214,7 @@ void TopologyOptions::add(CLI::App& app, bool withRanks) {
   app.add_option(
       "--placement", placement,
       "where ranks sit: block, round-robin (rr), or one node name per rank: n0,n1,n0,n1");
-  if (withRanks)
-    app.add_option("-p,--ranks", ranks, "number of ranks (default: every slot of the topology)");
+  if (withRanks) addRanks(app, ranks, "number of ranks (default: every slot of the topology)");
 }
 
 }  // namespace ringlab::cli

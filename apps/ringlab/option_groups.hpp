@@ -1,6 +1,9 @@
 #pragma once
-// The option groups that commands share, each declared once (CLI11) and turned into the
-// library's own structures; the commands add only what is theirs.
+// The options that commands share, each declared once (CLI11) and turned into the library's own
+// structures; the commands add only what is theirs. The vocabulary is docs/cli.md's table.
+//   addRanks, addProfile, addIterations, addWarmup, addDataType, addSvg, addTime, addBandwidth:
+//                     one flag each (-p, --profile, -n, -w, -d, --svg; quantities with units)
+//   JsonOutput        --json FILE, "-" for standard output
 //   SweepOptions      -b -e -f|-i -d -o: the size sweep, with nccl-tests' letters
 //   AlgorithmOptions  --algo --ring-order|--ring-stride --channels --ranks-per-node
 //   ModelOptions      --profile --alpha --bw --gamma --concurrency --bw-counts --volume
@@ -19,6 +22,49 @@
 #include "ringlab/schedule/algorithms.hpp"
 
 namespace ringlab::cli {
+
+// -p,--ranks N. Where p is free its default is kDefaultRanks; where a topology is given it is every
+// slot of the topology (TopologyOptions).
+inline constexpr int kDefaultRanks = 4;
+CLI::Option* addRanks(CLI::App& app, int& ranks, const std::string& help = "number of ranks");
+
+// --profile FILE: a profile from `ringlab calibrate`.
+CLI::Option* addProfile(CLI::App& app, std::string& path, const std::string& help);
+
+// -n,--iters N and -w,--warmup_iters N, nccl-tests' letters.
+CLI::Option* addIterations(CLI::App& app, int& iterations, const std::string& help);
+CLI::Option* addWarmup(CLI::App& app, int& warmup, const std::string& help);
+
+// -d,--datatype NAME; `more` follows the list of names (e.g. ", or all").
+CLI::Option* addDataType(CLI::App& app, std::string& dtype, const std::string& help = "",
+                         const std::string& more = "");
+
+// --svg FILE: the command's picture.
+CLI::Option* addSvg(CLI::App& app, std::string& path, const std::string& help);
+
+// Quantities with units (core/units): the text is checked as CLI11 reads it, so that a bare
+// number is refused with the accepted forms before anything runs ("--alpha: 5: a time needs a
+// unit, e.g. 5us, 5ms, 5s"); the command parses it with the same function where it uses it.
+CLI::Option* addTime(CLI::App& app, const std::string& name, std::string& text,
+                     const std::string& help);
+CLI::Option* addBandwidth(CLI::App& app, const std::string& name, std::string& text,
+                          const std::string& help);
+CLI::Option* addPerByteCost(CLI::App& app, const std::string& name, std::string& text,
+                            const std::string& help);
+
+// --json FILE: the command's machine output; "-" is standard output, which then holds the JSON
+// alone (the text is not printed), so that it can be piped.
+struct JsonOutput {
+  std::string path;  // empty: not asked for
+  void add(CLI::App& app, const std::string& help);
+  bool given() const { return !path.empty(); }
+  bool toStdout() const { return path == "-"; }
+  // Prints (and flushes) the command's text on standard output, unless the JSON takes it.
+  void printText(const std::string& text) const;
+  // Refuses an unwritable file before minutes of measuring, not after (the file is emptied).
+  void checkWritable() const;
+  void write(const std::string& json) const;
+};
 
 struct SweepOptions {
   std::string minBytes = "8", maxBytes = "64M", dtype = "float32", op = "sum";

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/timeline_files.hpp"
@@ -23,14 +24,16 @@ namespace {
 
 struct PlanArgs {
   io::TimelineSource timelines;
-  std::string evaluate, gantt, writeTimeline, copyBandwidth, ddpCaps, measured;
-  int ranks = 8;
-  bool views = false, json = false;
+  std::string evaluate, svg, writeTimeline, copyBandwidth, ddpCaps, measured;
+  int ranks = kDefaultRanks;
+  bool views = false;
+  JsonOutput json;
   ModelOptions model;
 };
 
 int runPlan(const PlanArgs& a) {
   checkRanks(a.ranks);
+  a.json.checkWritable();
   plan::Timeline recorded = io::loadTimeline(a.timelines);
   if (!a.copyBandwidth.empty()) recorded.copyBytesPerSecond = parseBandwidth(a.copyBandwidth);
   if (!a.writeTimeline.empty())
@@ -43,16 +46,15 @@ int runPlan(const PlanArgs& a) {
   plan::CompareOptions options;
   if (!a.ddpCaps.empty()) options.ddpCapBytes = plan::parseDdpCaps(a.ddpCaps);
   if (!a.evaluate.empty()) options.evaluate = plan::parseBucketStarts(a.evaluate);
+  ProgressLine line("plan");
+  options.progress = line.callback();
   const plan::PlanComparison c = plan::comparePlans(timeline, priced.cost, options);
-  if (!a.gantt.empty()) {
-    io::writeTextFile(a.gantt, report::planGanttSvg(timeline, c, a.ranks), "--gantt");
-  }
+  line.finish();
+  if (!a.svg.empty()) io::writeTextFile(a.svg, report::planGanttSvg(timeline, c, a.ranks), "--svg");
   const plan::PlanContext context{a.ranks, priced.description, priced.source,
                                   plan::describeCopies(timeline, a.views)};
-  const std::string text = a.json
-                               ? plan::comparisonJson(timeline, c, context).dump(2) + "\n"
-                               : report::planTable(recorded, timeline, c, context, priced.measured);
-  std::fputs(text.c_str(), stdout);
+  a.json.printText(report::planTable(recorded, timeline, c, context, priced.measured));
+  if (a.json.given()) a.json.write(plan::comparisonJson(timeline, c, context).dump(2) + "\n");
   return 0;
 }
 
@@ -69,12 +71,12 @@ Action addPlanCommand(CLI::App& app) {
                   "torch.profiler Chrome trace instead of --timeline (needs --params)");
   cmd->add_option("--params", args->timelines.params,
                   "--trace: CSV name,count,dtype per parameter, in model.parameters() order");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
+  addRanks(*cmd, args->ranks);
   cmd->add_option("--measured", args->measured,
                   "price buckets from measured AllReduce times (`ringlab bench --json` output, "
                   "same p) instead of the model");
-  cmd->add_option(
-      "--copy-bw", args->copyBandwidth,
+  addBandwidth(
+      *cmd, "--copy-bw", args->copyBandwidth,
       "memory copy bandwidth for the bucket copies, e.g. 8GB/s (overrides the timeline's)");
   cmd->add_flag(
       "--views", args->views,
@@ -83,10 +85,10 @@ Action addPlanCommand(CLI::App& app) {
                   "also price this bucketing: bucket start indices in ready order, e.g. 0,12,40");
   cmd->add_option("--ddp-caps", args->ddpCaps,
                   "also price DDP with these bucket_cap_mb values, e.g. 0.1,1,25");
-  cmd->add_option("--gantt", args->gantt, "write the Gantt picture (SVG) here");
+  addSvg(*cmd, args->svg, "write the Gantt picture of the plans here");
   cmd->add_option("--write-timeline", args->writeTimeline,
                   "write the timeline read (e.g. from --trace) as ringlab JSON");
-  cmd->add_flag("--json", args->json, "print JSON instead of a table");
+  args->json.add(*cmd, "also write the comparison as JSON to this file");
   args->model.add(*cmd);
   return [args] { return runPlan(*args); };
 }

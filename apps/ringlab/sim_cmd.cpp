@@ -1,13 +1,12 @@
 // `ringlab sim`: AllReduce simulated on a topology and placement, printed in `ringlab bench`'s
 // table shape (nccl-tests' columns) so that a simulated and a measured run compare line by line.
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <string>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
-#include "ringlab/core/error.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/measure/sim_record.hpp"
 #include "ringlab/report/sim_text.hpp"
@@ -24,13 +23,8 @@ struct SimArgs {
   std::string maxMemory = "4G";
   bool search = false, criticalPath = false;
   int links = 0;
-  std::string json;
+  JsonOutput json;
 };
-
-void print(const std::string& text) {
-  std::fputs(text.c_str(), stdout);
-  std::fflush(stdout);
-}
 
 int runSim(const SimArgs& args) {
   args.sweep.factor();  // refused before anything else is read
@@ -44,27 +38,29 @@ int runSim(const SimArgs& args) {
   run.reduceBandwidth = args.reduceBandwidth;
   if (!args.reduceBandwidth.empty()) run.gammaSPerByte = 1.0 / parseBandwidth(args.reduceBandwidth);
   schedule::AlgorithmSpec spec = args.algorithm.resolve(p);
+  ProgressLine line("sim");
   if (args.search) {
     spec = sim::withSearchedRings(spec, *placed.topology, *placed.placement,
-                                  static_cast<double>(args.sweep.max()), run.searchMethod);
+                                  static_cast<double>(args.sweep.max()), run.searchMethod,
+                                  line.callback());
   }
   const sim::AllReduceSim allReduce(spec, p, parseSize(args.maxMemory),
                                     "--max-memory " + args.maxMemory);
-  std::ofstream jsonOut;
-  if (!args.json.empty()) {
-    jsonOut.open(args.json);
-    if (!jsonOut) throwInvalid("--json " + args.json + ": cannot open for writing");
-  }
+  args.json.checkWritable();
+  const auto print = [&](const std::string& text) {
+    if (!args.json.toStdout()) line.print(text);
+  };
   run.info = measure::simRunInfo(spec, run.topology, run.placement, p, type, op);
   print(report::simPreamble(run));
   sim::SimResult last;
   const std::vector<sim::SimRow> rows = sim::simulateSizes(
       *placed.topology, *placed.placement, allReduce, args.sweep.sizes(), type,
       sim::SimParams{.gamma_s_per_byte = run.gammaSPerByte}, last,
-      [&](const sim::SimRow& row) { print(report::simTableRow(row, run.info)); });
+      [&](const sim::SimRow& row) { print(report::simTableRow(row, run.info)); }, line.callback());
+  line.finish();
   if (args.criticalPath) print(report::simCriticalPath(last, *placed.topology));
   if (args.links > 0) print(report::simBusiestLinks(last, *placed.topology, args.links));
-  if (jsonOut.is_open()) jsonOut << measure::simRecordJson(run, rows).dump(2) << "\n";
+  if (args.json.given()) args.json.write(measure::simRecordJson(run, rows).dump(2) + "\n");
   return 0;
 }
 
@@ -77,14 +73,14 @@ Action addSimCommand(CLI::App& app) {
   args->where.add(*cmd);
   args->algorithm.add(*cmd);
   args->sweep.add(*cmd);
-  cmd->add_option("--reduce-bw", args->reduceBandwidth,
-                  "reduction throughput on a rank, e.g. 10GB/s (gamma = 1/it)");
+  addBandwidth(*cmd, "--reduce-bw", args->reduceBandwidth,
+               "reduction throughput on a rank, e.g. 10GB/s (gamma = 1/it)");
   cmd->add_option("--max-memory", args->maxMemory, "refuse schedules estimated larger than this");
   cmd->add_flag("--search", args->search, "simulate the ring order(s) `ringlab topo search` finds");
   cmd->add_flag("--critical-path", args->criticalPath,
                 "print the critical path of the largest size");
   cmd->add_option("--links", args->links, "print the N busiest links of the largest size");
-  cmd->add_option("--json", args->json, "also write the results as JSON to this file");
+  args->json.add(*cmd, "also write the results as JSON to this file");
   return [args] { return runSim(*args); };
 }
 

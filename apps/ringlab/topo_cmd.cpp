@@ -6,8 +6,11 @@
 #include <memory>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
@@ -23,58 +26,62 @@ namespace {
 struct TopoArgs {
   TopologyOptions where;
   std::string size = "64M";
-  int channels = 0;   // 0: not given (1, or the number of rings --order gives)
-  std::string order;  // compare these rings instead of searching
-  int links = 12;     // show: rows of the link table
-  bool json = false;
+  int channels = 0;        // 0: not given (1, or the number of rings --order gives)
+  std::string order;       // compare these rings instead of searching
+  int links = 12;          // show: rows of the link table
+  JsonOutput json;         // show, search: the report; detect: the topology file ("-" default)
   std::string exportKind;  // search: ring-order, rankfile, machinefile, nccl-graph
-  std::string output;      // search, detect: write here instead of stdout
+  std::string exportFile;  // search: write the export here instead of stdout
   std::string saveTopology;
   io::DetectOptions detect;
   std::string detectIntra, detectNic;
 };
 
-// `text` on stdout, or written to `output` (-o). True when it went to stdout.
-bool printOrWrite(const std::string& output, const std::string& text) {
-  if (!output.empty()) {
-    io::writeTextFile(output, text, "-o");
-    return false;
-  }
-  std::fputs(text.c_str(), stdout);
-  return true;
-}
-
 int runRings(const TopoArgs& a, bool search) {
+  const bool exportToStdout = search && !a.exportKind.empty() && a.exportFile.empty();
+  if (exportToStdout && a.json.toStdout()) {
+    throwInvalid("--export " + a.exportKind +
+                 " and --json - both write to standard output: give --export-file FILE");
+  }
+  a.json.checkWritable();
   const PlacedTopology placed = a.where.load();
   const topo::Topology& t = *placed.topology;
   if (!a.saveTopology.empty()) io::writeTopologyFile(t, a.saveTopology, "--save-topology");
   const std::uint64_t bytes = parseSize(a.size);
   if (search && bytes == 0) throwInvalid("--size 0: the search prices a message; give one > 0");
+  ProgressLine line(search ? "topo search" : "topo show");
   const topo::RingReport report = topo::reportRings(
       t, *placed.placement,
       {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes}, a.channels,
-      a.order, !search);
+      a.order, !search, line.callback());
+  line.finish();
   if (search && !a.exportKind.empty()) {
-    if (printOrWrite(a.output,
-                     topo::exportRings(a.exportKind, t, *placed.placement, report.result.rings)))
+    const std::string exported =
+        topo::exportRings(a.exportKind, t, *placed.placement, report.result.rings);
+    if (exportToStdout) {
+      std::fputs(exported.c_str(), stdout);
       return 0;
-    std::printf("# wrote %s (%s)\n", a.output.c_str(), a.exportKind.c_str());
+    }
+    io::writeTextFile(a.exportFile, exported, "--export-file");
+    a.json.printText(fmt::format("# wrote {} ({})\n", a.exportFile, a.exportKind));
   }
-  const std::string text = a.json   ? topo::ringReportJson(report, t).dump(2) + "\n"
-                           : search ? report::ringSearchText(report, t)
-                                    : report::ringShowText(report, t, a.links);
-  std::fputs(text.c_str(), stdout);
+  const std::string text =
+      search ? report::ringSearchText(report, t) : report::ringShowText(report, t, a.links);
+  a.json.printText(text);
+  if (a.json.given()) a.json.write(topo::ringReportJson(report, t).dump(2) + "\n");
   return 0;
 }
 
 int runDetect(TopoArgs& a) {
   if (!a.detectIntra.empty()) a.detect.intra_Bps = parseBandwidth(a.detectIntra);
   if (!a.detectNic.empty()) a.detect.nic_Bps = parseBandwidth(a.detectNic);
+  if (!a.json.given()) a.json.path = "-";  // detect's output is the topology file itself
   std::string notes;
   const topo::Topology t = io::detectLocalTopology(a.detect, notes);
-  const bool printed = printOrWrite(a.output, topo::topologyToJson(t));
-  std::fprintf(printed ? stderr : stdout, "# ringlab topo detect: %s; %s\n", t.summary().c_str(),
-               notes.c_str());
+  a.json.write(topo::topologyToJson(t));
+  // The summary goes beside the file: to standard error when the file is standard output.
+  std::fprintf(a.json.toStdout() ? stderr : stdout, "# ringlab topo detect: %s; %s\n",
+               t.summary().c_str(), notes.c_str());
   return 0;
 }
 
@@ -94,7 +101,7 @@ Action addTopoCommand(CLI::App& app) {
     sub->add_option("--order", args->order,
                     "use these k ring orders instead of searching, separated by '|', e.g. 0,2,1,3 "
                     "or '0,1,2,3|0,2,1,3'");
-    sub->add_flag("--json", args->json, "print JSON instead of the table");
+    args->json.add(*sub, "also write the report as JSON to this file");
     sub->add_option("--save-topology", args->saveTopology,
                     "also write the topology as a ringlab JSON file");
   };
@@ -108,15 +115,18 @@ Action addTopoCommand(CLI::App& app) {
   search->add_option("--export", args->exportKind,
                      "ring-order, rankfile (Open MPI), machinefile (MPICH), "
                      "nccl-graph (NCCL_GRAPH_FILE, intra-node rings)");
-  search->add_option("-o,--output", args->output, "write the export to this file");
+  search
+      ->add_option("--export-file", args->exportFile,
+                   "write the export to this file (default: standard output, alone)")
+      ->type_name("FILE");
   CLI::App* detect =
       cmd->add_subcommand("detect", "this machine as a ringlab topology file (hwloc)");
   detect->add_option("--slots", args->detect.slots, "auto (GPUs if any, else cores), gpus, cores");
-  detect->add_option("--intra", args->detectIntra,
-                     "each slot's link to the node's fabric (not detected; default 20GB/s)");
-  detect->add_option("--nic-bw", args->detectNic,
-                     "each slot's link to a NIC (not detected; default 12.5GB/s)");
-  detect->add_option("-o,--output", args->output, "write the topology file here instead of stdout");
+  addBandwidth(*detect, "--intra", args->detectIntra,
+               "each slot's link to the node's fabric (not detected; default 20GB/s)");
+  addBandwidth(*detect, "--nic-bw", args->detectNic,
+               "each slot's link to a NIC (not detected; default 12.5GB/s)");
+  args->json.add(*detect, "write the topology file here (default -)");
   return [args, show, search] {  // exactly one subcommand was given
     if (show->parsed() || search->parsed()) return runRings(*args, search->parsed());
     return runDetect(*args);

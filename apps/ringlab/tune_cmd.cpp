@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "progress_line.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/tune.hpp"
@@ -17,10 +18,11 @@ namespace ringlab::cli {
 namespace {
 
 struct TuneArgs {
-  int ranks = 4, iterations = 10, warmup = 1, rounds = 2;
+  int ranks = kDefaultRanks, iterations = 10, warmup = 1, rounds = 2;
   SweepOptions sweep;
   std::string algos = fmt::format("{}", fmt::join(measure::tuneCandidates(), ","));
-  std::string out = "ringlab-tune.json", ompiRules;
+  JsonOutput json{"ringlab-tune.json"};
+  std::string ompiRules;
 };
 
 measure::TuneConfig tuneConfig(const TuneArgs& a) {
@@ -39,19 +41,23 @@ measure::TuneConfig tuneConfig(const TuneArgs& a) {
 int runTuneCommand(const TuneArgs& a) {
   const measure::TuneConfig config = tuneConfig(a);
   // Unwritable outputs are refused before minutes of measuring, not after.
-  io::writeTextFile(a.out, "", "--out");
+  a.json.checkWritable();
   if (!a.ompiRules.empty()) io::writeTextFile(a.ompiRules, "", "--ompi-rules");
-  const model::DecisionTable table = measure::tune(config, measure::currentRunInfo());
-  std::fputs(report::tuneText(config, table).c_str(), stdout);
-  io::writeTextFile(a.out, model::toJson(table).dump(2) + "\n", "--out");
-  std::printf("# decision table written to %s (use: ringlab bench --algo auto --tuned %s)\n",
-              a.out.c_str(), a.out.c_str());
+  ProgressLine line("tune");
+  const model::DecisionTable table =
+      measure::tune(config, measure::currentRunInfo(), line.callback());
+  line.finish();
+  a.json.printText(report::tuneText(config, table));
+  a.json.write(model::toJson(table).dump(2) + "\n");
+  a.json.printText(
+      fmt::format("# decision table written to {0} (use: ringlab bench --algo auto --tuned {0})\n",
+                  a.json.path));
   if (!a.ompiRules.empty()) {
     io::writeTextFile(a.ompiRules, model::toOpenMpiRules(table), "--ompi-rules");
-    std::printf(
-        "# Open MPI rules written to %s (use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
-        "--mca coll_tuned_dynamic_rules_filename %s ...)\n",
-        a.ompiRules.c_str(), a.ompiRules.c_str());
+    a.json.printText(fmt::format(
+        "# Open MPI rules written to {0} (use: mpirun --mca coll_tuned_use_dynamic_rules "
+        "1 --mca coll_tuned_dynamic_rules_filename {0} ...)\n",
+        a.ompiRules));
   }
   return 0;
 }
@@ -62,14 +68,14 @@ Action addTuneCommand(CLI::App& app) {
   auto args = std::make_shared<TuneArgs>();
   CLI::App* cmd =
       app.add_subcommand("tune", "measure every algorithm per size and write a decision table");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
+  addRanks(*cmd, args->ranks);
   args->sweep.stepFactor = 4;
   args->sweep.add(*cmd);
-  cmd->add_option("-n,--iters", args->iterations, "timed iterations per size");
-  cmd->add_option("-w,--warmup_iters", args->warmup, "untimed iterations per size");
+  addIterations(*cmd, args->iterations, "timed iterations per size");
+  addWarmup(*cmd, args->warmup, "untimed iterations per size");
   cmd->add_option("--rounds", args->rounds, "interleaved rounds over the algorithms; best kept");
   cmd->add_option("--algos", args->algos, "comma-separated candidates");
-  cmd->add_option("--out", args->out, "decision table (JSON) to write");
+  args->json.add(*cmd, "decision table to write");
   cmd->add_option("--ompi-rules", args->ompiRules, "also write an Open MPI coll_tuned rules file");
   return [args] { return runTuneCommand(*args); };
 }

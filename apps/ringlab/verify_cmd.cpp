@@ -13,7 +13,7 @@ namespace ringlab::cli {
 namespace {
 
 struct VerifyArgs {
-  int ranks = 8;
+  int ranks = kDefaultRanks;
   std::string collective = "allreduce", size = "1M", dtype = "float32";
   int offset = 0;
   AlgorithmOptions algorithm;
@@ -45,11 +45,11 @@ Action addVerifyCommand(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
   CLI::App* cmd =
       app.add_subcommand("verify", "print a schedule step by step and prove it correct");
-  cmd->add_option("-p,--ranks", args->ranks, "number of ranks");
+  addRanks(*cmd, args->ranks);
   cmd->add_option("--collective", args->collective, "allreduce, reduce_scatter or allgather");
   cmd->add_option("--offset", args->offset, "ring: chunk-ownership offset");
   cmd->add_option("--size", args->size, "buffer size for the volume count");
-  cmd->add_option("-d,--datatype", args->dtype, "datatype for the volume count");
+  addDataType(*cmd, args->dtype, "datatype for the volume count");
   args->algorithm.add(*cmd);
   return [args] { return runVerifyCommand(*args); };
 }

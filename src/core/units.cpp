@@ -1,10 +1,14 @@
 #include "ringlab/core/units.hpp"
 
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <span>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
@@ -68,54 +72,99 @@ std::uint64_t parseSize(std::string_view text) {
 
 namespace {
 
-// Splits "12.5GB/s" into 12.5 and "GB/s" (the unit: the trailing letters and slashes, after
-// optional blanks); throws naming `expected` when what is before it is not a number.
-std::pair<double, std::string> splitNumber(std::string_view text, const std::string& expected) {
+struct Unit {
+  std::string_view name;
+  double scale;  // base units (seconds, bytes per second) in one of this unit
+};
+
+// A kind of quantity: its name in messages, its units, the three units the example of a bare
+// number shows, and what else is accepted.
+struct QuantityKind {
+  std::string_view name;
+  std::span<const Unit> units;
+  std::array<std::string_view, 3> examples;
+  std::string_view alternative = "";
+};
+
+constexpr Unit kTimeUnits[] = {{"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}};
+constexpr Unit kBandwidthUnits[] = {
+    {"B/s", 1},          {"KB/s", 1e3},        {"kB/s", 1e3},      {"MB/s", 1e6},
+    {"GB/s", 1e9},       {"TB/s", 1e12},       {"KiB/s", 0x1p10},  {"MiB/s", 0x1p20},
+    {"GiB/s", 0x1p30},   {"TiB/s", 0x1p40},    {"Kb/s", 1e3 / 8},  {"kb/s", 1e3 / 8},
+    {"Mb/s", 1e6 / 8},   {"Gb/s", 1e9 / 8},    {"Tb/s", 1e12 / 8}, {"Mbit/s", 1e6 / 8},
+    {"Gbit/s", 1e9 / 8}, {"Tbit/s", 1e12 / 8}, {"Mbps", 1e6 / 8},  {"Gbps", 1e9 / 8}};
+constexpr Unit kPerByteUnits[] = {{"ps/B", 1e-12}, {"ns/B", 1e-9}, {"us/B", 1e-6},
+                                  {"µs/B", 1e-6},  {"ms/B", 1e-3}, {"s/B", 1}};
+
+constexpr QuantityKind kTime{"a time", kTimeUnits, {"us", "ms", "s"}};
+constexpr QuantityKind kBandwidth{"a bandwidth", kBandwidthUnits, {"GB/s", "GiB/s", "Gb/s"}};
+constexpr QuantityKind kPerByte{
+    "a per-byte cost", kPerByteUnits, {"ns/B", "ps/B", "us/B"}, ", or a rate such as 20GB/s"};
+
+// "12.5 GB/s" -> "12.5" and "GB/s": the unit is the trailing run of letters, slashes and
+// non-ASCII bytes (the µ of µs), after optional blanks.
+std::pair<std::string_view, std::string_view> splitUnit(std::string_view text) {
   std::size_t split = text.size();
-  while (split > 0 &&
-         (std::isalpha(static_cast<unsigned char>(text[split - 1])) || text[split - 1] == '/')) {
+  while (split > 0) {
+    const auto c = static_cast<unsigned char>(text[split - 1]);
+    if (!std::isalpha(c) && c != '/' && c < 0x80) break;
     --split;
   }
   std::string_view number = text.substr(0, split);
   while (!number.empty() && number.back() == ' ') number.remove_suffix(1);
-  const std::string s(text);
+  return {number, text.substr(split)};
+}
+
+std::string acceptedUnits(const QuantityKind& kind) {
+  std::string list;
+  for (const Unit& u : kind.units) list += (list.empty() ? "" : ", ") + std::string(u.name);
+  if (&kind == &kPerByte) list += ", or a rate (" + acceptedUnits(kBandwidth) + ")";
+  return list;
+}
+
+// The value of `text` in base units; "0" alone is zero, any other number needs one of the units.
+double parseQuantity(std::string_view text, const QuantityKind& kind) {
+  const std::string shown = text.empty() ? "''" : std::string(text);
+  const std::string name(kind.name);
+  const auto [number, unit] = splitUnit(text);
   double value = 0;
   try {
-    value = parseNumber(number, "value");
+    value = parseNumber(number, name);
   } catch (const Error&) {
-    throwInvalid("invalid value '" + s + "': expected " + expected);
+    throwInvalid(shown + ": not " + name + "; accepted units: " + acceptedUnits(kind));
   }
-  if (value < 0) throwInvalid("invalid value '" + s + "': must not be negative");
-  return {value, std::string(text.substr(split))};
+  if (unit.empty()) {
+    if (text == "0") return 0;
+    const std::string n(number);
+    throwInvalid(fmt::format("{}: {} needs a unit, e.g. {}{}, {}{}, {}{}{}", shown, name, n,
+                             kind.examples[0], n, kind.examples[1], n, kind.examples[2],
+                             kind.alternative));
+  }
+  for (const Unit& u : kind.units) {
+    if (unit != u.name) continue;
+    if (value < 0) throwInvalid(shown + ": " + name + " must not be negative");
+    return value * u.scale;
+  }
+  throwInvalid(shown + ": unknown unit '" + std::string(unit) + "' for " + name +
+               "; accepted units: " + acceptedUnits(kind));
 }
 
 }  // namespace
 
 double parseSeconds(std::string_view text) {
-  const std::string expected = "a duration such as 5us, 1.5ms, 80ns or 0.002s";
-  const auto [value, unit] = splitNumber(text, expected);
-  static const std::pair<const char*, double> kUnits[] = {
-      {"", 1.0}, {"s", 1.0}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
-  for (const auto& [name, scale] : kUnits) {
-    if (unit == name) return value * scale;
-  }
-  throwInvalid("invalid duration '" + std::string(text) + "': expected " + expected);
+  return parseQuantity(text, kTime);
 }
 
 double parseBandwidth(std::string_view text) {
-  const std::string expected = "a bandwidth such as 12.5GB/s, 900MB/s or 100Gb/s (bits)";
-  const auto [value, unit] = splitNumber(text, expected);
-  static const std::pair<const char*, double> kUnits[] = {
-      {"B/s", 1.0},       {"KB/s", 1e3},       {"MB/s", 1e6},       {"GB/s", 1e9},
-      {"TB/s", 1e12},     {"Kb/s", 1e3 / 8},   {"Mb/s", 1e6 / 8},   {"Gb/s", 1e9 / 8},
-      {"Tb/s", 1e12 / 8}, {"Gbit/s", 1e9 / 8}, {"Mbit/s", 1e6 / 8}, {"Gbps", 1e9 / 8}};
-  for (const auto& [name, scale] : kUnits) {
-    if (unit == name) {
-      if (value <= 0) throwInvalid("bandwidth '" + std::string(text) + "' must be > 0");
-      return value * scale;
-    }
-  }
-  throwInvalid("invalid bandwidth '" + std::string(text) + "': expected " + expected);
+  const double bytesPerSecond = parseQuantity(text, kBandwidth);
+  if (!(bytesPerSecond > 0)) throwInvalid(std::string(text) + ": a bandwidth must be > 0");
+  return bytesPerSecond;
+}
+
+double parseSecondsPerByte(std::string_view text) {
+  const std::string_view unit = splitUnit(text).second;
+  if (unit.size() > 2 && unit.substr(unit.size() - 2) == "/s") return 1 / parseBandwidth(text);
+  return parseQuantity(text, kPerByte);
 }
 
 std::string formatMicros(double seconds) {

@@ -1,5 +1,6 @@
 #include "ringlab/io/files.hpp"
 
+#include <cstdio>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -23,6 +24,13 @@ void writeTextFile(const std::string& path, std::string_view text, std::string_v
   if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
   out.close();
   if (!out) throwInvalid(fmt::format("{} {}: cannot be written", what, path));
+}
+
+void writeTextOrStdout(const std::string& path, std::string_view text, std::string_view what) {
+  if (path != "-") return writeTextFile(path, text, what);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (std::fflush(stdout) != 0)
+    throwInvalid(fmt::format("{} -: standard output cannot be written", what));
 }
 
 }  // namespace ringlab::io

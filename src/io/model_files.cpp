@@ -35,9 +35,18 @@ double concurrencyValue(const std::string& text) {
   return value;
 }
 
+// A quantity typed after `flag`, its error naming the flag: "--alpha 5: a time needs a unit, ...".
+double quantity(const char* flag, const std::string& text, double (*parse)(std::string_view)) {
+  try {
+    return parse(text);
+  } catch (const Error& e) {
+    throwInvalid(std::string(flag) + " " + e.what());
+  }
+}
+
 // beta is per direction: a bandwidth that counts both directions is twice the usable one.
 void applyBandwidth(const ModelSource& s, ResolvedModel& r) {
-  const double bw = parseBandwidth(s.bandwidth);
+  const double bw = quantity("--bw", s.bandwidth, parseBandwidth);
   model::ModelParams& m = r.profile.params;
   m.link.beta_s_per_byte = s.bandwidthCounts == "send+recv" ? 2 / bw : 1 / bw;
   const double perDirection = 1 / m.link.beta_s_per_byte;
@@ -70,13 +79,10 @@ ResolvedModel resolveModel(const ModelSource& s) {
   if (s.overridden()) r.source += ", overridden by flags";
   model::ModelParams& m = r.profile.params;
   if (!s.concurrency.empty()) m.host.concurrent_transfers = concurrencyValue(s.concurrency);
-  if (!s.alpha.empty()) m.link.alpha_s = parseSeconds(s.alpha);
+  if (!s.alpha.empty()) m.link.alpha_s = quantity("--alpha", s.alpha, parseSeconds);
   if (!s.bandwidth.empty()) applyBandwidth(s, r);
-  if (!s.gamma.empty()) {
-    m.reduce.gamma_s_per_byte = s.gamma.find("/s") != std::string::npos
-                                    ? 1 / parseBandwidth(s.gamma)
-                                    : parseSeconds(s.gamma);
-  }
+  if (!s.gamma.empty())
+    m.reduce.gamma_s_per_byte = quantity("--gamma", s.gamma, parseSecondsPerByte);
   return r;
 }
 

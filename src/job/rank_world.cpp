@@ -21,6 +21,12 @@ bool isLaunchable(const std::string& kind) {
 
 }  // namespace
 
+std::string chooseTransport(const std::optional<std::string>& given, std::string_view command,
+                            const std::vector<std::string>& available) {
+  return chooseTransport(given, detectLaunchEnvironment(), transport::mpiImplementation(), command,
+                         available);
+}
+
 RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds timeout) {
   RankWorld world;
   if (kind == "mpi") {

@@ -10,6 +10,7 @@
 
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/measure/comparison.hpp"
 #include "ringlab/measure/rank_threads.hpp"
@@ -206,8 +207,7 @@ void validate(const BenchConfig& c) {
   if (c.iterations < 1)
     throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 1");
   if (!(c.secondsPerSize >= 0 && c.secondsPerSize <= 3600)) {
-    throwInvalid("-T/--time " + std::to_string(c.secondsPerSize) +
-                 ": must be between 0 and 3600 seconds");
+    throwInvalid("--time " + formatNumber(c.secondsPerSize) + "s: must be between 0 and 3600s");
   }
   if (c.warmup < 0)
     throwInvalid("-w/--warmup_iters " + std::to_string(c.warmup) + ": must be >= 0");
@@ -257,12 +257,16 @@ RunRecord startRecord(const BenchConfig& config, RunInfo info) {
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow) {
   RankSweep sweep(config, comm);
   const std::vector<std::uint64_t> sizes = sweepSizes(config);
+  ProgressMeter meter(comm.rank() == 0 ? config.progress : ProgressCallback{},
+                      sizes.size() * config.types.size() * config.ops.size());
   for (DataType type : config.types) {
     for (ReduceOp op : config.ops) {
       sweep.setCase(type, op);
       for (std::uint64_t bytes : sizes) {
+        meter.stage(formatSize(bytes));
         const RecordRow row = sweep.row(bytes);
         if (comm.rank() == 0) onRow(row);
+        meter.advance();
       }
     }
   }

@@ -37,11 +37,17 @@ std::vector<std::vector<double>> pingPongPairs(int pairs, std::uint64_t bytes, i
 // The best one-way time per size: the transport's own cost. Not the median: on a shared machine
 // a waiting thread that was put to sleep takes ~50 us to wake, which is the scheduler's delay, not
 // the transport's (docs/MODEL_VS_MEASURED.md).
-FittedSizes measureLink(const CalibrateConfig& c) {
+std::vector<std::uint64_t> linkSizes(const CalibrateConfig& c) {
+  return geometricSizes(c.minBytes, c.maxBytes, 4);
+}
+
+FittedSizes measureLink(const CalibrateConfig& c, ProgressMeter& meter) {
   FittedSizes link;
-  link.sizes = geometricSizes(c.minBytes, c.maxBytes, 4);
+  link.sizes = linkSizes(c);
   for (std::uint64_t bytes : link.sizes) {
+    meter.stage("ping-pong " + formatSize(bytes));
     const std::vector<double> samples = pingPongPairs(1, bytes, c.iterations, c.timeout).front();
+    meter.advance();
     link.seconds.push_back(*std::min_element(samples.begin(), samples.end()));
   }
   link.fit = model::fitLineRelative({link.sizes.begin(), link.sizes.end()}, link.seconds);
@@ -50,12 +56,17 @@ FittedSizes measureLink(const CalibrateConfig& c) {
 
 // Median time of reduce(float32, sum) in place, per size, over sizes of at least 64 KiB up to at
 // least 1 MiB: the kernel's rate, not its call overhead.
-FittedSizes measureReduce(const CalibrateConfig& c) {
+std::vector<std::uint64_t> reduceSizes(const CalibrateConfig& c) {
+  return geometricSizes(std::max<std::uint64_t>(c.minBytes, 64 * 1024),
+                        std::max<std::uint64_t>(c.maxBytes, 1 << 20), 4);
+}
+
+FittedSizes measureReduce(const CalibrateConfig& c, ProgressMeter& meter) {
   FittedSizes red;
-  red.sizes = geometricSizes(std::max<std::uint64_t>(c.minBytes, 64 * 1024),
-                             std::max<std::uint64_t>(c.maxBytes, 1 << 20), 4);
+  red.sizes = reduceSizes(c);
   std::vector<float> a(red.sizes.back() / 4, 1.0f), b(red.sizes.back() / 4, 2.0f);
   for (std::uint64_t bytes : red.sizes) {
+    meter.stage("reduce " + formatSize(bytes));
     std::vector<double> samples;
     for (int i = 0; i < c.iterations + 2; ++i) {
       const auto start = std::chrono::steady_clock::now();
@@ -65,6 +76,7 @@ FittedSizes measureReduce(const CalibrateConfig& c) {
       if (i >= 2) samples.push_back(s);
     }
     red.seconds.push_back(median(samples));
+    meter.advance();
   }
   red.fit = model::fitLineRelative({red.sizes.begin(), red.sizes.end()}, red.seconds);
   return red;
@@ -73,12 +85,19 @@ FittedSizes measureReduce(const CalibrateConfig& c) {
 // How many transfers progress at full speed at once on this host: the aggregate rate of k
 // simultaneous ping-pong pairs over the rate of one, at its best over k = 1, 2, 4, ... up to twice
 // the core count.
-void measureConcurrency(const CalibrateConfig& c, Calibration& out) {
-  out.concurrencyBytes = std::min<std::uint64_t>(c.maxBytes, 16 << 20);
+std::vector<int> concurrencyPairs() {
   const int maxPairs = 2 * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  std::vector<int> pairs;
+  for (int k = 1; k <= maxPairs; k *= 2) pairs.push_back(k);
+  return pairs;
+}
+
+void measureConcurrency(const CalibrateConfig& c, Calibration& out, ProgressMeter& meter) {
+  out.concurrencyBytes = std::min<std::uint64_t>(c.maxBytes, 16 << 20);
   double single = 0;
   out.concurrentTransfers = 1;
-  for (int pairs = 1; pairs <= maxPairs; pairs *= 2) {
+  for (int pairs : concurrencyPairs()) {
+    meter.stage(fmt::format("concurrency {} pair{}", pairs, pairs == 1 ? "" : "s"));
     double rate = 0;
     // Medians here: the pairs contend, and the best sample of each would come from moments when
     // the others happened to be idle.
@@ -87,6 +106,7 @@ void measureConcurrency(const CalibrateConfig& c, Calibration& out) {
     if (pairs == 1) single = rate;
     out.concurrency.push_back({pairs, rate, rate / single});
     out.concurrentTransfers = std::max(out.concurrentTransfers, rate / single);
+    meter.advance();
   }
 }
 
@@ -101,16 +121,18 @@ void validate(const CalibrateConfig& c) {
     throwInvalid("-b/--minbytes " + std::to_string(c.minBytes) + " and -e/--maxbytes " +
                  std::to_string(c.maxBytes) + ": need 0 < min <= max <= 1G");
   }
-  if (geometricSizes(c.minBytes, c.maxBytes, 4).size() < 3)
+  if (linkSizes(c).size() < 3)
     throwInvalid("calibration needs at least 3 sizes: widen -b/-e (sizes grow x4)");
 }
 
-Calibration calibrate(const CalibrateConfig& config) {
+Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& progress) {
   validate(config);
+  ProgressMeter meter(
+      progress, linkSizes(config).size() + reduceSizes(config).size() + concurrencyPairs().size());
   Calibration out;
-  out.link = measureLink(config);
-  out.reduce = measureReduce(config);
-  measureConcurrency(config, out);
+  out.link = measureLink(config, meter);
+  out.reduce = measureReduce(config, meter);
+  measureConcurrency(config, out, meter);
   return out;
 }
 

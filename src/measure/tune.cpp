@@ -44,9 +44,10 @@ void validate(const TuneConfig& t) {
   for (const BenchConfig& c : benchConfigs(t)) validate(c);
 }
 
-model::DecisionTable tune(const TuneConfig& t, const RunInfo& info) {
+model::DecisionTable tune(const TuneConfig& t, const RunInfo& info,
+                          const ProgressCallback& progress) {
   validate(t);
-  const std::vector<BenchConfig> configs = benchConfigs(t);
+  std::vector<BenchConfig> configs = benchConfigs(t);
   model::DecisionTable table;
   table.ranks = t.ranks;
   table.transport = "inproc";
@@ -58,8 +59,18 @@ model::DecisionTable tune(const TuneConfig& t, const RunInfo& info) {
 
   // Rounds interleave the algorithms (A B C D A B C D ...) so a core slowed for a while hurts all
   // alike; each size keeps its best time over the rounds (noise only ever adds time).
+  const std::uint64_t sizes = table.measured.size();
+  const std::uint64_t total = static_cast<std::uint64_t>(t.rounds) * configs.size() * sizes;
+  std::uint64_t before = 0;  // sizes measured in earlier runs
   for (int round = 0; round < t.rounds; ++round) {
-    for (const BenchConfig& c : configs) {
+    for (BenchConfig& c : configs) {
+      if (progress) {
+        c.progress = [&, round](const Progress& p) {
+          progress({fmt::format("{} {} (round {}/{})", c.collective.algorithm.name, p.stage,
+                                round + 1, t.rounds),
+                    before + p.done, total});
+        };
+      }
       std::size_t i = 0;
       runBenchThreads(c, [&](const RecordRow& row) {
         if (row.outOfPlace->wrong.value_or(0) != 0) {
@@ -72,6 +83,7 @@ model::DecisionTable tune(const TuneConfig& t, const RunInfo& info) {
         const double us = row.outOfPlace->timeUs;
         times[name] = times.count(name) ? std::min(times[name], us) : us;
       });
+      before += sizes;
     }
   }
   return table;

@@ -1,5 +1,7 @@
 #include "ringlab/plan/compare.hpp"
 
+#include <functional>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -18,31 +20,47 @@ double aboveOptimum(double iteration_s, const PlanComparison& comparison) {
 
 PlanComparison comparePlans(const Timeline& timeline, const BucketCost& cost,
                             const CompareOptions& options) {
-  PlanComparison c;
-  c.optimal = optimalBuckets(timeline, cost);
-  c.ddpCap = bestDdpCap(timeline, cost);
-  const auto add = [&](std::string name, std::string note, std::vector<Bucket> buckets) {
-    Prediction p = predict(timeline, buckets, cost);
-    c.plans.push_back({std::move(name), std::move(note), std::move(buckets), std::move(p)});
+  struct Candidate {
+    std::string name, note;
+    std::function<std::vector<Bucket>()> buckets;
   };
+  PlanComparison c;
   const std::size_t n = timeline.tensors.size();
-  add("optimal", "dynamic programme over contiguous buckets in ready order",
-      bucketsFromStarts(c.optimal.starts, n));
-  add("ddp-default", "bucket_cap_mb 25, first bucket 1 MiB",
-      ddpBuckets(timeline, kDdpDefaultCapBytes));
-  add("ddp-best-cap", "bucket_cap_mb " + capMiB(c.ddpCap.capBytes),
-      ddpBuckets(timeline, c.ddpCap.capBytes));
-  add("horovod-default", "fusion threshold 128 MiB, cycle 1 ms", horovodBuckets(timeline, cost));
-  add("per-tensor", "one bucket per gradient", perTensorBuckets(timeline));
-  add("single", "everything in one bucket", singleBucket(timeline));
-  add("mg-wfbp", "greedy merge (Shi et al. 2019)", mgwfbpBuckets(timeline, cost));
+  std::vector<Candidate> candidates{
+      {"optimal", "dynamic programme over contiguous buckets in ready order",
+       [&] { return bucketsFromStarts(c.optimal.starts, n); }},
+      {"ddp-default", "bucket_cap_mb 25, first bucket 1 MiB",
+       [&] { return ddpBuckets(timeline, kDdpDefaultCapBytes); }},
+      {"ddp-best-cap", "", [&] { return ddpBuckets(timeline, c.ddpCap.capBytes); }},
+      {"horovod-default", "fusion threshold 128 MiB, cycle 1 ms",
+       [&] { return horovodBuckets(timeline, cost); }},
+      {"per-tensor", "one bucket per gradient", [&] { return perTensorBuckets(timeline); }},
+      {"single", "everything in one bucket", [&] { return singleBucket(timeline); }},
+      {"mg-wfbp", "greedy merge (Shi et al. 2019)", [&] { return mgwfbpBuckets(timeline, cost); }}};
   for (std::uint64_t capBytes : options.ddpCapBytes) {
-    add("ddp-cap-" + capMiB(capBytes), "bucket_cap_mb " + capMiB(capBytes),
-        ddpBuckets(timeline, capBytes));
+    candidates.push_back({"ddp-cap-" + capMiB(capBytes), "bucket_cap_mb " + capMiB(capBytes),
+                          [&, capBytes] { return ddpBuckets(timeline, capBytes); }});
   }
   if (options.evaluate) {
-    add("evaluated", fmt::format("--evaluate {}", fmt::join(*options.evaluate, ",")),
-        bucketsFromStarts(*options.evaluate, n));
+    candidates.push_back({"evaluated",
+                          fmt::format("--evaluate {}", fmt::join(*options.evaluate, ",")),
+                          [&] { return bucketsFromStarts(*options.evaluate, n); }});
+  }
+  ProgressMeter meter(options.progress, 2 + candidates.size());
+  meter.stage("optimal buckets");
+  c.optimal = optimalBuckets(timeline, cost);
+  meter.advance();
+  meter.stage("ddp cap search");
+  c.ddpCap = bestDdpCap(timeline, cost);
+  candidates[2].note = "bucket_cap_mb " + capMiB(c.ddpCap.capBytes);  // ddp-best-cap's
+  meter.advance();
+  for (Candidate& candidate : candidates) {
+    meter.stage(candidate.name);
+    std::vector<Bucket> buckets = candidate.buckets();
+    Prediction p = predict(timeline, buckets, cost);
+    c.plans.push_back(
+        {std::move(candidate.name), std::move(candidate.note), std::move(buckets), std::move(p)});
+    meter.advance();
   }
   return c;
 }

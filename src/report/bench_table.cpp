@@ -135,4 +135,13 @@ std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::s
                      timingColumns(row.bytes, *row.inPlace, ranks, c.stats), extra);
 }
 
+std::string oversubscription(int ranksOnHost, int ranks, int cores) {
+  if (ranksOnHost <= cores) return "";
+  const std::string who = ranksOnHost == ranks
+                              ? fmt::format("p = {} ranks", ranks)
+                              : fmt::format("{} of the p = {} ranks", ranksOnHost, ranks);
+  return fmt::format("# {} on {}{} core{}: oversubscribed, times include waiting for a core\n", who,
+                     ranksOnHost == ranks ? "" : "this host's ", cores, cores == 1 ? "" : "s");
+}
+
 }  // namespace ringlab::report

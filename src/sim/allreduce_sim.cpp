@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/units.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
@@ -13,12 +14,13 @@ namespace ringlab::sim {
 schedule::AlgorithmSpec withSearchedRings(const schedule::AlgorithmSpec& spec,
                                           const topo::Topology& topology,
                                           const topo::Placement& placement, double bytes,
-                                          std::string& method) {
+                                          std::string& method, const ProgressCallback& progress) {
   if (spec.name != schedule::kRing && spec.name != schedule::kMultiRing)
     throwInvalid("--search finds ring orders: use --algo ring or multi_ring");
   topo::RingSearchOptions options;
   options.channels = spec.name == schedule::kRing ? 1 : spec.channels;
   options.bytes = bytes;
+  options.progress = progress;
   const topo::RingSearchResult found = topo::searchRings(topology, placement, options);
   schedule::AlgorithmSpec searched = spec;
   searched.ringOrder.clear();
@@ -60,9 +62,12 @@ std::vector<SimRow> simulateSizes(const topo::Topology& topology, const topo::Pl
                                   const AllReduceSim& allReduce,
                                   const std::vector<std::uint64_t>& sizes, DataType type,
                                   const SimParams& params, SimResult& last,
-                                  const std::function<void(const SimRow&)>& onRow) {
+                                  const std::function<void(const SimRow&)>& onRow,
+                                  const ProgressCallback& progress) {
   std::vector<SimRow> rows;
+  ProgressMeter meter(progress, sizes.size());
   for (std::uint64_t bytes : sizes) {
+    meter.stage(formatSize(bytes));
     const std::uint64_t count = elementCount(bytes, type, "-b/-e");
     last = simulate(topology, placement, allReduce.workload(count, type), params);
     const double seconds = last.time_s;
@@ -71,6 +76,7 @@ std::vector<SimRow> simulateSizes(const topo::Topology& topology, const topo::Pl
     rows.push_back({bytes, count, seconds, model::algbwGBps(bytes, us),
                     model::allReduceBusbwGBps(bytes, us, p), last.simulatedSteps});
     if (onRow) onRow(rows.back());
+    meter.advance();
   }
   return rows;
 }

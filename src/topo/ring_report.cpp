@@ -25,10 +25,12 @@ std::vector<RingOrder> parseRings(std::string_view text, int ranks) {
 }
 
 RingSearchResult searchOrGiven(const Topology& topology, const Placement& placement, double bytes,
-                               int channels, std::string_view order) {
+                               int channels, std::string_view order,
+                               const ProgressCallback& progress) {
   RingSearchOptions options;
   options.bytes = bytes;
   options.channels = channels == 0 ? 1 : channels;
+  options.progress = progress;
   if (order.empty()) return searchRings(topology, placement, options);
   const int p = placement.ranks();
   RingSearchResult given;
@@ -116,9 +118,10 @@ void addLinkLoadsJson(nlohmann::json& doc, const LinkLoadComparison& c, const To
 
 RingReport reportRings(const Topology& topology, const Placement& placement,
                        const RingReportHeader& header, int channels, std::string_view order,
-                       bool linkLoads) {
+                       bool linkLoads, const ProgressCallback& progress) {
   RingReport r{header, {}, {}, !order.empty(), std::nullopt};
-  r.result = searchOrGiven(topology, placement, static_cast<double>(header.bytes), channels, order);
+  r.result = searchOrGiven(topology, placement, static_cast<double>(header.bytes), channels, order,
+                           progress);
   const int p = placement.ranks();
   r.rankOrder = schedule::multiRingOrders(p, static_cast<int>(r.result.rings.size()), {}, {});
   if (!linkLoads) return r;

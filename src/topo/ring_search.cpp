@@ -204,16 +204,23 @@ std::vector<int> greedyOrder(RingPricer& pricer) {
 
 // Swap local search: accept a swap of two positions when it lowers the step cost (or keeps it
 // and lowers the sum of squared link loads, which steers towards spreading load).
+// Swaps tried: 50 per rank, within a budget of work (each try prices every link and edge).
+long swapIterations(int p, std::size_t links) {
+  if (p < 4) return 0;
+  const long budget = 30'000'000L / static_cast<long>(links + 2 * p + 1);
+  return std::min<long>(budget, 50L * p);
+}
+
 std::vector<int> improve(RingPricer& pricer, std::vector<int> order,
                          const std::vector<std::vector<int>>& placed, std::uint64_t seed,
-                         std::size_t links) {
+                         std::size_t links, ProgressMeter& meter) {
   const int p = static_cast<int>(order.size());
-  if (p < 4) return order;
+  const long iterations = swapIterations(p, links);
+  if (iterations == 0) return order;
   std::mt19937_64 rng(seed);
-  const long budget = 30'000'000L / static_cast<long>(links + 2 * p + 1);
-  const long iterations = std::min<long>(budget, 50L * p);
   Score current = scoreWith(pricer, order, placed);
   for (long it = 0; it < iterations; ++it) {
+    meter.advance();
     const int i = 1 + static_cast<int>(rng() % (p - 1));
     const int j = 1 + static_cast<int>(rng() % (p - 1));
     if (i == j) continue;
@@ -326,7 +333,11 @@ RingSearchResult searchRings(const Topology& topology, const Placement& placemen
                     options.bytes / static_cast<double>(schedule::ringChunks(p, k)));
   std::vector<std::vector<int>> placed;
   const std::vector<RingOrder> derived = schedule::multiRingOrders(p, k, {}, {});
+  const long swaps = exact ? 0 : swapIterations(p, topology.links().size());
+  ProgressMeter meter(options.progress, static_cast<std::uint64_t>(k) * (1 + swaps));
   for (int c = 0; c < k; ++c) {
+    const std::string ring = "ring " + std::to_string(c + 1) + "/" + std::to_string(k);
+    meter.stage(ring + ": candidates");
     std::vector<std::vector<int>> candidates{derived[c].ranks(),
                                              snakeOrder(topology, placement, c, k)};
     if (!placed.empty())
@@ -346,8 +357,11 @@ RingSearchResult searchRings(const Topology& topology, const Placement& placemen
         });
       }
       best = exactRing(pricer, best, placedLatency);
-    } else if (!exact) {
-      best = improve(pricer, best, placed, options.seed + c, topology.links().size());
+    }
+    meter.advance();
+    if (!exact) {
+      meter.stage(ring + ": swap search");
+      best = improve(pricer, best, placed, options.seed + c, topology.links().size(), meter);
     }
     pricer.changeRing(best, +1);
     placed.push_back(best);

@@ -107,7 +107,7 @@ job() {
     s=${places[$rank]#*:}
     ip netns exec "$(rank_ns "$n" "$s")" env RINGLAB_RANK=$rank RINGLAB_WORLD_SIZE=$p \
       RINGLAB_RENDEZVOUS="$rendezvous" RINGLAB_TOKEN=netns-proof RINGLAB_BIND="$(rank_addr "$n" "$s")" \
-      "$RINGLAB" bench --transport tcp -p "$p" ${SIZES:--b "$SIZE" -e "$SIZE"} -n "$ITERS" -w 1 --timeout 120 \
+      "$RINGLAB" bench --transport tcp -p "$p" ${SIZES:--b "$SIZE" -e "$SIZE"} -n "$ITERS" -w 1 --timeout 120s \
       ${order:+--ring-order "$order"} >"$out.$rank" 2>&1 &
     pids+=($!)
   done

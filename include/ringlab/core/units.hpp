@@ -14,14 +14,24 @@ std::uint64_t parseSize(std::string_view text);
 // 1024 -> "1 KiB", 1536 -> "1536 B": exact binary units only, otherwise bytes.
 std::string formatSize(std::uint64_t bytes);
 
-// Durations: "5us", "1.5ms", "2e-6s", "80ns", "0" (a bare number is seconds). Throws
-// InvalidArgument naming the value; negative, NaN and infinite values are refused.
+// Quantities as users type them. The unit is required, so that no value is read in a unit the
+// user did not mean (`--alpha 5` is refused, not read as 5 s); exactly "0" is accepted bare (zero
+// in every unit). Every unit ringlab prints is accepted back, with or without a blank before it
+// ("3.250 us", "12.50 GB/s", "0.0800 ns/B"). Negative, NaN and infinite values are refused. Each
+// throws InvalidArgument whose message starts with the text and shows the accepted forms, e.g.
+// "5: a time needs a unit, e.g. 5us, 5ms, 5s".
+
+// A time in seconds: ns, us (or µs), ms, s.
 double parseSeconds(std::string_view text);
 
-// Bandwidth as bytes per second: "12.5GB/s", "900MB/s", "100Gb/s" or "100Gbit/s" (bits),
-// decimal prefixes (GB/s = 1e9 B/s, the convention of every bandwidth ringlab prints). Must be
-// > 0 and finite.
+// A bandwidth or rate in bytes per second, > 0: B/s, KB/s, MB/s, GB/s, TB/s (powers of 1000, the
+// convention of every bandwidth ringlab prints), KiB/s, MiB/s, GiB/s, TiB/s (powers of 1024), and
+// bits: Kb/s, Mb/s, Gb/s, Tb/s, Mbit/s, Gbit/s, Gbps.
 double parseBandwidth(std::string_view text);
+
+// A cost per byte in seconds per byte: ps/B, ns/B, us/B (or µs/B), ms/B, s/B; or a rate as
+// parseBandwidth reads it, whose inverse is the cost (20GB/s is 0.05ns/B).
+double parseSecondsPerByte(std::string_view text);
 
 // Microseconds with a sensible number of digits: "3.25 us", "1250 us".
 std::string formatMicros(double seconds);

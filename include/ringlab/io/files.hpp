@@ -15,4 +15,8 @@ nlohmann::json readJsonFile(const std::string& path, std::string_view what);
 // Writes `text` to `path`, replacing it. Throws InvalidArgument "<what> <path>: cannot be written".
 void writeTextFile(const std::string& path, std::string_view text, std::string_view what);
 
+// As writeTextFile, except that the path "-" is standard output (the convention of every
+// `--json FILE`).
+void writeTextOrStdout(const std::string& path, std::string_view text, std::string_view what);
+
 }  // namespace ringlab::io

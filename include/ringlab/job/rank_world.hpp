@@ -5,8 +5,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "ringlab/bootstrap/rendezvous.hpp"
+#include "ringlab/job/launch_environment.hpp"
 #include "ringlab/transport/transport.hpp"
 
 namespace ringlab::job {
@@ -15,6 +18,11 @@ struct RankWorld {
   std::unique_ptr<bootstrap::Store> store;  // kept open while the transport lives
   std::unique_ptr<transport::Transport> transport;
 };
+
+// chooseTransport (launch_environment.hpp) for this process: its environment, and the MPI this
+// program links.
+std::string chooseTransport(const std::optional<std::string>& given, std::string_view command,
+                            const std::vector<std::string>& available);
 
 // Connects this process. For shm and tcp the rank environment must be set; throws
 // InvalidArgument otherwise, saying how to launch.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ringlab/communicator.hpp"
+#include "ringlab/core/progress.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/profile.hpp"
 
@@ -49,6 +50,8 @@ struct BenchConfig {
   std::optional<model::Profile> profile;
   PeerAllreduce peer;  // optional
   std::string peerLibrary;
+  // Called on rank 0 as each size starts (stage: the size) and as it ends (units: sizes).
+  ProgressCallback progress;
 };
 
 inline constexpr std::uint64_t kMaxRankSamples = 1 << 20;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ringlab/core/progress.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/profile.hpp"
@@ -48,8 +49,9 @@ struct Calibration {
 void validate(const CalibrateConfig& config);
 
 // Measures (ranks as threads; a rank that fails, e.g. with Timeout, ends the calibration with
-// that Error).
-Calibration calibrate(const CalibrateConfig& config);
+// that Error). `progress` hears each measurement start and end (stage "ping-pong 64 KiB",
+// "reduce 4 MiB", "concurrency 4 pairs"; units: measurements).
+Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& progress = {});
 
 // The profile the calibration gives, stamped with `info` (version, host, date) and the transport.
 // Throws Error(Unreliable) when a fitted slope is not positive: the machine was too noisy or the

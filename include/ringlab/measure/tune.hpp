@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ringlab/core/dtype.hpp"
+#include "ringlab/core/progress.hpp"
 #include "ringlab/core/reduce_op.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/decision_table.hpp"
@@ -33,7 +34,9 @@ void validate(const TuneConfig& config);
 // Measures every algorithm at every size, out of place, every run checked (a wrong element is an
 // Internal error naming the algorithm and size), ranks as threads (transport inproc). The table's
 // measured sizes hold each algorithm's time in microseconds: the median over iterations, best
-// over the rounds. `info` stamps the table (host, version, date).
-model::DecisionTable tune(const TuneConfig& config, const RunInfo& info);
+// over the rounds. `info` stamps the table (host, version, date). `progress` hears each size of
+// each algorithm in each round start and end (stage "ring 64 KiB (round 1/2)"; units: sizes).
+model::DecisionTable tune(const TuneConfig& config, const RunInfo& info,
+                          const ProgressCallback& progress = {});
 
 }  // namespace ringlab::measure

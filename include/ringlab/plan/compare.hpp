@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ringlab/core/progress.hpp"
 #include "ringlab/plan/baselines.hpp"
 #include "ringlab/plan/execution.hpp"
 #include "ringlab/plan/optimal.hpp"
@@ -24,6 +25,8 @@ struct NamedPlan {
 struct CompareOptions {
   std::vector<std::uint64_t> ddpCapBytes;            // also price DDP with these caps
   std::optional<std::vector<std::size_t>> evaluate;  // also price these bucket starts
+  // Hears each step start and end (stage "optimal buckets", "ddp cap search", a plan's name).
+  ProgressCallback progress;
 };
 
 struct PlanComparison {

@@ -40,4 +40,8 @@ std::string benchTableHeader(const BenchColumns& columns);
 std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::string& dtype,
                           const std::string& op, const BenchColumns& columns);
 
+// "# p = 8 ranks on 2 cores: oversubscribed, times include waiting for a core", when the ranks
+// on this host (`ranksOnHost` of the job's `ranks`; 0: unknown) outnumber its `cores`; else "".
+std::string oversubscription(int ranksOnHost, int ranks, int cores);
+
 }  // namespace ringlab::report

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ringlab/core/dtype.hpp"
+#include "ringlab/core/progress.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/sim/simulator.hpp"
 #include "ringlab/sim/workload.hpp"
@@ -19,12 +20,13 @@
 namespace ringlab::sim {
 
 // `spec` (ring or multi_ring) with its ring order(s) replaced by what topo::searchRings finds for
-// messages of `bytes`; `method` receives the search's description. Throws InvalidArgument for
-// another algorithm.
+// messages of `bytes`; `method` receives the search's description; `progress` hears the search.
+// Throws InvalidArgument for another algorithm.
 schedule::AlgorithmSpec withSearchedRings(const schedule::AlgorithmSpec& spec,
                                           const topo::Topology& topology,
                                           const topo::Placement& placement, double bytes,
-                                          std::string& method);
+                                          std::string& method,
+                                          const ProgressCallback& progress = {});
 
 // An AllReduce ready to simulate at any count. Small schedules run from the real Schedule (exact
 // block sizes); ring and multi_ring beyond kMaterialiseBytes run from their ring orders
@@ -54,11 +56,13 @@ struct SimRow {
 };
 
 // Simulates each size (bytes per rank) in turn, calling `onRow` after each (to print as it goes);
-// returns the rows and the full result of the last (largest) size in `last`.
+// returns the rows and the full result of the last (largest) size in `last`. `progress` hears
+// each size start and end (stage: the size; units: sizes).
 std::vector<SimRow> simulateSizes(const topo::Topology& topology, const topo::Placement& placement,
                                   const AllReduceSim& allReduce,
                                   const std::vector<std::uint64_t>& sizes, DataType type,
                                   const SimParams& params, SimResult& last,
-                                  const std::function<void(const SimRow&)>& onRow = {});
+                                  const std::function<void(const SimRow&)>& onRow = {},
+                                  const ProgressCallback& progress = {});
 
 }  // namespace ringlab::sim

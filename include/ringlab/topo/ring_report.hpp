@@ -24,8 +24,10 @@ std::vector<schedule::RingOrder> parseRings(std::string_view text, int ranks);
 // The rings to report on: searched for `channels` rings when `order` is empty, else the k rings
 // `order` gives, priced with the same objective. `channels` 0 means not given (1 for a search, k
 // for given rings); given with an order it must be k. Throws InvalidArgument otherwise.
+// `progress` hears the search.
 RingSearchResult searchOrGiven(const Topology& topology, const Placement& placement, double bytes,
-                               int channels, std::string_view order);
+                               int channels, std::string_view order,
+                               const ProgressCallback& progress = {});
 
 // The per-link loads of one whole allreduce over the chosen rings against the rank-order rings.
 struct LinkLoadComparison {
@@ -74,7 +76,7 @@ struct RingReport {
 };
 RingReport reportRings(const Topology& topology, const Placement& placement,
                        const RingReportHeader& header, int channels, std::string_view order,
-                       bool linkLoads);
+                       bool linkLoads, const ProgressCallback& progress = {});
 
 // ringsJson, with the link loads when the report has them.
 nlohmann::json ringReportJson(const RingReport& report, const Topology& topology);

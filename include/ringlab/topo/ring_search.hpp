@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "ringlab/core/progress.hpp"
 #include "ringlab/schedule/ring_order.hpp"
 #include "ringlab/topo/placement.hpp"
 #include "ringlab/topo/topology.hpp"
@@ -43,6 +44,8 @@ struct RingSearchOptions {
   double bytes = 64.0 * 1024 * 1024;  // the message the objective prices
   int channels = 1;
   std::uint64_t seed = 1;  // the local search's swaps
+  // Hears each ring's stages ("ring 1/2: swap search"); units: candidate sets and swaps tried.
+  ProgressCallback progress;
 };
 
 struct RingSearchResult {

@@ -38,6 +38,10 @@ std::unique_ptr<Transport> connectMpi(const MpiOptions& options = {});
 // True when this ringlab was built against an MPI library.
 bool mpiAvailable();
 
+// Which MPI it was built against: "openmpi", "mpich", or "" for none. Known without starting
+// MPI, so a program can check it matches the launcher before it initialises anything.
+std::string mpiImplementation();
+
 // The MPI library's own description of itself, first line (e.g. "Open MPI v4.1.4, ...").
 std::string mpiLibraryVersion();
 

@@ -20,6 +20,10 @@ bool mpiAvailable() {
   return false;
 }
 
+std::string mpiImplementation() {
+  return "";
+}
+
 std::string mpiLibraryVersion() {
   noMpi();
 }

@@ -517,4 +517,14 @@ bool mpiAvailable() {
   return true;
 }
 
+std::string mpiImplementation() {
+#if defined(OPEN_MPI)
+  return "openmpi";
+#elif defined(MPICH_VERSION)
+  return "mpich";
+#else
+  return "unknown";
+#endif
+}
+
 }  // namespace ringlab::transport

@@ -1,0 +1,180 @@
+#include "ringlab/job/launch_environment.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
+#include "ringlab/core/error.hpp"
+
+namespace ringlab::job {
+namespace {
+
+struct Found {
+  const char* name = nullptr;
+  std::string value;
+};
+
+// The first of `names` that is set.
+std::optional<Found> firstSet(const EnvironmentLookup& lookup,
+                              std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    if (const char* value = lookup(name)) return Found{name, value};
+  }
+  return std::nullopt;
+}
+
+// A positive count from the first of `names` that holds one, else 0.
+int countFrom(const EnvironmentLookup& lookup, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    const char* value = lookup(name);
+    if (!value) continue;
+    char* end = nullptr;
+    const long n = std::strtol(value, &end, 10);
+    if (end != value && *end == '\0' && n > 0 && n <= (1 << 24)) return static_cast<int>(n);
+  }
+  return 0;
+}
+
+LaunchEnvironment found(Launcher launcher, const Found& f) {
+  LaunchEnvironment env;
+  env.launcher = launcher;
+  env.evidence = std::string(f.name) + "=" + f.value;
+  env.rankKnown = true;
+  return env;
+}
+
+// The MPI a launcher's ranks initialise through: "openmpi" or "mpich".
+std::string_view mpiOf(Launcher launcher) {
+  return launcher == Launcher::Pmi ? "mpich" : "openmpi";
+}
+
+std::string mpiLauncherFor(std::string_view mpi) {
+  return mpi == "mpich" ? "MPICH's mpiexec" : "Open MPI's mpirun";
+}
+
+std::string mpiName(std::string_view mpi) {
+  return mpi == "mpich" ? "MPICH" : "Open MPI";
+}
+
+// The launcher's transport, or throws saying which flag to add.
+std::string launcherTransport(const LaunchEnvironment& env, std::string_view mpiBuiltFor,
+                              std::string_view command) {
+  const std::string under = "under " + launcherName(env.launcher) + " (" + env.evidence + ")";
+  const std::string separate =
+      "add --transport inproc to run a separate " + std::string(command) + " in each process";
+  switch (env.launcher) {
+    case Launcher::Ringlab:
+      throwInvalid(under +
+                   ": add --transport shm (ranks on one host) or --transport tcp (ranks on any "
+                   "hosts), or " +
+                   separate);
+    case Launcher::Torchrun:
+      if (!env.rankKnown) {
+        throwInvalid(under +
+                     ", but RANK and WORLD_SIZE are not both set: set them (with MASTER_ADDR and "
+                     "MASTER_PORT) for --transport tcp, or " +
+                     separate);
+      }
+      return "tcp";
+    default:
+      break;
+  }
+  const std::string_view wanted = mpiOf(env.launcher);
+  if (mpiBuiltFor == wanted) return "mpi";
+  if (mpiBuiltFor.empty()) {
+    throwInvalid(under + ", but this ringlab was built without MPI (install lib" +
+                 std::string(wanted == "mpich" ? "mpich" : "openmpi") +
+                 "-dev and rebuild): " + separate);
+  }
+  throwInvalid(under + ", but this ringlab's MPI transport is built for " + mpiName(mpiBuiltFor) +
+               ": start it with " + mpiLauncherFor(mpiBuiltFor) +
+               " (or add --transport mpi where this launcher starts " + mpiName(mpiBuiltFor) +
+               " programs), or " + separate);
+}
+
+}  // namespace
+
+LaunchEnvironment detectLaunchEnvironment(const EnvironmentLookup& lookup) {
+  // ringlab's own first (a rank `ringlab launch` started), then the MPI launchers (they set their
+  // variables per process), then torchrun's generic names.
+  LaunchEnvironment env;
+  if (auto f = firstSet(lookup, {"RINGLAB_RANK"})) {
+    env = found(Launcher::Ringlab, *f);
+  } else if (auto f = firstSet(lookup, {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"})) {
+    env = found(Launcher::OpenMpi, *f);
+    env.ranksOnThisHost = countFrom(lookup, {"OMPI_COMM_WORLD_LOCAL_SIZE"});
+  } else if (auto f = firstSet(lookup, {"PMI_SIZE", "PMI_RANK"})) {
+    env = found(Launcher::Pmi, *f);
+    env.ranksOnThisHost = countFrom(lookup, {"MPI_LOCALNRANKS"});
+  } else if (auto f = firstSet(lookup, {"PMIX_RANK"})) {
+    env = found(Launcher::Pmix, *f);
+  } else if (auto f =
+                 firstSet(lookup, {"TORCHELASTIC_RUN_ID", "RANK", "WORLD_SIZE", "LOCAL_RANK"})) {
+    env = found(Launcher::Torchrun, *f);
+    env.rankKnown = lookup("RANK") && lookup("WORLD_SIZE");
+    env.ranksOnThisHost = countFrom(lookup, {"LOCAL_WORLD_SIZE"});
+  }
+  return env;
+}
+
+LaunchEnvironment detectLaunchEnvironment() {
+  return detectLaunchEnvironment([](const char* name) { return std::getenv(name); });
+}
+
+std::string launcherName(Launcher launcher) {
+  switch (launcher) {
+    case Launcher::None:
+      return "no launcher";
+    case Launcher::Ringlab:
+      return "ringlab launch";
+    case Launcher::OpenMpi:
+      return "Open MPI's mpirun";
+    case Launcher::Pmi:
+      return "MPICH's mpiexec or another PMI launcher";
+    case Launcher::Pmix:
+      return "a PMIx launcher";
+    case Launcher::Torchrun:
+      return "torchrun";
+  }
+  return "a launcher";
+}
+
+std::string chooseTransport(const std::optional<std::string>& given, const LaunchEnvironment& env,
+                            std::string_view mpiBuiltFor, std::string_view command,
+                            const std::vector<std::string>& available) {
+  if (given) return *given;
+  if (env.launcher == Launcher::None) return "inproc";
+  const bool processes = std::any_of(available.begin(), available.end(),
+                                     [](const std::string& t) { return t != "inproc"; });
+  if (!processes) {
+    throwInvalid("under " + launcherName(env.launcher) + " (" + env.evidence + "), but " +
+                 std::string(command) +
+                 " runs its ranks as threads of one process, so each process would measure "
+                 "alone: run it without the launcher, or add --transport inproc to do so anyway");
+  }
+  const std::string transport = launcherTransport(env, mpiBuiltFor, command);
+  if (std::find(available.begin(), available.end(), transport) == available.end()) {
+    throwInvalid("under " + launcherName(env.launcher) + " (" + env.evidence +
+                 "), whose ranks "
+                 "take --transport " +
+                 transport + ", which " + std::string(command) +
+                 " does not have: add the --transport it should use");
+  }
+  return transport;
+}
+
+int ranksOnThisHost(const std::string& transport, int ranks, const LaunchEnvironment& env) {
+  if (transport == "inproc" || transport == "shm") return ranks;
+  return env.ranksOnThisHost;
+}
+
+int usableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+}  // namespace ringlab::job
