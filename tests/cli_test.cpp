@@ -1151,7 +1151,8 @@ TEST(CliModel, VersusRanks) {
 TEST(CliCalibrate, ProfileFeedsModelAndBench) {
   ScratchDir dir;
   const std::string profile = dir.file("profile.json");
-  const RunResult cal = runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "20", "--json", profile});
+  const RunResult cal =
+      runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "20", "--json", profile});
   expectSuccess(cal);
   const std::string text = slurp(profile);
   {
