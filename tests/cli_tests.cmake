@@ -23,8 +23,9 @@ add_dependencies(ringlab_vocabulary_tests ringlab_cli)
 gtest_discover_tests(ringlab_vocabulary_tests DISCOVERY_TIMEOUT 60)
 
 # Progress lines: nothing on stderr when it is not a terminal; under a pseudo-terminal, one line
-# redrawn in place that leaves the output as it is in a pipe (Debian's python3, standard library).
+# redrawn in place that leaves the output as it is in a pipe (python's standard library only).
+set(RINGLAB_PYTHON /usr/bin/python3 CACHE FILEPATH "python for the tests that need only its standard library")
 add_test(NAME cli_progress_on_a_terminal_only
-         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/progress_terminal_test.py
+         COMMAND ${RINGLAB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/progress_terminal_test.py
                  $<TARGET_FILE:ringlab_cli> ${CMAKE_CURRENT_SOURCE_DIR}/data)
 set_tests_properties(cli_progress_on_a_terminal_only PROPERTIES TIMEOUT 600)

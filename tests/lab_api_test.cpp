@@ -204,6 +204,30 @@ TEST(LabModel, RingTermsAgainstP) {
   EXPECT_GT(previous, 0.95 * limit);
 }
 
+// The quantities carry their units, read by the CLI's parser: a bare number is refused as
+// `--alpha 5` is, and the same values in other units give the same parameters.
+TEST(LabModel, QuantitiesCarryTheirUnitsAsOnTheCommandLine) {
+  try {
+    modelSizesApi(query({{"p", "8"}, {"alpha", "5"}}));
+    ADD_FAILURE() << "a bare alpha was accepted";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.field(), "alpha");
+    EXPECT_EQ(std::string(e.what()), "alpha: 5: a time needs a unit, e.g. 5us, 5ms, 5s");
+  }
+  const auto params = [](std::initializer_list<std::pair<const std::string, std::string>> q) {
+    return modelSizesApi(query(q))["params"];
+  };
+  const nlohmann::json a =
+      params({{"p", "8"}, {"alpha", "2us"}, {"bw", "5GB/s"}, {"gamma", "0.2ns/B"}, {"max", "8"}});
+  const nlohmann::json b = params(
+      {{"p", "8"}, {"alpha", "0.002ms"}, {"bw", "40Gb/s"}, {"gamma", "5GB/s"}, {"max", "8"}});
+  for (const char* key : {"alpha_us", "bw_GBps", "gamma_ns_per_byte"})
+    EXPECT_DOUBLE_EQ(a[key].get<double>(), b[key].get<double>()) << key;
+  EXPECT_DOUBLE_EQ(a["alpha_us"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(a["bw_GBps"].get<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(a["gamma_ns_per_byte"].get<double>(), 0.2);
+}
+
 TEST(LabModel, BadParametersNameTheField) {
   EXPECT_EQ(rejectedField(modelSizesApi, {}), "p");
   EXPECT_EQ(rejectedField(modelSizesApi, {{"p", "1"}}), "p");

@@ -311,7 +311,8 @@ int freePort() {
   return ntohs(address.sin_port);
 }
 
-// torchrun's variables and no --transport: the processes join one tcp job, not p separate runs.
+// torchrun's variables (and the job token TCP needs) and no --transport: the processes join one
+// tcp job, not p separate runs.
 TEST(UnderALauncher, BenchWithTorchrunVariablesJoinsOneTcpJob) {
   const std::string port = std::to_string(freePort());
   std::vector<std::unique_ptr<Child>> ranks;
@@ -324,7 +325,8 @@ TEST(UnderALauncher, BenchWithTorchrunVariablesJoinsOneTcpJob) {
                                            {"LOCAL_WORLD_SIZE", "2"},
                                            {"MASTER_ADDR", "127.0.0.1"},
                                            {"MASTER_PORT", port},
-                                           {"TORCHELASTIC_RUN_ID", "test"}}));
+                                           {"TORCHELASTIC_RUN_ID", "test"},
+                                           {"RINGLAB_TOKEN", "secret"}}));
   }
   for (auto& rank : ranks) {
     ASSERT_TRUE(rank->waitFor(std::chrono::seconds(60))) << "hung";

@@ -22,8 +22,8 @@ PLAN = ["plan", "--timeline", os.path.join(DATA, "plan_timeline.csv"), "-p", "4"
         "--alpha", "5us", "--bw", "10GB/s", "--gamma", "0"]
 SIM = ["sim", "--topo", "nodes=2,ranks=4", "-b", "8", "-e", "1M", "-f", "8"]
 TUNE = ["tune", "-p", "2", "-b", "8", "-e", "128", "-n", "1", "-w", "0", "--rounds", "1",
-        "--algos", "ring,recursive_doubling", "--out", os.path.join(TMP, "tune.json")]
-CALIBRATE = ["calibrate", "-b", "1K", "-e", "4M", "-n", "5", "-o", os.path.join(TMP, "p.json")]
+        "--algos", "ring,recursive_doubling", "--json", os.path.join(TMP, "tune.json")]
+CALIBRATE = ["calibrate", "-b", "1K", "-e", "4M", "-n", "5", "--json", os.path.join(TMP, "p.json")]
 BENCH = ["bench", "-p", "2", "-b", "8", "-e", "4K", "-f", "8", "-n", "2"]
 
 
@@ -129,7 +129,7 @@ class OnATerminal(unittest.TestCase):
         return shown
 
     def test_topo_search_leaves_the_output_as_piped(self):
-        shown = self.check(TOPO, "topo search", "topo search: ring 1/1: candidates 0/")
+        shown = self.check(TOPO, "topo search", "topo search: rank order 0/")
         self.assertEqual(shown, piped(TOPO)[0].splitlines())
 
     def test_plan_draws_each_step_and_leaves_the_output_as_piped(self):

@@ -25,42 +25,42 @@ void expectClose(double got, double want, double relative, const std::string& te
 }
 
 TEST(Units, EveryTimeUnit) {
-  EXPECT_EQ(parseSeconds("5s"), 5.0);
-  EXPECT_EQ(parseSeconds("1.5ms"), 1.5e-3);
-  EXPECT_EQ(parseSeconds("5us"), 5e-6);
-  EXPECT_EQ(parseSeconds("5µs"), 5e-6);
-  EXPECT_EQ(parseSeconds("80ns"), 80e-9);
-  EXPECT_EQ(parseSeconds("2e-6s"), 2e-6);
-  EXPECT_EQ(parseSeconds("3.250 us"), 3.25e-6);  // as formatMicros prints it
+  EXPECT_DOUBLE_EQ(parseSeconds("5s"), 5.0);
+  EXPECT_DOUBLE_EQ(parseSeconds("1.5ms"), 1.5e-3);
+  EXPECT_DOUBLE_EQ(parseSeconds("5us"), 5e-6);
+  EXPECT_DOUBLE_EQ(parseSeconds("5µs"), 5e-6);
+  EXPECT_DOUBLE_EQ(parseSeconds("80ns"), 80e-9);
+  EXPECT_DOUBLE_EQ(parseSeconds("2e-6s"), 2e-6);
+  EXPECT_DOUBLE_EQ(parseSeconds("3.250 us"), 3.25e-6);  // as formatMicros prints it
 }
 
 TEST(Units, EveryBandwidthUnit) {
-  EXPECT_EQ(parseBandwidth("12.5GB/s"), 12.5e9);
-  EXPECT_EQ(parseBandwidth("12.50 GB/s"), 12.5e9);
-  EXPECT_EQ(parseBandwidth("900MB/s"), 900e6);
-  EXPECT_EQ(parseBandwidth("4KB/s"), 4e3);
-  EXPECT_EQ(parseBandwidth("4kB/s"), 4e3);
-  EXPECT_EQ(parseBandwidth("2TB/s"), 2e12);
-  EXPECT_EQ(parseBandwidth("100B/s"), 100.0);
-  EXPECT_EQ(parseBandwidth("1GiB/s"), 1073741824.0);  // 2^30 B/s
-  EXPECT_EQ(parseBandwidth("1MiB/s"), 1048576.0);
-  EXPECT_EQ(parseBandwidth("1KiB/s"), 1024.0);
-  EXPECT_EQ(parseBandwidth("1TiB/s"), 1099511627776.0);
-  EXPECT_EQ(parseBandwidth("100Gb/s"), 12.5e9);  // bits
-  EXPECT_EQ(parseBandwidth("100Gbit/s"), 12.5e9);
-  EXPECT_EQ(parseBandwidth("100Gbps"), 12.5e9);
-  EXPECT_EQ(parseBandwidth("800Mb/s"), 100e6);
-  EXPECT_EQ(parseBandwidth("8Tb/s"), 1e12);
+  EXPECT_DOUBLE_EQ(parseBandwidth("12.5GB/s"), 12.5e9);
+  EXPECT_DOUBLE_EQ(parseBandwidth("12.50 GB/s"), 12.5e9);
+  EXPECT_DOUBLE_EQ(parseBandwidth("900MB/s"), 900e6);
+  EXPECT_DOUBLE_EQ(parseBandwidth("4KB/s"), 4e3);
+  EXPECT_DOUBLE_EQ(parseBandwidth("4kB/s"), 4e3);
+  EXPECT_DOUBLE_EQ(parseBandwidth("2TB/s"), 2e12);
+  EXPECT_DOUBLE_EQ(parseBandwidth("100B/s"), 100.0);
+  EXPECT_DOUBLE_EQ(parseBandwidth("1GiB/s"), 1073741824.0);  // 2^30 B/s
+  EXPECT_DOUBLE_EQ(parseBandwidth("1MiB/s"), 1048576.0);
+  EXPECT_DOUBLE_EQ(parseBandwidth("1KiB/s"), 1024.0);
+  EXPECT_DOUBLE_EQ(parseBandwidth("1TiB/s"), 1099511627776.0);
+  EXPECT_DOUBLE_EQ(parseBandwidth("100Gb/s"), 12.5e9);  // bits
+  EXPECT_DOUBLE_EQ(parseBandwidth("100Gbit/s"), 12.5e9);
+  EXPECT_DOUBLE_EQ(parseBandwidth("100Gbps"), 12.5e9);
+  EXPECT_DOUBLE_EQ(parseBandwidth("800Mb/s"), 100e6);
+  EXPECT_DOUBLE_EQ(parseBandwidth("8Tb/s"), 1e12);
 }
 
 TEST(Units, PerByteCostsAndRates) {
-  EXPECT_EQ(parseSecondsPerByte("0.05ns/B"), 0.05e-9);
-  EXPECT_EQ(parseSecondsPerByte("0.0800 ns/B"), 0.08e-9);
-  EXPECT_EQ(parseSecondsPerByte("50ps/B"), 50e-12);
-  EXPECT_EQ(parseSecondsPerByte("1e-09 s/B"), 1e-9);
-  EXPECT_EQ(parseSecondsPerByte("2us/B"), 2e-6);
-  EXPECT_EQ(parseSecondsPerByte("20GB/s"), 1 / 20e9);  // a rate: its inverse
-  EXPECT_EQ(parseSecondsPerByte("1GiB/s"), 1 / 1073741824.0);
+  EXPECT_DOUBLE_EQ(parseSecondsPerByte("0.05ns/B"), 0.05e-9);
+  EXPECT_DOUBLE_EQ(parseSecondsPerByte("0.0800 ns/B"), 0.08e-9);
+  EXPECT_DOUBLE_EQ(parseSecondsPerByte("50ps/B"), 50e-12);
+  EXPECT_DOUBLE_EQ(parseSecondsPerByte("1e-09 s/B"), 1e-9);
+  EXPECT_DOUBLE_EQ(parseSecondsPerByte("2us/B"), 2e-6);
+  EXPECT_DOUBLE_EQ(parseSecondsPerByte("20GB/s"), 1 / 20e9);  // a rate: its inverse
+  EXPECT_DOUBLE_EQ(parseSecondsPerByte("1GiB/s"), 1 / 1073741824.0);
 }
 
 TEST(Units, ZeroAloneIsAcceptedBare) {

@@ -90,7 +90,10 @@ double Params::quantity(const std::string& name, double (*parse)(std::string_vie
   try {
     value = parse(v);
   } catch (const Error& e) {
-    throw ApiError(name, name + ": " + shown(e.what()));
+    // The parser's message starts with the value and shows the accepted forms; a long value is
+    // echoed shortened instead.
+    if (v.size() > 40) throw ApiError(name, name + " = '" + shown(v) + "': must be in " + range);
+    throw ApiError(name, name + ": " + e.what());
   }
   if (!(value >= lo && value <= hi)) {
     throw ApiError(name, name + " = '" + shown(v) + "': must be in " + range);

@@ -2,6 +2,7 @@
 // options, runs measure's sweep (ranks as threads, or this process as one rank of a job) and
 // prints report's table; the record goes to --json.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/io/files.hpp"
 #include "ringlab/job/launch_environment.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
@@ -19,6 +21,7 @@
 #include "ringlab/measure/statistics.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/report/bench_table.hpp"
+#include "ringlab/report/pictures.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
 #include "ringlab/transport/mpi.hpp"
 
@@ -59,6 +62,8 @@ struct BenchArgs {
   SweepOptions sweep;
   std::string segment = "256K", transport = "inproc";
   JsonOutput json;
+  std::string svg;                    // --svg: busbw against size
+  std::vector<std::string> overlays;  // --overlay: other runs drawn beside this one
   int iterations = 20, warmup = 2, check = 1;
   std::string timePerSize = "0";  // --time: iterate about this long per size instead of -n
   long long average = 3;          // -a: nccl-tests' number (its default is 1; ringlab's the max)
@@ -89,6 +94,10 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
   }
   args.sweep.factor();
   measure::parseStatistics(args.stats);  // refused before any rank process starts
+  if (!args.overlays.empty() && args.svg.empty())
+    throwInvalid("--overlay draws other runs into the --svg picture: add --svg FILE");
+  if (!args.svg.empty() && (args.sweep.dtype == "all" || args.sweep.op == "all"))
+    throwInvalid("--svg draws one busbw curve: with it, name one -d datatype and one -o op");
   return exec::timeoutFromSeconds(parseSeconds(args.timeout), "--timeout");
 }
 
@@ -184,8 +193,19 @@ int runBenchCommand(BenchArgs args) {
       config.peerLibrary = transport::mpiLibraryVersion();
     }
   }
-  if (!job::speaksForTheJob(part)) args.json.path.clear();
+  if (!job::speaksForTheJob(part)) {
+    args.json.path.clear();
+    args.svg.clear();
+  }
+  // Unwritable outputs and unreadable overlays are refused before measuring.
   args.json.checkWritable();
+  if (!args.svg.empty()) io::writeTextFile(args.svg, "", "--svg");
+  std::vector<report::Overlay> overlays;
+  for (const std::string& file : args.overlays) {
+    overlays.push_back(
+        {std::filesystem::path(file).filename().string(), measure::readRecord(file, "--overlay")});
+    measure::requireOneCase(overlays.back().record, "--overlay " + file);
+  }
   measure::RunRecord record = benchRecord(args, config);
   const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
                                      config.collective.algorithm.name == model::kAutoAlgorithm,
@@ -199,6 +219,10 @@ int runBenchCommand(BenchArgs args) {
       measureAndPrint(config, processComm.get(), columns, record, args.json);
   args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");
   if (args.json.given()) args.json.write(measure::toJson(record).dump(2) + "\n");
+  if (!args.svg.empty()) {
+    io::writeTextFile(args.svg, report::chartSvg(report::benchChart(record, overlays)), "--svg");
+    args.json.printText("# busbw plot written to " + args.svg + "\n");
+  }
   return totalWrong == 0 ? 0 : 1;
 }
 
@@ -230,6 +254,11 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("--segment", args->segment, "pipeline segment size");
   addTime(*cmd, "--timeout", args->timeout, "how long to wait for any one message, e.g. 60s");
   args->json.add(*cmd, "also write the results as JSON to this file");
+  addSvg(*cmd, args->svg,
+         "also draw busbw against size (SVG), with the model's line when a profile is given");
+  cmd->add_option("--overlay", args->overlays,
+                  "draw these runs too in --svg: `ringlab bench --json` files or nccl-tests logs")
+      ->delimiter(',');
   cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
   addProfile(*cmd, args->profile,
              "profile (ringlab calibrate): add predicted time and measured/predicted");

@@ -8,7 +8,9 @@
 #include "option_groups.hpp"
 #include "progress_line.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/io/files.hpp"
 #include "ringlab/measure/sim_record.hpp"
+#include "ringlab/report/pictures.hpp"
 #include "ringlab/report/sim_text.hpp"
 #include "ringlab/sim/allreduce_sim.hpp"
 
@@ -24,6 +26,7 @@ struct SimArgs {
   bool search = false, criticalPath = false;
   int links = 0;
   JsonOutput json;
+  std::string svg;
 };
 
 int runSim(const SimArgs& args) {
@@ -47,6 +50,7 @@ int runSim(const SimArgs& args) {
   const sim::AllReduceSim allReduce(spec, p, parseSize(args.maxMemory),
                                     "--max-memory " + args.maxMemory);
   args.json.checkWritable();
+  if (!args.svg.empty()) io::writeTextFile(args.svg, "", "--svg");  // refused before simulating
   const auto print = [&](const std::string& text) {
     if (!args.json.toStdout()) line.print(text);
   };
@@ -61,6 +65,12 @@ int runSim(const SimArgs& args) {
   if (args.criticalPath) print(report::simCriticalPath(last, *placed.topology));
   if (args.links > 0) print(report::simBusiestLinks(last, *placed.topology, args.links));
   if (args.json.given()) args.json.write(measure::simRecordJson(run, rows).dump(2) + "\n");
+  if (!args.svg.empty()) {
+    const std::string title = "ringlab sim: allreduce on " + run.topology;
+    io::writeTextFile(args.svg, report::chartSvg(report::simChart({{run.info, rows}}, title)),
+                      "--svg");
+    print("# busbw plot written to " + args.svg + "\n");
+  }
   return 0;
 }
 
@@ -81,6 +91,7 @@ Action addSimCommand(CLI::App& app) {
                 "print the critical path of the largest size");
   cmd->add_option("--links", args->links, "print the N busiest links of the largest size");
   args->json.add(*cmd, "also write the results as JSON to this file");
+  addSvg(*cmd, args->svg, "also draw the simulated busbw against size (SVG)");
   return [args] { return runSim(*args); };
 }
 

@@ -12,6 +12,7 @@
 #include "ringlab/core/text.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/tune.hpp"
+#include "ringlab/report/pictures.hpp"
 #include "ringlab/report/tune_text.hpp"
 
 namespace ringlab::cli {
@@ -22,7 +23,7 @@ struct TuneArgs {
   SweepOptions sweep;
   std::string algos = fmt::format("{}", fmt::join(measure::tuneCandidates(), ","));
   JsonOutput json{"ringlab-tune.json"};
-  std::string ompiRules;
+  std::string ompiRules, svg;
 };
 
 measure::TuneConfig tuneConfig(const TuneArgs& a) {
@@ -43,6 +44,7 @@ int runTuneCommand(const TuneArgs& a) {
   // Unwritable outputs are refused before minutes of measuring, not after.
   a.json.checkWritable();
   if (!a.ompiRules.empty()) io::writeTextFile(a.ompiRules, "", "--ompi-rules");
+  if (!a.svg.empty()) io::writeTextFile(a.svg, "", "--svg");
   ProgressLine line("tune");
   const model::DecisionTable table =
       measure::tune(config, measure::currentRunInfo(), line.callback());
@@ -58,6 +60,10 @@ int runTuneCommand(const TuneArgs& a) {
         "# Open MPI rules written to {0} (use: mpirun --mca coll_tuned_use_dynamic_rules "
         "1 --mca coll_tuned_dynamic_rules_filename {0} ...)\n",
         a.ompiRules));
+  }
+  if (!a.svg.empty()) {
+    io::writeTextFile(a.svg, report::chartSvg(report::tuneChart(table)), "--svg");
+    a.json.printText("# plot of the times and the fastest per size written to " + a.svg + "\n");
   }
   return 0;
 }
@@ -77,6 +83,8 @@ Action addTuneCommand(CLI::App& app) {
   cmd->add_option("--algos", args->algos, "comma-separated candidates");
   args->json.add(*cmd, "decision table to write");
   cmd->add_option("--ompi-rules", args->ompiRules, "also write an Open MPI coll_tuned rules file");
+  addSvg(*cmd, args->svg,
+         "also draw every algorithm's time against size under the fastest per size (SVG)");
   return [args] { return runTuneCommand(*args); };
 }
 

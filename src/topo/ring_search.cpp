@@ -318,11 +318,16 @@ RingSearchResult searchRings(const Topology& topology, const Placement& placemen
   if (!(options.bytes > 0))
     throwInvalid("ring search for " + formatNumber(options.bytes) + " bytes: must be > 0");
   checkConnected(topology, placement);
+  const bool exact = p <= kExactRanks;
+  const long swaps = exact ? 0 : swapIterations(p, topology.links().size());
+  // Units: rank order priced, then per ring its candidates and its swaps, then the result priced.
+  ProgressMeter meter(options.progress, 2 + static_cast<std::uint64_t>(k) * (1 + swaps));
+  meter.stage("rank order");
   RingSearchResult result;
   result.rankOrderCost =
       ringCost(topology, placement, schedule::multiRingOrders(p, k, {}, {}), options.bytes);
   result.lowerBound_s = ringLowerBound(topology, placement, options.bytes, k);
-  const bool exact = p <= kExactRanks;
+  meter.advance();
   result.method =
       exact ? "exhaustive branch and bound (exact for p <= " + std::to_string(kExactRanks) + ")"
             : std::string("heuristic: best of rank order, node snake") +
@@ -333,8 +338,6 @@ RingSearchResult searchRings(const Topology& topology, const Placement& placemen
                     options.bytes / static_cast<double>(schedule::ringChunks(p, k)));
   std::vector<std::vector<int>> placed;
   const std::vector<RingOrder> derived = schedule::multiRingOrders(p, k, {}, {});
-  const long swaps = exact ? 0 : swapIterations(p, topology.links().size());
-  ProgressMeter meter(options.progress, static_cast<std::uint64_t>(k) * (1 + swaps));
   for (int c = 0; c < k; ++c) {
     const std::string ring = "ring " + std::to_string(c + 1) + "/" + std::to_string(k);
     meter.stage(ring + ": candidates");
@@ -366,8 +369,10 @@ RingSearchResult searchRings(const Topology& topology, const Placement& placemen
     pricer.changeRing(best, +1);
     placed.push_back(best);
   }
+  meter.stage("pricing the rings found");
   for (const auto& ring : placed) result.rings.push_back(RingOrder::fromList(ring, p));
   result.cost = ringCost(topology, placement, result.rings, options.bytes);
+  meter.advance();
   // Never worse than what the user already has.
   if (result.rankOrderCost.time_s < result.cost.time_s) {
     result.rings = derived;

@@ -5,24 +5,15 @@
 // that the console stays free of errors. Screenshots of each panel go to RINGLAB_SCREENSHOTS.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startLab, runRinglab, scratchDir } from './lab_server.mjs';
+import { startLab, runRinglab, scratchDir, launchChromium, screenshotDir } from './lab_server.mjs';
 
 // Real third-party logs the CLI tests read too.
 const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data');
 
-let chromium;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch {
-  throw new Error('playwright-core is not installed in tests/browser: run scripts/install-deps (it runs npm ci there)');
-}
-
-const chromiumPath = process.env.RINGLAB_CHROMIUM || '/usr/bin/chromium';
-const shots = process.env.RINGLAB_SCREENSHOTS || scratchDir('lab-screenshots');
-mkdirSync(shots, { recursive: true });
+const shots = screenshotDir('lab-screenshots');
 
 let lab, url, context, page;
 const consoleProblems = [];
@@ -30,14 +21,7 @@ const consoleProblems = [];
 before(async () => {
   lab = startLab();
   url = await lab.url;
-  // A fresh profile per run, and every background service off: the machine may have no network.
-  context = await chromium.launchPersistentContext(scratchDir('chromium-profile'), {
-    executablePath: chromiumPath,
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  context = await launchChromium({ width: 1280, height: 800 });
   page = context.pages()[0] || await context.newPage();
   page.on('console', (msg) => {
     if (msg.type() === 'error' || msg.type() === 'warning') consoleProblems.push(`${msg.type()}: ${msg.text()}`);

@@ -1,8 +1,9 @@
 // Starts `ringlab lab --port 0` (the binary named by RINGLAB_BINARY) from a scratch directory, so
 // that the page can only come from the assets compiled into the binary, and reads the URL it
-// prints. stop() sends a signal and resolves to the exit code and everything printed.
+// prints. stop() sends a signal and resolves to the exit code and everything printed. Also the
+// one-shot runs of the binary, and the headless Chromium every browser test drives.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -47,4 +48,29 @@ export function runRinglab(args) {
     child.stderr.on('data', (d) => { stderr += d; });
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+// Debian's Chromium, driven by playwright-core (which never downloads a browser), headless with
+// a fresh profile and every background service off: the machine may have no network.
+export async function launchChromium(viewport) {
+  let chromium;
+  try {
+    ({ chromium } = await import('playwright-core'));
+  } catch {
+    throw new Error('playwright-core is not installed in tests/browser: run scripts/install-deps (it runs npm ci there)');
+  }
+  return chromium.launchPersistentContext(scratchDir('chromium-profile'), {
+    executablePath: process.env.RINGLAB_CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    viewport,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// Where screenshots go: RINGLAB_SCREENSHOTS (CTest sets it), else a scratch directory.
+export function screenshotDir(tag) {
+  const dir = process.env.RINGLAB_SCREENSHOTS || scratchDir(tag);
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }

@@ -1,6 +1,9 @@
 #pragma once
 // The Gantt picture of `ringlab plan --gantt`: the backward pass (with each gradient's ready time)
 // against each plan's bucket transfers on the one communication stream, as a standalone SVG.
+// Bounded in size: adjacent buckets too narrow to draw apart are drawn as one bar (a range, named
+// in its tooltip and counted in a note), and ready ticks on the same pixel once, so that a
+// 20,000-tensor timeline gives a picture of about 170 KB rather than megabytes.
 #include <string>
 #include <vector>
 

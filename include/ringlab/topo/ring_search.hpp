@@ -44,7 +44,8 @@ struct RingSearchOptions {
   double bytes = 64.0 * 1024 * 1024;  // the message the objective prices
   int channels = 1;
   std::uint64_t seed = 1;  // the local search's swaps
-  // Hears each ring's stages ("ring 1/2: swap search"); units: candidate sets and swaps tried.
+  // Hears the search's stages ("rank order", "ring 1/2: swap search", "pricing the rings
+  // found"); units: rank order priced, each ring's candidate set and swaps tried, result priced.
   ProgressCallback progress;
 };
 
