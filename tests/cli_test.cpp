@@ -602,6 +602,12 @@ TEST(CliBench, SeveralCasesRefusedByCompareAndPlan) {
                                   "-d", "all", "-o", "sum", "--json", path});
   expectSuccess(r);
   expectCleanError(runRinglab({"compare", path}), {path, "int8", "uint8", "-d"});
+  const std::string svg = makeTempFile("svg");
+  expectCleanError(runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--svg", svg,
+                               "--overlay", path}),
+                   {"--overlay", path, "several"});
+  std::remove(svg.c_str());
+  expectCleanError(runRinglab({"bench", "-d", "all", "--svg", path}), {"--svg", "-d"});
   const RunResult planned =
       runRinglab({"plan", "--timeline", std::string(RINGLAB_TEST_DATA) + "/plan_timeline.csv", "-p",
                   "2", "--measured", path});
