@@ -564,7 +564,7 @@ TEST(CliBenchBadInput, AverageOutOfRange) {
   expectCleanError(runRinglab({"bench", "-a", "-1"}), {"-1"});
 }
 TEST(CliBenchBadInput, StepBytesWithStepFactor) {
-  expectCleanError(runRinglab({"bench", "-i", "1K", "-f", "4"}), {"-i|--stepbytes", "-f"});
+  expectCleanError(runRinglab({"bench", "-i", "1K", "-f", "4"}), {"--stepbytes", "--stepfactor"});
 }
 TEST(CliBenchBadInput, StepBytesZero) {
   expectCleanError(runRinglab({"bench", "-i", "0"}), {"-i/--stepbytes", "0"});
@@ -584,6 +584,16 @@ TEST(CliBenchBadInput, AllIsBenchsOnly) {
   expectCleanError(runRinglab({"sim", "--topo", "nodes=1,ranks=2", "-o", "all"}), {"-o", "all"});
 }
 
+// -i is a sweep flag: sim (and tune) walk the same linear sizes as bench.
+TEST(CliSim, StepBytesIsALinearSweep) {
+  const RunResult r =
+      runRinglab({"sim", "--topo", "nodes=2,ranks=2", "-b", "1K", "-e", "3500", "-i", "1K"});
+  expectSuccess(r);
+  std::vector<std::string> sizes;
+  for (const auto& row : benchRows(r.out)) sizes.push_back(row.front());
+  EXPECT_EQ(sizes, (std::vector<std::string>{"1024", "2048", "3072"})) << r.out;
+}
+
 // A run of -d all is one record with several (dtype, op) cases: compare and plan --measured,
 // which price one curve, say so instead of mixing them.
 TEST(CliBench, SeveralCasesRefusedByCompareAndPlan) {
@@ -592,6 +602,12 @@ TEST(CliBench, SeveralCasesRefusedByCompareAndPlan) {
                                   "-d", "all", "-o", "sum", "--json", path});
   expectSuccess(r);
   expectCleanError(runRinglab({"compare", path}), {path, "int8", "uint8", "-d"});
+  const std::string svg = makeTempFile("svg");
+  expectCleanError(runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--svg", svg,
+                               "--overlay", path}),
+                   {"--overlay", path, "several"});
+  std::remove(svg.c_str());
+  expectCleanError(runRinglab({"bench", "-d", "all", "--svg", path}), {"--svg", "-d"});
   const RunResult planned =
       runRinglab({"plan", "--timeline", std::string(RINGLAB_TEST_DATA) + "/plan_timeline.csv", "-p",
                   "2", "--measured", path});

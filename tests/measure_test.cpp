@@ -77,18 +77,30 @@ RunRecord sampleRecord() {
   r.segmentBytes = 262144;
   r.iterations = 3;
   r.warmup = 1;
+  r.overRanks = OverRanks::Mean;
   RecordRow a;
   a.bytes = 28;
   a.count = 7;
+  a.dtype = "float32";
+  a.op = "sum";
   a.algorithm = "ring";
   a.predictedUs = 12.5;
-  a.outOfPlace = Timing{10.25, 9.5, 30.125, 14.0, 3, 0, {9.5, 10.25, 30.125}};
+  a.outOfPlace = Timing{10.25,
+                        9.5,
+                        30.125,
+                        14.0,
+                        3,
+                        0,
+                        {9.5, 10.25, 30.125},
+                        {{9.5, 10.25, 30.0}, {9.0, 10.0, 30.125}, {9.5, 10.0, 30.0}}};
   a.inPlace = timing(11, 0);
   a.peer = timing(13, std::nullopt);
   a.peerLibrary = "Open MPI v4.1";
   RecordRow b;
   b.bytes = 4096;
   b.count = 1024;
+  b.dtype = "float32";
+  b.op = "sum";
   b.algorithm = "rabenseifner";
   b.outOfPlace = timing(40, 0);
   b.inPlace = timing(41.5, 2);
@@ -343,6 +355,28 @@ TEST(MeasureRecord, OlderRecordsReadWithTheRunsCaseAndTheMax) {
   j["over_ranks"] = "median";
   expectError([&] { recordFromJson(j, "bad.json"); }, ErrorCode::InvalidArgument,
               "bad.json: over_ranks");
+}
+
+// An nccl-tests log of -d all (here two types): each row keeps its own type and op.
+TEST(MeasureRecord, NcclTestsLogOfSeveralTypesNamesEachRow) {
+  const std::string log =
+      "#  Rank  0 Group  0 Pid 1 on a device  0 [0x1a] GPU\n"
+      "#  Rank  1 Group  0 Pid 2 on a device  1 [0x1b] GPU\n"
+      "#       size   count   type   redop    root     time   algbw   busbw #wrong     time   "
+      "algbw   busbw #wrong\n"
+      "          64      16  float     sum      -1    10.00    0.01    0.01      0    10.00    "
+      "0.01    0.01      0\n"
+      "          64       8 double     max      -1    10.00    0.01    0.01      0    10.00    "
+      "0.01    0.01      0\n"
+      "# Avg bus bandwidth    : 0.01\n";
+  const RunRecord r = recordFromNcclTests(log, "all.log");
+  ASSERT_EQ(r.rows.size(), 2u);
+  EXPECT_EQ(r.rows[1].dtype, "float64");
+  EXPECT_EQ(r.rows[1].op, "max");
+  EXPECT_EQ(r.run.dtype, "float32,float64");
+  EXPECT_FALSE(r.overRanks.has_value());  // the log does not say which -a ran
+  expectError([&] { requireOneCase(r, "all.log"); }, ErrorCode::InvalidArgument,
+              "all.log: the rows hold several cases (float32 sum, float64 max");
 }
 
 TEST(MeasureBench, ValidateNamesTheOption) {

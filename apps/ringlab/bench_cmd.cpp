@@ -28,30 +28,6 @@
 namespace ringlab::cli {
 namespace {
 
-struct BenchArgs {
-  int ranks = kDefaultRanks;
-  SweepOptions sweep;
-  std::string segment = "256K", transport = "inproc";
-  JsonOutput json;
-  std::string svg;                    // --svg: busbw against size
-  std::vector<std::string> overlays;  // --overlay: other runs drawn beside this one
-  int iterations = 20, warmup = 2, check = 1;
-  std::string timePerSize = "0";     // --time: iterate about this long per size instead of -n
-  long long average = 3;             // -a: nccl-tests' number (its default is 1; ringlab's the max)
-  std::string stats = "median";      // --stats
-  std::vector<std::string> refused;  // nccl-tests flags given that do not apply here
-  std::string refusedValue;          // what they were given (unused)
-  bool peerMpi = false, samples = false;
-  bool ranksGiven = false;      // -p on the command line (processes take p from their launcher)
-  bool transportGiven = false;  // else the launcher's, if one started this process
-  std::string timeout = "60s";
-  std::string profile;  // --profile: add predicted time and measured/predicted
-  std::string tuned;    // --tuned: decision table that --algo auto prefers to the model
-  AlgorithmOptions algorithm;
-  // --topo / --topo-file / --placement: the machine the ranks run on, named in the record.
-  TopologyOptions topology;
-};
-
 // nccl-tests flags that have no meaning for ranks on CPUs, or have another name here: parsed, so
 // that the error says why instead of "arguments were not expected". From nccl-tests' README and
 // src/common.cu (getopt_long's table).
@@ -81,17 +57,35 @@ constexpr RefusedFlag kRefusedFlags[] = {
     {"-r,--root", "allreduce has no root"},
 };
 
+struct BenchArgs {
+  int ranks = kDefaultRanks;
+  SweepOptions sweep;
+  std::string segment = "256K", transport = "inproc";
+  JsonOutput json;
+  std::string svg;                    // --svg: busbw against size
+  std::vector<std::string> overlays;  // --overlay: other runs drawn beside this one
+  int iterations = 20, warmup = 2, check = 1;
+  std::string timePerSize = "0";  // --time: iterate about this long per size instead of -n
+  long long average = 3;          // -a: nccl-tests' number (its default is 1; ringlab's the max)
+  std::string stats = "median";   // --stats
+  const RefusedFlag* refused = nullptr;  // an nccl-tests flag given that does not apply here
+  std::string refusedValue;              // what it was given (unused)
+  bool peerMpi = false, samples = false;
+  bool ranksGiven = false;      // -p on the command line (processes take p from their launcher)
+  bool transportGiven = false;  // else the launcher's, if one started this process
+  std::string timeout = "60s";
+  std::string profile;  // --profile: add predicted time and measured/predicted
+  std::string tuned;    // --tuned: decision table that --algo auto prefers to the model
+  AlgorithmOptions algorithm;
+  // --topo / --topo-file / --placement: the machine the ranks run on, named in the record.
+  TopologyOptions topology;
+};
+
 // The checks that need the options as typed, before anything is built from them.
 std::chrono::milliseconds checkArgs(const BenchArgs& args) {
-  for (const RefusedFlag& flag : kRefusedFlags) {
-    for (const std::string& given : args.refused) {
-      if (given == flag.names) {
-        throwInvalid(std::string(flag.names).replace(2, 1, "/") +
-                     " (nccl-tests' flag) does not "
-                     "apply: " +
-                     flag.why);
-      }
-    }
+  if (args.refused) {
+    throwInvalid(std::string(args.refused->names).replace(2, 1, "/") +
+                 " (nccl-tests' flag) does not apply: " + args.refused->why);
   }
   checkRanks(args.ranks);
   if (args.peerMpi && args.transport != "mpi") {
@@ -99,8 +93,11 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
         "--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
   args.sweep.factor();
+  measure::parseStatistics(args.stats);  // refused before any rank process starts
   if (!args.overlays.empty() && args.svg.empty())
     throwInvalid("--overlay draws other runs into the --svg picture: add --svg FILE");
+  if (!args.svg.empty() && (args.sweep.dtype == "all" || args.sweep.op == "all"))
+    throwInvalid("--svg draws one busbw curve: with it, name one -d datatype and one -o op");
   return exec::timeoutFromSeconds(parseSeconds(args.timeout), "--timeout");
 }
 
@@ -204,9 +201,11 @@ int runBenchCommand(BenchArgs args) {
   args.json.checkWritable();
   if (!args.svg.empty()) io::writeTextFile(args.svg, "", "--svg");
   std::vector<report::Overlay> overlays;
-  for (const std::string& file : args.overlays)
+  for (const std::string& file : args.overlays) {
     overlays.push_back(
         {std::filesystem::path(file).filename().string(), measure::readRecord(file, "--overlay")});
+    measure::requireOneCase(overlays.back().record, "--overlay " + file);
+  }
   measure::RunRecord record = benchRecord(args, config);
   const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
                                      config.collective.algorithm.name == model::kAutoAlgorithm,
@@ -268,13 +267,14 @@ Action addBenchCommand(CLI::App& app) {
   addTime(*cmd, "--time", args->timePerSize,
           "iterate about this long per size instead of -n, e.g. 50ms (0: use -n)");
   cmd->add_flag("--samples", args->samples,
-                "keep every iteration's time in the --json record (samples_us)");
+                "keep every iteration's time in the --json record (samples_us), and each "
+                "rank's (rank_samples_us)");
   cmd->add_flag("--peer-mpi", args->peerMpi,
                 "also time MPI_Allreduce on the same buffers (--transport mpi, under mpirun)");
   return [args, cmd] {
     args->ranksGiven = cmd->count("-p") > 0;
     for (const RefusedFlag& flag : kRefusedFlags) {
-      if (cmd->count(std::string(flag.names).substr(0, 2)) > 0) args->refused.push_back(flag.names);
+      if (cmd->count(std::string(flag.names).substr(0, 2)) > 0) args->refused = &flag;
     }
     args->transportGiven = cmd->count("--transport") > 0;
     return runBenchCommand(*args);

@@ -30,8 +30,13 @@ std::string timingColumns(std::uint64_t bytes, const measure::Timing& t, int ran
   return text;
 }
 
-// What an iteration's time is, for the preamble.
-std::string overRanksText(measure::OverRanks over) {
+std::string checkText(int check) {
+  return check == 0 ? "off" : check == 1 ? "on" : fmt::format("{} runs", check);
+}
+
+}  // namespace
+
+std::string iterationTimeText(measure::OverRanks over) {
   switch (over) {
     case measure::OverRanks::Rank0:
       return "rank 0's time (-a 0)";
@@ -44,12 +49,6 @@ std::string overRanksText(measure::OverRanks over) {
   }
   return "slowest rank's time (-a 3)";
 }
-
-std::string checkText(int check) {
-  return check == 0 ? "off" : check == 1 ? "on" : fmt::format("{} runs", check);
-}
-
-}  // namespace
 
 std::string benchPreamble(const measure::BenchConfig& config, const measure::RunInfo& info,
                           const std::vector<measure::Statistic>& stats,
@@ -72,7 +71,7 @@ std::string benchPreamble(const measure::BenchConfig& config, const measure::Run
   text += fmt::format(
       "# time: {} over iterations of the {}.  algbw = size / time.  busbw = algbw x 2(p-1)/p "
       "(nccl-tests' allreduce convention: per-rank send volume / time).  GB/s = 1e9 B/s\n",
-      measure::statisticName(stats.front()), overRanksText(config.overRanks));
+      measure::statisticName(stats.front()), iterationTimeText(config.overRanks));
   if (stats.size() > 1) {
     std::string others;
     for (std::size_t k = 1; k < stats.size(); ++k)

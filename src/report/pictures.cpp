@@ -9,6 +9,7 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/report/bench_table.hpp"
 
 namespace ringlab::report {
 namespace {
@@ -67,8 +68,8 @@ Chart benchChart(const measure::RunRecord& run, const std::vector<Overlay>& over
         o.name, "overlay"));
   }
   chart.notes = {
-      "busbw = size / time x 2(p-1)/p, time the median of the slowest rank, out of "
-      "place"};
+      fmt::format("busbw = size / time x 2(p-1)/p, time the median of the {}, out of place",
+                  iterationTimeText(run.overRanks.value_or(measure::OverRanks::Max)))};
   if (chart.series.size() > 1 && chart.series[1].role == "model")
     chart.notes.push_back("dashed: the model's busbw with the profile given");
   return chart;

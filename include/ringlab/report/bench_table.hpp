@@ -11,6 +11,9 @@
 
 namespace ringlab::report {
 
+// Whose time an iteration's time is (-a): "slowest rank's time (-a 3)", ...
+std::string iterationTimeText(measure::OverRanks over);
+
 // The lines before the table: what ran and where, how it was timed (the statistics shown and
 // how iterations were reduced over ranks), what the columns mean, and for `--algo auto` and a
 // profile what chose and what predicts. `tunedName` and `profileName` name the files the
