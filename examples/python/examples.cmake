@@ -1,0 +1,25 @@
+# Bucket plans applied in PyTorch (python/ringlab/torch/buckets.py, timeline.py): their tests,
+# the tools built on them, and the Python examples at their smallest. Included from
+# python/CMakeLists.txt, which sets Python3_EXECUTABLE, RINGLAB_PYTHON_DIR and
+# RINGLAB_PYTHON_HAS_TORCH and defines ringlab_add_pytest.
+if(NOT RINGLAB_PYTHON_HAS_TORCH OR NOT RINGLAB_BUILD_TESTS)
+  return()
+endif()
+set(_ringlab_python_env "PYTHONPATH=${RINGLAB_PYTHON_DIR};RINGLAB_BINARY=$<TARGET_FILE:ringlab_cli>")
+
+if(RINGLAB_PYTHON_HAS_PYTEST)
+  # Ranks are processes: p = 2 and 4 on gloo (and on ringlab's backend where it is built).
+  ringlab_add_pytest(python_torch_buckets ${PROJECT_SOURCE_DIR}/tests/python/test_torch_buckets.py
+                     PROCESSORS 2 LABELS torch)
+endif()
+
+# The recorder and the torch.profiler trace reader on a real PyTorch model.
+add_test(NAME plan_torch_recorder_and_trace
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/plan_torch_test.sh $<TARGET_FILE:ringlab_cli> ${Python3_EXECUTABLE}
+                 ${PROJECT_SOURCE_DIR})
+# tools/ddp_bucket_check.py at its smallest (about 20 s): real DDP, 2 processes over gloo.
+add_test(NAME plan_ddp_check_smoke
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/plan_ddp_check_test.sh $<TARGET_FILE:ringlab_cli> ${Python3_EXECUTABLE}
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(plan_torch_recorder_and_trace plan_ddp_check_smoke PROPERTIES ENVIRONMENT "${_ringlab_python_env}")
+set_tests_properties(plan_ddp_check_smoke PROPERTIES TIMEOUT 300 PROCESSORS 2)

@@ -1,0 +1,1 @@
+"""ringlab: ring AllReduce collectives and their analysis, from Python."""
