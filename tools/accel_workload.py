@@ -53,7 +53,17 @@ class SleepLinear(torch.nn.Module):
 
 
 def build_model(workload, backward_ms):
+    """`accel`, `cpu` (above), or `two-phase`: the backward first releases a burst of gradients
+    from 17 layers that compute little (0.2 ms each, like a classifier head), then 8 gradients
+    spaced by long compute (backward_ms / 20 each, like convolutions), all of 1 MiB. One bucket
+    cap cannot serve both: the burst wants few large buckets (each AllReduce's startup is paid
+    while communication is behind), the spaced gradients small ones (the last bucket is exposed)."""
     torch.manual_seed(0)
+    if workload == "two-phase":
+        slow, fast = backward_ms * 1e-3 / 20, 2e-4
+        layers = [SleepLinear(INPUT, 512, slow)] + [SleepLinear(512, 512, slow) for _ in range(7)]
+        layers += [SleepLinear(512, 512, fast) for _ in range(16)] + [SleepLinear(512, 10, fast)]
+        return torch.nn.Sequential(*layers)
     layers, fan_in = [], INPUT
     sizes = []
     for w in WIDTHS:

@@ -13,6 +13,7 @@ gradient is an integer, x / 4 and the sums are exact (the test checks the values
 and lr = p keeps the parameters integers: bitwise again. At p = 4 on random inputs the order matters; the bound is derived in `_float_tolerance`.
 """
 
+import gc
 import importlib.util
 import os
 import tempfile
@@ -104,9 +105,12 @@ def _rank(rank, world, init, backend, out_dir):
         _train(torch.nn.parallel.DistributedDataParallel(ddp_model), batches, lr)
         plan_model = _model(integer)
         applied = apply_plan(plan_model, _layer_buckets(plan_model, reverse=True))
+        if not integer:  # the plan must live on with the model alone
+            applied = None
+            gc.collect()
         _train(plan_model, batches, lr)
-        out[integer] = {"ddp": _final(ddp_model), "plan": _final(plan_model), "launches": applied.launches}
-        applied.remove()
+        out[integer] = {"ddp": _final(ddp_model), "plan": _final(plan_model),
+                        "launches": applied.launches if applied else None}
         local = _model(integer)  # the local gradients' size, for the tolerance
         out[integer]["max_local_grad"] = _max_local_grad(local, batches)
     # Buckets listed first layer first: the first bucket's last gradient is the backward's last,
@@ -199,7 +203,6 @@ def test_buckets_start_when_their_last_gradient_is_in_and_in_planned_order(runs)
         # arrive, before the backward reaches the layers below (the heads' backward too reaches
         # the last head first).
         assert out[True]["launches"] == [(k, 2 * (k + 1)) for k in range(layers)]
-        assert out[False]["launches"] == [(k, 2 * (k + 1)) for k in range(layers)]
         assert out["launches_first_layer_first"] == [(k, 2 * layers) for k in range(layers)]
 
 

@@ -40,18 +40,28 @@ import torch.distributed as dist
 from ringlab.torch.timeline import accumulate_grad_node
 
 
-def plan_buckets(timeline, ranks, measured=None, profile=None, ringlab=None):
+def plan_buckets(timeline, ranks, measured=None, profile=None, ddp_caps=(), ringlab=None):
     """The optimal buckets for a recorded timeline at `ranks` processes, priced by a measured
     AllReduce (`timeline.measure_allreduce`'s record) or a calibrated profile (a file). Returns
     (buckets, comparison): buckets as lists of parameter names, in reduction order; comparison is
-    the planner's JSON, with every plan's prediction and DDP's best cap (`ddp_bucket_cap_mb`)."""
-    comparison = _plan_comparison(timeline, ranks, measured, profile, ringlab)
-    optimal = next(p for p in comparison["plans"] if p["name"] == "optimal")
+    the planner's JSON, with every plan's prediction, DDP's best cap (`ddp_bucket_cap_mb`) and DDP
+    at each of `ddp_caps` (bucket_cap_mb values)."""
+    comparison = _plan_comparison(timeline, ranks, measured, profile, ddp_caps, ringlab)
+    return buckets_of(comparison, timeline), comparison
+
+
+def buckets_of(comparison, timeline, plan="optimal"):
+    """The buckets of one of the planner's plans (optimal, ddp-default, ddp-best-cap, ...) as lists
+    of parameter names: the planner numbers tensors in the timeline's (ready) order."""
+    chosen = next((p for p in comparison["plans"] if p["name"] == plan), None)
+    if chosen is None:
+        raise ValueError(f"bucket plan: no plan named '{plan}'; the planner made "
+                         f"{', '.join(p['name'] for p in comparison['plans'])}")
     names = [t["name"] for t in timeline["tensors"]]
-    return [[names[i] for i in b["tensors"]] for b in optimal["buckets"]], comparison
+    return [[names[i] for i in b["tensors"]] for b in chosen["buckets"]]
 
 
-def _plan_comparison(timeline, ranks, measured, profile, ringlab):
+def _plan_comparison(timeline, ranks, measured, profile, ddp_caps, ringlab):
     """`ringlab plan --json` on the timeline. Runs the CLI (`ringlab`, RINGLAB_BINARY or PATH)
     until the package's own plan function replaces this one function."""
     binary = ringlab or os.environ.get("RINGLAB_BINARY") or shutil.which("ringlab")
@@ -68,6 +78,8 @@ def _plan_comparison(timeline, ranks, measured, profile, ringlab):
                 json.dump(measured, f)
         if profile is not None:
             args += ["--profile", str(profile)]
+        if ddp_caps:
+            args += ["--ddp-caps", ",".join(f"{c:g}" for c in ddp_caps)]
         run = subprocess.run(args, capture_output=True, text=True)
         if run.returncode != 0:
             raise RuntimeError(f"ringlab plan: {run.stderr.strip()}")
@@ -103,6 +115,9 @@ def check_plan(named_parameters, buckets):
     return out
 
 
+_ATTRIBUTE = "_ringlab_bucket_plan"
+
+
 class _Bucket:
     """One planned bucket: a flat buffer, and per parameter its view into it."""
 
@@ -124,6 +139,8 @@ class AppliedPlan:
     order its AllReduce started and how many of the model's gradients were ready at that moment."""
 
     def __init__(self, model, buckets, group=None, broadcast=True):
+        if getattr(model, _ATTRIBUTE, None) is not None:
+            raise ValueError("bucket plan: this model already has a plan applied; remove() it first")
         self._buckets = [_Bucket(members) for members in check_plan(model.named_parameters(), buckets)]
         self.group = group
         self.world = dist.get_world_size(group)
@@ -141,6 +158,10 @@ class AppliedPlan:
             self._hooks.append(node.register_hook(self._make_hook(p)))
         self.launches = []
         self._reset()
+        # The model holds the plan: nothing else outside the hooks' own cycle (plan -> nodes ->
+        # hooks -> plan) does, and the collector would take the hooks with it.
+        self._model = model
+        setattr(model, _ATTRIBUTE, self)
 
     def _reset(self):
         for bucket in self._buckets:
@@ -198,6 +219,7 @@ class AppliedPlan:
         for h in self._hooks:
             h.remove()
         self._hooks, self._nodes = [], []
+        setattr(self._model, _ATTRIBUTE, None)
 
 
 def _broadcast_state(model, group):
