@@ -20,6 +20,7 @@ import time
 
 import torch
 import torch.distributed as dist
+from example_checks import same_parameters_on_all_ranks
 
 
 def backend_problem(backend):
@@ -64,11 +65,8 @@ def main():
         optimizer.step()
         times.append(time.perf_counter() - t0)
         losses.append(loss.item())
-    digest = torch.cat([p.detach().reshape(-1) for p in model.parameters()]).sum().reshape(1)
-    digests = [torch.zeros(1) for _ in range(world)]
-    dist.all_gather(digests, digest)
+    same = same_parameters_on_all_ranks(model)
     dist.destroy_process_group()
-    same = all(torch.equal(d, digests[0]) for d in digests)
     if rank == 0:
         print(f"DDP on {a.backend}, p = {world}: {a.steps} steps, loss {losses[0]:.4f} -> {losses[-1]:.4f}, "
               f"iteration median {statistics.median(times) * 1e3:.2f} ms")

@@ -21,7 +21,7 @@ import time
 
 import torch
 import torch.distributed as dist
-
+from example_checks import same_parameters_on_all_ranks
 from ringlab.torch.buckets import apply_plan, plan_buckets
 from ringlab.torch.timeline import measure_allreduce, record
 
@@ -83,11 +83,8 @@ def main():
         optimizer.step()
         times.append(time.perf_counter() - t0)
         losses.append(loss.item())
-    digest = torch.cat([p.detach().reshape(-1) for p in model.parameters()]).sum().reshape(1)
-    digests = [torch.zeros(1) for _ in range(world)]
-    dist.all_gather(digests, digest)
+    same = same_parameters_on_all_ranks(model)
     dist.destroy_process_group()
-    same = all(torch.equal(d, digests[0]) for d in digests)
     if rank == 0:
         order = " ".join(str(b) for b, _ in applied.launches)
         print(f"trained {a.steps} steps: loss {losses[0]:.4f} -> {losses[-1]:.4f}, iteration median "
