@@ -223,11 +223,12 @@ class AppliedPlan:
 
 
 def _broadcast_state(model, group):
-    """Parameters and buffers from the group's first rank, as DDP does when it wraps a model."""
+    """Parameters and buffers from the group's first rank, as DDP does when it wraps a model:
+    detached (same storage), since a backend may work on them off this thread, where this
+    thread's no_grad does not reach."""
     root = dist.get_global_rank(group, 0) if group is not None else 0
-    with torch.no_grad():
-        for t in list(model.parameters()) + list(model.buffers()):
-            dist.broadcast(t, root, group=group)
+    for t in list(model.parameters()) + list(model.buffers()):
+        dist.broadcast(t.detach(), root, group=group)
 
 
 def apply_plan(model, buckets, group=None, broadcast=True):
