@@ -68,7 +68,8 @@ def main():
     same = same_parameters_on_all_ranks(model)
     dist.destroy_process_group()
     if rank == 0:
-        print(f"DDP on {a.backend}, p = {world}: {a.steps} steps, loss {losses[0]:.4f} -> {losses[-1]:.4f}, "
+        print(f"DDP on {a.backend}, p = {world}: {a.steps} steps, mean loss over the 4 batches "
+              f"{statistics.fmean(losses[:4]):.4f} -> {statistics.fmean(losses[-4:]):.4f}, "
               f"iteration median {statistics.median(times) * 1e3:.2f} ms")
         print(f"parameters identical on all {world} ranks: {'yes' if same else 'NO'}")
     if not same:

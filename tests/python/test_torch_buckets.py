@@ -9,8 +9,9 @@ is multiplied by 1/p while copied into a bucket (DDP does the same), then the p 
 an order that depends on the bucket's size (gloo's ring chunks the buffer). At p = 2 the sum has
 two terms, and a + b = b + a in IEEE arithmetic: the runs agree bitwise on any input. At p = 4 with
 integer-valued parameters and inputs (a model whose gradients stay integers, `_Heads`), every
-gradient is an integer, x / 4 and the sums are exact (the test checks the values stay below 2^24),
-and lr = p keeps the parameters integers: bitwise again. At p = 4 on random inputs the order matters; the bound is derived in `_float_tolerance`.
+gradient is an integer, g / 4 and the sums are exact (the test checks the values stay below 2^24),
+and lr = p keeps the parameters integers: bitwise again. At p = 4 on random inputs the order
+matters; the bound is derived in `_float_tolerance`.
 """
 
 import gc
