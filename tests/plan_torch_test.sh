@@ -7,7 +7,7 @@ set -eu
 ringlab=$1 python=$2 src=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-PYTHONPATH="$src/tests/data" "$python" "$src/tools/record_grad_timeline.py" --model plan_tiny_model:build \
+PYTHONPATH="$src/tests/data${PYTHONPATH:+:$PYTHONPATH}" "$python" "$src/tools/record_grad_timeline.py" --model plan_tiny_model:build \
   --batch 8,16 --iterations 3 --warmup 1 --threads 1 --out "$dir/t.json" --params-out "$dir/p.csv" --trace-out "$dir/trace.json"
 "$ringlab" plan --timeline "$dir/t.json" -p 2 --json - > "$dir/from_timeline.json"
 "$ringlab" plan --trace "$dir/trace.json" --params "$dir/p.csv" -p 2 --write-timeline "$dir/t2.json" > /dev/null

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Check `ringlab plan` against real PyTorch DDP (gloo backend, 2 processes on one host).
 
-    /usr/bin/python3 tools/ddp_bucket_check.py --workload accel --ringlab build/ringlab --out DIR
-    /usr/bin/python3 tools/ddp_bucket_check.py --workload cpu   --ringlab build/ringlab --out DIR
+    PYTHONPATH=build/python /usr/bin/python3 tools/ddp_bucket_check.py --workload accel --ringlab build/ringlab --out DIR
+    PYTHONPATH=build/python /usr/bin/python3 tools/ddp_bucket_check.py --workload cpu   --ringlab build/ringlab --out DIR
 
 Steps (everything lands in DIR):
- 1. model: a stack of Linear layers of varied widths built here (>= 50 parameter tensors);
- 2. timeline: tools/record_grad_timeline.py's record() on one process, without DDP -> timeline.json;
+ 1. model: tools/accel_workload.py's stack of Linear layers of varied widths (52 parameter tensors);
+ 2. timeline: ringlab.torch.timeline.record() on one process, without DDP -> timeline.json;
  3. calibrate: alpha and beta from gloo point-to-point ping-pong (dist.send/recv) between the two
     processes, the best one-way time per size fitted by least squares on relative error as
     `ringlab calibrate` does; gamma from torch's in-place add; -> profile.json (with "ranks": 2,
@@ -48,76 +48,13 @@ import torch.distributed as dist
 import torch.multiprocessing as mp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import record_grad_timeline  # noqa: E402
+from accel_workload import build_model, loss_fn, make_batch_fn  # noqa: E402
 
-# Output widths of the 26 layers (52 parameter tensors), varied on purpose: large and tiny
-# tensors side by side, as in real models.
-WIDTHS = [512, 1024, 256, 1536, 128, 1024, 64, 768, 512, 2048, 256, 32, 1024, 512, 1280, 96, 640, 1024, 384,
-          1792, 48, 512, 896, 256, 1024, 10]
-INPUT = 784
-
-
-class SleepLinearFn(torch.autograd.Function):
-    """y = a fixed tensor; backward sleeps (no CPU) and returns precomputed gradients."""
-
-    @staticmethod
-    def forward(ctx, x, weight, bias, layer):
-        ctx.layer = layer
-        return layer.out_template.expand(x.shape[0], -1).clone()
-
-    @staticmethod
-    def backward(ctx, grad_out):
-        layer = ctx.layer
-        time.sleep(layer.backward_s)
-        return layer.grad_x.expand(grad_out.shape[0], -1), layer.grad_w, layer.grad_b, None
-
-
-class SleepLinear(torch.nn.Module):
-    def __init__(self, fan_in, fan_out, backward_s):
-        super().__init__()
-        self.weight = torch.nn.Parameter(torch.zeros(fan_out, fan_in))
-        self.bias = torch.nn.Parameter(torch.zeros(fan_out))
-        self.backward_s = backward_s
-        self.out_template = torch.zeros(1, fan_out)
-        self.grad_x = torch.full((1, fan_in), 1e-3)
-        self.grad_w = torch.full((fan_out, fan_in), 1e-3)
-        self.grad_b = torch.full((fan_out,), 1e-3)
-
-    def forward(self, x):
-        return SleepLinearFn.apply(x, self.weight, self.bias, self)
-
-
-def build_model(workload, backward_ms):
-    torch.manual_seed(0)
-    layers, fan_in = [], INPUT
-    sizes = []
-    for w in WIDTHS:
-        sizes.append(fan_in * w)
-        fan_in = w
-    total = sum(sizes)
-    fan_in = INPUT
-    for w, s in zip(WIDTHS, sizes):
-        if workload == "accel":
-            # Backward time proportional to the layer's size, with a floor (kernel launch).
-            layers.append(SleepLinear(fan_in, w, max(2e-4, backward_ms * 1e-3 * s / total)))
-        else:
-            layers.append(torch.nn.Linear(fan_in, w))
-            layers.append(torch.nn.ReLU())
-        fan_in = w
-    return torch.nn.Sequential(*layers)
-
-
-def loss_fn(model, x):
-    return model(x).float().pow(2).mean()
-
-
-def make_batch_fn(args):
-    gen = torch.Generator().manual_seed(1)
-
-    def make_batch():
-        return torch.randn(args.batch, INPUT, generator=gen)
-    return make_batch
-
+try:
+    from ringlab.torch.timeline import measure_allreduce, record
+except ImportError as e:
+    sys.exit(f"ddp_bucket_check.py: the ringlab package is not importable ({e}); build it and run with "
+             "PYTHONPATH=build/python")
 
 # ---------------------------------------------------------------- calibration (2 processes)
 
@@ -155,16 +92,8 @@ def calibrate_rank(rank, init, out_dir, iterations):
                 dist.send(view, 0)
             times.append((time.perf_counter() - t0) / 2)
         best.append(min(times))
-    # gloo's own AllReduce, the sizes interleaved (every size once per round) so that a slow
-    # stretch of the machine lands on all of them alike.
-    allreduce = [[] for _ in sizes]
-    for _ in range(iterations):
-        for k, nbytes in enumerate(sizes):
-            view = buf[: nbytes // 4]
-            dist.barrier()
-            t0 = time.perf_counter()
-            dist.all_reduce(view)
-            allreduce[k].append(time.perf_counter() - t0)
+    # gloo's own AllReduce at the same sizes, for `ringlab plan --measured`.
+    allreduce = measure_allreduce(max_bytes=sizes[-1], rounds=iterations)
     if rank == 0:
         a = torch.rand(sizes[-1] // 4)
         b = torch.rand(sizes[-1] // 4)
@@ -183,15 +112,8 @@ def calibrate_rank(rank, init, out_dir, iterations):
                    "pingpong_one_way_best_s": dict(zip(map(str, sizes), best))}
         with open(os.path.join(out_dir, "profile.json"), "w") as f:
             json.dump(profile, f, indent=1)
-        # The measured AllReduce in the shape `ringlab bench --json` writes, for `plan --measured`.
-        # The mean, not the median: an iteration's communication is a sum of many AllReduce calls,
-        # which follows their mean, and gloo's times have a long tail (scheduler stalls).
-        rows = [{"size_bytes": n, "in_place": {"time_us": statistics.fmean(t) * 1e6,
-                                               "median_us": statistics.median(t) * 1e6, "calls": len(t)}}
-                for n, t in zip(sizes, allreduce)]
         with open(os.path.join(out_dir, "allreduce_gloo.json"), "w") as f:
-            json.dump({"run": {"p": 2, "transport": "gloo (torch.distributed.all_reduce), 2 processes on one host",
-                               "time": "mean over calls, sizes interleaved"}, "rows": rows}, f, indent=1)
+            json.dump(allreduce, f, indent=1)
     dist.destroy_process_group()
 
 
@@ -210,7 +132,7 @@ def bookkeeping_rank(rank, init, args, out):
     bucket copies (copies minus views), measured without any communication."""
     dist.init_process_group("gloo", init_method=init, rank=rank, world_size=2)
     torch.set_num_threads(1)
-    make_batch = make_batch_fn(args)
+    make_batch = make_batch_fn(args.batch)
     models = [build_model(args.workload, args.backward_ms)]
     for views in (False, True):
         ddp = torch.nn.parallel.DistributedDataParallel(build_model(args.workload, args.backward_ms),
@@ -258,7 +180,7 @@ def ddp_rank(rank, init, args, caps, out):
     models = [torch.nn.parallel.DistributedDataParallel(build_model(args.workload, args.backward_ms), bucket_cap_mb=cap)
               for cap in caps]
     optimizers = [torch.optim.SGD(m.parameters(), lr=1e-6) for m in models]
-    per_round, cpu = run_interleaved(models, optimizers, make_batch_fn(args), args.rounds, args.iterations)
+    per_round, cpu = run_interleaved(models, optimizers, make_batch_fn(args.batch), args.rounds, args.iterations)
     if rank == 0:
         with open(out, "w") as f:
             json.dump({"caps": caps, "per_round_s": per_round, "cpu_per_iteration_s": cpu}, f)
@@ -353,7 +275,7 @@ def main():
     model = build_model(a.workload, a.backward_ms)
     total_bytes = sum(p.numel() for p in model.parameters()) * 4
     print(f"# {len(list(model.parameters()))} parameter tensors, {total_bytes / 2**20:.1f} MiB float32", flush=True)
-    timeline = record_grad_timeline.record(model, make_batch_fn(a), loss_fn, iterations=7, warmup=3)
+    timeline = record(model, make_batch_fn(a.batch), loss_fn, iterations=7, warmup=3)
     with open(path("timeline.json"), "w") as f:
         json.dump(timeline, f, indent=1)
     print(f"# timeline: backward {timeline['backward_end_us']:.0f} us, forward {timeline['forward_us']:.0f} us, "

@@ -1,0 +1,2 @@
+"""ringlab inside PyTorch: bucket plans applied to a training loop (buckets), gradient timelines
+recorded in the same run (timeline)."""
