@@ -8,7 +8,7 @@ set -eu
 ringlab=$1 python=$2 src=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$python" "$src/tools/bucket_apply_check.py" --workload two-phase --backward-ms 10 --ringlab "$ringlab" --out "$dir" \
+"$python" "$src/tools/bucket_apply_check.py" --workload two-phase --backward-ms 10 --out "$dir" \
   --rounds 2 --iterations 1 --calibration-rounds 2 --caps 2 > "$dir/log.txt"
 "$python" - "$dir" <<'PY'
 import json, os, sys

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The planner's optimal buckets applied in training, against DDP's default and DDP's best cap.
 
-    PYTHONPATH=build/python /usr/bin/python3 tools/bucket_apply_check.py --ringlab build/ringlab --out DIR \
+    PYTHONPATH=build/python /usr/bin/python3 tools/bucket_apply_check.py --out DIR \
         [--backend gloo|ringlab] [--backward-ms 60] [--rounds 20]
 
 On the accelerator-like workload of the bucket check (tools/accel_workload.py: the backward sleeps,
@@ -153,7 +153,6 @@ def print_table(rows, goal, comparison):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--ringlab", required=True, help="the ringlab binary")
     ap.add_argument("--out", required=True)
     ap.add_argument("--backend", default="gloo", help="torch.distributed backend for everything (gloo, ringlab)")
     ap.add_argument("--workload", choices=["accel", "two-phase"], default="accel",
