@@ -5,6 +5,7 @@
 #include <random>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "ringlab/transport/tcp.hpp"
 #include "tensors.hpp"
@@ -33,6 +34,8 @@ ProcessGroupRinglab::ProcessGroupRinglab(const c10::intrusive_ptr<c10d::Store>& 
                                          const BackendOptions& options)
     : c10d::ProcessGroup(rank, size), store_(store), timeout_(timeout) {
   init();
+  // An unknown name fails here, naming the valid ones, rather than at the first collective.
+  if (options.algorithm != model::kAutoAlgorithm) model::findAlgorithm(options.algorithm);
   collective_.algorithm.name = options.algorithm;
   collective_.exec.timeout = timeout;
   connect(options);
