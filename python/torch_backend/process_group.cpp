@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <random>
 
 #include "ringlab/core/error.hpp"
@@ -58,8 +59,9 @@ void ProcessGroupRinglab::connect(const BackendOptions& options) {
   if (transportName_ == "auto") transportName_ = hosts == 1 ? "shm" : "tcp";
   if (transportName_ == "shm") {
     if (hosts > 1) {
-      throwInvalid("ringlab transport shm: the ranks of this group run on more than one host; "
-                   "use tcp (RINGLAB_TORCH_TRANSPORT=tcp) or auto");
+      throwInvalid(
+          "ringlab transport shm: the ranks of this group run on more than one host; "
+          "use tcp (RINGLAB_TORCH_TRANSPORT=tcp) or auto");
     }
     transport_ = transport::connectShm(rank_, size_, store_, {"", timeout_});
   } else if (transportName_ == "tcp") {
@@ -84,12 +86,14 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::submit(c10d::OpType type,
                                                            std::vector<at::Tensor> outputs,
                                                            std::function<void()> run) {
   auto work = c10::make_intrusive<RinglabWork>(rank_, type, std::move(outputs));
-  progress_->enqueue(work, c10d::opTypeToString(type), std::move(run));
+  std::string what = c10d::opTypeToString(type);  // "ALLREDUCE": lower case for messages
+  for (char& c : what) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  progress_->enqueue(work, std::move(what), std::move(run));
   return work;
 }
 
-c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allreduce(
-    std::vector<at::Tensor>& tensors, const c10d::AllreduceOptions& opts) {
+c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allreduce(std::vector<at::Tensor>& tensors,
+                                                              const c10d::AllreduceOptions& opts) {
   at::Tensor tensor = onlyTensor(tensors, "allreduce");
   const DataType type = ringlabType(tensor, "allreduce");
   const ReduceOp op = ringlabOp(opts.reduceOp, "allreduce");
@@ -127,8 +131,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allreduce_coalesced(
   });
 }
 
-c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::broadcast(
-    std::vector<at::Tensor>& tensors, const c10d::BroadcastOptions& opts) {
+c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::broadcast(std::vector<at::Tensor>& tensors,
+                                                              const c10d::BroadcastOptions& opts) {
   at::Tensor tensor = onlyTensor(tensors, "broadcast");
   checkDenseCpu(tensor, "broadcast");
   TORCH_CHECK(opts.rootRank >= 0 && opts.rootRank < size_, "ringlab: broadcast: root rank ",

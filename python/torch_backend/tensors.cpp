@@ -15,15 +15,24 @@ void checkDenseCpu(const at::Tensor& tensor, const char* what) {
 DataType ringlabType(const at::Tensor& tensor, const char* what) {
   checkDenseCpu(tensor, what);
   switch (tensor.scalar_type()) {
-    case at::kChar: return DataType::Int8;
-    case at::kByte: return DataType::Uint8;
-    case at::kInt: return DataType::Int32;
-    case at::kLong: return DataType::Int64;
-    case at::kHalf: return DataType::Float16;
-    case at::kBFloat16: return DataType::Bfloat16;
-    case at::kFloat: return DataType::Float32;
-    case at::kDouble: return DataType::Float64;
-    default: break;
+    case at::kChar:
+      return DataType::Int8;
+    case at::kByte:
+      return DataType::Uint8;
+    case at::kInt:
+      return DataType::Int32;
+    case at::kLong:
+      return DataType::Int64;
+    case at::kHalf:
+      return DataType::Float16;
+    case at::kBFloat16:
+      return DataType::Bfloat16;
+    case at::kFloat:
+      return DataType::Float32;
+    case at::kDouble:
+      return DataType::Float64;
+    default:
+      break;
   }
   TORCH_CHECK(false, "ringlab: ", what, ": dtype ", tensor.scalar_type(),
               " is not supported; valid are int8, uint8, int32, int64, float16, bfloat16, "
@@ -32,12 +41,18 @@ DataType ringlabType(const at::Tensor& tensor, const char* what) {
 
 ReduceOp ringlabOp(const c10d::ReduceOp& op, const char* what) {
   switch (op.op_) {
-    case c10d::ReduceOp::SUM: return ReduceOp::Sum;
-    case c10d::ReduceOp::AVG: return ReduceOp::Avg;
-    case c10d::ReduceOp::PRODUCT: return ReduceOp::Prod;
-    case c10d::ReduceOp::MIN: return ReduceOp::Min;
-    case c10d::ReduceOp::MAX: return ReduceOp::Max;
-    default: break;
+    case c10d::ReduceOp::SUM:
+      return ReduceOp::Sum;
+    case c10d::ReduceOp::AVG:
+      return ReduceOp::Avg;
+    case c10d::ReduceOp::PRODUCT:
+      return ReduceOp::Prod;
+    case c10d::ReduceOp::MIN:
+      return ReduceOp::Min;
+    case c10d::ReduceOp::MAX:
+      return ReduceOp::Max;
+    default:
+      break;
   }
   TORCH_CHECK(false, "ringlab: ", what, ": reduce op ", static_cast<int>(op.op_),
               " is not supported; valid are SUM, AVG, PRODUCT, MIN, MAX");

@@ -11,15 +11,16 @@ namespace ringlab::torch_backend {
 RinglabWork::RinglabWork(int rank, c10d::OpType type, std::vector<at::Tensor> outputs)
     : c10d::Work(rank, type),
       outputs_(std::move(outputs)),
-      future_(c10::make_intrusive<c10::ivalue::Future>(
-          c10::ListType::create(c10::TensorType::get()))) {}
+      future_(
+          c10::make_intrusive<c10::ivalue::Future>(c10::ListType::create(c10::TensorType::get()))) {
+}
 
 bool RinglabWork::wait(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (timeout == kNoTimeout) {
     cv_.wait(lock, [this] { return completed_; });
   } else if (!cv_.wait_for(lock, timeout, [this] { return completed_; })) {
-    throw std::runtime_error("ringlab: " + c10d::opTypeToString(opType_) + " on rank " +
+    throw std::runtime_error("ringlab: work " + c10d::opTypeToString(opType_) + " on rank " +
                              std::to_string(rank_) + " not done within " +
                              std::to_string(timeout.count()) + " ms");
   }
@@ -69,9 +70,9 @@ void ProgressThread::loop() {
     }
     std::exception_ptr failure;
     if (!failure_.empty()) {
-      failure = std::make_exception_ptr(std::runtime_error(
-          "ringlab: " + task.what + " on " + describe_ +
-          " not run: the process group failed earlier: " + failure_));
+      failure = std::make_exception_ptr(
+          std::runtime_error("ringlab: " + task.what + " on " + describe_ +
+                             " not run: the process group failed earlier: " + failure_));
     } else {
       try {
         task.run();
@@ -81,8 +82,8 @@ void ProgressThread::loop() {
         failure_ = task.what + " failed: " + e.what();
       }
       if (!failure_.empty()) {
-        failure = std::make_exception_ptr(
-            std::runtime_error("ringlab: " + describe_ + ": " + failure_));
+        failure =
+            std::make_exception_ptr(std::runtime_error("ringlab: " + describe_ + ": " + failure_));
       }
     }
     task.work->complete(failure);
