@@ -236,6 +236,8 @@ def ddp(out_dir):
     results = {}
     for model_name, make_model, integer_valued in (("float", float_mlp, False),
                                                     ("integer", integer_mlp, True)):
+        torch.manual_seed(0)
+        results[f"{model_name} initial"] = [p.flatten().tolist() for p in make_model().parameters()]
         for group_name, group in groups.items():
             params = train(group, make_model, integer_valued, rank)
             results[f"{model_name} {group_name}"] = [p.flatten().tolist() for p in params]
