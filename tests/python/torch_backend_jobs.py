@@ -160,6 +160,21 @@ def check_async(checks, group, name, rank, p):
     checks.equal(f"{name} strided neighbour", m[:, 0], contribution(rank, 9, torch.float64))
 
 
+def check_wait_timeout(checks, group, rank, p):
+    # Rank p-1 comes 3 s late: elsewhere a wait of 1 s raises, and a later wait still gets the
+    # result (the collective goes on within the group's timeout).
+    t = contribution(rank, 10, torch.float32)
+    if rank == p - 1:
+        time.sleep(3)
+        dist.all_reduce(t, group=group)
+    else:
+        work = dist.all_reduce(t, group=group, async_op=True)
+        checks.raises("wait timeout", "ringlab: work ALLREDUCE on rank",
+                      lambda: work.wait(timeout=timedelta(seconds=1)))
+        work.wait()
+    checks.equal("after a wait timeout", t, expected_allreduce("sum", p, 10, torch.float32))
+
+
 def check_bad_input(checks, group):
     checks.raises("bool dtype", "dtype Bool is not supported; valid are int8, uint8",
                   lambda: dist.all_reduce(torch.ones(3, dtype=torch.bool), group=group))
@@ -184,6 +199,7 @@ def collectives():
         check_allreduce(checks, group, gloo, name, rank, p)
         check_others(checks, group, gloo, name, rank, p)
         check_async(checks, group, name, rank, p)
+    check_wait_timeout(checks, groups["shm"], rank, p)
     check_bad_input(checks, groups["shm"])
     dist.barrier()
     checks.finish(rank)
