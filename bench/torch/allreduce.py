@@ -13,14 +13,13 @@ against the closed-form sum once per round and size.
 """
 import argparse
 import math
-import os
 import statistics
 import time
 
 import torch
 import torch.distributed as dist
 
-import ringlab.torch  # noqa: F401  (registers the backend)
+import ringlab.torch  # registers the backend; new_group(transport)
 
 
 def parse_size(text):
@@ -29,13 +28,6 @@ def parse_size(text):
     suffix = text[-1] if text[-1] in units else ""
     return int(text[: len(text) - len(suffix)]) * units[suffix]
 
-
-def ringlab_group(transport):
-    os.environ["RINGLAB_TORCH_TRANSPORT"] = transport
-    try:
-        return dist.new_group(backend="ringlab")
-    finally:
-        del os.environ["RINGLAB_TORCH_TRANSPORT"]
 
 
 def slowest(seconds, control):
@@ -79,8 +71,8 @@ def main():
     dist.init_process_group("gloo")
     rank, p = dist.get_rank(), dist.get_world_size()
     control = dist.new_group(backend="gloo")  # timing reductions, off the measured groups
-    groups = {"ringlab shm": ringlab_group("shm"), "ringlab tcp": ringlab_group("tcp"),
-              "gloo": dist.new_group(backend="gloo")}
+    groups = {"ringlab shm": ringlab.torch.new_group("shm"),
+              "ringlab tcp": ringlab.torch.new_group("tcp"), "gloo": dist.new_group(backend="gloo")}
     sizes = []
     size = parse_size(args.minbytes)
     while size <= parse_size(args.maxbytes):

@@ -13,7 +13,6 @@ AllReduce, SGD step). Iteration time = the slowest rank's; the table gives the m
 and the median over rounds.
 """
 import argparse
-import os
 import statistics
 import time
 
@@ -21,15 +20,8 @@ import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
-import ringlab.torch  # noqa: F401  (registers the backend)
+import ringlab.torch  # registers the backend; new_group(transport)
 
-
-def ringlab_group(transport):
-    os.environ["RINGLAB_TORCH_TRANSPORT"] = transport
-    try:
-        return dist.new_group(backend="ringlab")
-    finally:
-        del os.environ["RINGLAB_TORCH_TRANSPORT"]
 
 
 def replica(group, width, layers):
@@ -55,8 +47,9 @@ def main():
     dist.init_process_group("gloo")
     rank, p = dist.get_rank(), dist.get_world_size()
     control = dist.new_group(backend="gloo")
-    groups = {"gloo": dist.new_group(backend="gloo"), "ringlab shm": ringlab_group("shm"),
-              "ringlab tcp": ringlab_group("tcp")}
+    groups = {"gloo": dist.new_group(backend="gloo"),
+              "ringlab shm": ringlab.torch.new_group("shm"),
+              "ringlab tcp": ringlab.torch.new_group("tcp")}
     replicas = {name: replica(g, args.width, args.layers) for name, g in groups.items()}
     params = sum(q.numel() for q in replicas["gloo"][0].parameters())
     x = torch.randn(16, args.width, generator=torch.Generator().manual_seed(rank))

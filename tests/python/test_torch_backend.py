@@ -42,6 +42,11 @@ def test_bad_transport_is_refused(monkeypatch):
         backend.create_process_group(dist.HashStore(), 0, 1, timedelta(seconds=10))
 
 
+def test_bad_transport_of_a_new_group_is_refused():
+    with pytest.raises(ValueError, match=r"^transport=ib: valid are auto, shm, tcp$"):
+        ringlab.torch.new_group("ib")
+
+
 def test_bad_algorithm_is_refused(monkeypatch):
     monkeypatch.setenv("RINGLAB_TORCH_ALGORITHM", "ringg")
     with pytest.raises(RuntimeError, match=r"ringg.*ring"):

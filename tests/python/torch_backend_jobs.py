@@ -15,21 +15,13 @@ from datetime import timedelta
 import torch
 import torch.distributed as dist
 
-import ringlab.torch  # noqa: F401  (registers the backend)
+import ringlab.torch  # registers the backend; new_group(transport)
 
 DTYPES = [torch.int8, torch.uint8, torch.int32, torch.int64, torch.float16, torch.bfloat16,
           torch.float32, torch.float64]
 OPS = {"sum": dist.ReduceOp.SUM, "product": dist.ReduceOp.PRODUCT, "min": dist.ReduceOp.MIN,
        "max": dist.ReduceOp.MAX, "avg": dist.ReduceOp.AVG}
 
-
-def ringlab_group(transport):
-    """A ringlab process group over all ranks on `transport` (the option is read at creation)."""
-    os.environ["RINGLAB_TORCH_TRANSPORT"] = transport
-    try:
-        return dist.new_group(backend="ringlab")
-    finally:
-        del os.environ["RINGLAB_TORCH_TRANSPORT"]
 
 
 def contribution(rank, n, dtype):
@@ -190,7 +182,7 @@ def collectives():
     dist.init_process_group("ringlab", timeout=timedelta(seconds=60))
     rank, p = dist.get_rank(), dist.get_world_size()
     gloo = dist.new_group(backend="gloo")
-    groups = {"shm": ringlab_group("shm"), "tcp": ringlab_group("tcp")}
+    groups = {"shm": ringlab.torch.new_group("shm"), "tcp": ringlab.torch.new_group("tcp")}
     checks = Checks()
     default = dist.distributed_c10d._get_default_group()
     checks.equal("auto chooses shm on one host", torch.tensor(default.transport == "shm"),
@@ -247,8 +239,9 @@ def train(group, make_model, integer_valued, rank, steps=6):
 def ddp(out_dir):
     dist.init_process_group("ringlab", timeout=timedelta(seconds=60))
     rank = dist.get_rank()
-    groups = {"gloo": dist.new_group(backend="gloo"), "ringlab shm": ringlab_group("shm"),
-              "ringlab tcp": ringlab_group("tcp")}
+    groups = {"gloo": dist.new_group(backend="gloo"),
+              "ringlab shm": ringlab.torch.new_group("shm"),
+              "ringlab tcp": ringlab.torch.new_group("tcp")}
     results = {}
     for model_name, make_model, integer_valued in (("float", float_mlp, False),
                                                     ("integer", integer_mlp, True)):

@@ -9,8 +9,8 @@ script started by torchrun can run its collectives (and DDP's gradient AllReduce
 
 See :mod:`ringlab.torch.backend` for the transport and algorithm options.
 """
-from ringlab.torch.backend import create_process_group, register
+from ringlab.torch.backend import create_process_group, new_group, register
 
 register()
 
-__all__ = ["create_process_group", "register"]
+__all__ = ["create_process_group", "new_group", "register"]

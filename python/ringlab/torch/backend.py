@@ -29,20 +29,22 @@ ProcessGroupRinglab = _torch_backend.ProcessGroupRinglab
 
 TRANSPORTS = ("auto", "shm", "tcp")
 
+_transport_for_next_group = None  # set by new_group() while torch creates the group
 
-def _transport():
-    value = os.environ.get("RINGLAB_TORCH_TRANSPORT", "auto")
+
+def _checked_transport(value, what):
     if value not in TRANSPORTS:
-        raise ValueError(
-            f"RINGLAB_TORCH_TRANSPORT={value}: valid are {', '.join(TRANSPORTS)}")
+        raise ValueError(f"{what}={value}: valid are {', '.join(TRANSPORTS)}")
     return value
 
 
 def create_process_group(store, rank, size, timeout):
     """The backend's creator, as torch.distributed.Backend.register_backend calls it."""
+    transport = _transport_for_next_group or _checked_transport(
+        os.environ.get("RINGLAB_TORCH_TRANSPORT", "auto"), "RINGLAB_TORCH_TRANSPORT")
     return _torch_backend.create(
         store, rank, size, timeout,
-        transport=_transport(),
+        transport=transport,
         algorithm=os.environ.get("RINGLAB_TORCH_ALGORITHM", "auto"),
         bind=os.environ.get("RINGLAB_BIND", ""))
 
@@ -51,3 +53,14 @@ def register():
     """Registers "ringlab" with torch.distributed (once; later calls do nothing)."""
     if not hasattr(dist.Backend, "RINGLAB"):
         dist.Backend.register_backend("ringlab", create_process_group)
+
+
+def new_group(transport="auto", ranks=None, **kwargs):
+    """``torch.distributed.new_group(ranks, backend="ringlab", ...)`` on `transport` (auto, shm or
+    tcp), whatever RINGLAB_TORCH_TRANSPORT says: for comparing transports in one job."""
+    global _transport_for_next_group
+    _transport_for_next_group = _checked_transport(transport, "transport")
+    try:
+        return dist.new_group(ranks=ranks, backend="ringlab", **kwargs)
+    finally:
+        _transport_for_next_group = None
