@@ -1,11 +1,13 @@
 """DDP iteration time on a communication-heavy model: the ringlab backend against gloo.
 
     PYTHONPATH=build/python /usr/bin/python3 -m torch.distributed.run --redirects 1 --tee 1 \\
-        --nproc_per_node 2 bench/torch/ddp.py [--rounds 3] [--iterations 5] [--width 2048]
+        --nproc_per_node 2 bench/torch/ddp.py [--rounds 3] [--iterations 5] [--batch 4]
 
 The model is an MLP of `--layers` square Linear layers of `--width` (12 x 2048: 50.4M
-parameters, 201 MB of float32 gradients per step) on a batch of 16: its backward pass takes less
-time than AllReducing its gradients, so the iteration time is mostly the backend's. Each rank
+parameters, 201 MB of float32 gradients per step) on a batch of `--batch` (4): its forward and
+backward passes cost little beside AllReducing its gradients, so the iteration time is mostly
+the backend's (and the fixed costs of any backend: DDP's copies into and out of its buckets and
+the SGD step, each a pass over 201 MB). Each rank
 builds one DDP replica per backend (gloo, ringlab shm, ringlab tcp; same initial weights, default
 25 MB buckets) in the same processes; per round the backends take turns in a rotating order, one
 warm-up iteration, then `--iterations` timed ones (forward, backward with DDP's overlapped
@@ -43,6 +45,7 @@ def main():
     parser.add_argument("--iterations", type=int, default=5)
     parser.add_argument("--width", type=int, default=2048)
     parser.add_argument("--layers", type=int, default=12)
+    parser.add_argument("--batch", type=int, default=4)
     args = parser.parse_args()
     dist.init_process_group("gloo")
     rank, p = dist.get_rank(), dist.get_world_size()
@@ -52,7 +55,7 @@ def main():
               "ringlab tcp": ringlab.torch.new_group("tcp")}
     replicas = {name: replica(g, args.width, args.layers) for name, g in groups.items()}
     params = sum(q.numel() for q in replicas["gloo"][0].parameters())
-    x = torch.randn(16, args.width, generator=torch.Generator().manual_seed(rank))
+    x = torch.randn(args.batch, args.width, generator=torch.Generator().manual_seed(rank))
     names = list(groups)
     medians = {name: [] for name in names}
     for round_ in range(args.rounds):
@@ -70,7 +73,7 @@ def main():
             medians[name].append(statistics.median(times))
     if rank == 0:
         print(f"p = {p}, MLP {args.layers} x {args.width} ({params / 1e6:.1f}M parameters), "
-              f"batch 16, {args.iterations} timed iterations per round, {args.rounds} rounds")
+              f"batch {args.batch}, {args.iterations} timed iterations per round, {args.rounds} rounds")
         print("| backend | iteration ms, per round | median ms | / gloo |")
         print("|---|---|---|---|")
         gloo = statistics.median(medians["gloo"])
