@@ -73,7 +73,8 @@ def main():
             medians[name].append(statistics.median(times))
     if rank == 0:
         print(f"p = {p}, MLP {args.layers} x {args.width} ({params / 1e6:.1f}M parameters), "
-              f"batch {args.batch}, {args.iterations} timed iterations per round, {args.rounds} rounds")
+              f"batch {args.batch}, {args.iterations} timed iterations per round, "
+              f"{args.rounds} rounds")
         print("| backend | iteration ms, per round | median ms | / gloo |")
         print("|---|---|---|---|")
         gloo = statistics.median(medians["gloo"])
