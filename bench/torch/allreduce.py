@@ -8,7 +8,7 @@ Every rank joins three process groups over all ranks: ringlab on shm, ringlab on
 Per round, per size (float32, sum, in place), the backends take turns, in an order that rotates
 from round to round: warm-up calls, then back-to-back calls sized to about 0.15 s (at least 3);
 per-call time = the slowest rank's. The table gives each backend's median over the rounds and
-busbw = 2(p-1)/p x bytes / time (nccl-tests' convention). Every call's result is checked
+busbw = 2(p-1)/p x bytes / time (nccl-tests' convention). Each backend's result is checked
 against the closed-form sum once per round and size.
 """
 import argparse
@@ -52,13 +52,12 @@ def time_calls(buffer, group, control):
     return slowest((time.perf_counter() - start) / calls, control)
 
 
-def check(buffer, group, rank, p):
-    """One call on small-integer inputs; the sum is exact in float32."""
-    i = torch.arange(buffer.numel())
-    buffer.copy_((i * 7 + rank * 13) % 31 - 15)
-    dist.all_reduce(buffer, group=group)
+def check_inputs(elements, rank, p):
+    """Rank `rank`'s small-integer input and the sum over all ranks (exact in float32)."""
+    i = torch.arange(elements)
+    mine = ((i * 7 + rank * 13) % 31 - 15).to(torch.float32)
     total = sum((i * 7 + r * 13) % 31 - 15 for r in range(p)).to(torch.float32)
-    return int((buffer != total).sum())
+    return mine, total
 
 
 def main():
@@ -84,12 +83,15 @@ def main():
     for round_ in range(args.rounds):
         for s in sizes:
             buffer = torch.zeros(s // 4, dtype=torch.float32)
+            mine, total = check_inputs(s // 4, rank, p)
             order = names[round_ % len(names):] + names[: round_ % len(names)]
             for name in order:
                 buffer.zero_()
                 times[(name, s)].append(time_calls(buffer, groups[name], control))
-                wrong += check(buffer, groups[name], rank, p)
-            del buffer
+                buffer.copy_(mine)
+                dist.all_reduce(buffer, group=groups[name])
+                wrong += int((buffer != total).sum())
+            del buffer, mine, total
         if rank == 0:
             print(f"round {round_ + 1} of {args.rounds} done", flush=True)
     wrong = int(slowest(wrong, control))
