@@ -139,6 +139,11 @@ def check_async(checks, group, name, rank, p):
     work = dist.all_reduce(contribution(rank, 7, torch.int64), group=group, async_op=True)
     checks.equal(f"{name} future", work.get_future().wait()[0],
                  expected_allreduce("sum", p, 7, torch.int64))
+    # Coalesced: two shapes, one AllReduce of their concatenation.
+    pair = [contribution(rank, 6, torch.int32).view(2, 3), contribution(rank, 5, torch.int32)]
+    dist.all_reduce_coalesced(pair, group=group)
+    checks.equal(f"{name} coalesced", torch.cat([pair[0].flatten(), pair[1]]),
+                 torch.cat([expected_allreduce("sum", p, n, torch.int32) for n in (6, 5)]))
     # torch hands complex tensors over as float pairs.
     z = torch.complex(contribution(rank, 11, torch.float32), -contribution(rank, 11, torch.float32))
     dist.all_reduce(z, group=group)
