@@ -11,7 +11,8 @@ the SGD step, each a pass over 201 MB). Each rank
 builds one DDP replica per backend (gloo, ringlab shm, ringlab tcp; same initial weights, default
 25 MB buckets) in the same processes; per round the backends take turns in a rotating order, one
 warm-up iteration, then `--iterations` timed ones (forward, backward with DDP's overlapped
-AllReduce, SGD step). Iteration time = the slowest rank's; the table gives the median per round
+AllReduce, SGD step); "no AllReduce" is the gloo replica's step under DDP's no_sync(), the floor
+every backend shares. Iteration time = the slowest rank's; the table gives the median per round
 and the median over rounds.
 """
 import argparse
@@ -33,9 +34,13 @@ def replica(group, width, layers):
     return ddp, torch.optim.SGD(ddp.parameters(), lr=1e-4)
 
 
-def iteration(ddp, optimizer, x):
+def iteration(ddp, optimizer, x, communicate=True):
     optimizer.zero_grad(set_to_none=False)
-    ddp(x).square().mean().backward()
+    if communicate:
+        ddp(x).square().mean().backward()
+    else:
+        with ddp.no_sync():  # the floor: the same step without any AllReduce
+            ddp(x).square().mean().backward()
     optimizer.step()
 
 
@@ -56,17 +61,19 @@ def main():
     replicas = {name: replica(g, args.width, args.layers) for name, g in groups.items()}
     params = sum(q.numel() for q in replicas["gloo"][0].parameters())
     x = torch.randn(args.batch, args.width, generator=torch.Generator().manual_seed(rank))
-    names = list(groups)
+    replicas["no AllReduce"] = replicas["gloo"]
+    names = list(replicas)
     medians = {name: [] for name in names}
     for round_ in range(args.rounds):
         for name in names[round_ % len(names):] + names[: round_ % len(names)]:
             ddp, optimizer = replicas[name]
-            iteration(ddp, optimizer, x)
+            communicate = name != "no AllReduce"
+            iteration(ddp, optimizer, x, communicate)
             times = []
             for _ in range(args.iterations):
                 dist.barrier(group=control)
                 start = time.perf_counter()
-                iteration(ddp, optimizer, x)
+                iteration(ddp, optimizer, x, communicate)
                 t = torch.tensor([time.perf_counter() - start], dtype=torch.float64)
                 dist.all_reduce(t, op=dist.ReduceOp.MAX, group=control)
                 times.append(t.item())
