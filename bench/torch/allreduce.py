@@ -1,7 +1,7 @@
 """torch.distributed.all_reduce over the ringlab backend against gloo, in the same processes.
 
     PYTHONPATH=build/python /usr/bin/python3 -m torch.distributed.run --redirects 1 --tee 1 \\
-        --nproc_per_node 2 bench/torch/allreduce.py [--rounds 3] [-b 4] [-e 256M] [-f 4]
+        --nproc_per_node 2 bench/torch/allreduce.py [--rounds 3] [-b 4] [-e 256M] [-f 4] [--no-tcp]
 
 (`--redirects 1 --tee 1`: Debian's torchrun fails on Python 3.11 with its default of 0.)
 Every rank joins three process groups over all ranks: ringlab on shm, ringlab on tcp, and gloo.
@@ -66,12 +66,15 @@ def main():
     parser.add_argument("-b", "--minbytes", default="4")
     parser.add_argument("-e", "--maxbytes", default="256M")
     parser.add_argument("-f", "--stepfactor", type=int, default=4)
+    parser.add_argument("--no-tcp", action="store_true", help="leave out ringlab on tcp")
     args = parser.parse_args()
     dist.init_process_group("gloo")
     rank, p = dist.get_rank(), dist.get_world_size()
     control = dist.new_group(backend="gloo")  # timing reductions, off the measured groups
-    groups = {"ringlab shm": ringlab.torch.new_group("shm"),
-              "ringlab tcp": ringlab.torch.new_group("tcp"), "gloo": dist.new_group(backend="gloo")}
+    groups = {"ringlab shm": ringlab.torch.new_group("shm")}
+    if not args.no_tcp:
+        groups["ringlab tcp"] = ringlab.torch.new_group("tcp")
+    groups["gloo"] = dist.new_group(backend="gloo")
     sizes = []
     size = parse_size(args.minbytes)
     while size <= parse_size(args.maxbytes):
