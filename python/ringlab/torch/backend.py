@@ -1,0 +1,66 @@
+"""The "ringlab" torch.distributed backend: ringlab's Communicator as a c10d process group.
+
+torch.distributed calls :func:`create_process_group` with the group's store (under torchrun the
+job's TCPStore, prefixed per group), rank, size and timeout. ringlab's transports meet through
+that store, so a torchrun job needs no second port or token. The group's options come from the
+environment, the same on every rank:
+
+``RINGLAB_TORCH_TRANSPORT``
+    ``auto`` (default): ``shm`` when every rank of the group runs on one host, else ``tcp``;
+    or ``shm``, or ``tcp``.
+``RINGLAB_TORCH_ALGORITHM``
+    the AllReduce algorithm: ``auto`` (default: chosen per size by ringlab's model), or a name
+    ``ringlab verify --list`` shows (``ring``, ``rabenseifner``, ...).
+``RINGLAB_BIND``
+    tcp: the address the data ports listen on (default 127.0.0.1 when the group is on one host,
+    every interface otherwise).
+
+``init_process_group(timeout=...)`` bounds the set-up and every wait of every collective; a
+failure (a peer that died, a timeout) is raised by ``Work.wait`` on every rank that survives,
+and the group is then unusable.
+"""
+import os
+
+import torch.distributed as dist
+
+from ringlab import _torch_backend
+
+ProcessGroupRinglab = _torch_backend.ProcessGroupRinglab
+
+TRANSPORTS = ("auto", "shm", "tcp")
+
+_transport_for_next_group = None  # set by new_group() while torch creates the group
+
+
+def _checked_transport(value, what):
+    if value not in TRANSPORTS:
+        raise ValueError(f"{what}={value}: valid are {', '.join(TRANSPORTS)}")
+    return value
+
+
+def create_process_group(store, rank, size, timeout):
+    """The backend's creator, as torch.distributed.Backend.register_backend calls it."""
+    transport = _transport_for_next_group or _checked_transport(
+        os.environ.get("RINGLAB_TORCH_TRANSPORT", "auto"), "RINGLAB_TORCH_TRANSPORT")
+    return _torch_backend.create(
+        store, rank, size, timeout,
+        transport=transport,
+        algorithm=os.environ.get("RINGLAB_TORCH_ALGORITHM", "auto"),
+        bind=os.environ.get("RINGLAB_BIND", ""))
+
+
+def register():
+    """Registers "ringlab" with torch.distributed (once; later calls do nothing)."""
+    if not hasattr(dist.Backend, "RINGLAB"):
+        dist.Backend.register_backend("ringlab", create_process_group)
+
+
+def new_group(transport="auto", ranks=None, **kwargs):
+    """``torch.distributed.new_group(ranks, backend="ringlab", ...)`` on `transport` (auto, shm or
+    tcp), whatever RINGLAB_TORCH_TRANSPORT says: for comparing transports in one job."""
+    global _transport_for_next_group
+    _transport_for_next_group = _checked_transport(transport, "transport")
+    try:
+        return dist.new_group(ranks=ranks, backend="ringlab", **kwargs)
+    finally:
+        _transport_for_next_group = None

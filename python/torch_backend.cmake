@@ -1,0 +1,34 @@
+# ringlab._torch_backend: the "ringlab" torch.distributed backend (python/torch_backend/*.cpp),
+# a C++ extension against Debian's libtorch-dev (torch 1.13) for the interpreter
+# python/CMakeLists.txt found. python/ringlab/torch registers it with torch.distributed.
+# Built when libtorch-dev and python3-torch are there; the tests run each job through torchrun.
+find_package(Torch CONFIG QUIET)
+find_library(RINGLAB_TORCH_PYTHON_LIBRARY torch_python)
+if(NOT Torch_FOUND OR NOT RINGLAB_TORCH_PYTHON_LIBRARY OR NOT RINGLAB_PYTHON_HAS_TORCH)
+  message(STATUS "ringlab torch backend: not built (needs libtorch-dev and python3-torch; "
+                 "scripts/install-deps installs them)")
+  return()
+endif()
+message(STATUS "ringlab torch backend: torch ${Torch_VERSION} from ${TORCH_INSTALL_PREFIX}")
+
+pybind11_add_module(ringlab_torch_backend MODULE
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/module.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/process_group.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/work.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/tensors.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/store_adapter.cpp)
+set_target_properties(ringlab_torch_backend PROPERTIES OUTPUT_NAME _torch_backend
+                      LIBRARY_OUTPUT_DIRECTORY ${RINGLAB_PYTHON_DIR}/ringlab)
+target_compile_options(ringlab_torch_backend PRIVATE ${TORCH_CXX_FLAGS})
+# torch's headers are not ours to warn about.
+target_include_directories(ringlab_torch_backend SYSTEM PRIVATE ${TORCH_INCLUDE_DIRS})
+target_link_libraries(ringlab_torch_backend PRIVATE ringlab_exec ${TORCH_LIBRARIES}
+                      ${RINGLAB_TORCH_PYTHON_LIBRARY})
+
+if(RINGLAB_BUILD_TESTS AND RINGLAB_PYTHON_HAS_PYTEST)
+  # Each file starts its jobs with torchrun (2 processes each) or torch.multiprocessing.
+  foreach(test IN ITEMS test_torch_backend test_torch_backend_ddp)
+    ringlab_add_pytest(${test} ${PROJECT_SOURCE_DIR}/tests/python/${test}.py PROCESSORS 2
+                       TIMEOUT 300 LABELS torch)
+  endforeach()
+endif()

@@ -1,0 +1,40 @@
+// ringlab._torch_backend: the C++ side of the "ringlab" torch.distributed backend. Python's
+// ringlab.torch registers `create` with torch.distributed.Backend.register_backend; torch calls
+// it with the group's store, rank, size and timeout and keeps the process group it returns.
+// As torch_ucc and the oneCCL bindings do for torch 1.13, the class derives from c10d's
+// ProcessGroup binding (torch.distributed must be imported first so that pybind11 knows it), so
+// the object torch receives is a ProcessGroup whose virtual collectives are ours.
+#include <pybind11/chrono.h>
+#include <pybind11/stl.h>
+#include <torch/python.h>
+
+#include "process_group.hpp"
+
+namespace py = pybind11;
+using ringlab::torch_backend::BackendOptions;
+using ringlab::torch_backend::ProcessGroupRinglab;
+
+PYBIND11_MODULE(_torch_backend, m) {
+  m.doc() = "The ringlab process group for torch.distributed (used by ringlab.torch)";
+  py::module_::import("torch.distributed");
+
+  py::class_<ProcessGroupRinglab, c10d::ProcessGroup, c10::intrusive_ptr<ProcessGroupRinglab>>(
+      m, "ProcessGroupRinglab")
+      .def_property_readonly("transport", &ProcessGroupRinglab::transportName,
+                             "the transport the group runs on: shm or tcp")
+      .def_property_readonly("algorithm", &ProcessGroupRinglab::algorithm,
+                             "the AllReduce algorithm: a registry name, or auto");
+
+  m.def(
+      "create",
+      [](const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+         std::chrono::milliseconds timeout, std::string transport, std::string algorithm,
+         std::string bind) {
+        BackendOptions options{std::move(transport), std::move(algorithm), std::move(bind)};
+        return c10::make_intrusive<ProcessGroupRinglab>(store, rank, size, timeout, options);
+      },
+      py::arg("store"), py::arg("rank"), py::arg("size"), py::arg("timeout"),
+      py::arg("transport") = "auto", py::arg("algorithm") = "auto", py::arg("bind") = "",
+      py::call_guard<py::gil_scoped_release>(),
+      "Connects this rank of a process group (collective over the group)");
+}

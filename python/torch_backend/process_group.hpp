@@ -1,0 +1,75 @@
+#pragma once
+// ProcessGroupRinglab: a torch.distributed (c10d) process group whose collectives run on
+// ringlab's Communicator over the shm or tcp transport. Rendezvous goes through the c10d Store
+// torch hands the backend. Each collective is checked on the caller's thread (CPU tensors of a
+// dtype ringlab has, an op it has), then queued on the group's progress thread (work.hpp).
+//
+// broadcast and barrier are not ringlab collectives: broadcast is an AllReduce of the bytes with
+// max, every rank but the root contributing zeros (max(x, 0) = x for unsigned bytes, so the
+// root's bits arrive unchanged: -0.0 and NaN payloads included); barrier is a one-byte AllReduce.
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ringlab/communicator.hpp"
+#include "store_adapter.hpp"
+#include "work.hpp"
+
+namespace ringlab::torch_backend {
+
+struct BackendOptions {
+  std::string transport = "auto";  // auto (shm when all ranks share a host, else tcp), shm, tcp
+  std::string algorithm = "auto";  // a registry name, or auto (chosen per call by the model)
+  std::string bindHost;            // tcp: empty = 127.0.0.1 on one host, else every interface
+};
+
+class ProcessGroupRinglab final : public c10d::ProcessGroup {
+ public:
+  // Collective over the group: every rank calls it with the same store. `timeout` bounds the
+  // set-up and every wait of every collective (torch's init_process_group(timeout=...)).
+  ProcessGroupRinglab(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
+                      std::chrono::milliseconds timeout, const BackendOptions& options);
+  ~ProcessGroupRinglab() override;
+
+  const std::string getBackendName() const override { return "ringlab"; }
+  const std::string& transportName() const { return transportName_; }
+  const std::string& algorithm() const { return collective_.algorithm.name; }
+
+  c10::intrusive_ptr<c10d::Work> broadcast(std::vector<at::Tensor>& tensors,
+                                           const c10d::BroadcastOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> allreduce(std::vector<at::Tensor>& tensors,
+                                           const c10d::AllreduceOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> allreduce_coalesced(
+      std::vector<at::Tensor>& tensors, const c10d::AllreduceCoalescedOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> allgather(std::vector<std::vector<at::Tensor>>& outputs,
+                                           std::vector<at::Tensor>& inputs,
+                                           const c10d::AllgatherOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> _allgather_base(at::Tensor& output, at::Tensor& input,
+                                                 const c10d::AllgatherOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> reduce_scatter(std::vector<at::Tensor>& outputs,
+                                                std::vector<std::vector<at::Tensor>>& inputs,
+                                                const c10d::ReduceScatterOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> _reduce_scatter_base(
+      at::Tensor& output, at::Tensor& input, const c10d::ReduceScatterOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& opts) override;
+
+ private:
+  void connect(const BackendOptions& options);
+  CollectiveOptions callOptions(std::chrono::milliseconds timeout) const;
+  // Queues `run` with a Work whose result is `outputs`.
+  c10::intrusive_ptr<c10d::Work> submit(c10d::OpType type, std::vector<at::Tensor> outputs,
+                                        std::function<void()> run);
+
+  C10dStore store_;
+  std::chrono::milliseconds timeout_;
+  std::string transportName_;
+  std::unique_ptr<transport::Transport> transport_;
+  std::unique_ptr<Communicator> communicator_;
+  CollectiveOptions collective_;
+  std::unique_ptr<ProgressThread> progress_;  // declared last: stopped before the rest goes
+};
+
+}  // namespace ringlab::torch_backend

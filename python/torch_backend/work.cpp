@@ -1,0 +1,93 @@
+#include "work.hpp"
+
+#include <ATen/core/ivalue.h>
+
+#include <stdexcept>
+
+#include "ringlab/core/error.hpp"
+
+namespace ringlab::torch_backend {
+
+RinglabWork::RinglabWork(int rank, c10d::OpType type, std::vector<at::Tensor> outputs)
+    : c10d::Work(rank, type),
+      outputs_(std::move(outputs)),
+      future_(
+          c10::make_intrusive<c10::ivalue::Future>(c10::ListType::create(c10::TensorType::get()))) {
+}
+
+bool RinglabWork::wait(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (timeout == kNoTimeout) {
+    cv_.wait(lock, [this] { return completed_; });
+  } else if (!cv_.wait_for(lock, timeout, [this] { return completed_; })) {
+    throw std::runtime_error("ringlab: work " + c10d::opTypeToString(opType_) + " on rank " +
+                             std::to_string(rank_) + " not done within " +
+                             std::to_string(timeout.count()) + " ms");
+  }
+  if (exception_) std::rethrow_exception(exception_);
+  return true;
+}
+
+void RinglabWork::complete(std::exception_ptr failure) {
+  finish(failure);
+  if (failure) {
+    future_->setError(failure);
+  } else {
+    future_->markCompleted(c10::IValue(outputs_));
+  }
+}
+
+ProgressThread::ProgressThread(std::string describe)
+    : describe_(std::move(describe)), thread_([this] { loop(); }) {}
+
+ProgressThread::~ProgressThread() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  ready_.notify_one();
+  thread_.join();
+}
+
+void ProgressThread::enqueue(c10::intrusive_ptr<RinglabWork> work, std::string what,
+                             std::function<void()> run) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back({std::move(work), std::move(what), std::move(run)});
+  }
+  ready_.notify_one();
+}
+
+void ProgressThread::loop() {
+  for (;;) {
+    Task task;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;
+      task = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    std::exception_ptr failure;
+    if (!failure_.empty()) {
+      failure = std::make_exception_ptr(
+          std::runtime_error("ringlab: " + task.what + " on " + describe_ +
+                             " not run: the process group failed earlier: " + failure_));
+    } else {
+      try {
+        task.run();
+      } catch (const Error& e) {
+        failure_ = task.what + " failed (" + errorCodeName(e.code()) + "): " + e.what();
+      } catch (const std::exception& e) {
+        failure_ = task.what + " failed: " + e.what();
+      }
+      if (!failure_.empty()) {
+        failure =
+            std::make_exception_ptr(std::runtime_error("ringlab: " + describe_ + ": " + failure_));
+      }
+    }
+    task.work->complete(failure);
+  }
+}
+
+}  // namespace ringlab::torch_backend

@@ -1,0 +1,53 @@
+"""Starts the jobs of the torch backend's tests: torchrun, or plain rank processes.
+
+Debian's torch 1.13 on Python 3.11 fails in torchrun's default ``--redirects 0 --tee 0`` (its
+``Std.from_str`` finds no member for 0 when iterating the IntFlag), so the jobs pass
+``--redirects 1 --tee 1``: stdout also goes to a log file, and every stream still reaches us.
+"""
+import os
+import socket
+import subprocess
+import sys
+
+PYTHON = sys.executable
+JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_backend_jobs.py")
+
+
+def _env(extra=None):
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "1")
+    env.update(extra or {})
+    return env
+
+
+def torchrun(job, ranks, *args, env=None, timeout=240):
+    """Runs `torch_backend_jobs.py JOB ARGS...` under torchrun with `ranks` processes."""
+    command = [PYTHON, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1",
+               "--nproc_per_node", str(ranks), "--master_port", str(free_port()),
+               JOBS, job, *map(str, args)]
+    result = subprocess.run(command, env=_env(env), capture_output=True, text=True,
+                            timeout=timeout)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, f"{' '.join(command)} failed:\n{output[-6000:]}"
+    return output
+
+
+def start_ranks(job, ranks, *args, env=None):
+    """Starts the ranks of `job` as plain processes with torchrun's variables (env:// init), so
+    that one rank can die without a launcher tearing the others down. Returns the Popen list."""
+    port = free_port()
+    processes = []
+    for rank in range(ranks):
+        variables = {"RANK": str(rank), "WORLD_SIZE": str(ranks), "LOCAL_RANK": str(rank),
+                     "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port)}
+        variables.update(env or {})
+        processes.append(subprocess.Popen([PYTHON, JOBS, job, *map(str, args)],
+                                          env=_env(variables), stdout=subprocess.PIPE,
+                                          stderr=subprocess.STDOUT, text=True))
+    return processes
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
