@@ -49,13 +49,14 @@ def test_bad_transport_of_a_new_group_is_refused():
 
 def test_bad_algorithm_is_refused(monkeypatch):
     monkeypatch.setenv("RINGLAB_TORCH_ALGORITHM", "ringg")
-    with pytest.raises(RuntimeError, match=r"ringg.*ring"):
+    # The package's exception for ringlab's code (errors.py), also a ValueError.
+    with pytest.raises(ringlab.errors.InvalidArgumentError, match=r"ringg.*ring"):
         backend.create_process_group(dist.HashStore(), 0, 1, timedelta(seconds=10))
 
 
 def test_missing_ranks_time_out_naming_the_store_key():
     # Rank 0 of 2 alone: the rendezvous waits for rank 1's key, then says so.
-    with pytest.raises(RuntimeError, match=r"not set within 1000 ms; are all ranks"):
+    with pytest.raises(ringlab.errors.TimeoutError, match=r"not set within 1000 ms; are all ranks"):
         backend.create_process_group(dist.HashStore(), 0, 2, timedelta(seconds=1))
 
 
