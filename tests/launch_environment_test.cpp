@@ -2,6 +2,8 @@
 // takes then (job/launch_environment.hpp): every launcher, every MPI this ringlab may be built
 // for, and each refusal naming the variable it saw and the flag to add.
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <map>
 #include <string>
@@ -120,7 +122,23 @@ TEST(RanksOnThisHost, AllForThreadsAndSharedMemoryElseWhatTheLauncherSays) {
   EXPECT_EQ(ranksOnThisHost("shm", 6, detect({{"RINGLAB_RANK", "0"}})), 6);
   EXPECT_EQ(ranksOnThisHost("mpi", 16, ompi), 8);
   EXPECT_EQ(ranksOnThisHost("tcp", 16, detect({{"RANK", "0"}, {"WORLD_SIZE", "16"}})), 0);
-  EXPECT_GE(usableCores(), 1);
+}
+
+TEST(UsableCores, ProcessesCountTheHostsCoresNotTheirOwnPinning) {
+  cpu_set_t one;
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  const int online = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+  EXPECT_EQ(usableCores("mpi"), online);
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  // Pinned to one core as a launcher pins a rank: threads see one core, processes the host's.
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const int threads = usableCores("inproc");
+  const int processes = usableCores("shm");
+  ASSERT_EQ(sched_setaffinity(0, sizeof before, &before), 0);
+  EXPECT_EQ(threads, 1);
+  EXPECT_EQ(processes, online);
 }
 
 }  // namespace

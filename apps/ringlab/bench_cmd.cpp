@@ -214,7 +214,7 @@ int runBenchCommand(BenchArgs args) {
       report::benchPreamble(config, record.run, columns.stats, args.tuned, args.profile));
   args.json.printText(report::oversubscription(
       job::ranksOnThisHost(args.transport, args.ranks, job::detectLaunchEnvironment()), args.ranks,
-      job::usableCores()));
+      job::usableCores(args.transport)));
   const std::uint64_t totalWrong =
       measureAndPrint(config, processComm.get(), columns, record, args.json);
   args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");

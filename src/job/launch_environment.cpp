@@ -1,6 +1,7 @@
 #include "ringlab/job/launch_environment.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -170,7 +171,11 @@ int ranksOnThisHost(const std::string& transport, int ranks, const LaunchEnviron
   return env.ranksOnThisHost;
 }
 
-int usableCores() {
+int usableCores(const std::string& transport) {
+  // Ranks as processes: a launcher may pin each one to its own core (Open MPI binds to cores for
+  // np <= 2), so this process's affinity is only its share; the host's online cores are the
+  // ranks' together.
+  if (transport != "inproc") return std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);

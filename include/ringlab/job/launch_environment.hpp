@@ -52,7 +52,9 @@ std::string chooseTransport(const std::optional<std::string>& given, const Launc
 // launcher says for mpi and tcp (0: unknown).
 int ranksOnThisHost(const std::string& transport, int ranks, const LaunchEnvironment& env);
 
-// The cores this process may run on (its CPU affinity; the hardware's count where that fails).
-int usableCores();
+// The cores the job's ranks on this host may run on: for ranks as threads (inproc) this process's
+// CPU affinity; for ranks as processes, which a launcher may pin one per core, the host's online
+// cores.
+int usableCores(const std::string& transport);
 
 }  // namespace ringlab::job
