@@ -8,5 +8,6 @@ endif()
 if(HWLOC_FOUND)
   target_link_libraries(ringlab_io PRIVATE PkgConfig::HWLOC)
   set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/topo_detect.cpp PROPERTIES
-                              COMPILE_DEFINITIONS RINGLAB_HAVE_HWLOC=1)
+                              COMPILE_DEFINITIONS RINGLAB_HAVE_HWLOC=1
+                              SKIP_UNITY_BUILD_INCLUSION ON)
 endif()
