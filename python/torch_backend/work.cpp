@@ -1,5 +1,7 @@
 #include "work.hpp"
 
+#include <pybind11/pybind11.h>
+
 #include <ATen/core/ivalue.h>
 
 #include <stdexcept>
@@ -46,7 +48,16 @@ ProgressThread::~ProgressThread() {
     stopping_ = true;
   }
   ready_.notify_one();
-  thread_.join();
+  // The last reference to a group may go on a Python thread that holds the GIL (DDP's Reducer,
+  // destroyed at exit), while the progress thread releases a finished task's tensors, which takes
+  // the GIL to free their Python objects: joining with the GIL held deadlocks (seen about one run
+  // in three of examples/python/ddp_ringlab.py), so the join lets it go.
+  if (Py_IsInitialized() && PyGILState_Check()) {
+    pybind11::gil_scoped_release release;
+    thread_.join();
+  } else {
+    thread_.join();
+  }
 }
 
 void ProgressThread::enqueue(c10::intrusive_ptr<RinglabWork> work, std::string what,
