@@ -3,9 +3,9 @@
 # 2 processes over gloo, DDP and the applied plans interleaved for two rounds. Checks that every
 # configuration ran and was predicted, and that the goal's figures are there. The figures
 # themselves are noise at this size; the full runs are in docs/BUCKETS.md.
-# Usage: bucket_apply_check_test.sh RINGLAB PYTHON SOURCE_DIR (PYTHONPATH: the built package)
+# Usage: bucket_apply_check_test.sh PYTHON SOURCE_DIR (PYTHONPATH: the built package, which plans)
 set -eu
-ringlab=$1 python=$2 src=$3
+python=$1 src=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$python" "$src/tools/bucket_apply_check.py" --workload two-phase --backward-ms 10 --out "$dir" \

@@ -23,8 +23,8 @@ add_test(NAME plan_ddp_check_smoke
                  ${PROJECT_SOURCE_DIR})
 # tools/bucket_apply_check.py at its smallest: the optimal plan applied against DDP, over gloo.
 add_test(NAME bucket_apply_check_smoke
-         COMMAND ${PROJECT_SOURCE_DIR}/tests/bucket_apply_check_test.sh $<TARGET_FILE:ringlab_cli>
-                 ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR})
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/bucket_apply_check_test.sh ${Python3_EXECUTABLE}
+                 ${PROJECT_SOURCE_DIR})
 set_tests_properties(plan_torch_recorder_and_trace plan_ddp_check_smoke bucket_apply_check_smoke PROPERTIES
                      ENVIRONMENT "${_ringlab_python_env}")
 set_tests_properties(plan_ddp_check_smoke bucket_apply_check_smoke PROPERTIES TIMEOUT 300 PROCESSORS 2)
