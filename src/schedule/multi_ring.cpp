@@ -17,11 +17,12 @@ void checkChannels(int channels) {
   }
 }
 
-// The distinct rings of the derivation rule, in channel order.
-std::vector<RingOrder> derivedRings(const RingOrder& base) {
+// The first `wanted` distinct rings of the derivation rule, in channel order (fewer when p has
+// fewer). Only those: all of them are O(p^2) ranks, 4 GiB at p = 32768.
+std::vector<RingOrder> derivedRings(const RingOrder& base, int wanted) {
   const int p = base.size();
   std::vector<RingOrder> rings{base, base.reversed()};
-  for (int a = 2; 2 * a < p; ++a) {
+  for (int a = 2; 2 * a < p && static_cast<int>(rings.size()) < wanted; ++a) {
     if (std::gcd(a, p) != 1) continue;
     rings.push_back(base.strided(a));
     rings.push_back(rings.back().reversed());
@@ -47,7 +48,8 @@ std::vector<RingOrder> multiRingOrders(int ranks, int channels,
     return orders;
   }
   const std::vector<RingOrder> rings =
-      derivedRings(base.empty() ? RingOrder::identity(ranks) : RingOrder::fromList(base, ranks));
+      derivedRings(base.empty() ? RingOrder::identity(ranks) : RingOrder::fromList(base, ranks),
+                   channels);
   for (int c = 0; c < channels; ++c) orders.push_back(rings[c % rings.size()]);
   return orders;
 }
