@@ -10,8 +10,8 @@
 
 namespace ringlab::io {
 
-nlohmann::json readJsonFile(const std::string& path, std::string_view what) {
-  const std::string text = readTextFile(path, what);
+nlohmann::json readJsonFile(const std::string& path, std::string_view what, InputBound bound) {
+  const std::string text = readTextFile(path, what, bound);
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {

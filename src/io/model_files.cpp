@@ -6,15 +6,18 @@
 #include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
+#include "ringlab/io/topology_files.hpp"
+#include "ringlab/model/params.hpp"
 
 namespace ringlab::io {
 
 model::Profile readProfile(const std::string& path) {
-  return model::profileFromJson(readJsonFile(path, "profile"), path);
+  return model::profileFromJson(readJsonFile(path, "profile", kProfileInput), path);
 }
 
 model::DecisionTable readDecisionTable(const std::string& path) {
-  return model::decisionTableFromJson(readJsonFile(path, "decision table"), path);
+  return model::decisionTableFromJson(readJsonFile(path, "decision table", kDecisionTableInput),
+                                      path);
 }
 
 bool ModelSource::overridden() const {
@@ -28,11 +31,9 @@ double concurrencyValue(const std::string& text) {
   try {
     value = parseNumber(text, "--concurrency");
   } catch (const Error&) {
-  }
-  if (!(value >= 0 && value < 1e6)) {
     throwInvalid("--concurrency '" + text + "': a number >= 0 (0: unlimited)");
   }
-  return value;
+  return model::checkedParam(model::kConcurrencyRange, value, "--concurrency " + text);
 }
 
 // A quantity typed after `flag`, its error naming the flag: "--alpha 5: a time needs a unit, ...".
@@ -44,11 +45,18 @@ double quantity(const char* flag, const std::string& text, double (*parse)(std::
   }
 }
 
+// The same, checked against the coefficient's range (model/params.hpp).
+double coefficient(const char* flag, const std::string& text, double (*parse)(std::string_view),
+                   const model::ParamRange& range) {
+  return model::checkedParam(range, quantity(flag, text, parse), std::string(flag) + " " + text);
+}
+
 // beta is per direction: a bandwidth that counts both directions is twice the usable one.
 void applyBandwidth(const ModelSource& s, ResolvedModel& r) {
   const double bw = quantity("--bw", s.bandwidth, parseBandwidth);
   model::ModelParams& m = r.profile.params;
-  m.link.beta_s_per_byte = s.bandwidthCounts == "send+recv" ? 2 / bw : 1 / bw;
+  m.link.beta_s_per_byte = model::checkedParam(
+      model::kBetaRange, s.bandwidthCounts == "send+recv" ? 2 / bw : 1 / bw, "--bw " + s.bandwidth);
   const double perDirection = 1 / m.link.beta_s_per_byte;
   if (s.bandwidthCounts == "send" && s.volume == "send+recv") {
     r.warnings.push_back(fmt::format(
@@ -79,19 +87,28 @@ ResolvedModel resolveModel(const ModelSource& s) {
   if (s.overridden()) r.source += ", overridden by flags";
   model::ModelParams& m = r.profile.params;
   if (!s.concurrency.empty()) m.host.concurrent_transfers = concurrencyValue(s.concurrency);
-  if (!s.alpha.empty()) m.link.alpha_s = quantity("--alpha", s.alpha, parseSeconds);
+  if (!s.alpha.empty())
+    m.link.alpha_s = coefficient("--alpha", s.alpha, parseSeconds, model::kAlphaRange);
   if (!s.bandwidth.empty()) applyBandwidth(s, r);
   if (!s.gamma.empty())
-    m.reduce.gamma_s_per_byte = quantity("--gamma", s.gamma, parseSecondsPerByte);
+    m.reduce.gamma_s_per_byte =
+        coefficient("--gamma", s.gamma, parseSecondsPerByte, model::kGammaRange);
   return r;
 }
 
 void checkProfileRanks(const std::string& path, int ranks) {
   if (path.empty()) return;
-  const nlohmann::json j = readJsonFile(path, "profile");
-  if (j.is_object() && j.contains("ranks") && j["ranks"].is_number_integer() &&
-      j["ranks"].get<int>() != ranks) {
-    const int measured = j["ranks"].get<int>();
+  const nlohmann::json j = readJsonFile(path, "profile", kProfileInput);
+  if (!j.is_object() || !j.contains("ranks")) return;
+  const nlohmann::json& field = j["ranks"];
+  // Read wide and checked before narrowing: 2^32 + 2 is not p = 2.
+  if (!field.is_number_unsigned() || field.get<std::uint64_t>() < 1 ||
+      field.get<std::uint64_t>() > kMaxTopoRanks) {
+    throwInvalid(fmt::format("profile {}: ranks = {}: must be a whole number in 1..{}", path,
+                             field.dump(), kMaxTopoRanks));
+  }
+  const int measured = static_cast<int>(field.get<std::uint64_t>());
+  if (measured != ranks) {
     throwInvalid(fmt::format(
         "profile {}: measured for p = {}, not -p {}; calibrate for this p or pass -p {}", path,
         measured, ranks, measured));

@@ -15,15 +15,16 @@ plan::Timeline loadTimeline(const TimelineSource& s) {
         "--params)");
   }
   if (!s.timeline.empty()) {
-    return plan::parseTimeline(readTextFile(s.timeline, "timeline"), s.timeline);
+    return plan::parseTimeline(readTextFile(s.timeline, "timeline", kTimelineInput), s.timeline);
   }
   if (s.params.empty()) {
     throwInvalid("--trace " + s.trace +
                  " needs --params (name,count,dtype per parameter in model.parameters() order)");
   }
   return plan::timelineFromChromeTrace(
-      readJsonFile(s.trace, "trace"),
-      plan::parametersFromCsv(readTextFile(s.params, "parameters"), s.params), s.trace);
+      readJsonFile(s.trace, "trace", kTraceInput),
+      plan::parametersFromCsv(readTextFile(s.params, "parameters", kParametersInput), s.params),
+      s.trace);
 }
 
 void writeTimelineFile(const plan::Timeline& timeline, const std::string& path,

@@ -22,10 +22,11 @@ namespace {
 
 topo::Topology readTopology(const TopologySource& s) {
   if (!s.spec.empty()) return topo::generateTopology(s.spec);
-  if (!s.file.empty()) return topo::parseTopologyJson(readTextFile(s.file, "--topo-file"), s.file);
+  if (!s.file.empty())
+    return topo::parseTopologyJson(readTextFile(s.file, "--topo-file", kTopologyInput), s.file);
   if (!s.ncclFile.empty()) {
-    return topo::parseNcclTopologyXml(readTextFile(s.ncclFile, "--nccl-topo"), s.ncclFile,
-                                      s.ncclNodes, 2e-6);
+    return topo::parseNcclTopologyXml(readTextFile(s.ncclFile, "--nccl-topo", kNcclTopologyInput),
+                                      s.ncclFile, s.ncclNodes, 2e-6);
   }
   throwInvalid("give a topology: --topo nodes=N,ranks=R,..., --topo-file FILE or --nccl-topo FILE");
 }

@@ -3,11 +3,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
+
+#include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
 #include "ringlab/model/bandwidth.hpp"
+#include "ringlab/model/cost.hpp"
 #include "ringlab/version.hpp"
 
 namespace ringlab::measure {
@@ -54,7 +58,8 @@ json rowJson(const RecordRow& row, const RunInfo& run) {
 }
 
 // Reads the JSON leniently: the required fields fail with the record at fault named, the rest
-// default when absent.
+// default when absent. Every number present is checked against its range (kRecordRanges) before
+// it is narrowed, so that p = 10^12 or size_bytes = -8 is named rather than wrapped.
 class JsonReader {
  public:
   explicit JsonReader(const std::string& name) : name_(name) {}
@@ -65,14 +70,33 @@ class JsonReader {
                  "in_place.time_us or out_of_place.time_us)");
   }
 
+  // A whole number in lo..hi; `field` is its path in the record ("row 3: size_bytes").
+  std::uint64_t whole(const json& v, const std::string& field, std::uint64_t lo,
+                      std::uint64_t hi) const {
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi) {
+      throwInvalid(fmt::format("{}: {} = {}: must be a whole number in {}..{}", name_, field,
+                               v.dump(), lo, hi));
+    }
+    return v.get<std::uint64_t>();
+  }
+
+  // A finite number in lo..hi (above lo when `aboveLo`).
+  double real(const json& v, const std::string& field, double lo, double hi,
+              bool aboveLo = false) const {
+    const double x = v.is_number() ? v.get<double>() : std::nan("");
+    if (!(std::isfinite(x) && x <= hi && (aboveLo ? x > lo : x >= lo))) {
+      throwInvalid(fmt::format("{}: {} = {}: must be a number {} {} and <= {}", name_, field,
+                               v.dump(), aboveLo ? ">" : ">=", lo, hi));
+    }
+    return x;
+  }
+
   RunInfo run(const json& j) const {
     if (!j.is_object() || !j.contains("run") || !j["run"].is_object()) fail("no \"run\" object");
     const json& r = j["run"];
-    if (!r.contains("p") || !r["p"].is_number_integer() || r["p"].get<int>() < 1) {
-      fail("run.p is missing or not a rank count >= 1");
-    }
+    if (!r.contains("p")) fail("run.p is missing");
     RunInfo info;
-    info.ranks = r["p"].get<int>();
+    info.ranks = static_cast<int>(whole(r["p"], "run.p", 1, kMaxRecordRanks));
     for (auto [key, field] : {std::pair{"ringlab_version", &info.version},
                               {"transport", &info.transport},
                               {"algorithm", &info.algorithm},
@@ -94,14 +118,14 @@ class JsonReader {
     if (!t.is_object() || !t.contains("time_us") || !t["time_us"].is_number()) {
       fail(at + ": no " + kind + ".time_us");
     }
+    const std::string in = at + ": " + kind + ".";
     Timing out;
-    out.timeUs = t["time_us"].get<double>();
-    out.minUs = number(t, "min_us", 0.0);
-    out.maxUs = number(t, "max_us", 0.0);
-    out.meanUs = number(t, "mean_us", 0.0);
-    out.iterations = t.contains("iterations") && t["iterations"].is_number_integer()
-                         ? t["iterations"].get<int>()
-                         : 0;
+    out.timeUs = real(t["time_us"], in + "time_us", 0, kMaxRecordMicros, true);
+    out.minUs = time(t, "min_us", in);
+    out.maxUs = time(t, "max_us", in);
+    out.meanUs = time(t, "mean_us", in);
+    if (t.contains("iterations") && t["iterations"].is_number())
+      out.iterations = static_cast<int>(whole(t["iterations"], in + "iterations", 0, kMaxCount));
     if (t.contains("wrong") && t["wrong"].is_number_unsigned())
       out.wrong = t["wrong"].get<std::uint64_t>();
     if (t.contains("samples_us")) out.samplesUs = numbers(t["samples_us"], at, kind);
@@ -117,20 +141,20 @@ class JsonReader {
     if (!list.is_array()) fail(at + ": " + kind + ": samples are not a list");
     for (const json& s : list) {
       if (!s.is_number()) fail(at + ": " + kind + ": a sample is not a number");
-      out.push_back(s.get<double>());
+      out.push_back(real(s, at + ": " + kind + " sample", 0, kMaxRecordMicros));
     }
     return out;
   }
 
   RecordRow row(const json& j, std::size_t k, const RunInfo& run) const {
     const std::string at = "row " + std::to_string(k);
-    if (!j.is_object() || !j.contains("size_bytes") || !j["size_bytes"].is_number_unsigned()) {
+    if (!j.is_object() || !j.contains("size_bytes") || !j["size_bytes"].is_number()) {
       fail(at + ": no size_bytes");
     }
     RecordRow row;
-    row.bytes = j["size_bytes"].get<std::uint64_t>();
-    if (j.contains("count") && j["count"].is_number_unsigned())
-      row.count = j["count"].get<std::uint64_t>();
+    row.bytes = whole(j["size_bytes"], at + ": size_bytes", 0, model::kMaxModelBytes);
+    if (j.contains("count") && j["count"].is_number())
+      row.count = whole(j["count"], at + ": count", 0, model::kMaxModelBytes);
     // Rows written before -d all / -o all name no case: the run's.
     row.dtype =
         j.contains("dtype") && j["dtype"].is_string() ? j["dtype"].get<std::string>() : run.dtype;
@@ -138,7 +162,7 @@ class JsonReader {
     if (j.contains("algorithm") && j["algorithm"].is_string())
       row.algorithm = j["algorithm"].get<std::string>();
     if (j.contains("predicted_us") && j["predicted_us"].is_number())
-      row.predictedUs = j["predicted_us"].get<double>();
+      row.predictedUs = real(j["predicted_us"], at + ": predicted_us", 0, HUGE_VAL);
     row.outOfPlace = timing(j, "out_of_place", at);
     row.inPlace = timing(j, "in_place", at);
     row.peer = timing(j, "peer_mpi", at);
@@ -147,8 +171,10 @@ class JsonReader {
     return row;
   }
 
-  static double number(const json& j, const char* key, double otherwise) {
-    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : otherwise;
+  // A time in microseconds; 0 when absent (older records, logs).
+  double time(const json& j, const char* key, const std::string& in) const {
+    return j.contains(key) && j[key].is_number() ? real(j[key], in + key, 0, kMaxRecordMicros)
+                                                 : 0.0;
   }
 
  private:
@@ -283,13 +309,16 @@ RunRecord recordFromJson(const json& j, const std::string& name) {
   RunRecord record;
   record.run = reader.run(j);
   if (!j.contains("rows") || !j["rows"].is_array()) reader.fail("no \"rows\" array");
-  record.segmentBytes = j.contains("segment_bytes") && j["segment_bytes"].is_number_unsigned()
-                            ? j["segment_bytes"].get<std::uint64_t>()
-                            : 0;
-  if (j.contains("iterations") && j["iterations"].is_number_integer())
-    record.iterations = j["iterations"].get<int>();
-  record.secondsPerSize = JsonReader::number(j, "seconds_per_size", 0.0);
-  record.warmup = static_cast<int>(JsonReader::number(j, "warmup", 0.0));
+  const auto has = [&](const char* key) { return j.contains(key) && j[key].is_number(); };
+  if (has("segment_bytes"))
+    record.segmentBytes =
+        reader.whole(j["segment_bytes"], "segment_bytes", 0, model::kMaxModelBytes);
+  if (has("iterations"))
+    record.iterations = static_cast<int>(reader.whole(j["iterations"], "iterations", 0, kMaxCount));
+  if (has("seconds_per_size"))
+    record.secondsPerSize = reader.real(j["seconds_per_size"], "seconds_per_size", 0, 1e6);
+  if (has("warmup"))
+    record.warmup = static_cast<int>(reader.whole(j["warmup"], "warmup", 0, kMaxCount));
   if (j.contains("over_ranks")) {  // absent: a record from before -a, which took the max
     const json& over = j["over_ranks"];
     record.overRanks = over.is_string() ? overRanksFromName(over.get<std::string>()) : std::nullopt;
@@ -321,7 +350,7 @@ RunRecord parseRecord(const std::string& text, const std::string& name) {
 }
 
 RunRecord readRecord(const std::string& path, const std::string& what) {
-  return parseRecord(readTextFile(path, what), what + " " + path);
+  return parseRecord(readTextFile(path, what, kRecordInput), what + " " + path);
 }
 
 }  // namespace ringlab::measure

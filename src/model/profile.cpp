@@ -69,18 +69,21 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
     if (!j.contains(key) || !j[key].is_string()) fail("missing string field " + quoted(key));
     return j[key].get<std::string>();
   };
+  // Beyond "finite and >= 0": each coefficient's range (a beta of 0 is infinite bandwidth).
+  const auto param = [&](const ParamRange& range) {
+    return checkedParam(range, number(range.field), "profile " + source);
+  };
   Profile p;
-  p.params.link.alpha_s = number("alpha_s");
-  p.params.link.beta_s_per_byte = number("beta_s_per_byte");
-  p.params.reduce.gamma_s_per_byte = number("gamma_s_per_byte");
-  p.params.host.concurrent_transfers = number("concurrent_transfers");
-  p.params.memory.cache_bytes = number("cache_bytes");
-  p.params.memory.beta_mem_s_per_byte = number("beta_mem_s_per_byte");
-  p.params.memory.gamma_mem_s_per_byte = number("gamma_mem_s_per_byte");
+  p.params.link.alpha_s = param(kAlphaRange);
+  p.params.link.beta_s_per_byte = param(kBetaRange);
+  p.params.reduce.gamma_s_per_byte = param(kGammaRange);
+  p.params.host.concurrent_transfers = param(kConcurrencyRange);
+  p.params.memory.cache_bytes = param(kCacheRange);
+  p.params.memory.beta_mem_s_per_byte = param(kBetaMemRange);
+  p.params.memory.gamma_mem_s_per_byte = param(kGammaMemRange);
   if (p.params.memory.cache_bytes > 0 && p.params.memory.beta_mem_s_per_byte == 0) {
     fail("cache_bytes is set but beta_mem_s_per_byte is 0 (infinite bandwidth beyond the cache)");
   }
-  if (p.params.link.beta_s_per_byte == 0) fail("beta_s_per_byte is 0 (infinite bandwidth)");
   p.transport = text("transport");
   p.host = text("host");
   p.ringlabVersion = text("ringlab_version");

@@ -6,11 +6,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ringlab/core/file.hpp"
+
 namespace ringlab::io {
 
 // The file parsed as JSON. Throws InvalidArgument "<what> <path>: ..." when it cannot be read
-// (missing, a directory, too large) or is not valid JSON.
-nlohmann::json readJsonFile(const std::string& path, std::string_view what);
+// (missing, a directory, not a regular file, over its format's bound) or is not valid JSON.
+nlohmann::json readJsonFile(const std::string& path, std::string_view what,
+                            InputBound bound = kAnyInput);
 
 // Writes `text` to `path`, replacing it. Throws InvalidArgument "<what> <path>: cannot be written".
 void writeTextFile(const std::string& path, std::string_view text, std::string_view what);

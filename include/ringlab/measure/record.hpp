@@ -112,9 +112,18 @@ void requireOneCase(const RunRecord& record, const std::string& name);
 nlohmann::json toJson(const RunInfo& info);
 nlohmann::json toJson(const RunRecord& record);
 
+// What the reader accepts: run.p in 1..kMaxRecordRanks; size_bytes, count and segment_bytes whole
+// numbers in 0..2^53 (model::kMaxModelBytes); time_us > 0 and, like min_us, max_us, mean_us and
+// the samples, <= kMaxRecordMicros (11.6 days); iterations and warmup whole numbers in
+// 0..kMaxCount; predicted_us finite and >= 0.
+inline constexpr std::uint64_t kMaxRecordRanks = 1 << 20;
+inline constexpr double kMaxRecordMicros = 1e12;
+inline constexpr std::uint64_t kMaxCount = 1'000'000'000;
+
 // The reader of that JSON. Needs run.p and rows of size_bytes; everything else is optional, so a
 // framework's timings in the same shape read too. Throws InvalidArgument "<name>: <what is wrong>
-// (expected `ringlab bench --json` output: ...)".
+// (expected `ringlab bench --json` output: ...)", or "<name>: <field> = <value>: must be ..." for a
+// number out of its range.
 RunRecord recordFromJson(const nlohmann::json& json, const std::string& name);
 
 // An nccl-tests all_reduce_perf log as a record (source "nccl-tests all_reduce_perf"). Throws

@@ -1,6 +1,8 @@
 #pragma once
 // Parameters of the alpha-beta-gamma cost model, each in a named struct with its unit in the
 // field name; formulas never carry magic numbers.
+#include <string>
+
 namespace ringlab::model {
 
 // One point-to-point message of m bytes costs alpha + m * beta. beta is per direction: a rank can
@@ -55,5 +57,25 @@ inline ModelParams forMessage(const ModelParams& m, double messageBytes) {
   }
   return e;
 }
+
+// The range a coefficient is accepted in, wherever it comes from (a profile, --alpha, --bw,
+// --gamma, --concurrency): far wider than any machine, narrow enough that every predicted time
+// stays finite (alpha_s = 1e308 made every time inf).
+struct ParamRange {
+  const char* field;  // as a profile names it
+  double lo, hi;      // inclusive
+  const char* unit;
+};
+inline constexpr ParamRange kAlphaRange{"alpha_s", 0, 1, "s"};
+inline constexpr ParamRange kBetaRange{"beta_s_per_byte", 1e-15, 1e-3, "s/B (1 PB/s .. 1 KB/s)"};
+inline constexpr ParamRange kGammaRange{"gamma_s_per_byte", 0, 1e-3, "s/B"};
+inline constexpr ParamRange kConcurrencyRange{"concurrent_transfers", 0, 1e6, "(0: unlimited)"};
+inline constexpr ParamRange kCacheRange{"cache_bytes", 0, 9007199254740992.0, "B (2^53)"};
+inline constexpr ParamRange kBetaMemRange{"beta_mem_s_per_byte", 0, 1e-3, "s/B"};
+inline constexpr ParamRange kGammaMemRange{"gamma_mem_s_per_byte", 0, 1e-3, "s/B"};
+
+// `value` when it is finite and in range; else throws InvalidArgument
+// "<who>: alpha_s = 1e+308: must be in 0..1 s".
+double checkedParam(const ParamRange& range, double value, const std::string& who);
 
 }  // namespace ringlab::model
