@@ -29,3 +29,11 @@ add_test(NAME cli_progress_on_a_terminal_only
          COMMAND ${RINGLAB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/progress_terminal_test.py
                  $<TARGET_FILE:ringlab_cli> ${CMAKE_CURRENT_SOURCE_DIR}/data)
 set_tests_properties(cli_progress_on_a_terminal_only PROPERTIES TIMEOUT 600)
+
+# Inputs bounded before they are read: files, fields, shapes (docs/reliability.md).
+add_executable(ringlab_inputs_cli_tests inputs_cli_test.cpp)
+target_link_libraries(ringlab_inputs_cli_tests PRIVATE GTest::gtest_main)
+target_compile_definitions(ringlab_inputs_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
+target_compile_definitions(ringlab_inputs_cli_tests PRIVATE RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
+add_dependencies(ringlab_inputs_cli_tests ringlab_cli)
+gtest_discover_tests(ringlab_inputs_cli_tests DISCOVERY_TIMEOUT 60)

@@ -1,11 +1,14 @@
 #pragma once
 // Runs the real `ringlab` binary (RINGLAB_BINARY) as a child process with its stdout and stderr
 // captured, for the command-line tests of the subcommands. A child still running after
-// `timeoutSeconds` is killed and reported with status 128 + SIGKILL.
+// `timeoutSeconds` is killed and reported with status 128 + SIGKILL. With `addressSpaceMiB`, the
+// child runs under that RLIMIT_AS: an allocation past it fails (ringlab's "out of memory"), which
+// proves a refusal happened before memory was filled.
 //
 // Header-only; functions are inline because several test binaries include it.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +40,8 @@ inline std::string slurpFile(const std::string& path) {
   return os.str();
 }
 
-inline CliResult runRinglab(std::vector<std::string> args, int timeoutSeconds = 60) {
+inline CliResult runRinglab(std::vector<std::string> args, int timeoutSeconds = 60,
+                            unsigned addressSpaceMiB = 0) {
   static int serial = 0;
   const std::string base = ::testing::TempDir() + "ringlab_cli_" + std::to_string(getpid()) + "_" +
                            std::to_string(serial++);
@@ -54,6 +58,10 @@ inline CliResult runRinglab(std::vector<std::string> args, int timeoutSeconds = 
     dup2(in, 0);
     dup2(out, 1);
     dup2(err, 2);
+    if (addressSpaceMiB > 0) {
+      const rlimit limit{rlim_t{addressSpaceMiB} << 20, rlim_t{addressSpaceMiB} << 20};
+      setrlimit(RLIMIT_AS, &limit);
+    }
     execv(argv[0], argv.data());
     _exit(127);
   }

@@ -1,5 +1,6 @@
 // The text helpers every layer and front end shares (core/text.hpp) and the bounded whole-file
 // reader (core/file.hpp): each edge the copies they replaced handled differently.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -41,11 +42,26 @@ TEST(TextFile, NamesAMissingFileAndADirectory) {
 TEST(TextFile, RefusesMoreThanTheBound) {
   const std::string path = tempPath("large.txt");
   std::ofstream(path) << std::string(3 << 20, 'x');
-  expectInvalid([&] { readTextFile(path, "trace", 1 << 20); }, "larger than 1 MiB");
-  EXPECT_EQ(readTextFile(path, "trace", 4 << 20).size(), 3u << 20);
-  // Not a regular file: read in pieces and stopped at the bound, not at the end of memory.
-  expectInvalid([] { readTextFile("/dev/zero", "input", 1 << 20); },
-                "/dev/zero: larger than 1 MiB");
+  expectInvalid(
+      [&] {
+        readTextFile(path, "trace", {"a test format", 1 << 20});
+      },
+      "trace " + path + ": larger than 1 MiB, the limit for a test format");
+  EXPECT_EQ(readTextFile(path, "trace", {"a test format", 4 << 20}).size(), 3u << 20);
+  expectInvalid([&] { readTextFile(path, "profile", kProfileInput); },
+                "larger than 1 MiB, the limit for a profile");
+}
+
+TEST(TextFile, RefusesSpecialFilesWithoutReadingOrWaiting) {
+  // /dev/zero never ends and a FIFO without a writer never starts: both named, neither read.
+  expectInvalid([] { readTextFile("/dev/zero", "input"); },
+                "input /dev/zero: not a regular file (a character device)");
+  const std::string fifo = tempPath("fifo");
+  ::unlink(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expectInvalid([&] { readTextFile(fifo, "timeline"); },
+                "timeline " + fifo + ": not a regular file (a FIFO or pipe)");
+  ::unlink(fifo.c_str());
 }
 
 TEST(Text, ParseNumberTakesTheWholeTextOnly) {

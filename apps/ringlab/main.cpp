@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   add(ringlab::cli::addTopoCommand);
   add(ringlab::cli::addSimCommand);
   add(ringlab::cli::addPlanCommand);
+  ringlab::cli::refuseEmptyValues(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -10,6 +10,22 @@
 
 namespace ringlab::cli {
 
+void refuseEmptyValues(CLI::App& app) {
+  const CLI::Validator notEmpty(
+      [](std::string& value) -> std::string {
+        return value.empty() ? "an empty value; give one, or leave the option out" : "";
+      },
+      "");
+  for (CLI::Option* option : app.get_options()) {
+    if (option->get_type_size_min() > 0) option->check(notEmpty);  // flags take no value
+  }
+  for (CLI::App* sub : app.get_subcommands({})) refuseEmptyValues(*sub);
+}
+
+CLI::Option* addLinks(CLI::App& app, int& links, const std::string& help) {
+  return app.add_option("--links", links, help)->check(CLI::Range(0, kMaxTableRows));
+}
+
 CLI::Option* addRanks(CLI::App& app, int& ranks, const std::string& help) {
   return app.add_option("-p,--ranks", ranks, help);
 }
@@ -210,7 +226,8 @@ void TopologyOptions::add(CLI::App& app, bool withRanks) {
   auto* ncclOption = app.add_option(
       "--nccl-topo", ncclFile, "NCCL topology dump (NCCL_TOPO_DUMP_FILE) for the node's inside");
   ncclOption->excludes(topoOption)->excludes(fileOption);
-  app.add_option("--nccl-nodes", ncclNodes, "--nccl-topo: copies of that node, on one switch");
+  app.add_option("--nccl-nodes", ncclNodes, "--nccl-topo: copies of that node, on one switch")
+      ->check(CLI::Range(1, io::kMaxTopoRanks));
   app.add_option(
       "--placement", placement,
       "where ranks sit: block, round-robin (rr), or one node name per rank: n0,n1,n0,n1");

@@ -23,6 +23,15 @@
 
 namespace ringlab::cli {
 
+// Every option of `app` and its subcommands that takes a value refuses an empty one (`--json ''`,
+// `--ring-order ''`, `--alpha ''`), which would otherwise read as "not given". Called once, after
+// every command has declared its options.
+void refuseEmptyValues(CLI::App& app);
+
+// The row count of a --links table: 0..kMaxTableRows.
+inline constexpr int kMaxTableRows = 1 << 20;
+CLI::Option* addLinks(CLI::App& app, int& links, const std::string& help);
+
 // -p,--ranks N. Where p is free its default is kDefaultRanks; where a topology is given it is every
 // slot of the topology (TopologyOptions).
 inline constexpr int kDefaultRanks = 4;

@@ -83,7 +83,7 @@ Action addSimCommand(CLI::App& app) {
   cmd->add_flag("--search", args->search, "simulate the ring order(s) `ringlab topo search` finds");
   cmd->add_flag("--critical-path", args->criticalPath,
                 "print the critical path of the largest size");
-  cmd->add_option("--links", args->links, "print the N busiest links of the largest size");
+  addLinks(*cmd, args->links, "print the N busiest links of the largest size");
   args->json.add(*cmd, "also write the results as JSON to this file");
   addSvg(*cmd, args->svg, "also draw the simulated busbw against size (SVG)");
   return [args] { return runSim(*args); };

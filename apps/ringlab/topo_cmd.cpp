@@ -108,7 +108,7 @@ Action addTopoCommand(CLI::App& app) {
   CLI::App* show =
       cmd->add_subcommand("show", "link loads of a ring in rank order against a better order");
   common(show);
-  show->add_option("--links", args->links, "rows of the busiest-link table");
+  addLinks(*show, args->links, "rows of the busiest-link table");
   CLI::App* search =
       cmd->add_subcommand("search", "find ring orders minimising the predicted allreduce time");
   common(search);

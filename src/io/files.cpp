@@ -11,9 +11,14 @@
 namespace ringlab::io {
 
 nlohmann::json readJsonFile(const std::string& path, std::string_view what, InputBound bound) {
+  return readJsonFile(path, what, bound, nullptr);
+}
+
+nlohmann::json readJsonFile(const std::string& path, std::string_view what, InputBound bound,
+                            const nlohmann::json::parser_callback_t& keep) {
   const std::string text = readTextFile(path, what, bound);
   try {
-    return nlohmann::json::parse(text);
+    return nlohmann::json::parse(text, keep);
   } catch (const nlohmann::json::exception& e) {
     throwInvalid(fmt::format("{} {}: not valid JSON ({})", what, path, e.what()));
   }

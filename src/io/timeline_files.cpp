@@ -8,6 +8,17 @@
 
 namespace ringlab::io {
 
+namespace {
+
+// Drops, as it is parsed, every trace event the timeline does not read (most of a trace).
+bool keepTimelineEvents(int /*depth*/, nlohmann::json::parse_event_t event,
+                        nlohmann::json& parsed) {
+  return event != nlohmann::json::parse_event_t::object_end || !parsed.contains("ph") ||
+         plan::isTimelineEvent(parsed);
+}
+
+}  // namespace
+
 plan::Timeline loadTimeline(const TimelineSource& s) {
   if (s.timeline.empty() == s.trace.empty()) {
     throwInvalid(
@@ -22,7 +33,7 @@ plan::Timeline loadTimeline(const TimelineSource& s) {
                  " needs --params (name,count,dtype per parameter in model.parameters() order)");
   }
   return plan::timelineFromChromeTrace(
-      readJsonFile(s.trace, "trace", kTraceInput),
+      readJsonFile(s.trace, "trace", kTraceInput, keepTimelineEvents),
       plan::parametersFromCsv(readTextFile(s.params, "parameters", kParametersInput), s.params),
       s.trace);
 }

@@ -42,6 +42,14 @@ long long elementsOf(const nlohmann::json& e) {
 
 }  // namespace
 
+bool isTimelineEvent(const nlohmann::json& e) {
+  if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("name") || !e["name"].is_string())
+    return false;
+  if (!e.contains("ts") || !e["ts"].is_number()) return false;
+  const std::string& name = e["name"].get_ref<const std::string&>();
+  return name == kAccumulateGrad || name.rfind(kEvaluatePrefix, 0) == 0;
+}
+
 Timeline timelineFromChromeTrace(const nlohmann::json& trace,
                                  const std::vector<ParameterInfo>& params,
                                  const std::string& source) {
@@ -52,9 +60,7 @@ Timeline timelineFromChromeTrace(const nlohmann::json& trace,
   // The backward thread: the one with the most AccumulateGrad events.
   std::map<std::string, std::vector<Event>> accumulate, evaluate;
   for (const nlohmann::json& e : *events) {
-    if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("name") || !e["name"].is_string())
-      continue;
-    if (!e.contains("ts") || !e["ts"].is_number()) continue;
+    if (!isTimelineEvent(e)) continue;
     const std::string name = e["name"].get<std::string>();
     Event ev{e["ts"].get<double>(), e["ts"].get<double>() + e.value("dur", 0.0), elementsOf(e)};
     if (name == kAccumulateGrad) accumulate[threadKey(e)].push_back(ev);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/memory_budget.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/registry.hpp"
@@ -43,12 +44,11 @@ AllReduceSim::AllReduceSim(const schedule::AlgorithmSpec& spec, int p,
     rings_ = rings;
     return;
   }
-  if (scheduleBytes > memoryLimitBytes) {
-    throwInvalid(fmt::format(
-        "simulating {} at p = {} needs its schedule in memory: about {:.1f} GiB ({} transfers), "
-        "over {}; use ring or multi_ring (simulated from their orders) or fewer ranks",
-        spec.name, p, scheduleBytes / double(1ull << 30), transfers, limitText));
-  }
+  checkMemoryEstimate(
+      scheduleBytes, memoryLimitBytes,
+      fmt::format("simulating {} at p = {} needs its schedule ({} transfers) in memory", spec.name,
+                  p, transfers),
+      limitText, "use ring or multi_ring (simulated from their orders) or fewer ranks");
   schedule_ = std::make_shared<const schedule::Schedule>(
       model::buildSchedule(schedule::Collective::AllReduce, p, spec));
 }

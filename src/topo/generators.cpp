@@ -6,7 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/memory_budget.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 
@@ -85,13 +88,24 @@ int nicOf(const Topology& t, int node, int rail) {
   return t.nodes()[node].nics[rail];
 }
 
+// The fat tree's shape: nodes per leaf group, spines, and groups.
+struct FatTreeShape {
+  int perLeaf = 1, spines = 1, groups = 1;
+};
+
+FatTreeShape fatTreeShape(const std::map<std::string, std::string>& keys, int nodes, int rails) {
+  FatTreeShape f;
+  f.perLeaf = positive(keys, "leaf", std::min(nodes, 16));
+  f.spines = positive(keys, "spines", rails);
+  f.groups = (nodes + f.perLeaf - 1) / f.perLeaf;
+  return f;
+}
+
 // Leaf switches per group of nodes and rail, joined by spines.
 void linkFatTree(Topology& t, const std::map<std::string, std::string>& keys, int rails,
                  const LinkSpec& inter) {
   const int nodes = static_cast<int>(t.nodes().size());
-  const int perLeaf = positive(keys, "leaf", std::min(nodes, 16));
-  const int spines = positive(keys, "spines", rails);
-  const int groups = (nodes + perLeaf - 1) / perLeaf;
+  const auto [perLeaf, spines, groups] = fatTreeShape(keys, nodes, rails);
   const LinkSpec uplink{bandwidth(keys, "uplink", inter.bandwidth_Bps * perLeaf / spines),
                         inter.latency_s};
   std::vector<int> spine;
@@ -143,7 +157,37 @@ void linkTorus(Topology& t, const std::map<std::string, std::string>& keys, int 
   }
 }
 
+// Refuses a shape whose topology is estimated over kMaxTopologyBytes, before building any of it:
+// every slot is linked to its fabric and to every NIC of its node.
+void checkTopologySize(const std::map<std::string, std::string>& keys, const std::string& shape,
+                       std::string_view spec, int nodes, int ranks, int rails) {
+  const double n = nodes, r = ranks, k = rails;
+  double switches = shape == "switch" ? 1 : 0;
+  double network = (shape == "torus" ? 4 : 2) * n * k;  // directed NIC links
+  if (shape == "fat-tree") {
+    const FatTreeShape f = fatTreeShape(keys, nodes, rails);
+    switches = f.spines + double(f.groups) * k;
+    network += 2.0 * f.groups * k * f.spines;
+  }
+  const double vertices = n * (r + 1 + k) + switches;
+  const double links = n * (2 * r + 2 * r * k) + network;
+  checkMemoryEstimate(
+      topologyBytesEstimate(vertices, links), kMaxTopologyBytes,
+      fmt::format("--topo {}: {:.0f} slots, {:.0f} vertices and {:.0f} directed links", spec, n * r,
+                  vertices, links),
+      fmt::format("the {} GiB a topology may take", kMaxTopologyBytes >> 30),
+      "give fewer nodes, ranks or rails (docs/reliability.md lists the largest shapes)");
+}
+
 }  // namespace
+
+std::uint64_t topologyBytesEstimate(double vertices, double directedLinks) {
+  // Per vertex: the Vertex, its name index entry and out-link list, the router's tables; per link:
+  // the Link, its index entry, its slot in link-load arrays. Fitted to nodes=65536,ranks=16
+  // (about 800 MB measured).
+  const double bytes = vertices * 256 + directedLinks * 128;
+  return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
+}
 
 Topology generateTopology(std::string_view spec) {
   const auto keys = parseKeys(spec);
@@ -161,10 +205,7 @@ Topology generateTopology(std::string_view spec) {
   const LinkSpec pcie{bandwidth(keys, "pcie", intra.bandwidth_Bps), intra.latency_s};
   const LinkSpec inter{bandwidth(keys, "inter", 12.5e9), seconds(keys, "inter_latency", 2e-6),
                        bandwidth(keys, "inter_shared", 0.0)};
-  if (static_cast<long long>(nodes) * ranks > (1 << 24)) {
-    throwInvalid("--topo nodes=" + std::to_string(nodes) + ",ranks=" + std::to_string(ranks) +
-                 ": more than 16777216 slots");
-  }
+  checkTopologySize(keys, shape, spec, nodes, ranks, rails);
 
   Topology t(keys.count("name") ? keys.at("name") : std::string(spec));
   for (int n = 0; n < nodes; ++n) {

@@ -14,6 +14,10 @@ namespace ringlab::io {
 // (missing, a directory, not a regular file, over its format's bound) or is not valid JSON.
 nlohmann::json readJsonFile(const std::string& path, std::string_view what,
                             InputBound bound = kAnyInput);
+// The same, with values dropped while parsing where `keep` says so (nlohmann's parser callback),
+// so that a large file is held as only what is read from it.
+nlohmann::json readJsonFile(const std::string& path, std::string_view what, InputBound bound,
+                            const nlohmann::json::parser_callback_t& keep);
 
 // Writes `text` to `path`, replacing it. Throws InvalidArgument "<what> <path>: cannot be written".
 void writeTextFile(const std::string& path, std::string_view text, std::string_view what);

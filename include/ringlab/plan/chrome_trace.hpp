@@ -36,6 +36,11 @@ Timeline timelineFromChromeTrace(const nlohmann::json& trace,
                                  const std::vector<ParameterInfo>& parameters,
                                  const std::string& source);
 
+// Whether a trace event is one timelineFromChromeTrace reads (a complete AccumulateGrad or
+// evaluate_function event with a time): a reader may drop every other event while parsing, so
+// that a large trace is held as the few events that matter.
+bool isTimelineEvent(const nlohmann::json& event);
+
 // The parameter list as CSV text: header "name,count,dtype", one row per parameter in
 // model.parameters() order. Throws InvalidArgument naming the line.
 std::vector<ParameterInfo> parametersFromCsv(const std::string& text, const std::string& source);

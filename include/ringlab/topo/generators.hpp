@@ -26,12 +26,23 @@
 //                  inter x leaf / spines)
 //   name           the topology's name (default: the spec itself)
 // Bandwidths as parseBandwidth reads them (GB/s = 1e9 B/s, or Gbit/s), latencies as parseSeconds.
+#include <cstdint>
 #include <string_view>
 
 #include "ringlab/topo/topology.hpp"
 
 namespace ringlab::topo {
 
+// Throws InvalidArgument naming the key for a bad spec, and, before building anything, for a
+// shape whose topology is estimated (topologyBytesEstimate) over kMaxTopologyBytes.
 Topology generateTopology(std::string_view spec);
+
+// The largest topology generated: 1 GiB estimated, which holds about 2^20 slots (nodes=65536,
+// ranks=16 is about 0.8 GiB; nodes=1048576,ranks=16 about 13 GiB is refused).
+inline constexpr std::uint64_t kMaxTopologyBytes = 1ull << 30;
+
+// Bytes a topology of this many vertices and directed links takes in memory, with what is built
+// beside it for routing and link loads (estimated).
+std::uint64_t topologyBytesEstimate(double vertices, double directedLinks);
 
 }  // namespace ringlab::topo
