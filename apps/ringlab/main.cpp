@@ -3,6 +3,7 @@
 #include <map>
 
 #include "commands.hpp"
+#include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/version.hpp"

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/model/cost.hpp"
 #include "ringlab/model/registry.hpp"
 
 namespace ringlab::model {
@@ -69,20 +70,28 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
   }
   DecisionTable t;
   try {
-    t.ranks = j.at("p").get<int>();
+    // Read wide and checked before narrowing: p = 2^32 + 2 is not p = 2.
+    const std::uint64_t ranks = j.at("p").get<std::uint64_t>();
+    if (!j["p"].is_number_unsigned() || ranks < 1 || ranks > (1 << 20))
+      fail("p = " + j["p"].dump() + ": must be a whole number in 1..1048576");
+    t.ranks = static_cast<int>(ranks);
     t.transport = j.at("transport").get<std::string>();
     t.dtype = j.at("dtype").get<std::string>();
     t.host = j.at("host").get<std::string>();
     t.ringlabVersion = j.at("ringlab_version").get<std::string>();
     t.date = j.at("date").get<std::string>();
     for (const auto& m : j.at("measured")) {
+      if (!m.at("bytes").is_number_unsigned() || m["bytes"].get<std::uint64_t>() > kMaxModelBytes)
+        fail("bytes = " + m["bytes"].dump() + ": must be a whole number in 0..2^53");
       MeasuredSize size{m.at("bytes").get<std::uint64_t>(),
                         m.at("time_us").get<std::map<std::string, double>>()};
       for (const auto& [name, us] : size.timeUs) {
         const std::vector<std::string> known = algorithmNames();
         if (std::find(known.begin(), known.end(), name) == known.end())
           fail("unknown algorithm '" + name + "'");
-        if (!(us > 0)) fail("time for " + name + " must be > 0");
+        if (!(us > 0 && us <= 1e12))
+          fail("time for " + name + " = " + nlohmann::json(us).dump() +
+               " us: must be > 0 and <= 1e12");
       }
       if (size.timeUs.empty()) fail("a size with no measured algorithm");
       t.measured.push_back(size);

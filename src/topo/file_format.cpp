@@ -136,7 +136,8 @@ void readNode(const Reader& r, Topology& t, const json& n, std::size_t i) {
       r.fail(where + " slot_nics", "must list one NIC index per slot (" + slots.dump() + ")");
     }
     for (std::size_t s = 0; s < map.size(); ++s) {
-      if (!map[s].is_number_integer())
+      // Checked before narrowing: 2^32 is not NIC 0.
+      if (!map[s].is_number_unsigned() || map[s].get<std::uint64_t>() > (1u << 20))
         r.fail(where + " slot_nics[" + std::to_string(s) + "]", "must be a NIC index");
       r.build(where + " slot_nics",
               [&] { t.setSlotNic(node, static_cast<int>(s), map[s].get<int>()); });
@@ -156,7 +157,8 @@ Topology parseTopologyJson(const std::string& text, const std::string& source) {
   }
   r.onlyKeys(doc, "top level", {"ringlab_topology", "name", "nodes", "switches", "links"});
   const json& version = r.required(doc, "ringlab_topology", "top level");
-  if (!version.is_number_integer() || version.get<int>() != kFormatVersion) {
+  if (!version.is_number_unsigned() ||
+      version.get<std::uint64_t>() != static_cast<std::uint64_t>(kFormatVersion)) {
     r.fail("ringlab_topology", "format version " + version.dump() +
                                    " is not supported (this ringlab reads " +
                                    std::to_string(kFormatVersion) + ")");
