@@ -47,9 +47,8 @@ std::vector<RingOrder> multiRingOrders(int ranks, int channels,
       orders.push_back(RingOrder::fromList(order, ranks));
     return orders;
   }
-  const std::vector<RingOrder> rings =
-      derivedRings(base.empty() ? RingOrder::identity(ranks) : RingOrder::fromList(base, ranks),
-                   channels);
+  const std::vector<RingOrder> rings = derivedRings(
+      base.empty() ? RingOrder::identity(ranks) : RingOrder::fromList(base, ranks), channels);
   for (int c = 0; c < channels; ++c) orders.push_back(rings[c % rings.size()]);
   return orders;
 }
