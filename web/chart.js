@@ -60,7 +60,7 @@ function thinnedTicks(lo, hi, axis, position, horizontal) {
     const fits = ticks.every((t, i) => {
       if (i === 0) return true;
       const room = Math.abs(position(t) - position(ticks[i - 1]));
-      const need = horizontal ? (textWidth(axis.format(t)) + textWidth(axis.format(ticks[i - 1]))) / 2 + gapPx : fontPx * 1.6;
+      const need = horizontal ? (textWidth(axis.format(t)) + textWidth(axis.format(ticks[i - 1]))) / 2 + gapPx : fontPx * 2.5;
       return room >= need;
     });
     if (fits) break;

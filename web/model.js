@@ -177,7 +177,7 @@ export function initModel(limits, defaults) {
     const note = $('model-profile-note');
     note.replaceChildren(el('span', { text: `Profile: ${loaded.file}: transport ${orUnknown(loaded.transport)}, p ${ranks}, dtype ${loaded.dtype} (the reduction γ), host ${orUnknown(loaded.host)}, date ${orUnknown(loaded.date)}, ringlab ${orUnknown(loaded.version)}. α, 1/β and γ are set from it.` }));
     if (loaded.concurrency > 0 || loaded.cacheBytes > 0) {
-      note.append(' Its limit on concurrent transfers and memory regime are not part of this panel\'s model; `ringlab model --profile` uses them.');
+      note.append(' Its limit on concurrent transfers and memory regime are not part of this panel\'s model; ringlab model --profile uses them.');
     }
     $('model-profile-clear').hidden = false;
   }
