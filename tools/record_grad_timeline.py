@@ -8,6 +8,13 @@ this is its command line, on a model built by any importable function:
         --model mypkg.models:build --batch 32,784 --iterations 5 --out timeline.json \
         [--params-out params.csv] [--trace-out trace.json]
 
+The model's input: --batch SHAPE gives random normal float32 input of that shape; with
+--input-dtype long (or int) and --vocab N, random token ids in [0, N) of that shape (an
+embedding or language model's input); --inputs mypkg.data:batch names a function that returns
+one batch (a tensor, or a tuple of tensors passed as positional arguments) and is called once
+per iteration, for anything else. The loss is the mean square of the model's output (its first
+element when the model returns a tuple).
+
 --params-out writes name,count,dtype per parameter in model.parameters() order, which
 `ringlab plan --trace` needs to map a torch.profiler trace to parameters; --trace-out records
 the same iterations with torch.profiler and exports the Chrome trace.
@@ -27,10 +34,55 @@ except ImportError as e:
              "PYTHONPATH=build/python")
 
 
+INPUT_DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
+                "bfloat16": torch.bfloat16, "long": torch.long, "int": torch.int32}
+
+
+def load(spec, what, ap):
+    module, _, function = spec.partition(":")
+    if not function:
+        ap.error(f"{what} '{spec}': expected module:function")
+    return getattr(importlib.import_module(module), function)
+
+
+def batch_maker(a, ap):
+    """The function that makes one batch, from --inputs or --batch/--input-dtype/--vocab."""
+    if (a.inputs is None) == (a.batch is None):
+        ap.error("give one of --batch SHAPE (with --input-dtype, --vocab) or --inputs module:function")
+    torch.manual_seed(0)
+    if a.inputs:
+        return load(a.inputs, "--inputs", ap)
+    try:
+        shape = [int(x) for x in a.batch.split(",")]
+    except ValueError:
+        ap.error(f"--batch '{a.batch}': expected a shape of positive integers, e.g. 32,784")
+    if not shape or min(shape) < 1:
+        ap.error(f"--batch '{a.batch}': expected a shape of positive integers, e.g. 32,784")
+    dtype = INPUT_DTYPES[a.input_dtype]
+    if dtype.is_floating_point:
+        if a.vocab is not None:
+            ap.error(f"--vocab {a.vocab}: only with --input-dtype long or int (token ids)")
+        return lambda: torch.randn(*shape, dtype=dtype)
+    if a.vocab is None or a.vocab < 1:
+        ap.error(f"--input-dtype {a.input_dtype}: give --vocab N >= 1, the number of token ids")
+    return lambda: torch.randint(0, a.vocab, shape, dtype=dtype)
+
+
+def loss_fn(m, batch):
+    out = m(*batch) if isinstance(batch, tuple) else m(batch)
+    if isinstance(out, (tuple, list)):
+        out = out[0]
+    return out.float().pow(2).mean()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", required=True, help="module:function that returns a torch.nn.Module")
-    ap.add_argument("--batch", required=True, help="input shape, e.g. 32,784 (random normal input)")
+    ap.add_argument("--batch", help="input shape, e.g. 32,784 (random normal float32 unless --input-dtype)")
+    ap.add_argument("--input-dtype", default="float32", choices=sorted(INPUT_DTYPES),
+                    help="dtype of the --batch input; long/int: token ids in [0, --vocab)")
+    ap.add_argument("--vocab", type=int, help="with --input-dtype long/int: ids are drawn from [0, VOCAB)")
+    ap.add_argument("--inputs", help="module:function that returns one batch (a tensor or a tuple of tensors)")
     ap.add_argument("--iterations", type=int, default=5)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: leave)")
@@ -40,17 +92,8 @@ def main():
     a = ap.parse_args()
     if a.threads:
         torch.set_num_threads(a.threads)
-    module, _, function = a.model.partition(":")
-    model = getattr(importlib.import_module(module), function)()
-    shape = [int(x) for x in a.batch.split(",")]
-    torch.manual_seed(0)
-
-    def make_batch():
-        return torch.randn(*shape)
-
-    def loss_fn(m, x):
-        return m(x).float().pow(2).mean()
-
+    model = load(a.model, "--model", ap)()
+    make_batch = batch_maker(a, ap)
     timeline = record(model, make_batch, loss_fn, a.iterations, a.warmup)
     with open(a.out, "w") as f:
         json.dump(timeline, f, indent=1)
