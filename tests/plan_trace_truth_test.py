@@ -24,8 +24,8 @@ import torch
 import torch.distributed as dist
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch"))
-from stock_models import MODELS, TokenTransformer, loss_fn  # noqa: E402
-from ringlab.torch.timeline import mark_gradients, parameters_csv, record  # noqa: E402
+from stock_models import MODELS, TokenTransformer, loss_fn, traced_with_truth  # noqa: E402
+from ringlab.torch.timeline import parameters_csv, record  # noqa: E402
 
 
 def ringlab(binary, *args, fail=False):
@@ -33,25 +33,6 @@ def ringlab(binary, *args, fail=False):
     if (r.returncode != 0) != fail:
         sys.exit(f"ringlab {' '.join(args)}: exit {r.returncode}\n{r.stdout}{r.stderr}")
     return r
-
-
-def traced_with_truth(model, make_batch, path, marked, iterations=2):
-    """Profiles `iterations` backward passes (markers on or off); returns the ready order per
-    iteration as autograd's tensor hooks saw it."""
-    names = {id(p): n for n, p in model.named_parameters()}
-    orders, handles = [], []
-    for p in model.parameters():
-        handles.append(p.register_hook(lambda g, key=id(p): orders[-1].append(names[key])))
-    marks = mark_gradients(model) if marked else torch.autograd.profiler.record_function("unmarked")
-    with marks, torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], record_shapes=True) as prof:
-        for _ in range(iterations):
-            orders.append([])
-            model.zero_grad(set_to_none=False)
-            loss_fn(model, make_batch()).backward()
-    prof.export_chrome_trace(path)
-    for h in handles:
-        h.remove()
-    return orders
 
 
 def check_trace_reader(binary, d):

@@ -1,8 +1,12 @@
 """Stock PyTorch models whose gradients do not become ready in reverse parameter order, for the
 trace reader's and the DDP row's ground-truth tests (tests/plan_trace_truth_test.py) and the
 traces kept in tests/data/torch_traces (tests/torch/make_torch_traces.py)."""
+import contextlib
+
 import torch
 from torch import nn
+
+from ringlab.torch.timeline import mark_gradients
 
 
 class TokenTransformer(nn.Module):
@@ -51,3 +55,22 @@ MODELS = {
 
 def loss_fn(model, batch):
     return model(batch).float().pow(2).mean()
+
+
+def traced_with_truth(model, make_batch, path, marked, iterations=2):
+    """Profiles `iterations` backward passes (markers on or off); returns the ready order per
+    iteration as autograd's tensor hooks saw it."""
+    names = {id(p): n for n, p in model.named_parameters()}
+    orders, handles = [], []
+    for p in model.parameters():
+        handles.append(p.register_hook(lambda g, key=id(p): orders[-1].append(names[key])))
+    marks = mark_gradients(model) if marked else contextlib.nullcontext()
+    with marks, torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], record_shapes=True) as prof:
+        for _ in range(iterations):
+            orders.append([])
+            model.zero_grad(set_to_none=False)
+            loss_fn(model, make_batch()).backward()
+    prof.export_chrome_trace(path)
+    for h in handles:
+        h.remove()
+    return orders
