@@ -25,17 +25,10 @@ import importlib
 import json
 import sys
 
-import torch
-
-try:
-    from ringlab.torch.timeline import export_trace, parameters_csv, record
-except ImportError as e:
-    sys.exit(f"record_grad_timeline.py: the ringlab package is not importable ({e}); build it and run with "
-             "PYTHONPATH=build/python")
-
-
-INPUT_DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
-                "bfloat16": torch.bfloat16, "long": torch.long, "int": torch.int32}
+# The input dtypes, by torch's attribute names; torch itself is imported once the options are
+# checked, so that a wrong option is answered at once.
+INPUT_DTYPES = {"float32": "float32", "float64": "float64", "float16": "float16", "bfloat16": "bfloat16",
+                "long": "long", "int": "int32"}
 
 
 def load(spec, what, ap):
@@ -45,26 +38,36 @@ def load(spec, what, ap):
     return getattr(importlib.import_module(module), function)
 
 
-def batch_maker(a, ap):
-    """The function that makes one batch, from --inputs or --batch/--input-dtype/--vocab."""
+def check_inputs(a, ap):
+    """The input options, checked before torch is imported; returns the --batch shape or None."""
     if (a.inputs is None) == (a.batch is None):
         ap.error("give one of --batch SHAPE (with --input-dtype, --vocab) or --inputs module:function")
-    torch.manual_seed(0)
     if a.inputs:
-        return load(a.inputs, "--inputs", ap)
+        if ":" not in a.inputs:
+            ap.error(f"--inputs '{a.inputs}': expected module:function")
+        return None
     try:
         shape = [int(x) for x in a.batch.split(",")]
     except ValueError:
-        ap.error(f"--batch '{a.batch}': expected a shape of positive integers, e.g. 32,784")
+        shape = []
     if not shape or min(shape) < 1:
         ap.error(f"--batch '{a.batch}': expected a shape of positive integers, e.g. 32,784")
-    dtype = INPUT_DTYPES[a.input_dtype]
-    if dtype.is_floating_point:
-        if a.vocab is not None:
-            ap.error(f"--vocab {a.vocab}: only with --input-dtype long or int (token ids)")
-        return lambda: torch.randn(*shape, dtype=dtype)
-    if a.vocab is None or a.vocab < 1:
+    tokens = a.input_dtype in ("long", "int")
+    if not tokens and a.vocab is not None:
+        ap.error(f"--vocab {a.vocab}: only with --input-dtype long or int (token ids)")
+    if tokens and (a.vocab is None or a.vocab < 1):
         ap.error(f"--input-dtype {a.input_dtype}: give --vocab N >= 1, the number of token ids")
+    return shape
+
+
+def batch_maker(a, ap, shape):
+    """The function that makes one batch, from --inputs or --batch/--input-dtype/--vocab."""
+    torch.manual_seed(0)
+    if a.inputs:
+        return load(a.inputs, "--inputs", ap)
+    dtype = getattr(torch, INPUT_DTYPES[a.input_dtype])
+    if dtype.is_floating_point:
+        return lambda: torch.randn(*shape, dtype=dtype)
     return lambda: torch.randint(0, a.vocab, shape, dtype=dtype)
 
 
@@ -90,10 +93,18 @@ def main():
     ap.add_argument("--params-out")
     ap.add_argument("--trace-out")
     a = ap.parse_args()
+    shape = check_inputs(a, ap)
+    global torch, export_trace, parameters_csv, record
+    import torch
+    try:
+        from ringlab.torch.timeline import export_trace, parameters_csv, record
+    except ImportError as e:
+        sys.exit(f"record_grad_timeline.py: the ringlab package is not importable ({e}); build it and run "
+                 "with PYTHONPATH=build/python")
     if a.threads:
         torch.set_num_threads(a.threads)
     model = load(a.model, "--model", ap)()
-    make_batch = batch_maker(a, ap)
+    make_batch = batch_maker(a, ap, shape)
     timeline = record(model, make_batch, loss_fn, a.iterations, a.warmup)
     with open(a.out, "w") as f:
         json.dump(timeline, f, indent=1)

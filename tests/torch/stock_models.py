@@ -45,9 +45,14 @@ class TiedEmbedding(nn.Module):
         return self.head(torch.tanh(self.hidden(self.embed(ids))))
 
 
+def token_batch():
+    """One batch for TokenTransformer: token ids, sequence 6, batch 3."""
+    return torch.randint(0, 100, (6, 3))
+
+
 # name -> (builder, one batch)
 MODELS = {
-    "transformer": (TokenTransformer, lambda: torch.randint(0, 100, (6, 3))),
+    "transformer": (TokenTransformer, token_batch),
     "conv_bn": (conv_bn, lambda: torch.randn(2, 3, 8, 8)),
     "tied_embedding": (TiedEmbedding, lambda: torch.randint(0, 50, (4, 5))),
 }
