@@ -16,8 +16,9 @@ per iteration, for anything else. The loss is the mean square of the model's out
 element when the model returns a tuple).
 
 --params-out writes name,count,dtype per parameter in model.parameters() order, which
-`ringlab plan --trace` needs to map a torch.profiler trace to parameters; --trace-out records
-the same iterations with torch.profiler and exports the Chrome trace.
+`ringlab plan --trace` needs with a torch.profiler trace; --trace-out records iterations of the
+same model with torch.profiler, each gradient marked with its name (mark_gradients), and exports
+the Chrome trace.
 """
 
 import argparse

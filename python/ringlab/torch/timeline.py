@@ -2,6 +2,8 @@
 
 `record(model, make_batch, loss_fn)` measures a model's gradient timeline in ringlab's format
 (`ringlab-grad-timeline/1`, docs/BUCKETS.md), in the same process that trains it afterwards.
+`mark_gradients(model)` names each gradient in a torch.profiler trace recorded meanwhile, so that
+`ringlab plan --trace` reads the ready order and the names from the trace.
 `measure_allreduce(group)` times the group's own AllReduce at every power of two, in the shape
 `ringlab bench --json` writes, for the planner's `--measured` prices.
 
