@@ -418,6 +418,25 @@ TEST(PlanTrace, GradientsTheTraceCannotTellApartAreRefusedNotGuessed) {
                 "positions 0,1 (4 elements) could be any of norm.weight, norm.bias");
 }
 
+TEST(PlanTrace, ASingleParameterNeedsNoShape) {
+  nlohmann::json ev = nlohmann::json::array();
+  for (double base : {0.0, 1000.0}) {
+    ev.push_back({{"ph", "X"},
+                  {"name", "autograd::engine::evaluate_function: SumBackward0"},
+                  {"tid", 1},
+                  {"ts", base + 10},
+                  {"dur", 5}});
+    ev.push_back({{"ph", "X"},
+                  {"name", "torch::autograd::AccumulateGrad"},
+                  {"tid", 1},
+                  {"ts", base + 20},
+                  {"dur", base == 0 ? 10 : 20}});
+  }
+  const Timeline t = timelineFromChromeTrace(ev, {{"w", 8, DataType::Float32}}, "one.json");
+  ASSERT_EQ(t.tensors.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.tensors[0].ready_s, 25e-6);  // median of 20 and 30 after each start
+}
+
 // Two iterations with ringlab's gradient markers; the second readies w1 before w0.
 nlohmann::json markedTrace(const std::string& stranger = "") {
   nlohmann::json ev = nlohmann::json::array();

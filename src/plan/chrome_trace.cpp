@@ -130,7 +130,10 @@ std::string ambiguity(const std::vector<Event>& group, const std::vector<Paramet
     if (names.size() < 2) continue;
     std::vector<std::string> pos;
     for (std::size_t k : at) pos.push_back(std::to_string(k));
-    if (names.size() > 6) names.resize(6), names.back() = "...";
+    if (names.size() > 6) {
+      names.resize(6);
+      names.back() = "...";
+    }
     out += (out.empty() ? "" : "; ") + std::string("ready positions ") +
            fmt::format("{}", fmt::join(pos, ",")) +
            (n < 0 ? " (no shape)" : " (" + std::to_string(n) + " elements)") + " could be any of " +
@@ -171,8 +174,9 @@ std::vector<Group> groupsFromShapes(const std::vector<Event>& acc, const std::st
     std::vector<bool> used(p, false);
     for (std::size_t k = 0; k < p; ++k) {
       std::size_t q = 0;
-      while (q < p &&
-             (used[q] || params[q].count != static_cast<std::uint64_t>(events[k].elements)))
+      // No shape passed the ambiguity check only with a single parameter: it fits.
+      const long long n = events[k].elements;
+      while (q < p && (used[q] || (n >= 0 && params[q].count != static_cast<std::uint64_t>(n))))
         ++q;
       if (q == p) {
         fail(source, "AccumulateGrad event " + std::to_string(g * p + k) + " (" +
