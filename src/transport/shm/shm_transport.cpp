@@ -14,11 +14,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <vector>
 
 #include "ringlab/core/reduce.hpp"
+#include "ringlab/transport/fault_injection.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "transport/futex.hpp"
 #include "transport/shm/shm_layout.hpp"
@@ -65,6 +67,19 @@ class IndexQueue {
   std::vector<std::uint32_t> items_;
   std::size_t head_ = 0;
 };
+
+// Stopped (SIGSTOP, SIGTSTP) or stopped by a tracer: the state letter in /proc/PID/stat.
+bool processStopped(int pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  FILE* file = std::fopen(path, "r");
+  if (!file) return false;
+  char line[512] = {};
+  const std::size_t n = std::fread(line, 1, sizeof line - 1, file);
+  std::fclose(file);
+  const char* close = std::strrchr(line, ')');
+  return n > 0 && close && (close[2] == 'T' || close[2] == 't');
+}
 
 int openPidFd(int pid) {
   const long fd = syscall(SYS_pidfd_open, pid, 0);
@@ -150,6 +165,22 @@ class ShmTransport final : public Transport {
       if (std::chrono::steady_clock::now() >= deadline) throwTimeout(op, timeout);
     }
     freeOps_.push_back(request.slot);
+  }
+
+  // On one host the kernel knows: a peer whose process exited is gone, one stopped by a signal
+  // is silent; of a running one nothing is known (it may be hung).
+  std::vector<PeerState> survey(std::chrono::steady_clock::time_point) override {
+    std::vector<PeerState> states(static_cast<std::size_t>(size_), PeerState::Unknown);
+    states[rank_] = PeerState::Answered;
+    for (int q = 0; q < size_; ++q) {
+      if (q == rank_ || pidFds_[q] < 0) continue;
+      if (processExited(q)) {
+        states[q] = PeerState::Gone;
+      } else if (processStopped(headerOf(segments_[q].data())->ownerPid)) {
+        states[q] = PeerState::Silent;
+      }
+    }
+    return states;
   }
 
   void abort(const Error& cause) override {
@@ -316,13 +347,15 @@ class ShmTransport final : public Transport {
                     " aborted: " + own_->abortReason);
   }
 
+  bool processExited(int peer) const {
+    pollfd p{pidFds_[peer], POLLIN, 0};
+    return pidFds_[peer] >= 0 && poll(&p, 1, 0) > 0;
+  }
+
   // A peer process that has exited can never complete our operations with it.
   void throwIfPeerDied() {
     for (int peer : active_) {
-      const int fd = pidFds_[peer];
-      if (fd < 0) continue;
-      pollfd p{fd, POLLIN, 0};
-      if (poll(&p, 1, 0) > 0) {
+      if (processExited(peer)) {
         throw Error(ErrorCode::PeerLost,
                     "rank " + std::to_string(rank_) + ": rank " + std::to_string(peer) + " (pid " +
                         std::to_string(headerOf(segments_[peer].data())->ownerPid) +
@@ -399,6 +432,7 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
   own->magic = kSegmentMagic;
   own->ranks = size;
   own->ownerPid = getpid();
+  injectSetupFault(rank);  // test-only: RINGLAB_FAULT=stop|kill,...,at=setup
   bootstrap::barrier(store, "shm-created-" + job, rank, size, options.timeout);
   for (int q = 0; q < size; ++q) {
     if (q == rank) continue;
