@@ -41,6 +41,7 @@ RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds ti
         "start the ranks with `ringlab launch -p N -- ...` or set them as torchrun does");
   }
   world.store = bootstrap::openStore(*env, timeout);
+  bootstrap::declareTimeout(*world.store, env->rank, timeout);
   if (kind == "shm") {
     world.transport =
         transport::connectShm(env->rank, env->size, *world.store, {env->job, timeout});

@@ -19,9 +19,10 @@ namespace {
 constexpr std::uint32_t kDroppedBit = 0x80000000u;
 
 [[noreturn]] void badPlan(const std::string& text, const std::string& why) {
-  throwInvalid("RINGLAB_FAULT='" + text + "': " + why +
-               "; valid is KIND,rank=R[,count=N][,ms=D][,at=setup] with KIND one of corrupt, "
-               "drop, delay, stop, kill (a test-only switch)");
+  throwInvalid(
+      "RINGLAB_FAULT='" + text + "': " + why +
+      "; valid is KIND,rank=R[,count=N][,ms=D][,every][,at=setup] with KIND one of corrupt, "
+      "drop, delay, stop, kill (a test-only switch)");
 }
 
 void actOnProcess(FaultKind kind) {
@@ -63,7 +64,7 @@ class FaultyTransport final : public Transport {
         droppedPeer_ = peer;
         return Request{kDroppedBit};
       case FaultKind::Delay:
-        std::this_thread::sleep_for(plan_.delay);
+        if (!plan_.everyMessage) std::this_thread::sleep_for(plan_.delay);
         break;
       case FaultKind::Stop:
       case FaultKind::Kill:
@@ -138,6 +139,8 @@ FaultPlan parseFaultPlan(const std::string& text) {
     } else if (key == "ms") {
       plan.delay =
           std::chrono::milliseconds(parseInteger(value, "RINGLAB_FAULT ms", 0, 86'400'000));
+    } else if (parts[i] == "every" && plan.kind == FaultKind::Delay) {
+      plan.everyMessage = true;
     } else if (key == "at" && value == "setup" &&
                (plan.kind == FaultKind::Stop || plan.kind == FaultKind::Kill)) {
       plan.atSetup = true;

@@ -3,13 +3,14 @@
 // the error paths catch what they claim to. Compiled in and inert: nothing changes unless the
 // environment variable RINGLAB_FAULT is set (read once per process). Never set it in production.
 //
-//   RINGLAB_FAULT=KIND,rank=R[,count=N][,ms=D][,at=setup]
+//   RINGLAB_FAULT=KIND,rank=R[,count=N][,ms=D][,every][,at=setup]
 //
 //   corrupt  flips bits in the top byte of the first element of the first data message rank R
 //            sends in each matching call (one wrong element on the wire per call)
 //   drop     rank R never sends its first data message of the first matching call, nor anything
 //            after it to that peer (a link that went silent): the receiver waits in vain
 //   delay    rank R sleeps D ms (default 100) before its first data message of each matching call
+//            (with `every`: before each of its data messages)
 //   stop     rank R stops itself with SIGSTOP at its first data message (at=setup: while it
 //            connects, after it reached the lower ranks), as a debugger or Ctrl-Z would
 //   kill     as stop, with SIGKILL: the process dies on the spot
@@ -34,6 +35,7 @@ struct FaultPlan {
   int rank = 0;
   std::uint64_t count = 0;  // 0: every call
   std::chrono::milliseconds delay{100};
+  bool everyMessage = false;  // delay: before every data message, not once per call
   bool atSetup = false;
 };
 

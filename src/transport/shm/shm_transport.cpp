@@ -14,11 +14,11 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <random>
 #include <vector>
 
+#include "ringlab/core/process.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/transport/fault_injection.hpp"
 #include "ringlab/transport/shm.hpp"
@@ -67,19 +67,6 @@ class IndexQueue {
   std::vector<std::uint32_t> items_;
   std::size_t head_ = 0;
 };
-
-// Stopped (SIGSTOP, SIGTSTP) or stopped by a tracer: the state letter in /proc/PID/stat.
-bool processStopped(int pid) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  FILE* file = std::fopen(path, "r");
-  if (!file) return false;
-  char line[512] = {};
-  const std::size_t n = std::fread(line, 1, sizeof line - 1, file);
-  std::fclose(file);
-  const char* close = std::strrchr(line, ')');
-  return n > 0 && close && (close[2] == 'T' || close[2] == 't');
-}
 
 int openPidFd(int pid) {
   const long fd = syscall(SYS_pidfd_open, pid, 0);
@@ -176,7 +163,7 @@ class ShmTransport final : public Transport {
       if (q == rank_ || pidFds_[q] < 0) continue;
       if (processExited(q)) {
         states[q] = PeerState::Gone;
-      } else if (processStopped(headerOf(segments_[q].data())->ownerPid)) {
+      } else if (isProcessStopped(headerOf(segments_[q].data())->ownerPid)) {
         states[q] = PeerState::Silent;
       }
     }

@@ -95,7 +95,7 @@ net::Socket connectToPeer(int rank, int size, int peer, bootstrap::Store& store,
   splitHostPort(address, host, port, peer);
   const std::string what = "rank " + std::to_string(rank) + " connecting to rank " +
                            std::to_string(peer) + " at " + address;
-  net::Socket s = net::connectTo(host, port, deadline, what);
+  net::Socket s = net::connectTo(host, port, deadline, what, true);
   std::uint8_t buffer[wire::kHelloBytes];
   wire::encodeHello(helloOf(wire::HelloKind::DataConnect, rank, size, options.token), buffer);
   bool ok = net::sendAll(s.fd(), buffer, sizeof buffer, deadline, what);

@@ -187,8 +187,9 @@ class TcpTransport final : public Transport {
           resetConnection(p);
         }
       } catch (const Error&) {
+        // That peer is gone already. The socket stays open: survey() may still read the abort
+        // the peer sent before it went.
         p.atAbort = PeerState::Gone;
-        resetConnection(p);  // that peer is gone already; tell the others
       }
     }
   }
