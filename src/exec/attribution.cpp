@@ -22,8 +22,7 @@ CallDeadline callDeadline(Clock::time_point start, std::chrono::milliseconds tim
 }
 
 Error attributeFailure(int rank, const Error& first,
-                       const std::vector<transport::PeerState>& states,
-                       std::chrono::milliseconds window) {
+                       const std::vector<transport::PeerState>& states) {
   std::vector<int> gone, silent, answered;
   for (int r = 0; r < static_cast<int>(states.size()); ++r) {
     if (r == rank) continue;
@@ -39,7 +38,7 @@ Error attributeFailure(int rank, const Error& first,
   if (!silent.empty()) {
     text += (gone.empty() ? "" : "; ") + rankList(silent) +
             (silent.size() == 1 ? " is stopped or hung: it" : " are stopped or hung: they") +
-            " did not answer this rank's abort within " + std::to_string(window.count()) + " ms";
+            " did not answer this rank's abort";
   }
   if (!answered.empty()) text += " (" + rankList(answered) + " answered)";
   text += "; what this rank saw first: " + std::string(first.what());

@@ -27,7 +27,6 @@ CallDeadline callDeadline(Clock::time_point start, std::chrono::milliseconds tim
 // original when every peer answered or the transport cannot tell, else one naming the gone and
 // silent ranks first (PeerLost when one is gone, Timeout when they are only silent).
 Error attributeFailure(int rank, const Error& first,
-                       const std::vector<transport::PeerState>& states,
-                       std::chrono::milliseconds window);
+                       const std::vector<transport::PeerState>& states);
 
 }  // namespace ringlab::exec

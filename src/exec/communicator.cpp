@@ -114,7 +114,7 @@ void Communicator::execute(const exec::RankPlan& plan, DataType type, ReduceOp o
     // out from their answers (or silence) whom to blame.
     transport_.abort(e);
     const auto until = std::min(deadline.report, exec::Clock::now() + deadline.window);
-    throw exec::attributeFailure(rank(), e, transport_.survey(until), deadline.window);
+    throw exec::attributeFailure(rank(), e, transport_.survey(until));
   }
 }
 

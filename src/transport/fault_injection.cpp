@@ -48,6 +48,9 @@ class FaultyTransport final : public Transport {
 
   Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
     if (dropping_ && peer == droppedPeer_) return Request{kDroppedBit};
+    if (bytes > 0 && matches_ && plan_.kind == FaultKind::Delay && plan_.everyMessage) {
+      std::this_thread::sleep_for(plan_.delay);
+    }
     if (bytes == 0 || !matches_ || firedInCall_ || done_)
       return inner_.isend(peer, data, bytes, tag);
     firedInCall_ = true;

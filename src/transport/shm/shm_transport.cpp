@@ -154,14 +154,16 @@ class ShmTransport final : public Transport {
     freeOps_.push_back(request.slot);
   }
 
-  // On one host the kernel knows: a peer whose process exited is gone, one stopped by a signal
-  // is silent; of a running one nothing is known (it may be hung).
+  // On one host the kernel knows: a peer that aborted answered; one whose process exited without
+  // aborting is gone, one stopped by a signal is silent; of a running one nothing is known.
   std::vector<PeerState> survey(std::chrono::steady_clock::time_point) override {
     std::vector<PeerState> states(static_cast<std::size_t>(size_), PeerState::Unknown);
     states[rank_] = PeerState::Answered;
     for (int q = 0; q < size_; ++q) {
       if (q == rank_ || pidFds_[q] < 0) continue;
-      if (processExited(q)) {
+      if (channelOf(segments_[rank_].data(), q)->senderAborted.load(std::memory_order_acquire)) {
+        states[q] = PeerState::Answered;
+      } else if (processExited(q)) {
         states[q] = PeerState::Gone;
       } else if (isProcessStopped(headerOf(segments_[q].data())->ownerPid)) {
         states[q] = PeerState::Silent;
@@ -174,6 +176,7 @@ class ShmTransport final : public Transport {
     const std::string reason = cause.what();
     for (int q = 0; q < size_; ++q) {
       if (q == rank_) continue;
+      channelOf(segments_[q].data(), rank_)->senderAborted.store(1, std::memory_order_release);
       SegmentHeader* h = headerOf(segments_[q].data());
       std::uint32_t expected = 0;
       if (h->aborted.compare_exchange_strong(expected, 1)) {
