@@ -261,20 +261,26 @@ class TcpTransport final : public Transport {
     if ((revents & POLLPRI) && ::recv(p.socket.fd(), &code, 1, MSG_OOB | MSG_DONTWAIT) == 1) {
       p.answered = true;
     }
+    const ssize_t n = compactAndRead(p);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      p.eof = true;
+    }
+  }
+
+  // Moves what is staged to the front of staging and reads behind it, without blocking: recv's
+  // answer (errno as recv left it), with what arrived counted in.
+  static ssize_t compactAndRead(Peer& p) {
     if (p.begin == p.end) {
       p.begin = p.end = 0;
-    } else if (p.end == kStagingBytes) {
+    } else if (p.begin > 0) {
       std::memmove(p.staging.get(), p.staging.get() + p.begin, p.end - p.begin);
       p.end -= p.begin;
       p.begin = 0;
     }
     const ssize_t n =
         ::recv(p.socket.fd(), p.staging.get() + p.end, kStagingBytes - p.end, MSG_DONTWAIT);
-    if (n > 0) {
-      p.end += static_cast<std::size_t>(n);
-    } else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-      p.eof = true;
-    }
+    if (n > 0) p.end += static_cast<std::size_t>(n);
+    return n;
   }
 
   static void resetConnection(Peer& p) {
@@ -578,19 +584,8 @@ class TcpTransport final : public Transport {
           continue;
         }
       }
-      if (p.begin == p.end) {
-        p.begin = p.end = 0;
-      } else if (p.begin > 0) {
-        std::memmove(p.staging.get(), p.staging.get() + p.begin, p.end - p.begin);
-        p.end -= p.begin;
-        p.begin = 0;
-      }
-      const ssize_t n =
-          ::recv(p.socket.fd(), p.staging.get() + p.end, kStagingBytes - p.end, MSG_DONTWAIT);
-      if (n > 0) {
-        p.end += static_cast<std::size_t>(n);
-        continue;
-      }
+      const ssize_t n = compactAndRead(p);
+      if (n > 0) continue;
       if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
       pollfd pfd{p.socket.fd(), POLLIN, 0};
       if (::poll(&pfd, 1, net::millisecondsUntil(deadline)) <= 0) break;
