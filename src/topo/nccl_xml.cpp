@@ -307,31 +307,54 @@ double Importer::fabric(NcclImportSummary& s) const {
   return std::isfinite(intra) ? intra : 5000e9;
 }
 
-// Per GPU the NIC it sends through (nearest in the tree; ties: the lower NIC), and per NIC the
-// bandwidth of the GPU-to-NIC link (the slowest of the GPUs sending through it, else of all).
+// NCCL's mirrorBits: val's bits reversed within log2(pow2) bits.
+int mirrorBits(int val, int pow2) {
+  int mirror = 0;
+  for (int b = 1, mb = pow2 >> 1; b < pow2; b <<= 1, mb >>= 1)
+    if (val & b) mirror |= mb;
+  return mirror;
+}
+
+// Per GPU the NIC it sends through, and per NIC the bandwidth of the GPU-to-NIC link (the slowest
+// of the GPUs sending through it, else of all). A GPU's local NICs are the nearest in the tree
+// (deepest common ancestor); among them it takes the one NCCL's ncclTopoGetLocalNet gives
+// channel 0: dev % (GPUs sharing them), bit-mirrored when the NICs are a power of two.
 std::vector<int> Importer::nearestNics(std::vector<double>& nicLink) const {
-  std::vector<int> chosen(gpus_.size(), -1);
-  std::vector<std::vector<double>> path(gpus_.size(), std::vector<double>(nics_.size(), 0));
-  for (std::size_t g = 0; g < gpus_.size(); ++g) {
+  const std::size_t G = gpus_.size(), N = nics_.size();
+  std::vector<std::vector<int>> local(G);
+  std::vector<std::vector<double>> path(G, std::vector<double>(N, 0));
+  for (std::size_t g = 0; g < G; ++g) {
     const auto ga = chain(gpus_[g].pci);
     int bestDepth = -1;
-    for (std::size_t k = 0; k < nics_.size(); ++k) {
+    for (std::size_t k = 0; k < N; ++k) {
+      int depth = 0;
       for (const XmlElement* place : nics_[k].places) {
         const auto na = chain(place);
-        int depth = 0;
-        while (depth < static_cast<int>(std::min(ga.size(), na.size())) && ga[depth] == na[depth])
-          ++depth;
+        int d = 0;
+        while (d < static_cast<int>(std::min(ga.size(), na.size())) && ga[d] == na[d]) ++d;
+        depth = std::max(depth, d);
         path[g][k] = std::max(path[g][k], pathBandwidth(gpus_[g], place));
-        if (depth > bestDepth) bestDepth = depth, chosen[g] = static_cast<int>(k);
       }
+      if (depth > bestDepth) bestDepth = depth, local[g].clear();
+      if (depth == bestDepth) local[g].push_back(static_cast<int>(k));
     }
   }
-  nicLink.assign(nics_.size(), kUnlimited);
-  for (std::size_t k = 0; k < nics_.size(); ++k) {
-    for (std::size_t g = 0; g < gpus_.size(); ++g)
+  std::vector<int> chosen(G, -1);
+  for (std::size_t g = 0; g < G && N > 0; ++g) {
+    const int nets = static_cast<int>(local[g].size());
+    const auto sharing = std::count_if(local.begin(), local.end(), [&](const std::vector<int>& l) {
+      return std::find(l.begin(), l.end(), local[g][0]) != l.end();
+    });
+    int net = static_cast<int>(g % sharing);
+    if ((nets & (nets - 1)) == 0) net = mirrorBits(net, nets);
+    chosen[g] = local[g][net % nets];
+  }
+  nicLink.assign(N, kUnlimited);
+  for (std::size_t k = 0; k < N; ++k) {
+    for (std::size_t g = 0; g < G; ++g)
       if (chosen[g] == static_cast<int>(k)) nicLink[k] = std::min(nicLink[k], path[g][k]);
     if (!std::isfinite(nicLink[k]))
-      for (std::size_t g = 0; g < gpus_.size(); ++g) nicLink[k] = std::min(nicLink[k], path[g][k]);
+      for (std::size_t g = 0; g < G; ++g) nicLink[k] = std::min(nicLink[k], path[g][k]);
   }
   return chosen;
 }
