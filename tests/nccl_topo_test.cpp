@@ -220,6 +220,25 @@ TEST(NcclTopoFiles, Sm86NvlinkAtNcclsTwelveGBs) {
   expectNodeLinks(pcie, 24 * kGB, 0);
 }
 
+// What the importer needs and does not find, named.
+TEST(NcclTopoFiles, RefusesWhatItCannotPrice) {
+  const auto gpu = [](const std::string& inside, const std::string& nvlink) {
+    return R"(<system version="1"><cpu numaid="0">)" + inside + R"(<gpu dev="0" sm="80">)" +
+           nvlink + "</gpu>" + (inside.empty() ? "" : "</pci>") + "</cpu></system>";
+  };
+  const std::string pci = R"(<pci busid="0000:01:00.0" class="0x030200">)";
+  expectInvalid([&] { importNcclTopology(gpu("", ""), "t.xml", 1, 0); },
+                {"t.xml", "<gpu dev=\"0\"> is not inside a <pci>"});
+  expectInvalid([&] { importNcclTopology(gpu(pci, R"(<nvlink count="2"/>)"), "t.xml", 1, 0); },
+                {"t.xml", "<nvlink> has no 'tclass' attribute"});
+  expectInvalid(
+      [&] { importNcclTopology(gpu(pci, R"(<nvlink tclass="0x030200"/>)"), "t.xml", 1, 0); },
+      {"<nvlink> has no 'count' attribute"});
+  expectInvalid([] { importNcclTopology(R"(<system version="1"/>)", "e.xml", 1, 0); },
+                {"e.xml", "no GPU"});
+  expectInvalid([&] { importNcclTopology(gpu(pci, ""), "t.xml", 0, 0); }, {"0 nodes", ">= 1"});
+}
+
 // The search's lower bound counts a rank's link to its own NIC (routing uses no other), at the
 // bandwidth imported for it: on two NC A100 v4 nodes every ring leaves each node through one
 // GPU's 12 GB/s PCIe path, so no ring beats 2(p-1) x chunk / 12 GB/s.
