@@ -41,6 +41,24 @@ CpuFigure cpuFigure(const NcclCpu& cpu) {
   return CpuFigure::Other;
 }
 
+// Per CpuFigure, in its order: NCCL's inter-CPU figure in GB/s and what it is for.
+struct CpuRow {
+  double gbps;
+  const char* kind;
+};
+constexpr CpuRow kCpuRows[] = {
+    {32, "POWER"},                          // P9_BW
+    {6, "ARM"},                             // ARM_BW
+    {40, "Intel Emerald Rapids or later"},  // ERP_QPI_BW
+    {22, "Intel Sapphire Rapids"},          // SRP_QPI_BW
+    {10, "Intel Skylake"},                  // SKL_QPI_BW
+    {6, "Intel Broadwell"},                 // BDW_QPI_BW
+    {16, "AMD"},                            // AMD_BW
+    {9, "Zhaoxin Yongfeng"},                // YONGFENG_ZPI_BW
+    {6, "Zhaoxin"},                         // ZPI_BW
+    {5000, "unknown CPU"},                  // LOC_BW: NCCL sets no limit it knows
+};
+
 }  // namespace
 
 double ncclNvlinkBandwidth(int sm) {
@@ -73,55 +91,11 @@ double ncclPciBandwidth(const std::string& linkSpeed, int linkWidth) {
 }
 
 double ncclInterCpuBandwidth(const NcclCpu& cpu) {
-  switch (cpuFigure(cpu)) {
-    case CpuFigure::Power:
-      return 32 * kGB;  // P9_BW
-    case CpuFigure::Arm:
-      return 6 * kGB;  // ARM_BW
-    case CpuFigure::IntelErp:
-      return 40 * kGB;  // ERP_QPI_BW
-    case CpuFigure::IntelSrp:
-      return 22 * kGB;  // SRP_QPI_BW
-    case CpuFigure::IntelSkl:
-      return 10 * kGB;  // SKL_QPI_BW
-    case CpuFigure::IntelBdw:
-      return 6 * kGB;  // BDW_QPI_BW
-    case CpuFigure::Amd:
-      return 16 * kGB;  // AMD_BW
-    case CpuFigure::Yongfeng:
-      return 9 * kGB;  // YONGFENG_ZPI_BW
-    case CpuFigure::Zpi:
-      return 6 * kGB;  // ZPI_BW
-    case CpuFigure::Other:
-      break;
-  }
-  return 5000 * kGB;  // LOC_BW: NCCL sets no limit it knows
+  return kCpuRows[static_cast<int>(cpuFigure(cpu))].gbps * kGB;
 }
 
 std::string ncclCpuKind(const NcclCpu& cpu) {
-  switch (cpuFigure(cpu)) {
-    case CpuFigure::Power:
-      return "POWER";
-    case CpuFigure::Arm:
-      return "ARM";
-    case CpuFigure::IntelErp:
-      return "Intel Emerald Rapids or later";
-    case CpuFigure::IntelSrp:
-      return "Intel Sapphire Rapids";
-    case CpuFigure::IntelSkl:
-      return "Intel Skylake";
-    case CpuFigure::IntelBdw:
-      return "Intel Broadwell";
-    case CpuFigure::Amd:
-      return "AMD";
-    case CpuFigure::Yongfeng:
-      return "Zhaoxin Yongfeng";
-    case CpuFigure::Zpi:
-      return "Zhaoxin";
-    case CpuFigure::Other:
-      break;
-  }
-  return "unknown CPU";
+  return kCpuRows[static_cast<int>(cpuFigure(cpu))].kind;
 }
 
 double ncclNetBandwidth(double speed_Mbps) {
