@@ -69,6 +69,14 @@ std::vector<const XmlElement*> chain(const XmlElement* e) {
   return up;
 }
 
+// How many elements, from the document down, two chains share.
+std::size_t commonDepth(const std::vector<const XmlElement*>& a,
+                        const std::vector<const XmlElement*>& b) {
+  std::size_t d = 0;
+  while (d < std::min(a.size(), b.size()) && a[d] == b[d]) ++d;
+  return d;
+}
+
 const XmlElement* cpuAbove(const XmlElement* e) {
   while (e && e->name != "cpu") e = e->parent;
   return e;
@@ -257,10 +265,8 @@ double Importer::interCpu() const {
 }
 
 double Importer::pathBandwidth(const Gpu& g, const XmlElement* place) const {
-  const auto a = chain(g.pci), b = chain(place);
-  std::size_t d = 0;
-  while (d < std::min(a.size(), b.size()) && a[d] == b[d]) ++d;
-  const XmlElement* common = a[d - 1];
+  const auto a = chain(g.pci);
+  const XmlElement* common = a[commonDepth(a, chain(place)) - 1];
   double bw = std::min(pciBelow(g.pci, common), pciBelow(place, common));
   // Above the CPUs: the path crosses the link between sockets.
   if (common->name == "system" || common->name == "#document") bw = std::min(bw, interCpu());
@@ -329,10 +335,7 @@ std::vector<int> Importer::nearestNics(std::vector<double>& nicLink) const {
     for (std::size_t k = 0; k < N; ++k) {
       int depth = 0;
       for (const XmlElement* place : nics_[k].places) {
-        const auto na = chain(place);
-        int d = 0;
-        while (d < static_cast<int>(std::min(ga.size(), na.size())) && ga[d] == na[d]) ++d;
-        depth = std::max(depth, d);
+        depth = std::max(depth, static_cast<int>(commonDepth(ga, chain(place))));
         path[g][k] = std::max(path[g][k], pathBandwidth(gpus_[g], place));
       }
       if (depth > bestDepth) bestDepth = depth, local[g].clear();
