@@ -37,3 +37,11 @@ target_compile_definitions(ringlab_inputs_cli_tests PRIVATE RINGLAB_BINARY="$<TA
 target_compile_definitions(ringlab_inputs_cli_tests PRIVATE RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 add_dependencies(ringlab_inputs_cli_tests ringlab_cli)
 gtest_discover_tests(ringlab_inputs_cli_tests DISCOVERY_TIMEOUT 60)
+
+# Faults made on purpose (RINGLAB_FAULT): the checks catch them, the right rank is blamed, by the
+# deadline.
+add_executable(ringlab_fault_tests fault_test.cpp)
+target_link_libraries(ringlab_fault_tests PRIVATE GTest::gtest_main)
+target_compile_definitions(ringlab_fault_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
+add_dependencies(ringlab_fault_tests ringlab_cli)
+gtest_discover_tests(ringlab_fault_tests DISCOVERY_TIMEOUT 60)
