@@ -143,7 +143,7 @@ TEST(MeasureRecord, ReadsAFrameworksShapeAndNamesBadRecords) {
     expectError([&] { parseRecord(text, "b.json"); }, ErrorCode::InvalidArgument, needle);
   };
   invalid("{}", "b.json: no \"run\" object");
-  invalid(R"({"run": {"p": 0}, "rows": []})", "run.p is missing or not a rank count >= 1");
+  invalid(R"({"run": {"p": 0}, "rows": []})", "run.p = 0: must be a whole number in 1..1048576");
   invalid(R"({"run": {"p": 2}})", "no \"rows\" array");
   invalid(R"({"run": {"p": 2}, "rows": [{"in_place": {}}]})", "row 0: no size_bytes");
   invalid(R"({"run": {"p": 2}, "rows": [{"size_bytes": 8, "in_place": {}}]})",

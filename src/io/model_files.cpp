@@ -33,7 +33,7 @@ double concurrencyValue(const std::string& text) {
   } catch (const Error&) {
     throwInvalid("--concurrency '" + text + "': a number >= 0 (0: unlimited)");
   }
-  return model::checkedParam(model::kConcurrencyRange, value, "--concurrency " + text);
+  return model::checkedParam(model::kConcurrencyRange, value, "--concurrency '" + text + "'");
 }
 
 // A quantity typed after `flag`, its error naming the flag: "--alpha 5: a time needs a unit, ...".
@@ -102,7 +102,7 @@ void checkProfileRanks(const std::string& path, int ranks) {
   if (!j.is_object() || !j.contains("ranks")) return;
   const nlohmann::json& field = j["ranks"];
   // Read wide and checked before narrowing: 2^32 + 2 is not p = 2.
-  if (!field.is_number_unsigned() || field.get<std::uint64_t>() < 1 ||
+  if (!field.is_number_integer() || field.get<std::int64_t>() < 1 ||
       field.get<std::uint64_t>() > kMaxTopoRanks) {
     throwInvalid(fmt::format("profile {}: ranks = {}: must be a whole number in 1..{}", path,
                              field.dump(), kMaxTopoRanks));

@@ -73,7 +73,10 @@ class JsonReader {
   // A whole number in lo..hi; `field` is its path in the record ("row 3: size_bytes").
   std::uint64_t whole(const json& v, const std::string& field, std::uint64_t lo,
                       std::uint64_t hi) const {
-    if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi) {
+    // A parsed non-negative integer is unsigned, one built in a program signed: either.
+    const bool whole =
+        v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
+    if (!whole || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi) {
       throwInvalid(fmt::format("{}: {} = {}: must be a whole number in {}..{}", name_, field,
                                v.dump(), lo, hi));
     }

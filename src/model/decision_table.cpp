@@ -72,7 +72,8 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
   try {
     // Read wide and checked before narrowing: p = 2^32 + 2 is not p = 2.
     const std::uint64_t ranks = j.at("p").get<std::uint64_t>();
-    if (!j["p"].is_number_unsigned() || ranks < 1 || ranks > (1 << 20))
+    if (!j["p"].is_number_integer() || j["p"].get<std::int64_t>() < 1 || ranks < 1 ||
+        ranks > (1 << 20))
       fail("p = " + j["p"].dump() + ": must be a whole number in 1..1048576");
     t.ranks = static_cast<int>(ranks);
     t.transport = j.at("transport").get<std::string>();
@@ -81,7 +82,8 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
     t.ringlabVersion = j.at("ringlab_version").get<std::string>();
     t.date = j.at("date").get<std::string>();
     for (const auto& m : j.at("measured")) {
-      if (!m.at("bytes").is_number_unsigned() || m["bytes"].get<std::uint64_t>() > kMaxModelBytes)
+      if (!m.at("bytes").is_number_integer() || m["bytes"].get<std::int64_t>() < 0 ||
+          m["bytes"].get<std::uint64_t>() > kMaxModelBytes)
         fail("bytes = " + m["bytes"].dump() + ": must be a whole number in 0..2^53");
       MeasuredSize size{m.at("bytes").get<std::uint64_t>(),
                         m.at("time_us").get<std::map<std::string, double>>()};

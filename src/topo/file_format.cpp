@@ -137,7 +137,8 @@ void readNode(const Reader& r, Topology& t, const json& n, std::size_t i) {
     }
     for (std::size_t s = 0; s < map.size(); ++s) {
       // Checked before narrowing: 2^32 is not NIC 0.
-      if (!map[s].is_number_unsigned() || map[s].get<std::uint64_t>() > (1u << 20))
+      if (!map[s].is_number_integer() || map[s].get<std::int64_t>() < 0 ||
+          map[s].get<std::uint64_t>() > (1u << 20))
         r.fail(where + " slot_nics[" + std::to_string(s) + "]", "must be a NIC index");
       r.build(where + " slot_nics",
               [&] { t.setSlotNic(node, static_cast<int>(s), map[s].get<int>()); });
@@ -157,7 +158,7 @@ Topology parseTopologyJson(const std::string& text, const std::string& source) {
   }
   r.onlyKeys(doc, "top level", {"ringlab_topology", "name", "nodes", "switches", "links"});
   const json& version = r.required(doc, "ringlab_topology", "top level");
-  if (!version.is_number_unsigned() ||
+  if (!version.is_number_integer() ||
       version.get<std::uint64_t>() != static_cast<std::uint64_t>(kFormatVersion)) {
     r.fail("ringlab_topology", "format version " + version.dump() +
                                    " is not supported (this ringlab reads " +
