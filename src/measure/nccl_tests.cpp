@@ -84,6 +84,11 @@ bool looksLikeRow(const std::vector<std::string>& w) {
          std::isalpha(static_cast<unsigned char>(w[2][0]));
 }
 
+// What is left of a row cut after its size or count ("64  16").
+bool looksLikeCutRow(const std::vector<std::string>& w) {
+  return w.size() <= 2 && isUnsigned(w[0]) && (w.size() < 2 || isUnsigned(w[1]));
+}
+
 std::optional<std::uint64_t> wrongCount(const std::string& s) {
   if (s == "N/A") return std::nullopt;  // run with -c 0: not checked
   return static_cast<std::uint64_t>(parseNumber(s, "#wrong"));
@@ -126,7 +131,8 @@ class TextReader {
       w[0].erase(0, 1);
       if (w[0].empty()) w.erase(w.begin());
       if (!w.empty()) comment(w, line);
-    } else if (looksLikeRow(w)) {
+    } else if (looksLikeRow(w) ||
+               (looksLikeCutRow(w) && (current().sawHeader || !current().rows.empty()))) {
       row(w, number);
     }
   }
@@ -331,7 +337,9 @@ std::vector<LoggedRun> runsFromNcclTests(const std::string& text, const std::str
   if (runs.empty()) {
     for (const TextRun& run : reader.runs)
       if (!run.notes.empty()) fail(name, "no complete row; " + run.notes.front());
-    fail(name, "no nccl-tests rows ('size count type redop root time ...') found");
+    fail(name,
+         "neither a `ringlab bench --json` file nor an nccl-tests log (no row 'size count "
+         "type redop root time ...') nor osu_allreduce output");
   }
   return logs::namedRuns(std::move(runs));
 }
