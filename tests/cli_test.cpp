@@ -1000,6 +1000,15 @@ TEST(CliCompareBadInput, AllReduceLogCutMidRowIsReadAndSaidSo) {
             std::string::npos)
       << r.out;
 }
+// ringlab bench's table has nccl-tests' layout: compare asks for its --json record instead.
+TEST(CliCompareBadInput, RinglabBenchTable) {
+  ScratchDir dir;
+  const std::string table = dir.file("bench.txt");
+  const RunResult bench = runRinglab({"bench", "-p", "2", "-b", "1K", "-e", "1K", "-n", "1"});
+  expectSuccess(bench);
+  std::ofstream(table) << bench.out;
+  expectCleanError(runRinglab({"compare", table}), {table, "ringlab bench --json FILE"});
+}
 // OSU output never prints p; a log's rank lines and -p must agree.
 TEST(CliCompareBadInput, RanksMissingOrContradicted) {
   const std::string osu = dataFile("osu/allreduce_v7.1_char_ompi13082.log");

@@ -121,6 +121,7 @@ std::optional<TextRow> parseRow(const std::vector<std::string>& w, const Columns
 class TextReader {
  public:
   std::vector<TextRun> runs;
+  bool ringlabTable = false;  // `ringlab bench`'s own table, which has the nccl-tests layout
 
   void read(const std::string& line, int number) {
     std::vector<std::string> w = logs::words(line);
@@ -154,6 +155,7 @@ class TextReader {
     if (is(0, "nccl-tests") && is(1, "version") && w.size() > 2) opening().version = w[2];
     if (is(0, "Collective") && is(2, "starting:") && w.size() > 3) opening().program = w[3];
     if (is(0, "nThread")) opening().sawConfig = true;
+    if (is(0, "ringlab") && is(1, "bench:")) ringlabTable = true;
     if (is(0, "Rank")) {
       TextRun& run = current();
       ++run.rankLines;
@@ -322,6 +324,9 @@ std::vector<LoggedRun> runsFromNcclTests(const std::string& text, const std::str
   TextReader reader;
   const std::vector<std::string> lines = logs::cleanLines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) reader.read(lines[i], static_cast<int>(i) + 1);
+  if (reader.ringlabTable)
+    fail(name,
+         "the table of `ringlab bench`: compare reads its record (ringlab bench --json FILE)");
   std::vector<std::vector<LoggedRun>> runs;
   for (const TextRun& run : reader.runs) {
     if (run.rows.empty()) continue;  // a process's header with no rows of its own
