@@ -86,15 +86,20 @@ ResolvedModel resolveModel(const ModelSource& s) {
   return r;
 }
 
+std::optional<int> profileRanks(const std::string& path) {
+  const nlohmann::json j = readJsonFile(path, "profile");
+  if (j.is_object() && j.contains("ranks") && j["ranks"].is_number_integer())
+    return j["ranks"].get<int>();
+  return std::nullopt;
+}
+
 void checkProfileRanks(const std::string& path, int ranks) {
   if (path.empty()) return;
-  const nlohmann::json j = readJsonFile(path, "profile");
-  if (j.is_object() && j.contains("ranks") && j["ranks"].is_number_integer() &&
-      j["ranks"].get<int>() != ranks) {
-    const int measured = j["ranks"].get<int>();
+  const std::optional<int> measured = profileRanks(path);
+  if (measured && *measured != ranks) {
     throwInvalid(fmt::format(
         "profile {}: measured for p = {}, not -p {}; calibrate for this p or pass -p {}", path,
-        measured, ranks, measured));
+        *measured, ranks, *measured));
   }
 }
 
