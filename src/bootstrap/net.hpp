@@ -69,6 +69,15 @@ bool sendAll(int fd, const void* data, std::size_t bytes, Clock::time_point dead
 bool recvAll(int fd, void* data, std::size_t bytes, Clock::time_point deadline,
              const std::string& what);
 
+// One line on stderr for a connection a listener refused: "ringlab: WHERE: refused connection
+// from PEER: WHY". Rate-limited per process: at most kRefusedBurst lines per kRefusedWindow; the
+// others are counted, and the count is printed with the next line logged or by flushRefusedLog
+// (called when a listener closes), so that a flood of bad connections cannot flood the log.
+inline constexpr int kRefusedBurst = 5;
+inline constexpr std::chrono::seconds kRefusedWindow{10};
+void logRefused(const std::string& where, const std::string& peer, const std::string& why);
+void flushRefusedLog(const std::string& where);
+
 // Milliseconds left until `deadline`, at least 0, for poll().
 int millisecondsUntil(Clock::time_point deadline);
 

@@ -24,13 +24,6 @@ using net::Clock;
 using net::Socket;
 namespace w = wire;
 
-void logRefused(const std::string& where, const std::string& peer, const std::string& why) {
-  // One line, written with one call, so lines from several threads do not interleave.
-  const std::string line =
-      "ringlab: " + where + ": refused connection from " + peer + ": " + why + "\n";
-  std::fputs(line.c_str(), stderr);
-}
-
 // Serves the key-value space from one thread: poll over the listener and every client.
 // Each client must present the job token in a hello before any request is read.
 class StoreServer {
@@ -50,6 +43,7 @@ class StoreServer {
     const std::uint64_t one = 1;
     [[maybe_unused]] ssize_t n = ::write(wake_.fd(), &one, sizeof one);
     thread_.join();
+    net::flushRefusedLog(where_);
   }
 
  private:
@@ -95,8 +89,9 @@ class StoreServer {
         bool keep = true;
         if (revents & (POLLIN | POLLHUP | POLLERR)) keep = readFrom(c);
         if (keep && !c.authenticated && now >= c.helloDeadline) {
-          logRefused(where_, c.peer,
-                     "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
+          net::logRefused(
+              where_, c.peer,
+              "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
           keep = false;
         }
         if (keep && c.waiting) answerWait(c, now);
@@ -134,9 +129,9 @@ class StoreServer {
       const ssize_t n = ::recv(c.socket.fd(), buffer, sizeof buffer, 0);
       if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
         if (!c.authenticated) {
-          logRefused(where_, c.peer,
-                     "closed after " + std::to_string(c.in.size()) +
-                         " bytes, before completing the handshake");
+          net::logRefused(where_, c.peer,
+                          "closed after " + std::to_string(c.in.size()) +
+                              " bytes, before completing the handshake");
         }
         return false;
       }
@@ -158,7 +153,7 @@ class StoreServer {
                           : !w::tokensEqual(hello.token, token_)    ? "wrong token"
                                                                     : nullptr;
         if (why) {
-          logRefused(where_, c.peer, why);
+          net::logRefused(where_, c.peer, why);
           reply(c, w::HelloStatus::Refused);
           c.in.clear();
           c.closing = true;

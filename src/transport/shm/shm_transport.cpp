@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "ringlab/core/reduce.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "transport/futex.hpp"
 #include "transport/shm/shm_layout.hpp"
@@ -313,7 +314,9 @@ class ShmTransport final : public Transport {
     }
     throw Error(static_cast<ErrorCode>(own_->abortCode),
                 "rank " + std::to_string(rank_) + ": rank " + std::to_string(own_->abortRank) +
-                    " aborted: " + own_->abortReason);
+                    " aborted: " +
+                    printableText(std::string_view(own_->abortReason,
+                                                   strnlen(own_->abortReason, kAbortReasonBytes))));
   }
 
   // A peer process that has exited can never complete our operations with it.
@@ -389,7 +392,7 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
   if (job.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") !=
           std::string::npos ||
       job.size() > 64) {
-    throwInvalid("job id '" + job + "': use up to 64 letters, digits, '_' or '.'");
+    throwInvalid("job id '" + printableText(job) + "': use up to 64 letters, digits, '_' or '.'");
   }
   const std::size_t bytes = segmentBytes(size);
   std::vector<MappedSegment> segments(size);

@@ -10,6 +10,7 @@
 
 #include "bootstrap/wire.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::transport::tcp {
 namespace {
@@ -45,7 +46,7 @@ void splitHostPort(const std::string& text, std::string& host, std::uint16_t& po
   }
   if (!ok || value == 0) {
     throw Error(ErrorCode::Transport, "rank " + std::to_string(peer) + " published the address '" +
-                                          text +
+                                          printableText(text) +
                                           "', which is not HOST:PORT; is another job using "
                                           "the same rendezvous?");
   }
@@ -55,10 +56,12 @@ void splitHostPort(const std::string& text, std::string& host, std::uint16_t& po
   port = static_cast<std::uint16_t>(value);
 }
 
+std::string dataPortName(int rank) {
+  return "rank " + std::to_string(rank) + " data port";
+}
+
 void logRefused(int rank, const std::string& peer, const std::string& why) {
-  const std::string line = "ringlab: rank " + std::to_string(rank) +
-                           " data port: refused connection from " + peer + ": " + why + "\n";
-  std::fputs(line.c_str(), stderr);
+  net::logRefused(dataPortName(rank), peer, why);
 }
 
 wire::Hello helloOf(wire::HelloKind kind, int rank, int size, const std::string& token,
@@ -210,6 +213,7 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
     }
   }
   for (auto& p : pending) logRefused(rank, p->peer, "no complete handshake before setup ended");
+  net::flushRefusedLog(dataPortName(rank));
   if (missing > 0) {
     std::string names;
     for (int r = rank + 1; r < size; ++r) {
