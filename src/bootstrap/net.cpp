@@ -13,7 +13,6 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <thread>
 
 #include "ringlab/core/error.hpp"
@@ -130,50 +129,33 @@ std::uint16_t localPort(const Socket& socket) {
 
 namespace {
 
-struct RefusedLog {
-  std::mutex mutex;
-  Clock::time_point windowStart;
-  int linesInWindow = 0;
-  long suppressed = 0;  // refusals not logged since the last line
-};
-
-RefusedLog& refusedLog() {
-  static RefusedLog log;
-  return log;
-}
-
 std::string notLogged(long count) {
   return std::to_string(count) + " more refused connection(s) not logged";
 }
 
 }  // namespace
 
-void logRefused(const std::string& where, const std::string& peer, const std::string& why) {
-  RefusedLog& log = refusedLog();
-  const std::lock_guard lock(log.mutex);
+void RefusedLog::refused(const std::string& peer, const std::string& why) {
   const Clock::time_point now = Clock::now();
-  if (log.linesInWindow == 0 || now - log.windowStart >= kRefusedWindow) {
-    log.windowStart = now;
-    log.linesInWindow = 0;
+  if (linesInWindow_ == 0 || now - windowStart_ >= kRefusedWindow) {
+    windowStart_ = now;
+    linesInWindow_ = 0;
   }
-  if (log.linesInWindow >= kRefusedBurst) {
-    ++log.suppressed;
+  if (linesInWindow_ >= kRefusedBurst) {
+    ++suppressed_;
     return;
   }
-  ++log.linesInWindow;
-  std::string line = "ringlab: " + where + ": refused connection from " + peer + ": " + why;
-  if (log.suppressed > 0) line += " (" + notLogged(log.suppressed) + " before this one)";
-  log.suppressed = 0;
+  ++linesInWindow_;
+  std::string line = "ringlab: " + where_ + ": refused connection from " + peer + ": " + why;
+  if (suppressed_ > 0) line += " (" + notLogged(suppressed_) + " before this one)";
+  suppressed_ = 0;
   // One line, written with one call, so lines from several threads do not interleave.
   std::fputs((line + "\n").c_str(), stderr);
 }
 
-void flushRefusedLog(const std::string& where) {
-  RefusedLog& log = refusedLog();
-  const std::lock_guard lock(log.mutex);
-  if (log.suppressed == 0) return;
-  std::fputs(("ringlab: " + where + ": " + notLogged(log.suppressed) + "\n").c_str(), stderr);
-  log.suppressed = 0;
+RefusedLog::~RefusedLog() {
+  if (suppressed_ > 0)
+    std::fputs(("ringlab: " + where_ + ": " + notLogged(suppressed_) + "\n").c_str(), stderr);
 }
 
 std::string peerAddress(int fd) {

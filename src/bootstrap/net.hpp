@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace ringlab::bootstrap::net {
 
@@ -69,14 +70,26 @@ bool sendAll(int fd, const void* data, std::size_t bytes, Clock::time_point dead
 bool recvAll(int fd, void* data, std::size_t bytes, Clock::time_point deadline,
              const std::string& what);
 
-// One line on stderr for a connection a listener refused: "ringlab: WHERE: refused connection
-// from PEER: WHY". Rate-limited per process: at most kRefusedBurst lines per kRefusedWindow; the
-// others are counted, and the count is printed with the next line logged or by flushRefusedLog
-// (called when a listener closes), so that a flood of bad connections cannot flood the log.
+// The log of one listener's refused connections: one line on stderr each, "ringlab: WHERE:
+// refused connection from PEER: WHY", at most kRefusedBurst lines per kRefusedWindow. The others
+// are counted, and the count is printed with the next line logged or when the log is destroyed
+// (the listener closes), so that a flood of bad connections cannot flood the log.
 inline constexpr int kRefusedBurst = 5;
 inline constexpr std::chrono::seconds kRefusedWindow{10};
-void logRefused(const std::string& where, const std::string& peer, const std::string& why);
-void flushRefusedLog(const std::string& where);
+class RefusedLog {
+ public:
+  explicit RefusedLog(std::string where) : where_(std::move(where)) {}
+  ~RefusedLog();
+  RefusedLog(const RefusedLog&) = delete;
+  RefusedLog& operator=(const RefusedLog&) = delete;
+  void refused(const std::string& peer, const std::string& why);
+
+ private:
+  std::string where_;
+  Clock::time_point windowStart_;
+  int linesInWindow_ = 0;
+  long suppressed_ = 0;  // refusals not logged since the last line
+};
 
 // Milliseconds left until `deadline`, at least 0, for poll().
 int millisecondsUntil(Clock::time_point deadline);

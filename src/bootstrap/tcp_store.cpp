@@ -33,6 +33,7 @@ class StoreServer {
       : listener_(std::move(listener)),
         token_(std::move(token)),
         where_(std::move(where)),
+        refused_(where_),
         handshakeTimeout_(handshakeTimeout),
         wake_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
     if (!wake_.valid()) throw Error(ErrorCode::Transport, "eventfd: " + net::errnoText(errno));
@@ -43,7 +44,6 @@ class StoreServer {
     const std::uint64_t one = 1;
     [[maybe_unused]] ssize_t n = ::write(wake_.fd(), &one, sizeof one);
     thread_.join();
-    net::flushRefusedLog(where_);
   }
 
  private:
@@ -89,9 +89,8 @@ class StoreServer {
         bool keep = true;
         if (revents & (POLLIN | POLLHUP | POLLERR)) keep = readFrom(c);
         if (keep && !c.authenticated && now >= c.helloDeadline) {
-          net::logRefused(
-              where_, c.peer,
-              "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
+          refused_.refused(
+              c.peer, "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
           keep = false;
         }
         if (keep && c.waiting) answerWait(c, now);
@@ -129,9 +128,8 @@ class StoreServer {
       const ssize_t n = ::recv(c.socket.fd(), buffer, sizeof buffer, 0);
       if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
         if (!c.authenticated) {
-          net::logRefused(where_, c.peer,
-                          "closed after " + std::to_string(c.in.size()) +
-                              " bytes, before completing the handshake");
+          refused_.refused(c.peer, "closed after " + std::to_string(c.in.size()) +
+                                       " bytes, before completing the handshake");
         }
         return false;
       }
@@ -153,7 +151,7 @@ class StoreServer {
                           : !w::tokensEqual(hello.token, token_)    ? "wrong token"
                                                                     : nullptr;
         if (why) {
-          net::logRefused(where_, c.peer, why);
+          refused_.refused(c.peer, why);
           reply(c, w::HelloStatus::Refused);
           c.in.clear();
           c.closing = true;
@@ -241,6 +239,7 @@ class StoreServer {
   Socket listener_;
   std::string token_;
   std::string where_;
+  net::RefusedLog refused_;
   std::chrono::milliseconds handshakeTimeout_;
   Socket wake_;
   std::vector<std::unique_ptr<Client>> clients_;

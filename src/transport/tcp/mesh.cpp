@@ -56,14 +56,6 @@ void splitHostPort(const std::string& text, std::string& host, std::uint16_t& po
   port = static_cast<std::uint16_t>(value);
 }
 
-std::string dataPortName(int rank) {
-  return "rank " + std::to_string(rank) + " data port";
-}
-
-void logRefused(int rank, const std::string& peer, const std::string& why) {
-  net::logRefused(dataPortName(rank), peer, why);
-}
-
 wire::Hello helloOf(wire::HelloKind kind, int rank, int size, const std::string& token,
                     wire::HelloStatus status = wire::HelloStatus::Ok) {
   wire::Hello h;
@@ -140,6 +132,7 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
                        const TcpOptions& options, Clock::time_point deadline,
                        std::vector<net::Socket>& sockets) {
   int missing = size - 1 - rank;
+  net::RefusedLog refused("rank " + std::to_string(rank) + " data port");
   std::vector<std::unique_ptr<Pending>> pending;
   std::vector<pollfd> fds;
   while (missing > 0) {
@@ -156,9 +149,8 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       const ssize_t n = ::recv(p.socket.fd(), p.hello + p.got, sizeof p.hello - p.got, 0);
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) continue;
       if (n <= 0) {
-        logRefused(
-            rank, p.peer,
-            "closed after " + std::to_string(p.got) + " bytes, before completing the handshake");
+        refused.refused(p.peer, "closed after " + std::to_string(p.got) +
+                                    " bytes, before completing the handshake");
         p.socket.reset();
         continue;
       }
@@ -180,7 +172,7 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       }
       std::uint8_t answer[wire::kHelloBytes];
       if (!reason.empty()) {
-        logRefused(rank, p.peer, reason);
+        refused.refused(p.peer, reason);
         // Tell a misconfigured rank why it failed; a stranger learns nothing from it.
         wire::encodeHello(
             helloOf(wire::HelloKind::DataAccept, rank, size, "", wire::HelloStatus::Refused),
@@ -212,8 +204,7 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       }
     }
   }
-  for (auto& p : pending) logRefused(rank, p->peer, "no complete handshake before setup ended");
-  net::flushRefusedLog(dataPortName(rank));
+  for (auto& p : pending) refused.refused(p->peer, "no complete handshake before setup ended");
   if (missing > 0) {
     std::string names;
     for (int r = rank + 1; r < size; ++r) {
