@@ -29,3 +29,11 @@ add_test(NAME cli_progress_on_a_terminal_only
          COMMAND ${RINGLAB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/progress_terminal_test.py
                  $<TARGET_FILE:ringlab_cli> ${CMAKE_CURRENT_SOURCE_DIR}/data)
 set_tests_properties(cli_progress_on_a_terminal_only PROPERTIES TIMEOUT 600)
+
+# Faults made on purpose (RINGLAB_FAULT): the checks catch them, the right rank is blamed, by the
+# deadline.
+add_executable(ringlab_fault_tests fault_test.cpp)
+target_link_libraries(ringlab_fault_tests PRIVATE GTest::gtest_main)
+target_compile_definitions(ringlab_fault_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
+add_dependencies(ringlab_fault_tests ringlab_cli)
+gtest_discover_tests(ringlab_fault_tests DISCOVERY_TIMEOUT 60)

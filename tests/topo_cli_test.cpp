@@ -155,6 +155,29 @@ TEST(TopoCli, ImportsAnNcclTopologyDump) {
               {"v3.xml", "version 3", "not supported"});
 }
 
+// --topo-file reads NCCL's XML as well as ringlab's JSON: a real NCCL_TOPO_FILE of a PCIe box
+// whose GPUs list NVLinks to their own bus id, and one that names no GPU class.
+TEST(TopoCli, TopoFileReadsNcclTopologyFiles) {
+  const std::string data = std::string(RINGLAB_TEST_DATA) + "/nccl_topo/";
+  const CliResult r = ringlab({"topo", "search", "--topo-file", data + "azure_ncv4-topo.xml",
+                               "--nccl-nodes", "2", "--placement", "rr"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  for (const char* part : {"4 GPUs sm 80, 1 NIC, 4 sockets (AMD, 16 GB/s between)",
+                           "PCIe fabric 12 GB/s per GPU, GPU-NIC 12 GB/s",
+                           "48 NVLinks to the GPU's own bus id or to no GPU of the file ignored",
+                           "(2 nodes x 4 slots, 2 NICs, 1 switches"}) {
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+  }
+  const CliResult b200 =
+      ringlab({"topo", "show", "--topo-file", data + "hgx_b200_dump.xml", "--links", "1"});
+  ASSERT_EQ(b200.status, 0) << b200.err;
+  EXPECT_NE(b200.out.find("NVSwitch fabric 18 NVLinks x 40.1 GB/s = 721.8 GB/s per GPU"),
+            std::string::npos)
+      << b200.out;
+  expectError({"topo", "show", "--topo-file", data + "aws_g5.48xl-topo.xml"},
+              {"aws_g5.48xl-topo.xml", "no GPU", "<pci> without a class"});
+}
+
 TEST(TopoCli, DetectWritesALoadableTopologyOfThisMachine) {
   const std::string file = tempFile("detected.json", "");
   const CliResult r = ringlab({"topo", "detect", "--slots", "cores", "--json", file});

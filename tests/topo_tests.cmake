@@ -3,7 +3,8 @@
 add_executable(ringlab_topo_cli_tests topo_cli_test.cpp)
 target_link_libraries(ringlab_topo_cli_tests PRIVATE GTest::gtest_main)
 target_compile_definitions(ringlab_topo_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>"
-                           RINGLAB_EXAMPLES="${PROJECT_SOURCE_DIR}/examples/topologies")
+                           RINGLAB_EXAMPLES="${PROJECT_SOURCE_DIR}/examples/topologies"
+                           RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 add_dependencies(ringlab_topo_cli_tests ringlab_cli)
 gtest_discover_tests(ringlab_topo_cli_tests DISCOVERY_TIMEOUT 60)
 

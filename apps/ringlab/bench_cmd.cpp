@@ -252,7 +252,8 @@ Action addBenchCommand(CLI::App& app) {
                   "or started by `ringlab launch`/torchrun variables), mpi (under mpirun); "
                   "default: mpi under mpirun, tcp under torchrun, else inproc");
   cmd->add_option("--segment", args->segment, "pipeline segment size");
-  addTime(*cmd, "--timeout", args->timeout, "how long to wait for any one message, e.g. 60s");
+  addTime(*cmd, "--timeout", args->timeout,
+          "the deadline of each collective call, from its start, e.g. 60s");
   args->json.add(*cmd, "also write the results as JSON to this file");
   addSvg(*cmd, args->svg,
          "also draw busbw against size (SVG), with the model's line when a profile is given");

@@ -204,13 +204,16 @@ void TopologyOptions::add(CLI::App& app, bool withRanks) {
       app.add_option("--topo", spec,
                      "generated topology, e.g. nodes=4,ranks=8,rails=8,intra=100GB/s,inter=25GB/s"
                      "[,shape=switch|fat-tree|ring|torus] (docs/TOPOLOGY.md)");
-  auto* fileOption = app.add_option("--topo-file", file,
-                                    "topology file in ringlab's JSON format (docs/TOPOLOGY.md)");
+  auto* fileOption = app.add_option(
+      "--topo-file", file,
+      "topology file: ringlab's JSON, or NCCL's XML (NCCL_TOPO_DUMP_FILE or NCCL_TOPO_FILE)");
   topoOption->excludes(fileOption);
   auto* ncclOption = app.add_option(
-      "--nccl-topo", ncclFile, "NCCL topology dump (NCCL_TOPO_DUMP_FILE) for the node's inside");
+      "--nccl-topo", ncclFile,
+      "NCCL topology XML (NCCL_TOPO_DUMP_FILE or NCCL_TOPO_FILE) for the node's inside");
   ncclOption->excludes(topoOption)->excludes(fileOption);
-  app.add_option("--nccl-nodes", ncclNodes, "--nccl-topo: copies of that node, on one switch");
+  app.add_option("--nccl-nodes", ncclNodes,
+                 "NCCL topology XML: copies of that node, on one switch");
   app.add_option(
       "--placement", placement,
       "where ranks sit: block, round-robin (rr), or one node name per rank: n0,n1,n0,n1");

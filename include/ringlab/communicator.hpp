@@ -54,11 +54,14 @@ class Communicator {
                                 ReduceOp op, const CollectiveOptions& options);
   // On the first call with this rank's current call stamp, checks with every rank that they all
   // make the same call, before any data moves. Later calls rely on the stamp every message carries.
-  void agreeOnFirstCall(std::chrono::milliseconds timeout);
-  // Runs the plan; on failure aborts the transport (so peers stop too) and rethrows.
+  void agreeOnFirstCall(std::chrono::steady_clock::time_point deadline);
+  // Runs the plan by the call's deadline; on failure aborts the transport (so peers stop too) and
+  // throws the error naming the rank to blame (exec/attribution.hpp).
   void execute(const exec::RankPlan& plan, DataType type, ReduceOp op, const void* input,
                void* output, const exec::ExecOptions& options);
 
+  // The test-only fault of RINGLAB_FAULT around the transport, when one is planned for this rank.
+  std::unique_ptr<transport::Transport> faulty_;
   transport::Transport& transport_;
   exec::Executor executor_;
   std::vector<std::byte> work_;  // reduce-scatter's full-size working buffer, reused

@@ -34,7 +34,7 @@ __all__ = [
     "TimeoutError", "PeerLostError", "TransportError", "InternalError", "UnreliableError",
 ]
 
-DEFAULT_TIMEOUT = 60.0  # seconds: the longest wait for any one message
+DEFAULT_TIMEOUT = 60.0  # seconds: the deadline of each collective call, from its start
 
 
 def _seconds(timeout):

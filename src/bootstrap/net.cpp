@@ -177,7 +177,7 @@ std::string peerAddress(int fd) {
 }
 
 Socket connectTo(const std::string& host, std::uint16_t port, Clock::time_point deadline,
-                 const std::string& what) {
+                 const std::string& what, bool listening) {
   AddrInfo info = resolve(host, port, false, what);
   int lastError = ETIMEDOUT;
   auto pause = std::chrono::milliseconds(1);
@@ -206,6 +206,11 @@ Socket connectTo(const std::string& host, std::uint16_t port, Clock::time_point 
       getsockopt(s.fd(), SOL_SOCKET, SO_ERROR, &error, &len);
       if (error == 0) return s;
       lastError = error;
+    }
+    if (listening && lastError == ECONNREFUSED) {
+      throw Error(ErrorCode::PeerLost, what + ": " + hostPort(host, port) +
+                                           " refused the connection after it had listened "
+                                           "there; the process exited or crashed");
     }
     if (Clock::now() + pause >= deadline) break;
     // The far side may simply not be listening yet: retry, backing off to 50 ms.

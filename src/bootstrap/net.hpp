@@ -56,9 +56,10 @@ std::string peerAddress(int fd);
 // Connects to host:port, retrying refused connections until `deadline` (the far side may not be
 // listening yet). Throws InvalidArgument when the host does not resolve and Transport naming the
 // address and the last error when no connection is made by the deadline. The socket returned is
-// non-blocking with TCP_NODELAY set.
+// non-blocking with TCP_NODELAY set. With `listening` (the far side is known to have listened
+// already, as a rank that published its address has), a refusal means it is gone: no retry.
 Socket connectTo(const std::string& host, std::uint16_t port, Clock::time_point deadline,
-                 const std::string& what);
+                 const std::string& what, bool listening = false);
 
 void setNonBlocking(int fd);
 void setNoDelay(int fd);

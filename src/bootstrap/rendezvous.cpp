@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 #include "bootstrap/tcp_store.hpp"
 #include "bootstrap/wire.hpp"
@@ -183,6 +185,27 @@ std::unique_ptr<Store> openStore(const RankEnvironment& environment,
   options.token = environment.token;
   options.timeout = timeout;
   return openTcpStore(options);
+}
+
+namespace {
+// Letters, digits and '_' only: the file store keeps such a key as the file's name.
+constexpr const char* kTimeoutKeyPrefix = "ringlab_timeout_ms_";
+}  // namespace
+
+void declareTimeout(Store& store, int rank, std::chrono::milliseconds timeout) {
+  store.set(kTimeoutKeyPrefix + std::to_string(rank), std::to_string(timeout.count()));
+}
+
+std::chrono::milliseconds longestDeclaredTimeout(const std::string& directory) {
+  std::chrono::milliseconds longest{0};
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    if (entry.path().filename().string().rfind(kTimeoutKeyPrefix, 0) != 0) continue;
+    std::ifstream in(entry.path());
+    long long ms = 0;
+    if (in >> ms && ms > longest.count()) longest = std::chrono::milliseconds(ms);
+  }
+  return longest;
 }
 
 }  // namespace ringlab::bootstrap

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "exec/attribution.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/predict.hpp"
+#include "ringlab/transport/fault_injection.hpp"
 
 namespace ringlab {
 namespace {
@@ -61,7 +63,9 @@ std::size_t bufferBytes(std::uint64_t count, DataType type) {
 }  // namespace
 
 Communicator::Communicator(transport::Transport& transport)
-    : transport_(transport), executor_(transport) {}
+    : faulty_(transport::injectFaults(transport)),
+      transport_(faulty_ ? *faulty_ : transport),
+      executor_(transport_) {}
 
 const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std::uint64_t count,
                                             DataType type, ReduceOp op,
@@ -100,17 +104,21 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
 
 void Communicator::execute(const exec::RankPlan& plan, DataType type, ReduceOp op,
                            const void* input, void* output, const exec::ExecOptions& options) {
+  exec::validate(options);
+  const exec::CallDeadline deadline = exec::callDeadline(exec::Clock::now(), options.timeout);
   try {
-    agreeOnFirstCall(options.timeout);
-    executor_.run(plan, type, op, input, output, options);
+    agreeOnFirstCall(deadline.waits);
+    executor_.run(plan, type, op, input, output, options, deadline.waits);
   } catch (const Error& e) {
-    // Tell the peers, so that they fail now with the same code rather than time out.
+    // Tell the peers, so that they fail now with the same code rather than time out; then find
+    // out from their answers (or silence) whom to blame.
     transport_.abort(e);
-    throw;
+    const auto until = std::min(deadline.report, exec::Clock::now() + deadline.window);
+    throw exec::attributeFailure(rank(), e, transport_.survey(until));
   }
 }
 
-void Communicator::agreeOnFirstCall(std::chrono::milliseconds timeout) {
+void Communicator::agreeOnFirstCall(std::chrono::steady_clock::time_point deadline) {
   const transport::CallStamp& stamp = transport_.callStamp();
   if (std::find(agreed_.begin(), agreed_.end(), stamp) != agreed_.end()) return;
   // A dissemination barrier of empty messages, each carrying the stamp: round k exchanges with
@@ -122,8 +130,8 @@ void Communicator::agreeOnFirstCall(std::chrono::milliseconds timeout) {
     const transport::Request sent =
         transport_.isend((r + distance) % p, nullptr, 0, kAgreementTag + round);
     transport_.wait(transport_.irecv((r - distance + p) % p, nullptr, 0, kAgreementTag + round),
-                    timeout);
-    transport_.wait(sent, timeout);
+                    exec::timeLeft(deadline));
+    transport_.wait(sent, exec::timeLeft(deadline));
   }
   if (agreed_.size() >= kMaxCachedPlans) agreed_.clear();
   agreed_.push_back(stamp);

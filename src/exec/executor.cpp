@@ -33,9 +33,20 @@ std::byte* Executor::scratch(std::size_t bytes) {
   return scratch_.data();
 }
 
+std::chrono::milliseconds timeLeft(std::chrono::steady_clock::time_point deadline) {
+  return std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(
+                                                    deadline - std::chrono::steady_clock::now()));
+}
+
+void Executor::waitFor(transport::Request request) {
+  transport_.wait(request, timeLeft(deadline_));
+}
+
 void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void* input,
-                   void* output, const ExecOptions& options) {
+                   void* output, const ExecOptions& options,
+                   std::chrono::steady_clock::time_point deadline) {
   validate(options);
+  deadline_ = deadline;
   const std::size_t esize = dataTypeSize(type);
   const auto* in = static_cast<const std::byte*>(input ? input : output);
   auto* out = static_cast<std::byte*>(output);
@@ -115,18 +126,18 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
     while (window.size() < depth && postNext()) {
     }
     if (buffered) {
-      for (const InFlight& f : window) transport_.wait(f.request, options.timeout);
-      for (transport::Request r : sends_) transport_.wait(r, options.timeout);
+      for (const InFlight& f : window) waitFor(f.request);
+      for (transport::Request r : sends_) waitFor(r);
       sends_.clear();
       for (const InFlight& f : window) apply(f);
     } else {
       for (std::size_t head = 0; head < window.size(); ++head) {
-        transport_.wait(window[head].request, options.timeout);
+        waitFor(window[head].request);
         apply(window[head]);
         postNext();
       }
     }
-    for (transport::Request r : sends_) transport_.wait(r, options.timeout);
+    for (transport::Request r : sends_) waitFor(r);
   }
 
   if (in != out) {

@@ -22,7 +22,14 @@ namespace {
 
 topo::Topology readTopology(const TopologySource& s) {
   if (!s.spec.empty()) return topo::generateTopology(s.spec);
-  if (!s.file.empty()) return topo::parseTopologyJson(readTextFile(s.file, "--topo-file"), s.file);
+  if (!s.file.empty()) {
+    // ringlab's JSON, or NCCL's XML (a dump or an NCCL_TOPO_FILE), told apart by the first mark.
+    const std::string text = readTextFile(s.file, "--topo-file");
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && text[first] == '<')
+      return topo::parseNcclTopologyXml(text, s.file, s.ncclNodes, 2e-6);
+    return topo::parseTopologyJson(text, s.file);
+  }
   if (!s.ncclFile.empty()) {
     return topo::parseNcclTopologyXml(readTextFile(s.ncclFile, "--nccl-topo"), s.ncclFile,
                                       s.ncclNodes, 2e-6);

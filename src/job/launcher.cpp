@@ -13,10 +13,15 @@
 #include <filesystem>
 #include <random>
 
+#include "ringlab/bootstrap/rendezvous.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/process.hpp"
 
 namespace ringlab::job {
 namespace {
+
+// How much longer than the ranks' declared timeout the others get after one fails.
+constexpr std::chrono::milliseconds kGraceBeyondTimeout{2000};
 
 std::string randomHex(int bytes) {
   std::random_device device;
@@ -193,14 +198,24 @@ int launch(const LaunchConfig& config) {
         }
         if (result == 0) {
           result = statusCode(status);
+          // Survivors may wait their whole timeout to notice: the grace outlasts it.
+          const auto grace = std::max(
+              config.grace, bootstrap::longestDeclaredTimeout(directory) + kGraceBeyondTimeout);
           if (alive > 0) {
             std::fprintf(stderr, "ringlab launch: the other %d rank(s) have %lld ms to stop\n",
-                         alive, static_cast<long long>(config.grace.count()));
+                         alive, static_cast<long long>(grace.count()));
           }
-          deadline = std::min(deadline, std::chrono::steady_clock::now() + config.grace);
+          deadline = std::min(deadline, std::chrono::steady_clock::now() + grace);
         }
       }
     }
+    // A stopped rank cannot stop on its own: once the job has failed and only stopped ranks
+    // remain, the grace has nothing left to wait for.
+    bool onlyStopped = result != 0 && alive > 0;
+    for (int r = 0; onlyStopped && r < config.ranks; ++r) {
+      onlyStopped = !running[r] || isProcessStopped(pids[r]);
+    }
+    if (onlyStopped) deadline = std::chrono::steady_clock::now();
     if (alive > 0 && std::chrono::steady_clock::now() >= deadline) {
       std::fprintf(stderr, "ringlab launch: killing %d rank(s) that did not stop\n", alive);
       signalAll(SIGKILL);

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "exec/attribution.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/transport/mpi.hpp"
 #include "ringlab/transport/shm.hpp"
@@ -29,6 +30,11 @@ std::string chooseTransport(const std::optional<std::string>& given, std::string
 
 RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds timeout) {
   RankWorld world;
+  // Setting up keeps the survey window of a collective's deadline free too: a rank that fails
+  // here has told the ranks already through by the time they give up on it in their first call.
+  const auto now = exec::Clock::now();
+  const auto setup =
+      std::chrono::ceil<std::chrono::milliseconds>(exec::callDeadline(now, timeout).waits - now);
   if (kind == "mpi") {
     world.transport = transport::connectMpi();
     return world;
@@ -40,13 +46,13 @@ RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds ti
         " needs the rank environment (RINGLAB_RANK, RINGLAB_WORLD_SIZE, RINGLAB_RENDEZVOUS); "
         "start the ranks with `ringlab launch -p N -- ...` or set them as torchrun does");
   }
-  world.store = bootstrap::openStore(*env, timeout);
+  world.store = bootstrap::openStore(*env, setup);
+  bootstrap::declareTimeout(*world.store, env->rank, timeout);
   if (kind == "shm") {
-    world.transport =
-        transport::connectShm(env->rank, env->size, *world.store, {env->job, timeout});
+    world.transport = transport::connectShm(env->rank, env->size, *world.store, {env->job, setup});
   } else if (kind == "tcp") {
     world.transport = transport::connectTcp(env->rank, env->size, *world.store,
-                                            {env->bindHost, env->token, timeout});
+                                            {env->bindHost, env->token, setup});
   } else {
     throwInvalid("--transport " + kind + ": valid are inproc, shm, tcp, mpi");
   }

@@ -28,46 +28,53 @@ std::uint64_t physicalMemoryBytes() {
 
 constexpr int kMaxIterations = 100000;
 
+// The helpers below are collectives of bench's own, run with the default algorithm and the
+// bench's timeout (`options`).
+
 // Every rank leaves only once every rank has arrived.
-void syncRanks(Communicator& comm) {
+void syncRanks(Communicator& comm, const CollectiveOptions& options) {
   std::int32_t token = 0;
-  comm.allreduce(&token, &token, 1, DataType::Int32, ReduceOp::Sum);
+  comm.allreduce(&token, &token, 1, DataType::Int32, ReduceOp::Sum, options);
 }
 
-double maxOverRanks(Communicator& comm, double value) {
-  comm.allreduce(&value, &value, 1, DataType::Float64, ReduceOp::Max);
+double maxOverRanks(Communicator& comm, const CollectiveOptions& options, double value) {
+  comm.allreduce(&value, &value, 1, DataType::Float64, ReduceOp::Max, options);
   return value;
 }
 
-std::uint64_t sumOverRanks(Communicator& comm, std::uint64_t value) {
-  comm.allreduce(&value, &value, 1, DataType::Uint64, ReduceOp::Sum);
+std::uint64_t sumOverRanks(Communicator& comm, const CollectiveOptions& options,
+                           std::uint64_t value) {
+  comm.allreduce(&value, &value, 1, DataType::Uint64, ReduceOp::Sum, options);
   return value;
 }
 
 // times[0..n) of every rank reduced over ranks as nccl-tests' -a: rank 0's own (no message; only
 // rank 0 reports), their mean, min or max.
-void reduceOverRanks(Communicator& comm, OverRanks over, double* times, int n) {
+void reduceOverRanks(Communicator& comm, const CollectiveOptions& options, OverRanks over,
+                     double* times, int n) {
   const auto count = static_cast<std::uint64_t>(n);
   switch (over) {
     case OverRanks::Rank0:
       return;
     case OverRanks::Mean:
-      comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Sum);
+      comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Sum, options);
       for (int i = 0; i < n; ++i) times[i] /= comm.size();
       return;
     case OverRanks::Min:
-      comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Min);
+      comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Min, options);
       return;
     case OverRanks::Max:
-      comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Max);
+      comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Max, options);
       return;
   }
 }
 
 // Every rank's times[0..n), in microseconds, one list per rank.
-std::vector<std::vector<double>> gatherRankTimes(Communicator& comm, const double* times, int n) {
+std::vector<std::vector<double>> gatherRankTimes(Communicator& comm,
+                                                 const CollectiveOptions& options,
+                                                 const double* times, int n) {
   std::vector<double> all(static_cast<std::size_t>(n) * comm.size());
-  comm.allgather(times, all.data(), static_cast<std::uint64_t>(n), DataType::Float64);
+  comm.allgather(times, all.data(), static_cast<std::uint64_t>(n), DataType::Float64, options);
   std::vector<std::vector<double>> ranks(comm.size());
   for (int r = 0; r < comm.size(); ++r) {
     for (int i = 0; i < n; ++i) ranks[r].push_back(all[static_cast<std::size_t>(r) * n + i] * 1e6);
@@ -78,6 +85,7 @@ std::vector<std::vector<double>> gatherRankTimes(Communicator& comm, const doubl
 class RankSweep {
  public:
   RankSweep(const BenchConfig& config, Communicator& comm) : config_(config), comm_(comm) {
+    helpers_.exec.timeout = config.collective.exec.timeout;
     // Allocate and touch once, up front: first touches would otherwise be timed.
     send_.resize(config.maxBytes);
     recv_.resize(config.maxBytes);
@@ -129,7 +137,7 @@ class RankSweep {
     if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
     for (int i = 0; i < config_.warmup; ++i) once();
     const int iterations = iterationCount(once);
-    syncRanks(comm_);
+    syncRanks(comm_, helpers_);
     auto last = std::chrono::steady_clock::now();
     for (int i = 0; i < iterations; ++i) {
       once();
@@ -140,9 +148,9 @@ class RankSweep {
     std::vector<std::vector<double>> rankTimes;
     if (config_.keepSamples &&
         static_cast<std::uint64_t>(iterations) * comm_.size() <= kMaxRankSamples) {
-      rankTimes = gatherRankTimes(comm_, times_.data(), iterations);
+      rankTimes = gatherRankTimes(comm_, helpers_, times_.data(), iterations);
     }
-    reduceOverRanks(comm_, config_.overRanks, times_.data(), iterations);
+    reduceOverRanks(comm_, helpers_, config_.overRanks, times_.data(), iterations);
     Timing result = summarise(std::vector<double>(times_.begin(), times_.begin() + iterations),
                               config_.keepSamples);
     result.rankSamplesUs = std::move(rankTimes);
@@ -155,11 +163,12 @@ class RankSweep {
   template <typename Once>
   int iterationCount(const Once& once) {
     if (config_.secondsPerSize <= 0) return config_.iterations;
-    syncRanks(comm_);
+    syncRanks(comm_, helpers_);
     const auto start = std::chrono::steady_clock::now();
     once();
     const double first = maxOverRanks(
-        comm_, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        comm_, helpers_,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return static_cast<int>(std::clamp(std::ceil(config_.secondsPerSize / std::max(first, 1e-9)),
                                        3.0, static_cast<double>(kMaxIterations)));
   }
@@ -172,7 +181,8 @@ class RankSweep {
     for (int c = 0; c < config_.check && wrong == 0; ++c) {
       fillCheckInput(type_, op_, comm_.rank(), inPlace ? recv_.data() : send_.data(), count);
       once();
-      wrong = sumOverRanks(comm_, countWrong(type_, op_, comm_.size(), recv_.data(), count));
+      wrong =
+          sumOverRanks(comm_, helpers_, countWrong(type_, op_, comm_.size(), recv_.data(), count));
       if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
     }
     return wrong;
@@ -180,6 +190,7 @@ class RankSweep {
 
   const BenchConfig& config_;
   Communicator& comm_;
+  CollectiveOptions helpers_;  // bench's own collectives: default algorithm, the bench's timeout
   DataType type_ = DataType::Float32;
   ReduceOp op_ = ReduceOp::Sum;
   std::vector<std::byte> send_, recv_;

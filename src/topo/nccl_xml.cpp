@@ -2,225 +2,445 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
 #include <map>
 #include <memory>
-#include <vector>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
+#include "topo/nccl_bandwidths.hpp"
+#include "topo/xml_tree.hpp"
 
 namespace ringlab::topo {
 namespace {
 
-// Just enough XML for NCCL's dump: elements with attributes, no text content that matters.
-struct Element {
+constexpr double kUnlimited = std::numeric_limits<double>::infinity();
+
+struct Gpu {
+  const XmlElement* element = nullptr;  // <gpu>, or the GPU's <pci> in the pci form
+  const XmlElement* pci = nullptr;
+  std::int64_t bus = 0;
+  double dev = 0;
+  int sm = 0;  // 0: not in the file
+  int nvswitchLinks = 0;
+  std::vector<int> peers;  // GPUs joined by NVLink, one entry per link
+};
+
+struct Nic {
   std::string name;
-  std::map<std::string, std::string> attributes;
-  std::vector<std::unique_ptr<Element>> children;
-  Element* parent = nullptr;
+  double dev = 0;
+  double bandwidth_Bps = kNcclDefaultNetBandwidth;
+  std::vector<const XmlElement*> places;  // where the file lists it (a <pci> or a <cpu>)
 };
 
-class XmlReader {
- public:
-  XmlReader(const std::string& text, std::string source)
-      : text_(text), source_(std::move(source)) {}
-
-  std::unique_ptr<Element> parse() {
-    auto root = std::make_unique<Element>();
-    root->name = "#document";
-    Element* current = root.get();
-    while (true) {
-      const std::size_t open = text_.find('<', pos_);
-      if (open == std::string::npos) break;
-      pos_ = open + 1;
-      if (text_.compare(pos_, 3, "!--") == 0) {
-        pos_ = expect("-->") + 3;
-        continue;
-      }
-      if (peek() == '?' || peek() == '!') {
-        pos_ = expect(">") + 1;
-        continue;
-      }
-      if (peek() == '/') {
-        ++pos_;
-        const std::string name = readName();
-        if (current == root.get() || current->name != name)
-          fail("closing </" + name + "> matches no open element");
-        pos_ = expect(">") + 1;
-        current = current->parent;
-        continue;
-      }
-      auto element = std::make_unique<Element>();
-      element->name = readName();
-      element->parent = current;
-      bool selfClosing = false;
-      while (true) {
-        skipSpace();
-        if (peek() == '/') {
-          selfClosing = true;
-          pos_ = expect(">") + 1;
-          break;
-        }
-        if (peek() == '>') {
-          ++pos_;
-          break;
-        }
-        const std::string key = readName();
-        skipSpace();
-        if (peek() != '=') fail("attribute '" + key + "' of <" + element->name + "> has no value");
-        ++pos_;
-        skipSpace();
-        const char quote = peek();
-        if (quote != '"' && quote != '\'')
-          fail("attribute '" + key + "' of <" + element->name + "> is not quoted");
-        const std::size_t end = text_.find(quote, pos_ + 1);
-        if (end == std::string::npos) fail("unterminated attribute '" + key + "'");
-        element->attributes[key] = text_.substr(pos_ + 1, end - pos_ - 1);
-        pos_ = end + 1;
-      }
-      Element* raw = element.get();
-      current->children.push_back(std::move(element));
-      if (!selfClosing) current = raw;
-    }
-    if (current != root.get()) fail("<" + current->name + "> is never closed");
-    return root;
+// NCCL's busIdToInt64: the hex digits, skipping ':' and '.', up to the first other character.
+std::int64_t busId(const std::string& text) {
+  std::string hex;
+  for (char c : text) {
+    if (c == ':' || c == '.') continue;
+    if (!std::isxdigit(static_cast<unsigned char>(c)) || hex.size() == 16) break;
+    hex += c;
   }
-
- private:
-  [[noreturn]] void fail(const std::string& what) const {
-    throwInvalid(source_ + ": not NCCL topology XML: " + what + " (at byte " +
-                 std::to_string(pos_) + ")");
-  }
-  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
-  void skipSpace() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
-  }
-  std::size_t expect(const char* what) {
-    const std::size_t at = text_.find(what, pos_);
-    if (at == std::string::npos) fail(std::string("expected '") + what + "'");
-    return at;
-  }
-  std::string readName() {
-    const std::size_t start = pos_;
-    while (pos_ < text_.size() &&
-           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_' ||
-            text_[pos_] == '-' || text_[pos_] == ':' || text_[pos_] == '.')) {
-      ++pos_;
-    }
-    if (pos_ == start) fail("expected a name");
-    return text_.substr(start, pos_ - start);
-  }
-
-  const std::string& text_;
-  std::string source_;
-  std::size_t pos_ = 0;
-};
-
-void collect(Element* e, const std::string& name, std::vector<Element*>& out) {
-  if (e->name == name) out.push_back(e);
-  for (auto& c : e->children) collect(c.get(), name, out);
+  return hex.empty() ? 0 : static_cast<std::int64_t>(std::stoull(hex, nullptr, 16));
 }
 
-std::vector<const Element*> ancestors(const Element* e) {
-  std::vector<const Element*> chain;
-  for (; e; e = e->parent) chain.push_back(e);
-  std::reverse(chain.begin(), chain.end());
-  return chain;
+bool startsWith(const std::string* s, const char* prefix) {
+  return s && s->compare(0, std::char_traits<char>::length(prefix), prefix) == 0;
+}
+
+bool hasDescendant(const XmlElement* e, const std::string& name) {
+  for (const auto& c : e->children)
+    if (c->name == name || hasDescendant(c.get(), name)) return true;
+  return false;
+}
+
+void collect(const XmlElement* e, const std::string& name, std::vector<const XmlElement*>& out) {
+  if (e->name == name) out.push_back(e);
+  for (const auto& c : e->children) collect(c.get(), name, out);
+}
+
+std::vector<const XmlElement*> chain(const XmlElement* e) {
+  std::vector<const XmlElement*> up;
+  for (; e; e = e->parent) up.push_back(e);
+  std::reverse(up.begin(), up.end());
+  return up;
+}
+
+// How many elements, from the document down, two chains share.
+std::size_t commonDepth(const std::vector<const XmlElement*>& a,
+                        const std::vector<const XmlElement*>& b) {
+  std::size_t d = 0;
+  while (d < std::min(a.size(), b.size()) && a[d] == b[d]) ++d;
+  return d;
+}
+
+const XmlElement* cpuAbove(const XmlElement* e) {
+  while (e && e->name != "cpu") e = e->parent;
+  return e;
+}
+
+class Importer {
+ public:
+  Importer(const std::string& text, std::string source)
+      : source_(std::move(source)), doc_(parseXml(text, source_)) {}
+
+  NcclImport run(int nodes, double networkLatency_s);
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const { throwInvalid(source_ + ": " + what); }
+  const std::string& attribute(const XmlElement* e, const char* key) const {
+    const std::string* v = e->find(key);
+    if (!v) fail("<" + e->name + "> has no '" + key + "' attribute");
+    return *v;
+  }
+  double number(const XmlElement* e, const char* key) const {
+    return parseNumber(attribute(e, key), source_ + ": <" + e->name + "> " + key);
+  }
+  const XmlElement* system() const;
+  void readGpus(const XmlElement* system);
+  void readNics(const XmlElement* system);
+  void readNvlinks();
+  double pciLink(const XmlElement* pci) const;
+  double pciBelow(const XmlElement* from, const XmlElement* ancestor) const;
+  NcclCpu cpuOf(const XmlElement* e) const;
+  double interCpu() const;
+  double pathBandwidth(const Gpu& g, const XmlElement* place) const;
+  bool nvlinkGroupJoinsAll() const;
+  double fabric(NcclImportSummary& s) const;
+  std::vector<int> nearestNics(std::vector<double>& nicLink) const;
+
+  std::string source_;
+  std::unique_ptr<XmlElement> doc_;
+  std::vector<const XmlElement*> cpus_;
+  std::vector<Gpu> gpus_;
+  std::vector<Nic> nics_;
+  int ignoredNvlinks_ = 0;
+  int cpuNvlinks_ = 0;
+  int unclassified_ = 0;  // <pci> without a class
+  bool assumedNicSpeed_ = false;
+};
+
+const XmlElement* Importer::system() const {
+  if (doc_->children.size() != 1 || doc_->children[0]->name != "system")
+    fail("not an NCCL topology file: the document element must be <system>");
+  const XmlElement* s = doc_->children[0].get();
+  const std::string& version = attribute(s, "version");
+  if (version != "1")
+    fail("NCCL topology XML version " + version + " is not supported (this ringlab reads 1)");
+  return s;
+}
+
+// <gpu> elements (dumps), then GPU-class <pci> without one (NCCL_TOPO_FILE), in bus order.
+void Importer::readGpus(const XmlElement* system) {
+  std::vector<const XmlElement*> found;
+  collect(system, "gpu", found);
+  for (const XmlElement* e : found) {
+    Gpu g;
+    g.element = e;
+    g.dev = number(e, "dev");
+    g.sm = static_cast<int>(number(e, "sm"));
+    if (!e->parent || e->parent->name != "pci")
+      fail("<gpu dev=\"" + attribute(e, "dev") + "\"> is not inside a <pci>");
+    g.pci = e->parent;
+    g.bus = busId(attribute(g.pci, "busid"));
+    gpus_.push_back(g);
+  }
+  std::stable_sort(gpus_.begin(), gpus_.end(),
+                   [](const Gpu& a, const Gpu& b) { return a.dev < b.dev; });
+  std::vector<const XmlElement*> pcis;
+  collect(system, "pci", pcis);
+  std::vector<Gpu> byPci;
+  for (const XmlElement* p : pcis) {
+    if (!p->find("class")) ++unclassified_;
+    if (!startsWith(p->find("class"), "0x03") || hasDescendant(p, "gpu")) continue;
+    Gpu g;
+    g.element = g.pci = p;
+    g.bus = busId(attribute(p, "busid"));
+    byPci.push_back(g);
+  }
+  std::stable_sort(byPci.begin(), byPci.end(),
+                   [](const Gpu& a, const Gpu& b) { return a.bus < b.bus; });
+  gpus_.insert(gpus_.end(), byPci.begin(), byPci.end());
+  if (gpus_.empty()) {
+    fail("no GPU: no <gpu> element and no <pci> of a GPU class (0x03...)" +
+         (unclassified_ > 0 ? ", and " + std::to_string(unclassified_) +
+                                  " <pci> without a class (NCCL fills those in from the machine "
+                                  "it runs on; ringlab cannot)"
+                            : std::string()));
+  }
+}
+
+// One NIC per distinct <net> dev (NCCL lists a socket NIC under every <cpu>), then one per
+// NIC-class <pci> without a <net>.
+void Importer::readNics(const XmlElement* system) {
+  std::vector<const XmlElement*> nets;
+  collect(system, "net", nets);
+  std::map<double, std::size_t> byDev;
+  for (const XmlElement* n : nets) {
+    const double dev = number(n, "dev");
+    const XmlElement* place = n->parent && n->parent->name == "nic" ? n->parent->parent : n->parent;
+    auto [it, added] = byDev.emplace(dev, nics_.size());
+    if (added) {
+      const bool known = n->find("speed") != nullptr;
+      assumedNicSpeed_ = assumedNicSpeed_ || !known;
+      nics_.push_back({attribute(n, "name"),
+                       dev,
+                       known ? ncclNetBandwidth(number(n, "speed")) : kNcclDefaultNetBandwidth,
+                       {}});
+    }
+    nics_[it->second].places.push_back(place);
+  }
+  std::sort(nics_.begin(), nics_.end(), [](const Nic& a, const Nic& b) { return a.dev < b.dev; });
+  std::vector<const XmlElement*> pcis;
+  collect(system, "pci", pcis);
+  for (const XmlElement* p : pcis) {
+    if (!startsWith(p->find("class"), "0x02") || hasDescendant(p, "net")) continue;
+    nics_.push_back({attribute(p, "busid"), 0, kNcclDefaultNetBandwidth, {p}});
+    assumedNicSpeed_ = true;
+  }
+}
+
+// As NCCL's ncclTopoAddNvLinks: a GPU-class target is that GPU, if the file holds it and it is
+// not this one; a CPU-class target (0x068001) is the CPU; any other target is the NVSwitch.
+void Importer::readNvlinks() {
+  std::map<std::int64_t, int> byBus;
+  for (std::size_t i = 0; i < gpus_.size(); ++i) byBus[gpus_[i].bus] = static_cast<int>(i);
+  for (std::size_t i = 0; i < gpus_.size(); ++i) {
+    Gpu& g = gpus_[i];
+    for (const auto& c : g.element->children) {
+      if (c->name != "nvlink") continue;
+      const int count = static_cast<int>(number(c.get(), "count"));
+      const std::string& tclass = attribute(c.get(), "tclass");
+      if (startsWith(&tclass, "0x03")) {
+        const auto peer = byBus.find(busId(attribute(c.get(), "target")));
+        if (peer == byBus.end() || peer->second == static_cast<int>(i)) {
+          ignoredNvlinks_ += count;
+          continue;
+        }
+        g.peers.insert(g.peers.end(), count, peer->second);
+      } else if (startsWith(&tclass, "0x068001")) {
+        cpuNvlinks_ += count;
+      } else {
+        g.nvswitchLinks += count;
+      }
+    }
+  }
+}
+
+double Importer::pciLink(const XmlElement* pci) const {
+  const std::string* speed = pci->find("link_speed");
+  const std::string* width = pci->find("link_width");
+  return ncclPciBandwidth(
+      speed ? *speed : "",
+      width ? static_cast<int>(parseNumber(*width, source_ + ": link_width")) : 0);
+}
+
+// The slowest PCIe link from `from` up to (not including) `ancestor`'s own uplink.
+double Importer::pciBelow(const XmlElement* from, const XmlElement* ancestor) const {
+  double bw = kUnlimited;
+  for (const XmlElement* e = from; e && e != ancestor; e = e->parent)
+    if (e->name == "pci") bw = std::min(bw, pciLink(e));
+  return bw;
+}
+
+NcclCpu Importer::cpuOf(const XmlElement* cpu) const {
+  const auto text = [&](const char* key) {
+    const std::string* v = cpu->find(key);
+    return v ? *v : std::string();
+  };
+  const auto integer = [&](const char* key) {
+    const std::string v = text(key);
+    return v.empty() ? 0 : static_cast<int>(std::strtol(v.c_str(), nullptr, 0));
+  };
+  return {text("arch"), text("vendor"), integer("familyid"), integer("modelid")};
+}
+
+double Importer::interCpu() const {
+  double bw = kUnlimited;
+  for (const XmlElement* c : cpus_) bw = std::min(bw, ncclInterCpuBandwidth(cpuOf(c)));
+  return bw;
+}
+
+double Importer::pathBandwidth(const Gpu& g, const XmlElement* place) const {
+  const auto a = chain(g.pci);
+  const XmlElement* common = a[commonDepth(a, chain(place)) - 1];
+  double bw = std::min(pciBelow(g.pci, common), pciBelow(place, common));
+  // Above the CPUs: the path crosses the link between sockets.
+  if (common->name == "system" || common->name == "#document") bw = std::min(bw, interCpu());
+  return std::isfinite(bw) ? bw : 5000e9;  // LOC_BW: NCCL's link from a CPU to a NIC on it
+}
+
+bool Importer::nvlinkGroupJoinsAll() const {
+  if (gpus_.size() < 2) return false;
+  std::vector<int> seen(gpus_.size(), 0), stack{0};
+  seen[0] = 1;
+  while (!stack.empty()) {
+    const int g = stack.back();
+    stack.pop_back();
+    for (int peer : gpus_[g].peers)
+      if (!seen[peer]) seen[peer] = 1, stack.push_back(peer);
+  }
+  return std::count(seen.begin(), seen.end(), 1) == static_cast<long>(gpus_.size());
+}
+
+// Each slot's link to its node's fabric; fills the summary's fabric fields.
+double Importer::fabric(NcclImportSummary& s) const {
+  s.nvswitch =
+      std::any_of(gpus_.begin(), gpus_.end(), [](const Gpu& g) { return g.nvswitchLinks > 0; });
+  const bool nvlink = !s.nvswitch && nvlinkGroupJoinsAll();
+  s.fabric = s.nvswitch ? "NVSwitch" : nvlink ? "NVLink" : "PCIe";
+  double intra = kUnlimited;
+  s.nvlinksPerGpu = std::numeric_limits<int>::max();
+  for (const Gpu& g : gpus_) {
+    const int links = g.nvswitchLinks + static_cast<int>(g.peers.size());
+    s.nvlinksPerGpu = std::min(s.nvlinksPerGpu, links);
+    const int counted = s.nvswitch ? g.nvswitchLinks : static_cast<int>(g.peers.size());
+    double bw = counted * ncclNvlinkBandwidth(g.sm);
+    if (s.fabric == "PCIe" || bw == 0) bw = pciBelow(g.pci, nullptr);
+    intra = std::min(intra, bw);
+  }
+  if (s.fabric == "PCIe") {
+    std::vector<const XmlElement*> used;
+    for (const Gpu& g : gpus_) used.push_back(cpuAbove(g.pci));
+    std::sort(used.begin(), used.end());
+    if (std::unique(used.begin(), used.end()) - used.begin() > 1)
+      intra = std::min(intra, interCpu());
+  }
+  if (s.nvlinksPerGpu > 0) s.nvlinkBandwidth_Bps = ncclNvlinkBandwidth(s.sm);
+  return std::isfinite(intra) ? intra : 5000e9;
+}
+
+// NCCL's mirrorBits: val's bits reversed within log2(pow2) bits.
+int mirrorBits(int val, int pow2) {
+  int mirror = 0;
+  for (int b = 1, mb = pow2 >> 1; b < pow2; b <<= 1, mb >>= 1)
+    if (val & b) mirror |= mb;
+  return mirror;
+}
+
+// Per GPU the NIC it sends through, and per NIC the bandwidth of the GPU-to-NIC link (the slowest
+// of the GPUs sending through it, else of all). A GPU's local NICs are the nearest in the tree
+// (deepest common ancestor); among them it takes the one NCCL's ncclTopoGetLocalNet gives
+// channel 0: dev % (GPUs sharing them), bit-mirrored when the NICs are a power of two.
+std::vector<int> Importer::nearestNics(std::vector<double>& nicLink) const {
+  const std::size_t G = gpus_.size(), N = nics_.size();
+  std::vector<std::vector<int>> local(G);
+  std::vector<std::vector<double>> path(G, std::vector<double>(N, 0));
+  for (std::size_t g = 0; g < G; ++g) {
+    const auto ga = chain(gpus_[g].pci);
+    int bestDepth = -1;
+    for (std::size_t k = 0; k < N; ++k) {
+      int depth = 0;
+      for (const XmlElement* place : nics_[k].places) {
+        depth = std::max(depth, static_cast<int>(commonDepth(ga, chain(place))));
+        path[g][k] = std::max(path[g][k], pathBandwidth(gpus_[g], place));
+      }
+      if (depth > bestDepth) bestDepth = depth, local[g].clear();
+      if (depth == bestDepth) local[g].push_back(static_cast<int>(k));
+    }
+  }
+  std::vector<int> chosen(G, -1);
+  for (std::size_t g = 0; g < G && N > 0; ++g) {
+    const int nets = static_cast<int>(local[g].size());
+    const auto sharing = std::count_if(local.begin(), local.end(), [&](const std::vector<int>& l) {
+      return std::find(l.begin(), l.end(), local[g][0]) != l.end();
+    });
+    int net = static_cast<int>(g % sharing);
+    if ((nets & (nets - 1)) == 0) net = mirrorBits(net, nets);
+    chosen[g] = local[g][net % nets];
+  }
+  nicLink.assign(N, kUnlimited);
+  for (std::size_t k = 0; k < N; ++k) {
+    for (std::size_t g = 0; g < G; ++g)
+      if (chosen[g] == static_cast<int>(k)) nicLink[k] = std::min(nicLink[k], path[g][k]);
+    if (!std::isfinite(nicLink[k]))
+      for (std::size_t g = 0; g < G; ++g) nicLink[k] = std::min(nicLink[k], path[g][k]);
+  }
+  return chosen;
+}
+
+NcclImport Importer::run(int nodes, double networkLatency_s) {
+  const XmlElement* sys = system();
+  collect(sys, "cpu", cpus_);
+  readGpus(sys);
+  readNics(sys);
+  readNvlinks();
+  NcclImportSummary s;
+  const bool dump = gpus_.front().element->name == "gpu";
+  s.format = dump ? "dump form" : "pci form";
+  s.gpus = static_cast<int>(gpus_.size());
+  s.nics = static_cast<int>(nics_.size());
+  s.sockets = static_cast<int>(cpus_.size());
+  s.sm = std::numeric_limits<int>::max();
+  for (const Gpu& g : gpus_) s.sm = std::min(s.sm, g.sm);
+  s.ignoredNvlinks = ignoredNvlinks_;
+  s.intraBandwidth_Bps = fabric(s);
+  if (!cpus_.empty()) s.cpuKind = ncclCpuKind(cpuOf(cpus_.front()));
+  if (cpus_.size() > 1) s.interSocketBandwidth_Bps = interCpu();
+  if (s.sm == 0)
+    s.assumptions.push_back(
+        "no <gpu> (NCCL reads the GPU model and NVLinks from the driver): "
+        "PCIe fabric");
+  if (assumedNicSpeed_)
+    s.assumptions.push_back("NIC speed not in the file: NCCL's NET_BW, 12 GB/s");
+  if (cpuNvlinks_ > 0)
+    s.assumptions.push_back(std::to_string(cpuNvlinks_) + " NVLinks to the CPU not modelled");
+  std::vector<double> nicLink;
+  const std::vector<int> chosen = nearestNics(nicLink);
+  if (!nics_.empty()) s.nicLinkBandwidth_Bps = *std::min_element(nicLink.begin(), nicLink.end());
+
+  Topology t(source_ + ": " + describeNcclImport(s));
+  const int sw = nics_.empty() || nodes == 1 ? -1 : t.addSwitch("switch");
+  for (int n = 0; n < nodes; ++n) {
+    const std::string name = "n" + std::to_string(n);
+    const int node = t.addNode(name, s.gpus, {s.intraBandwidth_Bps, 1e-6, 0});
+    for (std::size_t k = 0; k < nics_.size(); ++k) {
+      const int nic = t.addNic(node, name + "." + nics_[k].name, {nicLink[k], 1e-6, 0});
+      if (sw >= 0) t.addNetworkLink(nic, sw, {nics_[k].bandwidth_Bps, networkLatency_s, 0});
+    }
+    for (std::size_t g = 0; g < gpus_.size() && !nics_.empty(); ++g)
+      t.setSlotNic(node, static_cast<int>(g), chosen[g]);
+  }
+  t.finish();
+  return {std::move(t), std::move(s)};
 }
 
 }  // namespace
 
-Topology parseNcclTopologyXml(const std::string& text, const std::string& source, int nodes,
+NcclImport importNcclTopology(const std::string& text, const std::string& source, int nodes,
                               double networkLatency_s) {
   if (nodes < 1)
     throwInvalid("NCCL topology import for " + std::to_string(nodes) + " nodes: must be >= 1");
-  const std::unique_ptr<Element> doc = XmlReader(text, source).parse();
-  if (doc->children.size() != 1 || doc->children[0]->name != "system") {
-    throwInvalid(source + ": not an NCCL topology dump: the document element must be <system>");
-  }
-  Element* system = doc->children[0].get();
-  const auto attribute = [&](const Element* e, const char* key) -> const std::string& {
-    const auto it = e->attributes.find(key);
-    if (it == e->attributes.end()) {
-      throwInvalid(source + ": <" + e->name + "> has no '" + key + "' attribute");
-    }
-    return it->second;
-  };
-  const std::string& version = attribute(system, "version");
-  if (version != "1") {
-    throwInvalid(source + ": NCCL topology XML version " + version +
-                 " is not supported (this ringlab reads 1)");
-  }
-  std::vector<Element*> gpus, nets;
-  collect(system, "gpu", gpus);
-  collect(system, "net", nets);
-  if (gpus.empty()) throwInvalid(source + ": no <gpu> element: nothing to place ranks on");
-  const auto number = [&](const Element* e, const char* key) {
-    return parseNumber(attribute(e, key), source + ": <" + e->name + "> " + key);
-  };
-  for (const Element* e : gpus)
-    number(e, "dev");  // every one named, not just those the sort compares
-  for (const Element* e : nets) number(e, "dev");
-  std::sort(gpus.begin(), gpus.end(),
-            [&](Element* a, Element* b) { return number(a, "dev") < number(b, "dev"); });
-  std::sort(nets.begin(), nets.end(),
-            [&](Element* a, Element* b) { return number(a, "dev") < number(b, "dev"); });
+  return Importer(text, source).run(nodes, networkLatency_s);
+}
 
-  // Each GPU's link to the fabric: its NVLinks, else its PCIe link.
-  double intra = 0;
-  for (const Element* g : gpus) {
-    const double sm = number(g, "sm");
-    const double perLink = sm < 70 ? 18e9 : sm < 90 ? 20e9 : 20.6e9;
-    double bw = 0;
-    for (const auto& c : g->children) {
-      if (c->name == "nvlink") bw += number(c.get(), "count") * perLink;
-    }
-    if (bw == 0) {
-      const Element* pci = g->parent;
-      if (!pci || pci->name != "pci")
-        throwInvalid(source + ": <gpu dev=\"" + attribute(g, "dev") +
-                     "\"> has no NVLink and no parent <pci>");
-      // "16.0 GT/s PCIe": the number before the unit; anything else gives no bandwidth below.
-      const std::string speed = attribute(pci, "link_speed");
-      double gts = 0;
-      try {
-        gts = parseNumber(speed.substr(0, speed.find(' ')), "link_speed");
-      } catch (const Error&) {
-      }
-      bw = gts * number(pci, "link_width") * 1e9 * 128.0 / 130.0 / 8.0;
-      if (!(bw > 0))
-        throwInvalid(source + ": <pci busid=\"" + attribute(pci, "busid") +
-                     "\"> link_speed gives no bandwidth");
-    }
-    // One figure per node: the slowest GPU's, so no slot is credited more than it has.
-    intra = intra == 0 ? bw : std::min(intra, bw);
-  }
-  Topology t(source);
-  const int sw = nets.empty() || nodes == 1 ? -1 : t.addSwitch("switch");
-  for (int n = 0; n < nodes; ++n) {
-    const std::string name = "n" + std::to_string(n);
-    const int node = t.addNode(name, static_cast<int>(gpus.size()), {intra, 1e-6, 0});
-    for (const Element* net : nets) {
-      const double speed = number(net, "speed") * 1e6 / 8;  // Mb/s -> B/s
-      const int nic = t.addNic(node, name + "." + attribute(net, "name"), {intra, 1e-6, 0});
-      if (sw >= 0) t.addNetworkLink(nic, sw, {speed, networkLatency_s, 0});
-    }
-    // The NIC nearest in the PCI tree: the one sharing the deepest ancestor.
-    for (std::size_t g = 0; g < gpus.size() && !nets.empty(); ++g) {
-      const auto ga = ancestors(gpus[g]);
-      int best = 0, bestDepth = -1;
-      for (std::size_t k = 0; k < nets.size(); ++k) {
-        const auto na = ancestors(nets[k]);
-        int depth = 0;
-        while (depth < static_cast<int>(std::min(ga.size(), na.size())) && ga[depth] == na[depth])
-          ++depth;
-        if (depth > bestDepth) bestDepth = depth, best = static_cast<int>(k);
-      }
-      t.setSlotNic(node, static_cast<int>(g), best);
-    }
-  }
-  t.finish();
-  return t;
+Topology parseNcclTopologyXml(const std::string& text, const std::string& source, int nodes,
+                              double networkLatency_s) {
+  return importNcclTopology(text, source, nodes, networkLatency_s).topology;
+}
+
+std::string describeNcclImport(const NcclImportSummary& s) {
+  const auto gb = [](double bw) { return formatNumber(bw / 1e9) + " GB/s"; };
+  const auto count = [](int n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  std::string line = "NCCL topology (" + s.format + "): " + count(s.gpus, "GPU");
+  if (s.sm > 0) line += " sm " + std::to_string(s.sm);
+  line += ", " + count(s.nics, "NIC") + ", " + count(s.sockets, "socket");
+  if (s.sockets > 1) line += " (" + s.cpuKind + ", " + gb(s.interSocketBandwidth_Bps) + " between)";
+  line += "; " + s.fabric + " fabric ";
+  if (s.fabric != "PCIe")
+    line += count(s.nvlinksPerGpu, "NVLink") + " x " + gb(s.nvlinkBandwidth_Bps) + " = ";
+  line += gb(s.intraBandwidth_Bps) + " per GPU";
+  if (s.nics > 0) line += ", GPU-NIC " + gb(s.nicLinkBandwidth_Bps);
+  if (s.ignoredNvlinks > 0)
+    line += "; " + count(s.ignoredNvlinks, "NVLink") +
+            " to the GPU's own bus id or to no GPU of the file ignored";
+  for (const std::string& a : s.assumptions) line += "; " + a;
+  return line;
 }
 
 }  // namespace ringlab::topo

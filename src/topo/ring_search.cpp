@@ -266,13 +266,32 @@ double ringLowerBound(const Topology& topology, const Placement& placement, doub
   if (p < 2) return 0;
   const double chunk = bytes / static_cast<double>(schedule::ringChunks(p, channels));
   double bound = 0;
-  for (int r = 0; r < p; ++r) {
-    double out = 0;
-    for (int l : topology.outLinks(placement.vertex(r))) out += topology.links()[l].bandwidth_Bps;
-    bound = std::max(bound, channels * chunk / out);
-  }
+  // A rank's k chunks leave over the links routing gives it: its link to the fabric and its link
+  // to its own NIC (never another NIC's, which the router does not use).
   std::vector<int> ranksOn(topology.nodes().size(), 0);
-  for (int r = 0; r < p; ++r) ++ranksOn[placement.nodeOf(r)];
+  std::vector<std::vector<double>> nicLinksOn(topology.nodes().size());
+  for (int r = 0; r < p; ++r) {
+    const int n = placement.nodeOf(r);
+    const Node& node = topology.nodes()[n];
+    const int slot = placement.vertex(r);
+    double out = topology.links()[topology.linkBetween(slot, node.fabric)].bandwidth_Bps;
+    const int own = node.slotNic[placement.at(r).slot];
+    const int nic = own < 0 ? -1 : node.nics[own];
+    if (nic >= 0) {
+      nicLinksOn[n].push_back(topology.links()[topology.linkBetween(slot, nic)].bandwidth_Bps);
+      out += nicLinksOn[n].back();
+    }
+    bound = std::max(bound, channels * chunk / out);
+    ++ranksOn[n];
+  }
+  // k chunks over the k fastest of some links, as the best any k rings can do.
+  const auto overFastest = [&](std::vector<double> links) {
+    std::sort(links.rbegin(), links.rend());
+    double best = 0;
+    for (int i = 0; i < std::min<int>(channels, static_cast<int>(links.size())); ++i)
+      best += links[i];
+    return channels * chunk / best;
+  };
   double minPcie = std::numeric_limits<double>::infinity(), minNet = minPcie, minIntra = minPcie;
   int nodesUsed = 0;
   for (std::size_t n = 0; n < topology.nodes().size(); ++n) {
@@ -294,12 +313,11 @@ double ringLowerBound(const Topology& topology, const Placement& placement, doub
       minPcie =
           std::min(minPcie, topology.links()[topology.linkBetween(node.slots[0], nic)].latency_s);
     }
+    // Leaving the node, the k ring edges cross its ranks' links to their NICs, then the NICs'
+    // first network links.
     if (ranksOn[n] < p && !firstHops.empty()) {
-      std::sort(firstHops.rbegin(), firstHops.rend());
-      double best = 0;
-      for (int i = 0; i < std::min<int>(channels, static_cast<int>(firstHops.size())); ++i)
-        best += firstHops[i];
-      bound = std::max(bound, channels * chunk / best);
+      bound = std::max(bound, overFastest(firstHops));
+      bound = std::max(bound, overFastest(nicLinksOn[n]));
     }
   }
   const double latency = nodesUsed > 1 ? 2 * minPcie + minNet : 2 * minIntra;

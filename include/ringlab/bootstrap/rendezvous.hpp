@@ -38,4 +38,10 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv();
 std::unique_ptr<Store> openStore(const RankEnvironment& environment,
                                  std::chrono::milliseconds timeout);
 
+// Each rank declares its timeout in the store, so that a launcher that owns a file:// rendezvous
+// directory gives failing jobs long enough to report before it kills them (job/launcher.hpp).
+void declareTimeout(Store& store, int rank, std::chrono::milliseconds timeout);
+// The longest timeout the ranks declared in `directory`, or zero when none did.
+std::chrono::milliseconds longestDeclaredTimeout(const std::string& directory);
+
 }  // namespace ringlab::bootstrap

@@ -25,7 +25,8 @@ struct ExecOptions {
   std::uint64_t segmentBytes = kDefaultSegmentBytes;
   // Receive segments in flight per step (scratch slots).
   int pipelineDepth = kDefaultPipelineDepth;
-  // Longest wait for any one message before giving up with ErrorCode::Timeout.
+  // The deadline of each collective call, counted from its start (not from each wait): a call
+  // not done by then fails with ErrorCode::Timeout, or with the rank to blame (exec/attribution).
   std::chrono::milliseconds timeout{60'000};
 };
 
@@ -49,18 +50,25 @@ class Executor {
  public:
   explicit Executor(transport::Transport& transport) : transport_(transport) {}
 
-  // input == output means in place. `input` may be null for in-place runs.
+  // input == output means in place. `input` may be null for in-place runs. Every wait gives up
+  // at `deadline`.
   void run(const RankPlan& plan, DataType type, ReduceOp op, const void* input, void* output,
-           const ExecOptions& options);
+           const ExecOptions& options, std::chrono::steady_clock::time_point deadline);
 
  private:
   std::byte* scratch(std::size_t bytes);
+  void waitFor(transport::Request request);
 
   transport::Transport& transport_;
   std::vector<std::byte> scratch_;
   // Reused across steps and calls so the hot path does not allocate.
   std::vector<transport::Request> sends_;
   std::vector<InFlight> recvs_;
+  std::chrono::steady_clock::time_point deadline_;  // of the call in progress
 };
+
+// What is left until `deadline`, at least a millisecond (a wait with nothing left still takes
+// what has already arrived).
+std::chrono::milliseconds timeLeft(std::chrono::steady_clock::time_point deadline);
 
 }  // namespace ringlab::exec

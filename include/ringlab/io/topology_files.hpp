@@ -1,6 +1,6 @@
 #pragma once
 // A topology from where the user names it (a generated spec, ringlab's JSON file, an NCCL
-// topology dump), with the ranks placed on it: the one place that reads topology files.
+// topology file), with the ranks placed on it: the one place that reads topology files.
 #include <memory>
 #include <string>
 
@@ -15,9 +15,9 @@ inline constexpr int kMaxTopoRanks = 1 << 20;
 // Exactly one of spec, file, ncclFile is given (the others empty).
 struct TopologySource {
   std::string spec;                 // generated: nodes=4,ranks=8,... (topo/generators.hpp)
-  std::string file;                 // ringlab's JSON format
-  std::string ncclFile;             // NCCL_TOPO_DUMP_FILE output: the inside of one node
-  int ncclNodes = 1;                // ncclFile: copies of that node, on one switch
+  std::string file;                 // ringlab's JSON format, or NCCL's topology XML
+  std::string ncclFile;             // NCCL's topology XML (topo/nccl_xml.hpp): one node's inside
+  int ncclNodes = 1;                // NCCL XML: copies of that node, on one switch
   std::string placement = "block";  // block, round-robin (rr), or one node name per rank
   int ranks = 0;                    // 0: every slot
 };

@@ -1,23 +1,73 @@
 #pragma once
-// Import of NCCL's topology dump (NCCL_TOPO_DUMP_FILE, `<system version="1">`) for the intra-node
-// part: each <gpu> becomes a slot (ordered by its dev), each <net> a NIC. A slot's link to its
-// node's fabric has its NVLinks' bandwidth (count x NCCL's per-link figure for the GPU's sm: 18
-// GB/s for sm 6x, 20 for 7x and 8x, 20.6 for 9x and later), or its PCIe link's where it has none
-// (GT/s x width x 128/130 / 8); a NIC's bandwidth is its `speed` (Mb/s). A GPU sends through the
-// NIC nearest to it in the PCI tree (the deepest common bridge; ties: the lower dev), as NCCL
-// prefers PIX/PXB paths.
+// Import of NCCL's topology XML (`<system version="1">`) for the inside of a node, in both forms
+// NCCL reads:
+//   - dumps (NCCL_TOPO_DUMP_FILE): each GPU a <gpu dev sm> with its <nvlink target count tclass>,
+//     each NIC a <net name dev speed>;
+//   - the NCCL_TOPO_FILE files cloud images ship: GPUs and NICs as <pci class="0x03..."> and
+//     <pci class="0x02..."> under <cpu>, with no <gpu> or <net> (NCCL fills those from the driver
+//     at run time, so the file names no NVLink and no NIC speed).
+// GPUs become slots (by dev; GPUs known only by their <pci> in bus id order, as the driver
+// numbers them), NICs (one per distinct <net> dev, or per NIC <pci>) become NICs.
 //
-// `nodes` copies of that node are joined by one switch, each NIC by a link of its own speed and
-// `networkLatency_s`: the network is not in the dump. Refused with the element named: another
-// version than 1, a document that is not <system>, a GPU or NIC without the attributes above,
-// malformed XML.
+// Bandwidths are NCCL's own (topo/nccl_bandwidths.hpp, from NCCL 2.30.7's src/graph/topo.h and
+// topo.cc). An NVLink counts as NCCL counts it: to an NVSwitch (tclass other than a GPU's or a
+// CPU's), to another GPU of the file, or not at all (a link to the GPU's own bus id or to a GPU
+// the file does not hold connects to nothing). Each slot's link to its node's fabric:
+//   - NVSwitch, where a GPU has an NVLink to one: its NVLinks to it x the per-link figure for
+//     its sm;
+//   - NVLink, where GPU-to-GPU NVLinks join all the GPUs into one group (and no NVSwitch): each
+//     GPU's NVLinks to the others, summed;
+//   - PCIe otherwise: the slowest PCIe link from the GPU up to its CPU, and, where the GPUs sit
+//     under two or more CPUs (NUMA domains), no more than the link between them.
+// One figure per node: the slowest GPU's. A GPU's link to a NIC is the slowest PCIe link on the
+// path between them (and the inter-CPU link where the path crosses CPUs), not NVLink speed; the
+// NIC's network link is its speed. A GPU sends through the NIC nearest to it in the tree (the
+// deepest common ancestor; ties: the lower NIC).
+//
+// `nodes` copies of that node are joined by one switch (the network is not in the file). Refused
+// with the element named: another version than 1, a document that is not <system>, no GPU
+// (naming what the file holds instead), a <gpu> or <net> without the attributes above, malformed
+// XML.
 #include <string>
+#include <vector>
 
 #include "ringlab/topo/topology.hpp"
 
 namespace ringlab::topo {
 
+// What the import read off the file and derived from it.
+struct NcclImportSummary {
+  std::string format;  // "NCCL_TOPO_DUMP_FILE dump" or "NCCL_TOPO_FILE (GPUs and NICs as <pci>)"
+  int gpus = 0;
+  int nics = 0;                     // distinct network devices
+  int sockets = 0;                  // <cpu> elements: NUMA domains, as NCCL counts CPUs
+  int sm = 0;                       // the GPUs' compute capability (the lowest; 0: not in the file)
+  std::string fabric;               // "NVSwitch", "NVLink", "PCIe"
+  bool nvswitch = false;            // some GPU has an NVLink to an NVSwitch
+  int nvlinksPerGpu = 0;            // NVLinks that count, on the GPU with the fewest
+  int ignoredNvlinks = 0;           // to the GPU's own bus id or to no GPU of the file
+  double nvlinkBandwidth_Bps = 0;   // one NVLink, NCCL's figure for sm (0: no NVLink counted)
+  double intraBandwidth_Bps = 0;    // each slot's link to the fabric
+  double nicLinkBandwidth_Bps = 0;  // the slowest GPU-to-NIC link (0: no NIC)
+  std::string cpuKind;              // "AMD", "Intel Sapphire Rapids", ... (the first <cpu>)
+  double interSocketBandwidth_Bps = 0;   // 0: one socket
+  std::vector<std::string> assumptions;  // what the file does not say and was assumed
+};
+
+struct NcclImport {
+  Topology topology;
+  NcclImportSummary summary;
+};
+
+NcclImport importNcclTopology(const std::string& text, const std::string& source, int nodes,
+                              double networkLatency_s);
+
+// The topology alone; its name is `source` followed by describeNcclImport's line.
 Topology parseNcclTopologyXml(const std::string& text, const std::string& source, int nodes,
                               double networkLatency_s);
+
+// "NCCL_TOPO_FILE, 8 GPUs sm 80, NVSwitch 12 NVLinks x 20 GB/s = 240 GB/s per GPU, ..." in one
+// line.
+std::string describeNcclImport(const NcclImportSummary& summary);
 
 }  // namespace ringlab::topo

@@ -14,10 +14,13 @@
 //   with cause's code and a message naming the rank that aborted and why.
 // - A peer process that dies is reported as PeerLost naming it, or at worst as Timeout naming it,
 //   within the wait's timeout.
+// - After abort(), survey() tells which peers answered with an abort of their own (alive), which
+//   are gone, and which stayed silent (stopped or hung), as far as the transport can know.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
@@ -49,6 +52,14 @@ static_assert(sizeof(CallStamp) == 48, "CallStamp travels as 48 raw bytes");
 
 // The Mismatch error a receiver raises when a message's stamp differs from its own.
 Error stampMismatch(int rank, const CallStamp& mine, int peer, const CallStamp& theirs);
+
+// What a rank that gave up learned of a peer (Transport::survey).
+enum class PeerState : std::uint8_t {
+  Unknown,   // the transport cannot tell
+  Answered,  // it aborted too, or is running: alive, and not the one to blame
+  Gone,      // its process exited or its connection closed without an abort
+  Silent,    // stopped, or hung outside the transport: it did not answer
+};
 
 class Transport {
  public:
@@ -82,6 +93,10 @@ class Transport {
   // This rank gives up: tells every peer it can reach, best effort and without blocking for
   // long, so that their waits end with `cause`'s code instead of a timeout.
   virtual void abort(const Error& cause) = 0;
+
+  // After abort(): what each peer did, learned until `until` at the latest (a transport returns
+  // sooner once every peer is known). Entry rank() is Answered. The default knows nothing.
+  virtual std::vector<PeerState> survey(std::chrono::steady_clock::time_point until);
 
  protected:
   CallStamp stamp_;

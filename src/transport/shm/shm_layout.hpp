@@ -48,6 +48,9 @@ struct alignas(kCacheLine) Slot {
 struct alignas(kCacheLine) Channel {
   alignas(kCacheLine) std::atomic<std::uint64_t> written;  // sender's
   alignas(kCacheLine) std::atomic<std::uint64_t> read;     // receiver's
+  // 1 once the sender has aborted: every aborting rank says so, even where another rank's abort
+  // notice took the segment header first.
+  alignas(kCacheLine) std::atomic<std::uint32_t> senderAborted;
   Slot slots[kSlotsPerChannel];
 };
 

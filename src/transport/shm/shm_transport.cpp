@@ -18,8 +18,10 @@
 #include <random>
 #include <vector>
 
+#include "ringlab/core/process.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/text.hpp"
+#include "ringlab/transport/fault_injection.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "transport/futex.hpp"
 #include "transport/shm/shm_layout.hpp"
@@ -153,10 +155,29 @@ class ShmTransport final : public Transport {
     freeOps_.push_back(request.slot);
   }
 
+  // On one host the kernel knows: a peer that aborted answered; one whose process exited without
+  // aborting is gone, one stopped by a signal is silent; of a running one nothing is known.
+  std::vector<PeerState> survey(std::chrono::steady_clock::time_point) override {
+    std::vector<PeerState> states(static_cast<std::size_t>(size_), PeerState::Unknown);
+    states[rank_] = PeerState::Answered;
+    for (int q = 0; q < size_; ++q) {
+      if (q == rank_ || pidFds_[q] < 0) continue;
+      if (channelOf(segments_[rank_].data(), q)->senderAborted.load(std::memory_order_acquire)) {
+        states[q] = PeerState::Answered;
+      } else if (processExited(q)) {
+        states[q] = PeerState::Gone;
+      } else if (isProcessStopped(headerOf(segments_[q].data())->ownerPid)) {
+        states[q] = PeerState::Silent;
+      }
+    }
+    return states;
+  }
+
   void abort(const Error& cause) override {
     const std::string reason = cause.what();
     for (int q = 0; q < size_; ++q) {
       if (q == rank_) continue;
+      channelOf(segments_[q].data(), rank_)->senderAborted.store(1, std::memory_order_release);
       SegmentHeader* h = headerOf(segments_[q].data());
       std::uint32_t expected = 0;
       if (h->aborted.compare_exchange_strong(expected, 1)) {
@@ -319,13 +340,15 @@ class ShmTransport final : public Transport {
                                                    strnlen(own_->abortReason, kAbortReasonBytes))));
   }
 
+  bool processExited(int peer) const {
+    pollfd p{pidFds_[peer], POLLIN, 0};
+    return pidFds_[peer] >= 0 && poll(&p, 1, 0) > 0;
+  }
+
   // A peer process that has exited can never complete our operations with it.
   void throwIfPeerDied() {
     for (int peer : active_) {
-      const int fd = pidFds_[peer];
-      if (fd < 0) continue;
-      pollfd p{fd, POLLIN, 0};
-      if (poll(&p, 1, 0) > 0) {
+      if (processExited(peer)) {
         throw Error(ErrorCode::PeerLost,
                     "rank " + std::to_string(rank_) + ": rank " + std::to_string(peer) + " (pid " +
                         std::to_string(headerOf(segments_[peer].data())->ownerPid) +
@@ -402,6 +425,7 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
   own->magic = kSegmentMagic;
   own->ranks = size;
   own->ownerPid = getpid();
+  injectSetupFault(rank);  // test-only: RINGLAB_FAULT=stop|kill,...,at=setup
   bootstrap::barrier(store, "shm-created-" + job, rank, size, options.timeout);
   for (int q = 0; q < size; ++q) {
     if (q == rank) continue;

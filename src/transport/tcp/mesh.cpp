@@ -11,6 +11,8 @@
 #include "bootstrap/wire.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
+#include "ringlab/transport/fault_injection.hpp"
+#include "transport/tcp/frame.hpp"
 
 namespace ringlab::transport::tcp {
 namespace {
@@ -88,7 +90,7 @@ net::Socket connectToPeer(int rank, int size, int peer, bootstrap::Store& store,
   splitHostPort(address, host, port, peer);
   const std::string what = "rank " + std::to_string(rank) + " connecting to rank " +
                            std::to_string(peer) + " at " + address;
-  net::Socket s = net::connectTo(host, port, deadline, what);
+  net::Socket s = net::connectTo(host, port, deadline, what, true);
   std::uint8_t buffer[wire::kHelloBytes];
   wire::encodeHello(helloOf(wire::HelloKind::DataConnect, rank, size, options.token), buffer);
   bool ok = net::sendAll(s.fd(), buffer, sizeof buffer, deadline, what);
@@ -218,7 +220,35 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
   }
 }
 
+// Setup failed: every peer connected so far hears it, best effort and briefly.
+void abortConnected(std::vector<net::Socket>& sockets, const Error& cause) {
+  for (net::Socket& s : sockets) {
+    if (!s.valid()) continue;
+    try {
+      sendAbortFrame(s.fd(), cause, Clock::now() + std::chrono::milliseconds(100));
+    } catch (const Error&) {
+      // that peer is gone: nothing to tell it
+    }
+  }
+}
+
 }  // namespace
+
+bool sendAbortFrame(int fd, const Error& cause, Clock::time_point deadline) {
+  std::string text = cause.what();
+  if (text.size() > kMaxAbortTextBytes) text.resize(kMaxAbortTextBytes);
+  FrameHeader header;
+  header.type = FrameType::Abort;
+  header.code = static_cast<std::uint8_t>(cause.code());
+  header.bytes = text.size();
+  std::uint8_t frame[kFrameHeaderBytes];
+  encodeFrameHeader(header, frame);
+  if (net::sendAll(fd, frame, sizeof frame, deadline, "abort")) {
+    net::sendAll(fd, text.data(), text.size(), deadline, "abort");
+  }
+  const std::uint8_t urgent = header.code;
+  return ::send(fd, &urgent, 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT) == 1;
+}
 
 std::vector<net::Socket> connectMesh(int rank, int size, bootstrap::Store& store,
                                      const TcpOptions& options) {
@@ -232,10 +262,16 @@ std::vector<net::Socket> connectMesh(int rank, int size, bootstrap::Store& store
   store.set(addressKey(rank), address);
   // Lower ranks first, then higher: rank r waits on an answer only from a rank below it, which
   // is accepting by then, so the setup cannot wait in a circle.
-  for (int peer = 0; peer < rank; ++peer) {
-    sockets[peer] = connectToPeer(rank, size, peer, store, options, deadline);
+  try {
+    for (int peer = 0; peer < rank; ++peer) {
+      sockets[peer] = connectToPeer(rank, size, peer, store, options, deadline);
+    }
+    injectSetupFault(rank);  // test-only: RINGLAB_FAULT=stop|kill,...,at=setup
+    acceptHigherRanks(rank, size, listener, address, options, deadline, sockets);
+  } catch (const Error& e) {
+    abortConnected(sockets, e);
+    throw;
   }
-  acceptHigherRanks(rank, size, listener, address, options, deadline, sockets);
   // The listener closes here: once every peer is connected, the data port refuses everything.
   return sockets;
 }

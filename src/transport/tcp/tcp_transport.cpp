@@ -80,10 +80,12 @@ struct Peer {
   net::Socket socket;
   Queue sends, recvs;
   std::unique_ptr<std::uint8_t[]> staging;
-  std::size_t begin = 0, end = 0;  // staged bytes not yet consumed
-  std::int32_t reading = -1;       // receive whose payload is being read
-  bool eof = false;                // the peer closed its side (or reset it)
-  bool hangup = false;             // POLLHUP seen: poll only while we need the connection
+  std::size_t begin = 0, end = 0;          // staged bytes not yet consumed
+  std::int32_t reading = -1;               // receive whose payload is being read
+  bool eof = false;                        // the peer closed its side (or reset it)
+  bool hangup = false;                     // POLLHUP seen: poll only while we need the connection
+  bool answered = false;                   // its urgent byte (its abort) arrived
+  PeerState atAbort = PeerState::Unknown;  // Gone or Silent when our abort reset the connection
 };
 
 class TcpTransport final : public Transport {
@@ -160,14 +162,6 @@ class TcpTransport final : public Transport {
   void abort(const Error& cause) override {
     if (aborted_) return;
     aborted_ = true;
-    std::string text = cause.what();
-    if (text.size() > kMaxAbortTextBytes) text.resize(kMaxAbortTextBytes);
-    FrameHeader header;
-    header.type = FrameType::Abort;
-    header.code = static_cast<std::uint8_t>(cause.code());
-    header.bytes = text.size();
-    std::uint8_t frame[kFrameHeaderBytes];
-    encodeFrameHeader(header, frame);
     for (int r = 0; r < size_; ++r) {
       Peer& p = peers_[r];
       if (r == rank_ || !p.socket.valid()) continue;
@@ -185,23 +179,111 @@ class TcpTransport final : public Transport {
                                    deadline, "abort");
           }
         }
-        if (aligned && net::sendAll(p.socket.fd(), frame, sizeof frame, deadline, "abort")) {
-          net::sendAll(p.socket.fd(), text.data(), text.size(), deadline, "abort");
-        }
-        const std::uint8_t urgent = header.code;
-        if (::send(p.socket.fd(), &urgent, 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT) != 1) {
+        if (!aligned || !sendAbortFrame(p.socket.fd(), cause, deadline)) {
           // The stream is full of data the peer has not asked for, so not even the urgent byte
           // fits. Reset the connection instead: the peer then fails at once with PeerLost naming
-          // this rank, rather than waiting for its timeout.
+          // this rank, rather than waiting for its timeout. It took neither our data nor the
+          // abort: blamed as silent unless it has answered already.
+          p.atAbort = PeerState::Silent;
           resetConnection(p);
         }
       } catch (const Error&) {
-        resetConnection(p);  // that peer is gone already; tell the others
+        // That peer is gone already. The socket stays open: survey() may still read the abort
+        // the peer sent before it went.
+        p.atAbort = PeerState::Gone;
       }
     }
   }
 
+  std::vector<PeerState> survey(Clock::time_point until) override {
+    std::vector<PeerState> states(static_cast<std::size_t>(size_), PeerState::Silent);
+    states[rank_] = PeerState::Answered;
+    std::vector<std::uint64_t> skip(static_cast<std::size_t>(size_), 0);
+    for (int r = 0; r < size_; ++r) {
+      Peer& p = peers_[r];
+      if (r == rank_) continue;
+      if (p.reading >= 0) {  // the rest of a payload we stopped reading
+        skip[r] = slots_[p.reading].bytes - slots_[p.reading].moved;
+        p.reading = -1;
+      }
+    }
+    for (;;) {
+      pollFds_.clear();
+      pollPeers_.clear();
+      for (int r = 0; r < size_; ++r) {
+        Peer& p = peers_[r];
+        if (states[r] != PeerState::Silent) continue;
+        if (p.answered || (p.socket.valid() && abortStaged(p, skip[r]))) {
+          states[r] = PeerState::Answered;
+        } else if (!p.socket.valid() || p.eof) {
+          states[r] = p.socket.valid() ? PeerState::Gone : p.atAbort;
+        } else {
+          pollFds_.push_back({p.socket.fd(), POLLIN | POLLPRI, 0});
+          pollPeers_.push_back(r);
+        }
+      }
+      const int left = net::millisecondsUntil(until);
+      if (pollFds_.empty() || left <= 0) break;
+      if (::poll(pollFds_.data(), pollFds_.size(), left) < 0 && errno != EINTR) break;
+      for (std::size_t i = 0; i < pollFds_.size(); ++i) {
+        if (pollFds_[i].revents) readForSurvey(peers_[pollPeers_[i]], pollFds_[i].revents);
+      }
+    }
+    return states;
+  }
+
  private:
+  // Consumes `p`'s staged frames (and `skip` payload bytes) up to an Abort frame; true once one
+  // has arrived whole.
+  static bool abortStaged(Peer& p, std::uint64_t& skip) {
+    for (;;) {
+      const std::size_t staged = p.end - p.begin;
+      if (skip > 0) {
+        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(skip, staged));
+        p.begin += n;
+        skip -= n;
+        if (skip > 0) return false;
+        continue;
+      }
+      FrameHeader header;
+      if (staged < kFrameHeaderBytes ||
+          parseFrameHeader(p.staging.get() + p.begin, kFrameHeaderBytes, header)) {
+        return false;
+      }
+      if (header.type == FrameType::Abort) return staged >= kFrameHeaderBytes + header.bytes;
+      p.begin += kFrameHeaderBytes;
+      skip = header.bytes;
+    }
+  }
+
+  // One read of whatever `p` sent, for survey(): its urgent byte means it aborted.
+  static void readForSurvey(Peer& p, short revents) {
+    std::uint8_t code = 0;
+    if ((revents & POLLPRI) && ::recv(p.socket.fd(), &code, 1, MSG_OOB | MSG_DONTWAIT) == 1) {
+      p.answered = true;
+    }
+    const ssize_t n = compactAndRead(p);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      p.eof = true;
+    }
+  }
+
+  // Moves what is staged to the front of staging and reads behind it, without blocking: recv's
+  // answer (errno as recv left it), with what arrived counted in.
+  static ssize_t compactAndRead(Peer& p) {
+    if (p.begin == p.end) {
+      p.begin = p.end = 0;
+    } else if (p.begin > 0) {
+      std::memmove(p.staging.get(), p.staging.get() + p.begin, p.end - p.begin);
+      p.end -= p.begin;
+      p.begin = 0;
+    }
+    const ssize_t n =
+        ::recv(p.socket.fd(), p.staging.get() + p.end, kStagingBytes - p.end, MSG_DONTWAIT);
+    if (n > 0) p.end += static_cast<std::size_t>(n);
+    return n;
+  }
+
   static void resetConnection(Peer& p) {
     const linger abortive{1, 0};
     setsockopt(p.socket.fd(), SOL_SOCKET, SO_LINGER, &abortive, sizeof abortive);
@@ -476,6 +558,7 @@ class TcpTransport final : public Transport {
   // The peer sent urgent data: it aborted. Read ahead to its Abort frame for the reason.
   [[noreturn]] void urgent(int peer) {
     Peer& p = peers_[peer];
+    p.answered = true;
     std::uint8_t code = static_cast<std::uint8_t>(ErrorCode::PeerLost);
     if (::recv(p.socket.fd(), &code, 1, MSG_OOB | MSG_DONTWAIT) != 1 || code > kMaxErrorCode) {
       code = static_cast<std::uint8_t>(ErrorCode::PeerLost);
@@ -502,19 +585,8 @@ class TcpTransport final : public Transport {
           continue;
         }
       }
-      if (p.begin == p.end) {
-        p.begin = p.end = 0;
-      } else if (p.begin > 0) {
-        std::memmove(p.staging.get(), p.staging.get() + p.begin, p.end - p.begin);
-        p.end -= p.begin;
-        p.begin = 0;
-      }
-      const ssize_t n =
-          ::recv(p.socket.fd(), p.staging.get() + p.end, kStagingBytes - p.end, MSG_DONTWAIT);
-      if (n > 0) {
-        p.end += static_cast<std::size_t>(n);
-        continue;
-      }
+      const ssize_t n = compactAndRead(p);
+      if (n > 0) continue;
       if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
       pollfd pfd{p.socket.fd(), POLLIN, 0};
       if (::poll(&pfd, 1, net::millisecondsUntil(deadline)) <= 0) break;
