@@ -1362,16 +1362,21 @@ TEST(CliTune, TableFeedsAutoAndExportsOpenMpiRules) {
 
 TEST(CliTuneBadInput, ExportsNameTheVersionAndTheTable) {
   ScratchDir dir;
-  const std::string rules = dir.file("rules.conf");
+  const std::string rules = dir.file("rules.conf"), table = dir.file("tune.json");
+  std::ofstream(table) << R"({"format": "ringlab-tune/1", "p": 4, "transport": "shm",
+    "dtype": "float32", "host": "h", "ringlab_version": "v", "date": "d", "rules": [],
+    "measured": [{"bytes": 8, "time_us": {"recursive_doubling": 1}}]})";
   expectCleanError(runRinglab({"tune", "--tuned", dir.file("none.json"), "--ompi-rules", rules,
                                "--ompi-version", "4.1.4"}),
                    {"none.json"});
-  expectCleanError(runRinglab({"tune", "--tuned", dir.file("none.json"), "--ompi-rules", rules,
-                               "--ompi-version", "four"}),
-                   {"--ompi-version 'four'", "major.minor.release"});
-  expectCleanError(runRinglab({"tune", "--tuned", dir.file("none.json"), "--mpich-json", rules,
-                               "--mpich-version", "3.4.3"}),
-                   {"MPICH 3.4.3", "4.0 and later"});
+  expectCleanError(runRinglab({"tune", "--tuned", dir.file("none.json")}),
+                   {"nothing to export", "--ompi-rules FILE"});
+  expectCleanError(
+      runRinglab({"tune", "--tuned", table, "--ompi-rules", rules, "--ompi-version", "four"}),
+      {"--ompi-version 'four'", "major.minor.release"});
+  expectCleanError(
+      runRinglab({"tune", "--tuned", table, "--mpich-json", rules, "--mpich-version", "3.4.3"}),
+      {"MPICH 3.4.3", "4.0 and later"});
 }
 
 TEST(CliTuneBadInput, TunedNeedsAuto) {

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "option_groups.hpp"
 #include "progress_line.hpp"
+#include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/model_files.hpp"
@@ -97,11 +98,16 @@ void writeExports(const TuneArgs& a, const MpiExports& e, const model::DecisionT
 }
 
 int runTuneCommand(const TuneArgs& a) {
-  const MpiExports exports = prepareExports(a);
   if (!a.tuned.empty()) {  // export only
-    writeExports(a, exports, io::readDecisionTable(a.tuned));
+    if (a.ompiRules.empty() && a.mpichJson.empty()) {
+      throwInvalid("--tuned " + a.tuned +
+                   ": nothing to export; give --ompi-rules FILE and/or --mpich-json FILE");
+    }
+    const model::DecisionTable table = io::readDecisionTable(a.tuned);
+    writeExports(a, prepareExports(a), table);
     return 0;
   }
+  const MpiExports exports = prepareExports(a);
   const measure::TuneConfig config = tuneConfig(a);
   // Unwritable outputs are refused before minutes of measuring, not after.
   a.json.checkWritable();
@@ -137,22 +143,22 @@ Action addTuneCommand(CLI::App& app) {
   cmd->add_option("--rounds", args->rounds, "interleaved rounds over the algorithms; best kept");
   cmd->add_option("--algos", args->algos, "comma-separated candidates");
   args->json.add(*cmd, "decision table to write");
-  cmd->add_option("--ompi-rules", args->ompiRules,
-                  "also write Open MPI coll/tuned rules, in the format of the Open MPI that reads "
-                  "them")
-      ->type_name("FILE");
-  cmd->add_option("--ompi-version", args->ompiVersion,
-                  "the Open MPI release that reads --ompi-rules (default: the installed one, from "
-                  "ompi_info)")
-      ->type_name("X.Y.Z");
-  cmd->add_option("--mpich-json", args->mpichJson,
-                  "also write MPICH's collective selection file "
-                  "(MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE, MPICH 4)")
-      ->type_name("FILE");
-  cmd->add_option("--mpich-version", args->mpichVersion,
-                  "the MPICH release that reads --mpich-json (default: the installed one, from "
-                  "mpichversion)")
-      ->type_name("X.Y.Z");
+  // Each MPI export: its file, and the release that reads it (default: the one installed here).
+  const auto addExport = [cmd](const char* option, std::string& file, const std::string& what,
+                               const char* versionOption, std::string& version, const char* tool) {
+    cmd->add_option(option, file, "also write " + what)->type_name("FILE");
+    cmd->add_option(versionOption, version,
+                    std::string("the release that reads ") + option +
+                        " (default: the installed one, from " + tool + ")")
+        ->type_name("X.Y.Z");
+  };
+  addExport("--ompi-rules", args->ompiRules,
+            "Open MPI coll/tuned rules, in the format of the release that reads them",
+            "--ompi-version", args->ompiVersion, "ompi_info");
+  addExport(
+      "--mpich-json", args->mpichJson,
+      "MPICH's collective selection file (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE, MPICH 4)",
+      "--mpich-version", args->mpichVersion, "mpichversion");
   cmd->add_option("--tuned", args->tuned,
                   "export this decision table (from an earlier tune) instead of measuring")
       ->type_name("FILE");

@@ -9,7 +9,6 @@
 
 #include "model/mpich_default_trees.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/core/text.hpp"
 #include "ringlab/model/registry.hpp"
 
 namespace ringlab::model {
