@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -13,7 +14,9 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
 #include "ringlab/measure/record.hpp"
+#include "ringlab/model/profile.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/report/chart.hpp"
 #include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/volume.hpp"
 
@@ -276,6 +279,49 @@ TEST(LabRecord, ReadsAnNcclTestsLogAsCompareDoes) {
             std::string::npos)
       << refused;
   EXPECT_EQ(rejectedField([](const Params& p) { return recordApi("", p); }, {{"nam", "x"}}), "nam");
+}
+
+// Panel 3 loads a `ringlab calibrate` profile through the same endpoint: read by the reader behind
+// --profile, its parameters in the page's units, and what it was measured on.
+TEST(LabRecord, ReadsACalibrateProfileWithWhatItWasMeasuredOn) {
+  const std::string text = readTextFile(RINGLAB_TEST_DATA "/plan_profile_p2.json", "profile");
+  const nlohmann::json j = recordApi(text, query({{"name", "p.json"}}));
+  ASSERT_EQ(j["valid"], true) << j;
+  EXPECT_EQ(j["kind"], "profile");
+  EXPECT_DOUBLE_EQ(j["params"]["alpha_us"].get<double>(), 30);  // alpha_s 3e-05
+  EXPECT_DOUBLE_EQ(j["params"]["bw_GBps"].get<double>(), 1);    // beta 1e-09 s/B
+  EXPECT_DOUBLE_EQ(j["params"]["gamma_ns_per_byte"].get<double>(), 0.2);
+  EXPECT_EQ(j["profile"]["transport"], "gloo (torch.distributed), 2 processes");
+  EXPECT_EQ(j["profile"]["host"], "test");
+  EXPECT_EQ(j["dtype"], "float32");
+  EXPECT_EQ(j["ranks"], 2);
+  // The stated defaults as a profile hold for any p: no ranks.
+  const nlohmann::json any =
+      recordApi(model::toJson(model::defaultProfile()).dump(), query({{"name", "d.json"}}));
+  EXPECT_TRUE(any["ranks"].is_null()) << any;
+  // A profile the reader refuses is refused with its message, not read as measurements.
+  const nlohmann::json bad =
+      recordApi(readTextFile(RINGLAB_TEST_DATA "/profile_no_beta.json", "profile"),
+                query({{"name", "b.json"}}));
+  EXPECT_EQ(bad["valid"], false);
+  EXPECT_NE(bad["error"].get<std::string>().find("profile file b.json: "), std::string::npos)
+      << bad;
+  EXPECT_NE(bad["error"].get<std::string>().find("beta_s_per_byte"), std::string::npos) << bad;
+}
+
+// One colour per algorithm, the CLI pictures' (the registry's order in Okabe and Ito's palette).
+TEST(LabInfo, PaletteGivesEveryAlgorithmItsPictureColour) {
+  const nlohmann::json palette = infoApi(query({}))["palette"];
+  const std::vector<std::string> names = model::algorithmNames();
+  ASSERT_EQ(palette.size(), names.size());
+  EXPECT_EQ(palette["ring"], "#0072B2");
+  EXPECT_EQ(palette["recursive_doubling"], "#D55E00");
+  std::set<std::string> colours;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(palette[names[i]], report::paletteColour(i)) << names[i];
+    colours.insert(palette[names[i]].get<std::string>());
+  }
+  EXPECT_EQ(colours.size(), names.size()) << "two algorithms share a colour";
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #   lab_http           `ringlab lab` over HTTP: bad requests, 404s, clean stop (node)
 #   lab_browser        the page in headless Chromium with playwright-core (node); screenshots of
 #                      each panel land in <build>/lab-screenshots
+#   lab_visitor        the page as a first-time visitor meets it, at 1280x800 and 390x844 with
+#                      touch: text sizes, palette, units, profiles, queued input, the overview
 # node, chromium and tests/browser/node_modules come from scripts/install-deps.
 add_executable(ringlab_lab_tests lab_api_test.cpp)
 target_link_libraries(ringlab_lab_tests PRIVATE ringlab_lab GTest::gtest_main)
@@ -16,13 +18,14 @@ set(browser_dir ${CMAKE_CURRENT_SOURCE_DIR}/browser)
 if(RINGLAB_NODE)
   add_test(NAME lab_http COMMAND ${RINGLAB_NODE} --test ${browser_dir}/api.test.mjs)
   add_test(NAME lab_browser COMMAND ${RINGLAB_NODE} --test ${browser_dir}/lab.test.mjs)
+  add_test(NAME lab_visitor COMMAND ${RINGLAB_NODE} --test ${browser_dir}/visitor.test.mjs)
   set_tests_properties(lab_http PROPERTIES TIMEOUT 120
     ENVIRONMENT "RINGLAB_BINARY=$<TARGET_FILE:ringlab_cli>")
-  set_tests_properties(lab_browser PROPERTIES TIMEOUT 300
+  set_tests_properties(lab_browser lab_visitor PROPERTIES TIMEOUT 300
     ENVIRONMENT "RINGLAB_BINARY=$<TARGET_FILE:ringlab_cli>;RINGLAB_CHROMIUM=${RINGLAB_CHROMIUM};RINGLAB_SCREENSHOTS=${PROJECT_BINARY_DIR}/lab-screenshots")
 else()
   # Registered anyway, failing with the fix, so that a missing tool is never a silent skip.
-  foreach(name lab_http lab_browser)
+  foreach(name lab_http lab_browser lab_visitor)
     add_test(NAME ${name} COMMAND sh -c "echo '${name}: node is not installed; run scripts/install-deps' >&2; exit 1")
   endforeach()
 endif()

@@ -225,17 +225,18 @@ TEST(PlanBaselines, DdpClosesABucketOnceItReachesItsLimit) {
   EXPECT_EQ(ddpBuckets(t, 5 << 20).size(), 3u);
 }
 
-TEST(PlanBaselines, DdpFollowsReverseParameterOrder) {
+TEST(PlanBaselines, DdpBucketsFollowReadyOrderWhateverTheParameterOrder) {
   Timeline t = fourTensors();
-  // Parameter order a, b, c, d: DDP takes d, c, b, a.
+  // Parameter order a, b, c, d (reverse: d, c, b, a): torch 1.13 rebuilds DDP's buckets after the
+  // first iteration in the order gradients became ready, a, b, c, d.
   t.tensors[0].paramIndex = 0;
   t.tensors[1].paramIndex = 1;
   t.tensors[2].paramIndex = 2;
   t.tensors[3].paramIndex = 3;
   const auto b = ddpBuckets(t, kDdpDefaultCapBytes);
   ASSERT_EQ(b.size(), 2u);
-  EXPECT_EQ(b[0].tensors, (std::vector<std::size_t>{3}));
-  EXPECT_EQ(b[1].tensors, (std::vector<std::size_t>{2, 1, 0}));
+  EXPECT_EQ(b[0].tensors, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(b[1].tensors, (std::vector<std::size_t>{2, 3}));
 }
 
 TEST(PlanBaselines, PerTensorSingleAndIterationTime) {
@@ -362,25 +363,30 @@ TEST(PlanTimeline, EvaluateStartsAreChecked) {
   expectInvalid([] { bucketsFromStarts({0, 2, 2}, 4); }, "strictly increasing");
 }
 
-// A torch.profiler trace of two iterations of a two-parameter model (events as torch 1.13 writes
-// them).
-nlohmann::json twoIterationTrace() {
+// A torch.profiler trace of two iterations of a two-parameter model, with "Input Dims" on the
+// AccumulateGrad events as torch builds with kineto write them under record_shapes=True (ours).
+nlohmann::json twoIterationTrace(bool shapes = true) {
   nlohmann::json ev = nlohmann::json::array();
-  const auto x = [&](const std::string& name, double ts, double dur) {
-    ev.push_back({{"ph", "X"}, {"name", name}, {"pid", 1}, {"tid", 1}, {"ts", ts}, {"dur", dur}});
+  const auto x = [&](const std::string& name, double ts, double dur, nlohmann::json dims) {
+    nlohmann::json e = {{"ph", "X"}, {"name", name}, {"pid", 1},
+                        {"tid", 1},  {"ts", ts},     {"dur", dur}};
+    if (shapes && !dims.is_null()) e["args"] = {{"Input Dims", dims}};
+    ev.push_back(e);
   };
   for (double base : {1000.0, 5000.0}) {
-    x("aten::addmm", base - 500, 100);  // forward: not part of the backward
-    x("autograd::engine::evaluate_function: AddmmBackward0", base, 100);
-    x("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", base + 110, 10);
-    x("torch::autograd::AccumulateGrad", base + 111, 8);  // bias ready at +119
-    x("torch::autograd::AccumulateGrad", base + 200,
-      base == 1000 ? 20 : 40);  // weight at +220 / +240
+    x("aten::addmm", base - 500, 100, nullptr);  // forward: not part of the backward
+    x("autograd::engine::evaluate_function: AddmmBackward0", base, 100, nullptr);
+    x("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", base + 110, 10,
+      nullptr);
+    x("torch::autograd::AccumulateGrad", base + 111, 8, {{4}});  // bias ready at +119
+    x("torch::autograd::AccumulateGrad", base + 200, base == 1000 ? 20 : 40,
+      {{10, 4}});  // weight at +220 / +240
   }
   return {{"traceEvents", ev}};
 }
 
-TEST(PlanTrace, AccumulateGradEndsMarkReadyInReverseParameterOrder) {
+TEST(PlanTrace, AccumulateGradShapesNameTheGradients) {
+  // The bias is listed second in the model but ready first: the shapes say so.
   const std::vector<ParameterInfo> params = {{"fc.weight", 40, DataType::Float32},
                                              {"fc.bias", 4, DataType::Float32}};
   const Timeline t = timelineFromChromeTrace(twoIterationTrace(), params, "trace.json");
@@ -391,6 +397,84 @@ TEST(PlanTrace, AccumulateGradEndsMarkReadyInReverseParameterOrder) {
   EXPECT_DOUBLE_EQ(t.tensors[1].ready_s, 230e-6);  // median of 220 and 240
   EXPECT_DOUBLE_EQ(t.backwardEnd_s, 230e-6);
   EXPECT_EQ(*t.tensors[1].paramIndex, 0u);
+}
+
+TEST(PlanTrace, GradientsTheTraceCannotTellApartAreRefusedNotGuessed) {
+  const std::vector<ParameterInfo> params = {{"fc.weight", 40, DataType::Float32},
+                                             {"fc.bias", 4, DataType::Float32}};
+  expectInvalid([&] { timelineFromChromeTrace(twoIterationTrace(false), params, "t.json"); },
+                "trace t.json: its AccumulateGrad events carry no shapes");
+  expectInvalid([&] { timelineFromChromeTrace(twoIterationTrace(false), params, "t.json"); },
+                "ready positions 0,1 (no shape) could be any of fc.weight, fc.bias; record the "
+                "trace with ringlab.torch.timeline.mark_gradients(model)");
+  // Shapes, but two parameters of 4 elements: which is ready first cannot be read.
+  const std::vector<ParameterInfo> twins = {{"norm.weight", 4, DataType::Float32},
+                                            {"norm.bias", 4, DataType::Float32}};
+  nlohmann::json trace = twoIterationTrace();
+  for (auto& e : trace["traceEvents"])
+    if (e.contains("args")) e["args"]["Input Dims"] = {{4}};
+  expectInvalid([&] { timelineFromChromeTrace(trace, twins, "t.json"); },
+                "trace t.json: the trace cannot tell which parameter each gradient is: ready "
+                "positions 0,1 (4 elements) could be any of norm.weight, norm.bias");
+}
+
+TEST(PlanTrace, ASingleParameterNeedsNoShape) {
+  nlohmann::json ev = nlohmann::json::array();
+  for (double base : {0.0, 1000.0}) {
+    ev.push_back({{"ph", "X"},
+                  {"name", "autograd::engine::evaluate_function: SumBackward0"},
+                  {"tid", 1},
+                  {"ts", base + 10},
+                  {"dur", 5}});
+    ev.push_back({{"ph", "X"},
+                  {"name", "torch::autograd::AccumulateGrad"},
+                  {"tid", 1},
+                  {"ts", base + 20},
+                  {"dur", base == 0 ? 10 : 20}});
+  }
+  const Timeline t = timelineFromChromeTrace(ev, {{"w", 8, DataType::Float32}}, "one.json");
+  ASSERT_EQ(t.tensors.size(), 1u);
+  EXPECT_DOUBLE_EQ(t.tensors[0].ready_s, 25e-6);  // median of 20 and 30 after each start
+}
+
+// Two iterations with ringlab's gradient markers; the second readies w1 before w0.
+nlohmann::json markedTrace(const std::string& stranger = "") {
+  nlohmann::json ev = nlohmann::json::array();
+  const auto x = [&](const std::string& name, double ts) {
+    ev.push_back({{"ph", "X"}, {"name", name}, {"pid", 1}, {"tid", 7}, {"ts", ts}, {"dur", 1}});
+  };
+  const std::string m = kGradReadyMarker;
+  x("autograd::engine::evaluate_function: MeanBackward0", 100);
+  x(m + "b0", 110);
+  x(m + "w0", 120);
+  x(m + (stranger.empty() ? "w1" : stranger), 130);
+  x("autograd::engine::evaluate_function: MeanBackward0", 1000);
+  x(m + "b0", 1012);
+  x(m + "w1", 1025);
+  x(m + "w0", 1040);
+  return {{"traceEvents", ev}};
+}
+
+TEST(PlanTrace, MarkersNameTheGradientsAndTheirReadyTimes) {
+  const std::vector<ParameterInfo> params = {
+      {"w0", 10, DataType::Float32}, {"b0", 10, DataType::Float32}, {"w1", 5, DataType::Float32}};
+  const Timeline t = timelineFromChromeTrace(markedTrace(), params, "m.json");
+  ASSERT_EQ(t.tensors.size(), 3u);
+  // Medians from each iteration's start: b0 (10, 12) 11, w1 (30, 25) 27.5, w0 (20, 40) 30.
+  EXPECT_EQ(t.tensors[0].name, "b0");
+  EXPECT_DOUBLE_EQ(t.tensors[0].ready_s, 11e-6);
+  EXPECT_EQ(t.tensors[1].name, "w1");
+  EXPECT_DOUBLE_EQ(t.tensors[1].ready_s, 27.5e-6);
+  EXPECT_EQ(t.tensors[2].name, "w0");
+  EXPECT_DOUBLE_EQ(t.tensors[2].ready_s, 30e-6);
+  EXPECT_EQ(*t.tensors[2].paramIndex, 0u);
+  EXPECT_DOUBLE_EQ(t.backwardEnd_s, 35e-6);  // median of 30 and 40
+  expectInvalid([&] { timelineFromChromeTrace(markedTrace("x"), params, "m.json"); },
+                "trace m.json: gradient 'x' is marked in the trace but not in the parameter list");
+  const std::vector<ParameterInfo> more = {
+      params[0], params[1], params[2], {"w2", 3, DataType::Float32}};
+  expectInvalid([&] { timelineFromChromeTrace(markedTrace(), more, "m.json"); },
+                "parameter 'w2' has 0 marked gradients, others 2");
 }
 
 TEST(PlanTrace, BadTracesAreNamed) {
@@ -404,6 +488,10 @@ TEST(PlanTrace, BadTracesAreNamed) {
   const std::vector<ParameterInfo> three = {params[0], params[1], {"x", 1, DataType::Float32}};
   expectInvalid([&] { timelineFromChromeTrace(twoIterationTrace(), three, "t.json"); },
                 "not a multiple of the 3 parameters");
+  const std::vector<ParameterInfo> other = {{"fc.weight", 40, DataType::Float32},
+                                            {"fc.bias", 5, DataType::Float32}};
+  expectInvalid([&] { timelineFromChromeTrace(twoIterationTrace(), other, "t.json"); },
+                "AccumulateGrad event 0 (4 elements) matches no remaining parameter");
   expectInvalid([] { parametersFromCsv("name,count,dtype\nw,0,float32\n", "p.csv"); },
                 "parameter 'w': element count '0'");
 }

@@ -46,15 +46,12 @@ export function parseWhole(text, { min = -1e9, max = 1e9, what = 'value' } = {})
   return { value };
 }
 
-// A decimal number ("2", "0.5", "1e-3") within [min, max].
-export function parseDecimal(text, { min = 0, max = 1e6, what = 'value', above = false } = {}) {
+// A quantity field as the API (and so the CLI's parser, core/units) reads it: a bare number is in
+// the unit shown beside the field ("2" beside us is 2us); anything else ("500ns", "12.5 GB/s") is
+// sent as typed, and the server says what it refuses. No second parser lives here.
+export function withUnit(text, unit) {
   const t = text.trim();
-  if (t === '') return { error: `enter ${what}` };
-  if (!/^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return { error: `"${t}" is not a number` };
-  const value = Number(t);
-  if (above ? value <= min : value < min) return { error: `must be ${above ? 'above' : 'at least'} ${min}` };
-  if (value > max) return { error: `must be at most ${max}` };
-  return { value };
+  return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) ? `${t}${unit}` : t;
 }
 
 const binaryUnits = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
@@ -101,6 +98,59 @@ export function svg(tag, attrs = {}, text) {
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+// A panel's actions, run one at a time in the order they came: a key press or click during a
+// server round trip waits for it instead of being dropped. An action pushed with a `key` while
+// the last waiting action has the same key joins it (a reload reads the fields when it runs, so
+// the latest values win) rather than queueing a second round trip. push() resolves to the
+// action's result.
+export class ActionQueue {
+  constructor(onBusy = () => {}) {
+    this.waiting = [];
+    this.running = false;
+    this.onBusy = onBusy;
+  }
+  push(action, key = null) {
+    return new Promise((resolve) => {
+      const last = this.waiting[this.waiting.length - 1];
+      if (key !== null && last && last.key === key) {
+        last.done.push(resolve);
+        return;
+      }
+      this.waiting.push({ action, key, done: [resolve] });
+      this.drain();
+    });
+  }
+  async drain() {
+    if (this.running) return;
+    this.running = true;
+    this.onBusy(true);
+    while (this.waiting.length > 0) {
+      const item = this.waiting.shift();
+      let result = false;
+      try {
+        result = await item.action();
+      } catch (error) {
+        console.error(error);  // a bug, not input: the browser tests fail on it
+      }
+      for (const resolve of item.done) resolve(result);
+    }
+    this.running = false;
+    this.onBusy(false);
+  }
+}
+
+// Keeps an SVG drawing's text legible however small it is drawn: sets --px, the drawing's units
+// per CSS pixel, which lab.css multiplies font sizes by (font-size: calc(12px * var(--px))).
+export function keepLegible(root) {
+  const box = root.viewBox.baseVal;
+  const update = () => {
+    const width = root.getBoundingClientRect().width;
+    if (width > 0 && box.width > 0) root.style.setProperty('--px', String(Math.max(1, box.width / width)));
+  };
+  new ResizeObserver(update).observe(root);
+  update();
 }
 
 // Plays `tick` every `delayMs()` milliseconds until it returns false or stop() is called; the

@@ -1,6 +1,6 @@
 // Panel 1: the modular orbit lab. The residues visited come from the server (/api/orbit, the
 // library's strideOrbit); this file only walks them one step at a time and draws the walk.
-import { api, parseWhole, setFieldMessage, svg, Player } from './common.js';
+import { api, parseWhole, setFieldMessage, svg, Player, ActionQueue } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -9,7 +9,8 @@ export function initOrbit(limits, onTryRing) {
   const drawing = $('orbit-svg');
   // The walk in progress: the server's orbit for (m, a), and k additions done so far.
   let walk = null;
-  let busy = false;
+  // Steps, resets and the round trip a step may need run one at a time, in the order pressed.
+  const queue = new ActionQueue();
 
   // Reads the three fields; null (with inline messages) when any is not valid.
   function readFields() {
@@ -147,18 +148,13 @@ export function initOrbit(limits, onTryRing) {
     return true;
   }
 
-  async function step() {
-    if (busy) return false;
-    busy = true;
-    try {
-      if (!(await ensureWalk())) return false;
-      walk.k += 1;
-      render();
-      return walk.k < walk.period;
-    } finally {
-      busy = false;
-    }
+  async function stepNow() {
+    if (!(await ensureWalk())) return false;
+    walk.k += 1;
+    render();
+    return walk.k < walk.period;
   }
+  const step = () => queue.push(stepNow);
 
   function render() {
     const m = walk ? walk.m : currentDrawingModulus();
@@ -179,10 +175,15 @@ export function initOrbit(limits, onTryRing) {
 
   function reset() {
     player.stop();
+    queue.push(resetNow);
+  }
+
+  function resetNow() {
     walk = null;
     $('orbit-note').textContent = '';
     for (const f of Object.values(fields)) setFieldMessage(f, '');
     render();
+    return true;
   }
 
   $('orbit-reset').addEventListener('click', reset);

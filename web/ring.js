@@ -1,7 +1,7 @@
 // Panel 2: ring AllReduce step by step. The schedule, the verifier's verdict, the contributions
 // each block holds after each step and the byte counts all come from /api/schedule (the library's
 // buildSchedule, verify and countVolume); this file draws state k and moves k.
-import { api, parseWhole, setFieldMessage, formatBytes, formatExactBytes, svg, el, Player } from './common.js';
+import { api, parseWhole, setFieldMessage, formatBytes, formatExactBytes, svg, el, Player, ActionQueue } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 const C = 220, R = 160;  // centre and radius of the drawn ring
@@ -20,7 +20,10 @@ export function initRing(limits) {
   const fields = { p: $('ring-p'), stride: $('ring-stride'), list: $('ring-list') };
   let data = null;  // the last schedule the server returned for valid input
   let k = 0;        // state shown: after step k (0 = before the first step)
-  let request = 0;  // answers to older requests are dropped: a field's change and a click can overlap
+  // Loads and steps run one at a time in the order they came: a Step pressed while a schedule is
+  // on its way steps that schedule. aria-busy tells assistive technology, and the browser tests,
+  // that something is still to come.
+  const queue = new ActionQueue((busy) => $('ring-form').setAttribute('aria-busy', String(busy)));
 
   const orderKind = () => document.querySelector('input[name="ring-order"]:checked').value;
 
@@ -62,15 +65,11 @@ export function initRing(limits) {
     return '';
   }
 
-  async function load() {
+  const load = () => queue.push(loadNow, 'load');
+  async function loadNow() {
     const query = readQuery();
     if (!query) return false;
-    const mine = ++request;
-    // aria-busy tells assistive technology, and the browser tests, that a schedule is on its way.
-    $('ring-form').setAttribute('aria-busy', 'true');
     const r = await api('schedule', query);
-    if (mine !== request) return false;
-    $('ring-form').setAttribute('aria-busy', 'false');
     if (!r.ok) {
       const target = { p: fields.p, stride: fields.stride, list: fields.list }[r.data.field];
       if (target) setFieldMessage(target, r.data.error);
@@ -272,12 +271,13 @@ export function initRing(limits) {
     renderVolume();
   }
 
-  async function step() {
+  function stepNow() {
     if (!data || !data.valid || k >= data.steps.length) return false;
     k += 1;
     render();
     return k < data.steps.length;
   }
+  const step = () => queue.push(stepNow);
 
   const player = new Player($('ring-play'), step, () => Number($('ring-speed').value));
   $('ring-form').addEventListener('submit', (e) => { e.preventDefault(); load(); });
@@ -289,11 +289,12 @@ export function initRing(limits) {
   fields.stride.addEventListener('focus', () => { $('ring-order-stride').checked = true; });
   fields.list.addEventListener('focus', () => { $('ring-order-list').checked = true; });
   $('ring-step').addEventListener('click', () => { player.stop(); step(); });
-  $('ring-back').addEventListener('click', () => { player.stop(); if (data && k > 0) { k -= 1; render(); } });
-  $('ring-reset').addEventListener('click', () => { player.stop(); if (data) { k = 0; render(); } });
+  $('ring-back').addEventListener('click', () => { player.stop(); queue.push(() => { if (data && k > 0) { k -= 1; render(); } }); });
+  $('ring-reset').addEventListener('click', () => { player.stop(); queue.push(() => { if (data) { k = 0; render(); } }); });
   $('ring-play').addEventListener('click', () => {
-    if (!player.playing && data && k >= data.steps.length) k = 0;  // Play at the end replays
-    player.toggle();
+    if (player.playing) return player.stop();
+    // After what is queued: Play at the end replays.
+    queue.push(() => { if (data && k >= data.steps.length) k = 0; }).then(() => player.start());
   });
   document.querySelectorAll('.max-p').forEach((n) => { n.textContent = String(limits.max_schedule_p); });
   load();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "params.hpp"
+#include "ringlab/model/params.hpp"
 
 namespace ringlab::lab {
 
@@ -25,7 +26,12 @@ inline constexpr std::size_t kMaxRecordBytes = 16u << 20;
 // Message sizes: 1 TiB, far past any real AllReduce message, and countable in 64 bits.
 inline constexpr std::uint64_t kMaxBytes = std::uint64_t{1} << 40;
 
-// GET /api/info: version, the limits above, and the model's stated default parameters.
+// The lab's model parameters as the page shows them: alpha_us, bw_GBps (per direction) and
+// gamma_ns_per_byte.
+nlohmann::json paramsJson(const model::ModelParams& m);
+
+// GET /api/info: version, the limits above, the model's stated default parameters, and the
+// colour of every registered algorithm (the palette of `ringlab`'s SVG pictures).
 nlohmann::json infoApi(const Params& params);
 
 // GET /api/orbit?m=8&a=2: the orbit x -> (x + a) mod m from 0, from schedule::strideOrbit.
@@ -49,8 +55,11 @@ nlohmann::json modelRanksApi(const Params& params);
 
 // POST /api/record?name=FILE, body: a `ringlab bench --json` file or an nccl-tests
 // all_reduce_perf log as uploaded: the run record as measure's one reader reads it, in the bench
-// JSON's shape (run, rows with out_of_place/in_place time_us) and valid: true; a file it refuses
-// is {valid: false, error: its message}, an answer rather than a bad request.
+// JSON's shape (kind: "record", run, rows with out_of_place/in_place time_us) and valid: true.
+// A `ringlab calibrate` profile (its "format" says so) is read by model's profile reader instead:
+// kind: "profile", the profile as written, params as paramsJson, dtype (what gamma was measured
+// on) and ranks (the optional "ranks" field, null when the profile holds for any p). A file a
+// reader refuses is {valid: false, error: its message}, an answer rather than a bad request.
 nlohmann::json recordApi(const std::string& body, const Params& params);
 
 }  // namespace ringlab::lab

@@ -3,13 +3,19 @@
 #include "api.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/profile.hpp"
+#include "ringlab/model/registry.hpp"
+#include "ringlab/report/chart.hpp"
 #include "ringlab/version.hpp"
 
 namespace ringlab::lab {
 
 nlohmann::json infoApi(const Params& params) {
   params.allowOnly({});
-  const model::ModelParams d = model::defaultProfile().params;
+  // An algorithm keeps its place in the registry's table as its colour, as report::chartSvg
+  // colours it: the lab and the CLI's pictures agree.
+  nlohmann::json palette = nlohmann::json::object();
+  const std::vector<std::string> names = model::algorithmNames();
+  for (std::size_t i = 0; i < names.size(); ++i) palette[names[i]] = report::paletteColour(i);
   return {{"version", version()},
           {"limits",
            {{"max_modulus", kMaxModulus},
@@ -17,11 +23,9 @@ nlohmann::json infoApi(const Params& params) {
             {"max_schedule_p", kMaxScheduleRanks},
             {"max_model_p", kMaxModelRanks},
             {"max_bytes", kMaxBytes}}},
-          {"model_defaults",
-           {{"alpha_us", d.link.alpha_s * 1e6},
-            {"bw_GBps", 1e-9 / d.link.beta_s_per_byte},
-            {"gamma_ns_per_byte", d.reduce.gamma_s_per_byte * 1e9}}},
-          {"modelled_algorithms", model::candidateAlgorithms()}};
+          {"model_defaults", paramsJson(model::defaultProfile().params)},
+          {"modelled_algorithms", model::candidateAlgorithms()},
+          {"palette", palette}};
 }
 
 }  // namespace ringlab::lab

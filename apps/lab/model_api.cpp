@@ -34,12 +34,6 @@ model::ModelParams modelParams(const Params& params) {
   return m;
 }
 
-nlohmann::json paramsJson(const model::ModelParams& m) {
-  return {{"alpha_us", m.link.alpha_s * 1e6},
-          {"bw_GBps", 1e-9 / m.link.beta_s_per_byte},
-          {"gamma_ns_per_byte", m.reduce.gamma_s_per_byte * 1e9}};
-}
-
 std::uint64_t countOf(const Params& params, const std::string& name, const std::string& fallback,
                       DataType type) {
   const std::uint64_t bytes = params.size(name, kMaxBytes, fallback);
@@ -53,6 +47,12 @@ std::uint64_t countOf(const Params& params, const std::string& name, const std::
 }
 
 }  // namespace
+
+nlohmann::json paramsJson(const model::ModelParams& m) {
+  return {{"alpha_us", m.link.alpha_s * 1e6},
+          {"bw_GBps", 1e-9 / m.link.beta_s_per_byte},
+          {"gamma_ns_per_byte", m.reduce.gamma_s_per_byte * 1e9}};
+}
 
 nlohmann::json modelSizesApi(const Params& params) {
   params.allowOnly({"p", "alpha", "bw", "gamma", "min", "max", "dtype"});

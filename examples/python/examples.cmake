@@ -17,6 +17,10 @@ endif()
 add_test(NAME plan_torch_recorder_and_trace
          COMMAND ${PROJECT_SOURCE_DIR}/tests/plan_torch_test.sh $<TARGET_FILE:ringlab_cli> ${Python3_EXECUTABLE}
                  ${PROJECT_SOURCE_DIR})
+# Ground truth on stock models: the trace reader against autograd hooks in the same run, and the
+# ddp rows against the buckets DDP really reduces (tests/plan_trace_truth_test.py, one process).
+add_test(NAME plan_trace_ground_truth
+         COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/plan_trace_truth_test.py $<TARGET_FILE:ringlab_cli>)
 # tools/ddp_bucket_check.py at its smallest (about 20 s): real DDP, 2 processes over gloo.
 add_test(NAME plan_ddp_check_smoke
          COMMAND ${PROJECT_SOURCE_DIR}/tests/plan_ddp_check_test.sh $<TARGET_FILE:ringlab_cli> ${Python3_EXECUTABLE}
@@ -25,7 +29,7 @@ add_test(NAME plan_ddp_check_smoke
 add_test(NAME bucket_apply_check_smoke
          COMMAND ${PROJECT_SOURCE_DIR}/tests/bucket_apply_check_test.sh ${Python3_EXECUTABLE}
                  ${PROJECT_SOURCE_DIR})
-set_tests_properties(plan_torch_recorder_and_trace plan_ddp_check_smoke bucket_apply_check_smoke PROPERTIES
+set_tests_properties(plan_torch_recorder_and_trace plan_trace_ground_truth plan_ddp_check_smoke bucket_apply_check_smoke PROPERTIES
                      ENVIRONMENT "${_ringlab_python_env}")
 set_tests_properties(plan_ddp_check_smoke bucket_apply_check_smoke PROPERTIES TIMEOUT 300 PROCESSORS 2)
 

@@ -54,8 +54,8 @@ FittedSizes measureLink(const CalibrateConfig& c, ProgressMeter& meter) {
   return link;
 }
 
-// Median time of reduce(float32, sum) in place, per size, over sizes of at least 64 KiB up to at
-// least 1 MiB: the kernel's rate, not its call overhead.
+// Median time of reduce(kCalibrateReduceType, sum) in place, per size, over sizes of at least 64
+// KiB up to at least 1 MiB: the kernel's rate, not its call overhead.
 std::vector<std::uint64_t> reduceSizes(const CalibrateConfig& c) {
   return geometricSizes(std::max<std::uint64_t>(c.minBytes, 64 * 1024),
                         std::max<std::uint64_t>(c.maxBytes, 1 << 20), 4);
@@ -64,13 +64,14 @@ std::vector<std::uint64_t> reduceSizes(const CalibrateConfig& c) {
 FittedSizes measureReduce(const CalibrateConfig& c, ProgressMeter& meter) {
   FittedSizes red;
   red.sizes = reduceSizes(c);
+  static_assert(kCalibrateReduceType == DataType::Float32, "the buffers below hold floats");
   std::vector<float> a(red.sizes.back() / 4, 1.0f), b(red.sizes.back() / 4, 2.0f);
   for (std::uint64_t bytes : red.sizes) {
     meter.stage("reduce " + formatSize(bytes));
     std::vector<double> samples;
     for (int i = 0; i < c.iterations + 2; ++i) {
       const auto start = std::chrono::steady_clock::now();
-      reduce(DataType::Float32, ReduceOp::Sum, a.data(), a.data(), b.data(), bytes / 4);
+      reduce(kCalibrateReduceType, ReduceOp::Sum, a.data(), a.data(), b.data(), bytes / 4);
       const double s =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (i >= 2) samples.push_back(s);

@@ -10,19 +10,10 @@ namespace ringlab::plan {
 
 std::vector<Bucket> ddpBuckets(const Timeline& timeline, std::uint64_t capBytes,
                                std::uint64_t firstCapBytes) {
-  const std::size_t n = timeline.tensors.size();
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  if (n > 0 && timeline.tensors.front().paramIndex) {
-    // Reverse parameter order: the last-defined parameter first.
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      return *timeline.tensors[a].paramIndex > *timeline.tensors[b].paramIndex;
-    });
-  }
   std::vector<Bucket> out;
   Bucket open;
   std::uint64_t openBytes = 0;
-  for (std::size_t i : order) {
+  for (std::size_t i = 0; i < timeline.tensors.size(); ++i) {  // ready order, as DDP rebuilds
     open.tensors.push_back(i);
     openBytes += timeline.tensors[i].bytes();
     if (openBytes >= (out.empty() ? firstCapBytes : capBytes)) {

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <numeric>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
@@ -14,10 +18,31 @@ namespace {
 
 constexpr const char* kAccumulateGrad = "torch::autograd::AccumulateGrad";
 constexpr const char* kEvaluatePrefix = "autograd::engine::evaluate_function";
+constexpr const char* kRecordInstead =
+    "record the trace with ringlab.torch.timeline.mark_gradients(model) active (what "
+    "tools/record_grad_timeline.py --trace-out does), which names each gradient in the trace";
 
 struct Event {
   double ts_us = 0, end_us = 0;
+  std::string thread;
+  std::string label;        // a marker's parameter name
   long long elements = -1;  // from "Input Dims", -1 when absent
+};
+
+// One iteration's backward: per parameter (index into the parameter list) its ready time, in the
+// order the gradients became ready.
+struct Ready {
+  std::size_t param = 0;
+  double at_us = 0;
+};
+struct Group {
+  std::vector<Ready> ready;
+  std::string thread;
+};
+
+struct Scan {
+  std::vector<Event> markers;
+  std::map<std::string, std::vector<Event>> accumulate, evaluate;  // by thread
 };
 
 [[noreturn]] void fail(const std::string& source, const std::string& what) {
@@ -40,6 +65,178 @@ long long elementsOf(const nlohmann::json& e) {
   return n;
 }
 
+Scan scan(const nlohmann::json& events) {
+  Scan s;
+  const std::string marker = kGradReadyMarker;
+  for (const nlohmann::json& e : events) {
+    if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("name") || !e["name"].is_string())
+      continue;
+    if (!e.contains("ts") || !e["ts"].is_number()) continue;
+    const std::string name = e["name"].get<std::string>();
+    const double ts = e["ts"].get<double>();
+    const double dur = e.contains("dur") && e["dur"].is_number() ? e["dur"].get<double>() : 0.0;
+    Event ev{ts, ts + dur, threadKey(e), "", elementsOf(e)};
+    if (name == kAccumulateGrad) s.accumulate[ev.thread].push_back(ev);
+    if (name.rfind(kEvaluatePrefix, 0) == 0) s.evaluate[ev.thread].push_back(ev);
+    if (name.rfind(marker, 0) == 0) {
+      ev.label = name.substr(marker.size());
+      s.markers.push_back(std::move(ev));
+    }
+  }
+  const auto byTime = [](const Event& a, const Event& b) { return a.ts_us < b.ts_us; };
+  std::stable_sort(s.markers.begin(), s.markers.end(), byTime);
+  for (auto* m : {&s.accumulate, &s.evaluate})
+    for (auto& [thread, list] : *m) std::stable_sort(list.begin(), list.end(), byTime);
+  return s;
+}
+
+// Marked traces: the g-th marker of each parameter belongs to iteration g; ready at the marker.
+std::vector<Group> groupsFromMarkers(const std::vector<Event>& markers,
+                                     const std::vector<ParameterInfo>& params,
+                                     const std::string& source) {
+  std::map<std::string, std::size_t> index;
+  for (std::size_t q = 0; q < params.size(); ++q) index[params[q].name] = q;
+  std::vector<std::size_t> seen(params.size(), 0);
+  std::vector<Group> groups;
+  for (const Event& m : markers) {
+    const auto it = index.find(m.label);
+    if (it == index.end())
+      fail(source,
+           "gradient '" + m.label + "' is marked in the trace but not in the parameter list");
+    const std::size_t g = seen[it->second]++;
+    if (groups.size() <= g) groups.push_back({{}, m.thread});
+    groups[g].ready.push_back({it->second, m.ts_us});
+  }
+  for (std::size_t q = 0; q < params.size(); ++q) {
+    if (seen[q] != groups.size()) {
+      fail(source, "parameter '" + params[q].name + "' has " + std::to_string(seen[q]) +
+                       " marked gradients, others " + std::to_string(groups.size()) +
+                       "; trace whole iterations of a model whose parameters all get gradients");
+    }
+  }
+  return groups;
+}
+
+// What the trace cannot tell: ready positions whose element count (or missing shape) fits several
+// parameters, named with the candidates.
+std::string ambiguity(const std::vector<Event>& group, const std::vector<ParameterInfo>& params) {
+  std::map<long long, std::vector<std::size_t>> positions;
+  for (std::size_t k = 0; k < group.size(); ++k) positions[group[k].elements].push_back(k);
+  std::string out;
+  for (const auto& [n, at] : positions) {
+    std::vector<std::string> names;
+    for (const ParameterInfo& p : params)
+      if (n < 0 || static_cast<std::uint64_t>(n) == p.count) names.push_back(p.name);
+    if (names.size() < 2) continue;
+    std::vector<std::string> pos;
+    for (std::size_t k : at) pos.push_back(std::to_string(k));
+    if (names.size() > 6) {
+      names.resize(6);
+      names.back() = "...";
+    }
+    out += (out.empty() ? "" : "; ") + std::string("ready positions ") +
+           fmt::format("{}", fmt::join(pos, ",")) +
+           (n < 0 ? " (no shape)" : " (" + std::to_string(n) + " elements)") + " could be any of " +
+           fmt::format("{}", fmt::join(names, ", "));
+  }
+  return out;
+}
+
+// Unmarked traces: consecutive runs of one AccumulateGrad per parameter on the backward thread,
+// each mapped by its element count, which must name exactly one parameter.
+std::vector<Group> groupsFromShapes(const std::vector<Event>& acc, const std::string& thread,
+                                    const std::vector<ParameterInfo>& params,
+                                    const std::string& source) {
+  const std::size_t p = params.size();
+  if (acc.size() % p != 0) {
+    fail(source, std::to_string(acc.size()) +
+                     " AccumulateGrad events on the backward thread is not a multiple of the " +
+                     std::to_string(p) +
+                     " parameters; trace whole iterations of a model whose parameters all get "
+                     "gradients");
+  }
+  std::vector<Group> groups;
+  for (std::size_t g = 0; g < acc.size() / p; ++g) {
+    const std::vector<Event> events(acc.begin() + g * p, acc.begin() + (g + 1) * p);
+    const std::string unclear = ambiguity(events, params);
+    if (!unclear.empty()) {
+      const bool shapes =
+          std::any_of(events.begin(), events.end(), [](const Event& e) { return e.elements >= 0; });
+      fail(source,
+           std::string(shapes ? ""
+                              : "its AccumulateGrad events carry no shapes (\"Input Dims\", "
+                                "written with record_shapes=True by torch builds with "
+                                "kineto), so ") +
+               "the trace cannot tell which parameter each gradient is: " + unclear + "; " +
+               kRecordInstead);
+    }
+    Group group{{}, thread};
+    std::vector<bool> used(p, false);
+    for (std::size_t k = 0; k < p; ++k) {
+      std::size_t q = 0;
+      // No shape passed the ambiguity check only with a single parameter: it fits.
+      const long long n = events[k].elements;
+      while (q < p && (used[q] || (n >= 0 && params[q].count != static_cast<std::uint64_t>(n))))
+        ++q;
+      if (q == p) {
+        fail(source, "AccumulateGrad event " + std::to_string(g * p + k) + " (" +
+                         std::to_string(events[k].elements) +
+                         " elements) matches no remaining parameter");
+      }
+      used[q] = true;
+      group.ready.push_back({q, events[k].end_us});
+    }
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+// Per parameter the median of its ready times, each from its iteration's start: the first
+// evaluate_function event on that thread after the previous iteration's last gradient.
+Timeline timelineFromGroups(const std::vector<Group>& groups, const Scan& s,
+                            const std::vector<ParameterInfo>& params, const std::string& source) {
+  const std::size_t p = params.size();
+  std::vector<std::vector<double>> ready(p);
+  std::vector<double> ends, firstSeen(p, 0);
+  double previousEnd = -std::numeric_limits<double>::infinity();
+  for (const Group& g : groups) {
+    const double first = g.ready.front().at_us;
+    double start = first;
+    const auto eval = s.evaluate.find(g.thread);
+    if (eval != s.evaluate.end()) {
+      for (const Event& e : eval->second) {
+        if (e.ts_us > previousEnd && e.ts_us <= first) {
+          start = e.ts_us;
+          break;
+        }
+      }
+    }
+    for (std::size_t k = 0; k < g.ready.size(); ++k) {
+      ready[g.ready[k].param].push_back(g.ready[k].at_us - start);
+      if (&g == &groups.front()) firstSeen[g.ready[k].param] = static_cast<double>(k);
+    }
+    previousEnd = g.ready.back().at_us;
+    ends.push_back(previousEnd - start);
+  }
+  std::vector<double> median(p);
+  for (std::size_t q = 0; q < p; ++q) median[q] = model::median(ready[q]);
+  std::vector<std::size_t> order(p);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return median[a] != median[b] ? median[a] < median[b] : firstSeen[a] < firstSeen[b];
+  });
+  Timeline t;
+  t.source = source;
+  t.backwardEnd_s = model::median(ends) * 1e-6;
+  for (std::size_t q : order) {
+    const ParameterInfo& info = params[q];
+    t.tensors.push_back(
+        {info.name, info.count, info.dtype, std::min(median[q] * 1e-6, t.backwardEnd_s), q});
+  }
+  validate(t);
+  return t;
+}
+
 }  // namespace
 
 Timeline timelineFromChromeTrace(const nlohmann::json& trace,
@@ -49,91 +246,21 @@ Timeline timelineFromChromeTrace(const nlohmann::json& trace,
   if (trace.is_object() && trace.contains("traceEvents")) events = &trace["traceEvents"];
   if (!events->is_array()) fail(source, "not a Chrome trace (no \"traceEvents\" array)");
   if (params.empty()) fail(source, "no parameters given to map the gradients to");
-  // The backward thread: the one with the most AccumulateGrad events.
-  std::map<std::string, std::vector<Event>> accumulate, evaluate;
-  for (const nlohmann::json& e : *events) {
-    if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("name") || !e["name"].is_string())
-      continue;
-    if (!e.contains("ts") || !e["ts"].is_number()) continue;
-    const std::string name = e["name"].get<std::string>();
-    Event ev{e["ts"].get<double>(), e["ts"].get<double>() + e.value("dur", 0.0), elementsOf(e)};
-    if (name == kAccumulateGrad) accumulate[threadKey(e)].push_back(ev);
-    if (name.rfind(kEvaluatePrefix, 0) == 0) evaluate[threadKey(e)].push_back(ev);
-  }
-  if (accumulate.empty()) {
+  const Scan s = scan(*events);
+  if (!s.markers.empty())
+    return timelineFromGroups(groupsFromMarkers(s.markers, params, source), s, params, source);
+  if (s.accumulate.empty()) {
     fail(source, std::string("no \"") + kAccumulateGrad +
                      "\" events; record the backward pass with torch.profiler (CPU activity) and "
                      "export_chrome_trace");
   }
+  // The backward thread: the one with the most AccumulateGrad events.
   const auto thread = std::max_element(
-      accumulate.begin(), accumulate.end(),
+      s.accumulate.begin(), s.accumulate.end(),
       [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
-  std::vector<Event>& acc = thread->second;
-  std::vector<Event>& eval = evaluate[thread->first];
-  const auto byTime = [](const Event& a, const Event& b) { return a.ts_us < b.ts_us; };
-  std::sort(acc.begin(), acc.end(), byTime);
-  std::sort(eval.begin(), eval.end(), byTime);
-  const std::size_t p = params.size();
-  if (acc.size() % p != 0) {
-    fail(source,
-         std::to_string(acc.size()) +
-             " AccumulateGrad events on the backward thread is not a multiple of the " +
-             std::to_string(p) +
-             " parameters; trace whole iterations of a model whose parameters all get gradients");
-  }
-  // Map event position -> parameter, once, from the first group.
-  std::vector<std::size_t> paramOf(p);
-  std::vector<bool> used(p, false);
-  for (std::size_t k = 0; k < p; ++k) {
-    std::size_t chosen = p;
-    const std::size_t next = p - 1 - k;  // reverse parameter order
-    const long long n = acc[k].elements;
-    if (!used[next] && (n < 0 || static_cast<std::uint64_t>(n) == params[next].count)) {
-      chosen = next;
-    } else {
-      for (std::size_t q = p; q-- > 0;) {
-        if (!used[q] && (n < 0 || static_cast<std::uint64_t>(n) == params[q].count)) {
-          chosen = q;
-          break;
-        }
-      }
-    }
-    if (chosen == p) {
-      fail(source, "AccumulateGrad event " + std::to_string(k) + " (" + std::to_string(n) +
-                       " elements) matches no remaining parameter");
-    }
-    used[chosen] = true;
-    paramOf[k] = chosen;
-  }
-  const std::size_t groups = acc.size() / p;
-  std::vector<std::vector<double>> ready(p);
-  std::vector<double> ends;
-  double previousEnd = -1e300;
-  for (std::size_t g = 0; g < groups; ++g) {
-    const Event* first = &acc[g * p];
-    double start = first->ts_us;
-    for (const Event& e : eval) {
-      if (e.ts_us > previousEnd && e.ts_us <= first->ts_us) {
-        start = e.ts_us;
-        break;
-      }
-    }
-    for (std::size_t k = 0; k < p; ++k) ready[k].push_back(acc[g * p + k].end_us - start);
-    previousEnd = acc[g * p + p - 1].end_us;
-    ends.push_back(previousEnd - start);
-  }
-  Timeline t;
-  t.source = source;
-  t.backwardEnd_s = model::median(ends) * 1e-6;
-  for (std::size_t k = 0; k < p; ++k) {
-    const ParameterInfo& info = params[paramOf[k]];
-    t.tensors.push_back(
-        {info.name, info.count, info.dtype, model::median(ready[k]) * 1e-6, paramOf[k]});
-  }
-  validate(t);
-  return t;
+  return timelineFromGroups(groupsFromShapes(thread->second, thread->first, params, source), s,
+                            params, source);
 }
-
 std::vector<ParameterInfo> parametersFromCsv(const std::string& text, const std::string& source) {
   std::vector<ParameterInfo> out;
   bool header = false;

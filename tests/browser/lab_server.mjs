@@ -51,8 +51,9 @@ export function runRinglab(args) {
 }
 
 // Debian's Chromium, driven by playwright-core (which never downloads a browser), headless with
-// a fresh profile and every background service off: the machine may have no network.
-export async function launchChromium(viewport) {
+// a fresh profile and every background service off: the machine may have no network. `options`
+// adds playwright's context options (hasTouch, deviceScaleFactor).
+export async function launchChromium(viewport, options = {}) {
   let chromium;
   try {
     ({ chromium } = await import('playwright-core'));
@@ -63,6 +64,7 @@ export async function launchChromium(viewport) {
     executablePath: process.env.RINGLAB_CHROMIUM || '/usr/bin/chromium',
     headless: true,
     viewport,
+    ...options,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

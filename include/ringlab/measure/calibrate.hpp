@@ -7,12 +7,16 @@
 #include <string>
 #include <vector>
 
+#include "ringlab/core/dtype.hpp"
 #include "ringlab/core/progress.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/profile.hpp"
 
 namespace ringlab::measure {
+
+// The element type gamma is measured on (a sum in place): a profile's gamma is this type's.
+inline constexpr DataType kCalibrateReduceType = DataType::Float32;
 
 struct CalibrateConfig {
   std::string transport = "inproc";
@@ -38,7 +42,7 @@ struct ConcurrencyStep {
 
 struct Calibration {
   FittedSizes link;    // one-way time (round trip / 2), best of the round trips
-  FittedSizes reduce;  // float32 sum in place, median of the runs
+  FittedSizes reduce;  // kCalibrateReduceType sum in place, median of the runs
   std::uint64_t concurrencyBytes = 0;
   std::vector<ConcurrencyStep> concurrency;  // k = 1, 2, 4, ... up to twice the core count
   double concurrentTransfers = 1;            // the best overOnePair

@@ -14,11 +14,13 @@ namespace ringlab::plan {
 inline constexpr std::uint64_t kDdpDefaultCapBytes = 25ull << 20;
 inline constexpr std::uint64_t kDdpFirstBucketBytes = 1ull << 20;
 
-// DDP's reducer assignment (compute_bucket_assignment_by_size): parameters are taken in reverse
-// of the model's parameter order (the timeline's parameter indices; ready order when it has none,
-// which is also the order DDP rebuilds its buckets in after the first iteration); a bucket takes
-// whole parameters, never split, and closes as soon as it holds at least its limit: firstCapBytes
-// for the first bucket, capBytes after. Buckets are reduced in that order.
+// DDP's buckets as torch 1.13's reducer runs them from the second iteration on (the first
+// iteration is one bucket; with find_unused_parameters=False, the default, the reducer then
+// rebuilds its buckets with compute_bucket_assignment_by_size over the gradients in the order
+// they became ready in that iteration): tensors in ready order; a bucket takes whole tensors,
+// never split, and closes as soon as it holds at least its limit: firstCapBytes for the first
+// bucket, capBytes after. Buckets are reduced in that order. (With find_unused_parameters=True
+// DDP never rebuilds and keeps buckets in reverse parameter order: not modelled.)
 std::vector<Bucket> ddpBuckets(const Timeline& timeline, std::uint64_t capBytes,
                                std::uint64_t firstCapBytes = kDdpFirstBucketBytes);
 

@@ -19,8 +19,8 @@ struct GradTensor {
   std::uint64_t count = 0;  // elements
   DataType dtype = DataType::Float32;
   double ready_s = 0;  // gradient ready, seconds from the backward's start
-  // Position of the parameter in the model's parameter list (model.parameters()), when known:
-  // DDP forms its initial buckets in reverse of this order.
+  // Position of the parameter in the model's parameter list (model.parameters()), when known; for
+  // reference only: buckets follow ready order, as DDP's do after its first iteration.
   std::optional<std::size_t> paramIndex;
 
   std::uint64_t bytes() const { return count * dataTypeSize(dtype); }

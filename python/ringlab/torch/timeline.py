@@ -2,6 +2,8 @@
 
 `record(model, make_batch, loss_fn)` measures a model's gradient timeline in ringlab's format
 (`ringlab-grad-timeline/1`, docs/BUCKETS.md), in the same process that trains it afterwards.
+`mark_gradients(model)` names each gradient in a torch.profiler trace recorded meanwhile, so that
+`ringlab plan --trace` reads the ready order and the names from the trace.
 `measure_allreduce(group)` times the group's own AllReduce at every power of two, in the shape
 `ringlab bench --json` writes, for the planner's `--measured` prices.
 
@@ -17,6 +19,7 @@ buffer (bytes copied per second, median of repeats), the copy DDP makes into and
 Parameters that receive no gradient are left out (DDP would need find_unused_parameters for them).
 """
 
+import contextlib
 import statistics
 import time
 
@@ -24,12 +27,56 @@ import torch
 import torch.distributed as dist
 
 FORMAT = "ringlab-grad-timeline/1"
+# The name of the event mark_gradients writes into a torch.profiler trace, followed by the
+# parameter's name: what `ringlab plan --trace` reads the ready order and the names from
+# (kGradReadyMarker, include/ringlab/plan/chrome_trace.hpp).
+GRAD_READY_MARKER = "ringlab.grad_ready: "
 DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16", torch.bfloat16: "bfloat16"}
 
 
 def accumulate_grad_node(param):
     """The AccumulateGrad node of a leaf parameter (as DDP's reducer and Horovod find it)."""
     return param.expand_as(param).grad_fn.next_functions[0][0]
+
+
+def hook_accumulate_grad(params, make_hook):
+    """A post-hook on each (name, parameter)'s AccumulateGrad node: make_hook(name) is called once
+    per parameter and returns the hook. Returns (node, handle) pairs: keep them while the hooks
+    should run (a node lives only while referenced, and its hooks with it), then remove the
+    handles."""
+    hooks = []
+    for name, p in params:
+        node = accumulate_grad_node(p)
+        hooks.append((node, node.register_hook(make_hook(name))))
+    return hooks
+
+
+@contextlib.contextmanager
+def mark_gradients(model):
+    """While active, each parameter's gradient writes an event named GRAD_READY_MARKER + its name
+    into any torch.profiler trace being recorded, right after it is accumulated (the moment DDP's
+    reducer hears of it): the trace then says which gradient became ready when, which an unmarked
+    trace cannot say for parameters of the same size. Use it around your own profiling:
+
+        with mark_gradients(model), torch.profiler.profile() as prof:
+            loss_fn(model, batch).backward()
+        prof.export_chrome_trace("trace.json")   # ringlab plan --trace trace.json --params ...
+    """
+    def make_hook(name):
+        label = GRAD_READY_MARKER + name
+
+        def hook(*_):
+            with torch.autograd.profiler.record_function(label):
+                pass
+        return hook
+
+    hooks = hook_accumulate_grad([(n, p) for n, p in model.named_parameters() if p.requires_grad],
+                                 make_hook)
+    try:
+        yield
+    finally:
+        for _, h in hooks:
+            h.remove()
 
 
 def measure_copy_bandwidth(nbytes=64 << 20, repeats=7):
@@ -51,11 +98,8 @@ def record(model, make_batch, loss_fn, iterations=5, warmup=2, optimizer=None):
     optimizer = optimizer or torch.optim.SGD([p for _, p in params], lr=1e-3)
     stamps = {}
     origin = [0.0]
-    nodes, handles = [], []  # a node lives only while referenced, and its hooks with it
-    for name, p in params:
-        node = accumulate_grad_node(p)
-        nodes.append(node)
-        handles.append(node.register_hook(lambda *_, name=name: stamps.__setitem__(name, time.perf_counter() - origin[0])))
+    hooks = hook_accumulate_grad(
+        params, lambda name: lambda *_: stamps.__setitem__(name, time.perf_counter() - origin[0]))
     ready = {name: [] for name, _ in params}
     ends, forwards, steps = [], [], []
     try:
@@ -79,7 +123,7 @@ def record(model, make_batch, loss_fn, iterations=5, warmup=2, optimizer=None):
             for name in stamps:
                 ready[name].append(stamps[name])
     finally:
-        for h in handles:  # the model trains on without the recorder's hooks
+        for _, h in hooks:  # the model trains on without the recorder's hooks
             h.remove()
     return _timeline(params, ready, ends, forwards, steps)
 
@@ -137,9 +181,10 @@ def parameters_csv(model):
 
 
 def export_trace(model, make_batch, loss_fn, path, iterations=3):
-    """Records `iterations` backward passes with torch.profiler and exports the Chrome trace."""
+    """Records `iterations` backward passes with torch.profiler, the gradients marked
+    (mark_gradients), and exports the Chrome trace."""
     activities = [torch.profiler.ProfilerActivity.CPU]
-    with torch.profiler.profile(activities=activities, record_shapes=True) as prof:
+    with mark_gradients(model), torch.profiler.profile(activities=activities, record_shapes=True) as prof:
         for _ in range(iterations):
             model.zero_grad(set_to_none=False)
             loss_fn(model, make_batch()).backward()
