@@ -1384,22 +1384,63 @@ TEST(CliCompare, BenchJson) {
 TEST(CliTune, TableFeedsAutoAndExportsOpenMpiRules) {
   ScratchDir dir;
   const std::string table = dir.file("tune.json"), rules = dir.file("rules.conf");
-  const RunResult tune = runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n",
-                                     "2", "--rounds", "1", "--json", table, "--ompi-rules", rules});
+  const RunResult tune =
+      runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n", "2", "--rounds", "1",
+                  "--json", table, "--ompi-rules", rules, "--ompi-version", "5.0.7"});
   expectSuccess(tune);
   // Each time is the median over the iterations, as the harness takes it.
   EXPECT_NE(tune.out.find("out-of-place, median of 2 iterations"), std::string::npos) << tune.out;
+  EXPECT_NE(tune.out.find("(rule-file-version-2 format, for Open MPI 5.0.7)"), std::string::npos)
+      << tune.out;
+  EXPECT_NE(tune.out.find("#   test -r /"), std::string::npos)
+      << "the launch line checks the file, by its absolute path: " << tune.out;
   const std::string text = slurp(rules);
   EXPECT_TRUE(startsWith(text, "rule-file-version-2\n")) << text;
   EXPECT_NE(text.find("\n2 # collective id: allreduce\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n3 # communicator size\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("\n0 "), std::string::npos)
+  EXPECT_NE(text.find("\n# bytes algorithm faninout segsize maxrequests\n0 "), std::string::npos)
       << "the first rule must start at 0 bytes: " << text;
+  // The same table exported again, without measuring, for an older Open MPI and for MPICH.
+  const std::string classic = dir.file("classic.conf"), mpich = dir.file("mpich.json");
+  const RunResult exported =
+      runRinglab({"tune", "--tuned", table, "--ompi-rules", classic, "--ompi-version", "4.1.4",
+                  "--mpich-json", mpich, "--mpich-version", "4.0.2"});
+  const std::string classicText = slurp(classic);
+  if (text.find("# ring") != std::string::npos ||
+      text.find("# binomial_tree") != std::string::npos) {
+    // MPICH 4.0 has neither: refused, naming what it has.
+    expectCleanError(exported, {"MPICH 4.0.2", "recursive_doubling, reduce_scatter_allgather"});
+  } else {
+    expectSuccess(exported);
+    EXPECT_NE(slurp(mpich).find("\"comm_size<=3\""), std::string::npos);
+  }
+  EXPECT_EQ(classicText.find("rule-file-version"), std::string::npos) << classicText;
+  EXPECT_NE(classicText.find("\n# bytes algorithm faninout segsize\n0 "), std::string::npos)
+      << classicText;
   const RunResult bench = runRinglab({"bench", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n",
                                       "1", "--algo", "auto", "--tuned", table});
   expectSuccess(bench);
   EXPECT_NE(bench.out.find("measured decision table"), std::string::npos) << bench.out;
   EXPECT_NE(bench.out.find("wrong elements in total: 0"), std::string::npos) << bench.out;
+}
+
+TEST(CliTuneBadInput, ExportsNameTheVersionAndTheTable) {
+  ScratchDir dir;
+  const std::string rules = dir.file("rules.conf"), table = dir.file("tune.json");
+  std::ofstream(table) << R"({"format": "ringlab-tune/1", "p": 4, "transport": "shm",
+    "dtype": "float32", "host": "h", "ringlab_version": "v", "date": "d", "rules": [],
+    "measured": [{"bytes": 8, "time_us": {"recursive_doubling": 1}}]})";
+  expectCleanError(runRinglab({"tune", "--tuned", dir.file("none.json"), "--ompi-rules", rules,
+                               "--ompi-version", "4.1.4"}),
+                   {"none.json"});
+  expectCleanError(runRinglab({"tune", "--tuned", dir.file("none.json")}),
+                   {"nothing to export", "--ompi-rules FILE"});
+  expectCleanError(
+      runRinglab({"tune", "--tuned", table, "--ompi-rules", rules, "--ompi-version", "four"}),
+      {"--ompi-version 'four'", "major.minor.release"});
+  expectCleanError(
+      runRinglab({"tune", "--tuned", table, "--mpich-json", rules, "--mpich-version", "3.4.3"}),
+      {"MPICH 3.4.3", "4.0 and later"});
 }
 
 TEST(CliTuneBadInput, TunedNeedsAuto) {
