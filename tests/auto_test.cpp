@@ -7,6 +7,7 @@
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/model/decision_table.hpp"
+#include "ringlab/model/mpi_exports.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/transport/inproc.hpp"
 
@@ -43,12 +44,12 @@ TEST(AutoDecisionTable, MergesRunsAndChoosesBySize) {
 }
 
 TEST(AutoDecisionTable, OpenMpiRulesStartAtZeroWithOpenMpiNumbers) {
-  const std::string rules = toOpenMpiRules(sampleTable());
+  const std::string rules = toOpenMpiRules(sampleTable(), parseLibraryVersion("5.0.7", "v"));
   EXPECT_EQ(rules.rfind("rule-file-version-2\n", 0), 0u);
   EXPECT_NE(rules.find("\n2 # collective id: allreduce\n"), std::string::npos);
   EXPECT_NE(rules.find("\n4 # communicator size\n"), std::string::npos);
-  EXPECT_NE(rules.find("\n0 3 0 0 0 # recursive_doubling\n"), std::string::npos);
-  EXPECT_NE(rules.find("\n4096 4 0 0 0 # ring\n"), std::string::npos);
+  EXPECT_NE(rules.find("\n0 3 0 0 0 # recursive_doubling"), std::string::npos);
+  EXPECT_NE(rules.find("\n4096 4 0 0 0 # ring"), std::string::npos);
   EXPECT_EQ(openMpiAllreduceAlgorithm("rabenseifner"), 6);
   EXPECT_EQ(openMpiAllreduceAlgorithm("multi_ring"), 0);
 }

@@ -594,14 +594,19 @@ TEST(CliSim, StepBytesIsALinearSweep) {
   EXPECT_EQ(sizes, (std::vector<std::string>{"1024", "2048", "3072"})) << r.out;
 }
 
-// A run of -d all is one record with several (dtype, op) cases: compare and plan --measured,
-// which price one curve, say so instead of mixing them.
+// A run of -d all is one record with several (dtype, op) cases: compare keeps each apart, a table
+// each; bench --overlay, which draws one curve per file, says so instead of mixing them.
 TEST(CliBench, SeveralCasesRefusedByCompareAndPlan) {
   const std::string path = makeTempFile("cases");
   const RunResult r = runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "-w", "0",
                                   "-d", "all", "-o", "sum", "--json", path});
   expectSuccess(r);
-  expectCleanError(runRinglab({"compare", path}), {path, "int8", "uint8", "-d"});
+  const RunResult compared = runRinglab({"compare", path});
+  expectSuccess(compared);
+  EXPECT_NE(compared.out.find("# ring, p = 2, int8 sum, measured by ringlab bench"),
+            std::string::npos)
+      << compared.out;
+  EXPECT_NE(compared.out.find("# ring, p = 2, float64 sum, measured by"), std::string::npos);
   const std::string svg = makeTempFile("svg");
   expectCleanError(runRinglab({"bench", "-p", "2", "-b", "8", "-e", "8", "-n", "1", "--svg", svg,
                                "--overlay", path}),
@@ -978,15 +983,40 @@ TEST(CliCompareBadInput, ReduceScatterLog) {
   const std::string path = dataFile("nccl_reduce_scatter_perf_8ranks.log");
   expectCleanError(runRinglab({"compare", path}), {path, "another collective"});
 }
-// The run stopped after three sizes: no "# Avg bus bandwidth" summary.
-TEST(CliCompareBadInput, AllReduceLogWithoutSummary) {
-  const std::string path = dataFile("nccl_all_reduce_perf_truncated.log");
-  expectCleanError(runRinglab({"compare", path}), {path, "truncated"});
+// The run stopped after three sizes: no "# Avg bus bandwidth" summary. Its rows are compared,
+// and the table says what the log lacks.
+TEST(CliCompareBadInput, AllReduceLogWithoutSummaryIsReadAndSaidSo) {
+  const RunResult r = runRinglab({"compare", dataFile("nccl_all_reduce_perf_truncated.log")});
+  expectSuccess(r);
+  EXPECT_NE(r.out.find("# log: no '# Avg bus bandwidth' line"), std::string::npos) << r.out;
+  EXPECT_EQ(benchRows(r.out).size(), 3u);
 }
-// The file ends in the middle of a row (no newline at the end).
-TEST(CliCompareBadInput, AllReduceLogCutMidRow) {
-  const std::string path = dataFile("nccl_all_reduce_perf_cut_row.log");
-  expectCleanError(runRinglab({"compare", path}), {path, "truncated"});
+// The file ends in the middle of a row (no newline at the end): the row is left out, said so.
+TEST(CliCompareBadInput, AllReduceLogCutMidRowIsReadAndSaidSo) {
+  const RunResult r = runRinglab({"compare", dataFile("nccl_all_reduce_perf_cut_row.log")});
+  expectSuccess(r);
+  EXPECT_NE(r.out.find("is a row cut short or malformed, left out: '268435456 67108864 float "
+                       "sum -1 2360.9 113.7'"),
+            std::string::npos)
+      << r.out;
+}
+// ringlab bench's table has nccl-tests' layout: compare asks for its --json record instead.
+TEST(CliCompareBadInput, RinglabBenchTable) {
+  ScratchDir dir;
+  const std::string table = dir.file("bench.txt");
+  const RunResult bench = runRinglab({"bench", "-p", "2", "-b", "1K", "-e", "1K", "-n", "1"});
+  expectSuccess(bench);
+  std::ofstream(table) << bench.out;
+  expectCleanError(runRinglab({"compare", table}), {table, "ringlab bench --json FILE"});
+}
+// OSU output never prints p; a log's rank lines and -p must agree.
+TEST(CliCompareBadInput, RanksMissingOrContradicted) {
+  const std::string osu = dataFile("osu/allreduce_v7.1_char_ompi13082.log");
+  expectCleanError(runRinglab({"compare", osu}), {osu, "does not print p", "-p N"});
+  expectCleanError(runRinglab({"compare", osu, "-p", "0"}), {"-p 0", "at least 1"});
+  const std::string log = dataFile("nccl_tests/h100_16ranks_mpirun.log");
+  expectCleanError(runRinglab({"compare", log, "-p", "8"}),
+                   {log, "-p 8 but the log says p = 16 (16 '#  Rank' lines)"});
 }
 TEST(CliCompareBadInput, BadProfile) {
   const std::string profile = dataFile("profile_malformed.json");
@@ -1293,6 +1323,40 @@ TEST(CliCompare, Svg) {
   EXPECT_NE(text.find("</svg>\n"), std::string::npos);  // pictures_test.cpp reads the chart back
 }
 
+// OSU output with -p: the out-of-place times, "-" for the in-place column OSU does not have.
+TEST(CliCompare, OsuOutputWithRanks) {
+  std::vector<std::string> args = {"compare", dataFile("osu/allreduce_v7.5_int_oci.log"), "-p",
+                                   "144"};
+  args.insert(args.end(), kCompareModelFlags.begin(), kCompareModelFlags.end());
+  const RunResult r = runRinglab(args);
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe());
+  EXPECT_NE(r.out.find("# ring, p = 144, measured by OSU MPI Allreduce Latency Test v7.5"),
+            std::string::npos);
+  const auto rows = benchRows(r.out);
+  ASSERT_EQ(rows.size(), 27u);
+  const std::vector<std::string> row = rowStartingWith(r.out, "32768");
+  ASSERT_EQ(row.size(), 6u);
+  EXPECT_NEAR(number(row[2]), 3214.5, 0.051);
+  EXPECT_EQ(row[4], "-");
+  EXPECT_EQ(row[5], "-");
+}
+
+// A GPU log against a profile measured between CPU ranks for p = 2: said on the table.
+TEST(CliCompare, SetupDifferencesSaid) {
+  const RunResult r = runRinglab({"compare", dataFile("nccl_tests/h100_16ranks_mpirun.log"),
+                                  "--profile", dataFile("plan_profile_p2.json")});
+  expectSuccess(r);
+  EXPECT_NE(r.out.find("# setup: the log ran on GPUs (NVIDIA H100 80GB HBM3), the profile was "
+                       "measured over gloo (torch.distributed), 2 processes between CPU ranks on "
+                       "test"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("# setup: the profile was measured for p = 2, the log ran p = 16"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(CliCompare, BenchJson) {
   ScratchDir dir;
   const std::string json = dir.file("bench.json");
@@ -1320,22 +1384,63 @@ TEST(CliCompare, BenchJson) {
 TEST(CliTune, TableFeedsAutoAndExportsOpenMpiRules) {
   ScratchDir dir;
   const std::string table = dir.file("tune.json"), rules = dir.file("rules.conf");
-  const RunResult tune = runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n",
-                                     "2", "--rounds", "1", "--json", table, "--ompi-rules", rules});
+  const RunResult tune =
+      runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n", "2", "--rounds", "1",
+                  "--json", table, "--ompi-rules", rules, "--ompi-version", "5.0.7"});
   expectSuccess(tune);
   // Each time is the median over the iterations, as the harness takes it.
   EXPECT_NE(tune.out.find("out-of-place, median of 2 iterations"), std::string::npos) << tune.out;
+  EXPECT_NE(tune.out.find("(rule-file-version-2 format, for Open MPI 5.0.7)"), std::string::npos)
+      << tune.out;
+  EXPECT_NE(tune.out.find("#   test -r /"), std::string::npos)
+      << "the launch line checks the file, by its absolute path: " << tune.out;
   const std::string text = slurp(rules);
   EXPECT_TRUE(startsWith(text, "rule-file-version-2\n")) << text;
   EXPECT_NE(text.find("\n2 # collective id: allreduce\n"), std::string::npos) << text;
   EXPECT_NE(text.find("\n3 # communicator size\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("\n0 "), std::string::npos)
+  EXPECT_NE(text.find("\n# bytes algorithm faninout segsize maxrequests\n0 "), std::string::npos)
       << "the first rule must start at 0 bytes: " << text;
+  // The same table exported again, without measuring, for an older Open MPI and for MPICH.
+  const std::string classic = dir.file("classic.conf"), mpich = dir.file("mpich.json");
+  const RunResult exported =
+      runRinglab({"tune", "--tuned", table, "--ompi-rules", classic, "--ompi-version", "4.1.4",
+                  "--mpich-json", mpich, "--mpich-version", "4.0.2"});
+  const std::string classicText = slurp(classic);
+  if (text.find("# ring") != std::string::npos ||
+      text.find("# binomial_tree") != std::string::npos) {
+    // MPICH 4.0 has neither: refused, naming what it has.
+    expectCleanError(exported, {"MPICH 4.0.2", "recursive_doubling, reduce_scatter_allgather"});
+  } else {
+    expectSuccess(exported);
+    EXPECT_NE(slurp(mpich).find("\"comm_size<=3\""), std::string::npos);
+  }
+  EXPECT_EQ(classicText.find("rule-file-version"), std::string::npos) << classicText;
+  EXPECT_NE(classicText.find("\n# bytes algorithm faninout segsize\n0 "), std::string::npos)
+      << classicText;
   const RunResult bench = runRinglab({"bench", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n",
                                       "1", "--algo", "auto", "--tuned", table});
   expectSuccess(bench);
   EXPECT_NE(bench.out.find("measured decision table"), std::string::npos) << bench.out;
   EXPECT_NE(bench.out.find("wrong elements in total: 0"), std::string::npos) << bench.out;
+}
+
+TEST(CliTuneBadInput, ExportsNameTheVersionAndTheTable) {
+  ScratchDir dir;
+  const std::string rules = dir.file("rules.conf"), table = dir.file("tune.json");
+  std::ofstream(table) << R"({"format": "ringlab-tune/1", "p": 4, "transport": "shm",
+    "dtype": "float32", "host": "h", "ringlab_version": "v", "date": "d", "rules": [],
+    "measured": [{"bytes": 8, "time_us": {"recursive_doubling": 1}}]})";
+  expectCleanError(runRinglab({"tune", "--tuned", dir.file("none.json"), "--ompi-rules", rules,
+                               "--ompi-version", "4.1.4"}),
+                   {"none.json"});
+  expectCleanError(runRinglab({"tune", "--tuned", dir.file("none.json")}),
+                   {"nothing to export", "--ompi-rules FILE"});
+  expectCleanError(
+      runRinglab({"tune", "--tuned", table, "--ompi-rules", rules, "--ompi-version", "four"}),
+      {"--ompi-version 'four'", "major.minor.release"});
+  expectCleanError(
+      runRinglab({"tune", "--tuned", table, "--mpich-json", rules, "--mpich-version", "3.4.3"}),
+      {"MPICH 3.4.3", "4.0 and later"});
 }
 
 TEST(CliTuneBadInput, TunedNeedsAuto) {

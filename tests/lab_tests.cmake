@@ -1,5 +1,6 @@
 # The web lab (apps/lab, web/). Included from tests/CMakeLists.txt, after include(GoogleTest).
 #   ringlab_lab_tests  the JSON endpoints as functions (gtest)
+#   lab_server_hostile slow clients, every /api/ error as JSON, --host (python, real sockets)
 #   lab_http           `ringlab lab` over HTTP: bad requests, 404s, clean stop (node)
 #   lab_browser        the page in headless Chromium with playwright-core (node); screenshots of
 #                      each panel land in <build>/lab-screenshots
@@ -11,6 +12,11 @@ target_link_libraries(ringlab_lab_tests PRIVATE ringlab_lab GTest::gtest_main)
 target_compile_definitions(ringlab_lab_tests PRIVATE RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 target_include_directories(ringlab_lab_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 gtest_discover_tests(ringlab_lab_tests DISCOVERY_TIMEOUT 60)
+
+# The lab server under slow and hostile clients over real sockets (python's standard library).
+add_test(NAME lab_server_hostile
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/lab_server_test.py $<TARGET_FILE:ringlab_cli>)
+set_tests_properties(lab_server_hostile PROPERTIES TIMEOUT 120)
 
 find_program(RINGLAB_NODE node)
 find_program(RINGLAB_CHROMIUM NAMES chromium chromium-browser)

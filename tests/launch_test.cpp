@@ -40,10 +40,15 @@ std::string slurp(const std::string& path) {
   return os.str();
 }
 
+// Where a Child's stdout and stderr go: temporary files, or a pipe whose reader has exited
+// (`ringlab ... 2>&1 | true`).
+enum class Output { Files, ClosedPipe };
+
 // A ringlab process started by the test, with stdout and stderr in temporary files.
 class Child {
  public:
-  explicit Child(std::vector<std::string> args, std::map<std::string, std::string> env = {}) {
+  explicit Child(std::vector<std::string> args, std::map<std::string, std::string> env = {},
+                 Output output = Output::Files) {
     static int serial = 0;
     const std::string base = ::testing::TempDir() + "ringlab_launch_" + std::to_string(getpid()) +
                              "_" + std::to_string(serial++);
@@ -54,17 +59,24 @@ class Child {
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     std::fflush(nullptr);
+    int pipeEnds[2] = {-1, -1};
+    if (output == Output::ClosedPipe && pipe(pipeEnds) != 0) ADD_FAILURE() << "pipe failed";
     pid_ = fork();
     if (pid_ == 0) {
       const int out = open(outPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       const int err = open(errPath_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
       const int in = open("/dev/null", O_RDONLY);
       dup2(in, 0);
-      dup2(out, 1);
-      dup2(err, 2);
+      dup2(output == Output::ClosedPipe ? pipeEnds[1] : out, 1);
+      dup2(output == Output::ClosedPipe ? pipeEnds[1] : err, 2);
+      if (output == Output::ClosedPipe) close(pipeEnds[0]);
       for (const auto& [key, value] : env) setenv(key.c_str(), value.c_str(), 1);
       execv(argv[0], argv.data());
       _exit(127);
+    }
+    if (output == Output::ClosedPipe) {
+      close(pipeEnds[0]);  // the reader exits before anything is written
+      close(pipeEnds[1]);
     }
   }
 
@@ -296,6 +308,64 @@ TEST(Launch, BadInputIsOneCleanLine) {
     EXPECT_EQ(c.exitCode(), 2) << args[1] << ": " << c.err();
     EXPECT_EQ(countLines(c.err(), "ringlab: error: "), 1) << c.err();
   }
+}
+
+std::string makeTempDir(const char* tag) {
+  std::string pattern = ::testing::TempDir() + "ringlab_" + tag + "_XXXXXX";
+  if (!mkdtemp(pattern.data())) ADD_FAILURE() << "mkdtemp " << pattern;
+  return pattern;
+}
+
+// The launcher's output piped to a reader that has exited: its report of the failing rank meets
+// EPIPE, not SIGPIPE (exit 141); it still exits with the rank's status and removes its rendezvous
+// directory.
+TEST(Launch, OutputReaderThatExitedStillGetsTheStatusAndTheCleanup) {
+  const std::string tmp = makeTempDir("pipe");
+  Child launch({"launch", "-p", "2", "--", "sh", "-c", "sleep 0.2; exit 3"}, {{"TMPDIR", tmp}},
+               Output::ClosedPipe);
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(10))) << "hung";
+  EXPECT_EQ(launch.exitCode(), 3) << "141 is death by SIGPIPE";
+  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "a rendezvous directory is left in " << tmp;
+  std::filesystem::remove_all(tmp);
+}
+
+// Gone, or a zombie waiting for whoever adopted it.
+bool processEnded(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return true;
+  const std::size_t close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+
+// Ranks run through `sh -c` without exec: each does its work in the shell's child, and rank 1's
+// is stopped. SIGTERM to the launcher ends each rank's whole process group, the stopped process
+// continued and ended too, before the launcher exits.
+TEST(Launch, EndsWhatRanksStartedThroughAShellEvenWhenStopped) {
+  const std::string dir = makeTempDir("pgrp");
+  const std::string script =
+      "sh -c 'echo $$ > " + dir + "/worker.$RINGLAB_RANK; exec sleep 300'; true";
+  Child launch({"launch", "-p", "2", "--", "sh", "-c", script});
+  std::vector<pid_t> workers;
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  for (int r = 0; r < 2; ++r) {
+    pid_t pid = 0;
+    while (pid == 0 && Clock::now() < deadline) {
+      std::ifstream(dir + "/worker." + std::to_string(r)) >> pid;
+      if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    ASSERT_GT(pid, 0) << "rank " << r << "'s worker did not start";
+    workers.push_back(pid);
+  }
+  ASSERT_EQ(kill(workers[1], SIGSTOP), 0);
+  ASSERT_EQ(kill(launch.pid(), SIGTERM), 0);
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(10))) << "the launcher did not stop";
+  EXPECT_EQ(launch.exitCode(), 130) << launch.err();
+  for (std::size_t r = 0; r < workers.size(); ++r) {
+    EXPECT_TRUE(processEnded(workers[r])) << "rank " << r << "'s worker outlived the launcher";
+    kill(workers[r], SIGKILL);  // whatever the outcome, leave nothing behind
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // A port nobody listens on now (the kernel's pick), for a rendezvous.

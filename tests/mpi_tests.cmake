@@ -42,3 +42,44 @@ if(RINGLAB_MPI_FLAVOURS)
   set_tests_properties(mpi_bench_picks_the_launchers_transport PROPERTIES PROCESSORS 2 TIMEOUT 300
                                                                           LABELS mpi)
 endif()
+
+# The MPI exports of `ringlab tune` (Open MPI rules, MPICH's selection file) applied by the
+# installed libraries: each size band runs the algorithm the file names, seen in what the library
+# sends (tests/mpi_exports/mpi_export_test.py).
+foreach(flavour IN LISTS RINGLAB_MPI_FLAVOURS)
+  add_executable(ringlab_allreduce_probe_${flavour} mpi_exports/allreduce_probe.cpp)
+  target_link_libraries(ringlab_allreduce_probe_${flavour} PRIVATE ringlab::mpi_${flavour}
+                                                                   ${CMAKE_DL_LIBS})
+  add_executable(ringlab_where_probe_${flavour} mpi_exports/where_probe.cpp)
+  target_link_libraries(ringlab_where_probe_${flavour} PRIVATE ringlab::mpi_${flavour})
+endforeach()
+if(TARGET ringlab_allreduce_probe_openmpi AND RINGLAB_MPIEXEC_openmpi)
+  add_test(NAME mpi_export_openmpi_rules
+           COMMAND ${RINGLAB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/mpi_exports/mpi_export_test.py
+                   openmpi $<TARGET_FILE:ringlab_cli> $<TARGET_FILE:ringlab_allreduce_probe_openmpi>
+                   ${RINGLAB_MPIEXEC_openmpi})
+  set_tests_properties(mpi_export_openmpi_rules PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS mpi)
+endif()
+if(TARGET ringlab_allreduce_probe_mpich AND RINGLAB_MPIEXEC_mpich)
+  add_library(ringlab_ucx_send_counter MODULE mpi_exports/ucx_send_counter.cpp)
+  target_link_libraries(ringlab_ucx_send_counter PRIVATE ${CMAKE_DL_LIBS})
+  add_test(NAME mpi_export_mpich_selection
+           COMMAND ${RINGLAB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/mpi_exports/mpi_export_test.py
+                   mpich $<TARGET_FILE:ringlab_cli> $<TARGET_FILE:ringlab_allreduce_probe_mpich>
+                   ${RINGLAB_MPIEXEC_mpich} $<TARGET_FILE:ringlab_ucx_send_counter>)
+  set_tests_properties(mpi_export_mpich_selection PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS mpi)
+endif()
+# The rankfile and machinefile of `ringlab topo search`, with the user's hosts, taken by mpirun
+# and mpiexec, and the ranks placed as written (tests/mpi_exports/rank_placement_test.py).
+if(TARGET ringlab_where_probe_openmpi AND RINGLAB_MPIEXEC_openmpi)
+  set(mpich_args "")
+  if(TARGET ringlab_where_probe_mpich AND RINGLAB_MPIEXEC_mpich)
+    set(mpich_args $<TARGET_FILE:ringlab_where_probe_mpich> ${RINGLAB_MPIEXEC_mpich})
+  endif()
+  add_test(NAME mpi_export_rank_placement
+           COMMAND ${RINGLAB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/mpi_exports/rank_placement_test.py
+                   $<TARGET_FILE:ringlab_cli> $<TARGET_FILE:ringlab_where_probe_openmpi>
+                   ${RINGLAB_MPIEXEC_openmpi} ${mpich_args})
+  set_tests_properties(mpi_export_rank_placement PROPERTIES PROCESSORS 2 TIMEOUT 300 LABELS mpi
+                                                            SKIP_RETURN_CODE 77)
+endif()

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "expect_error.hpp"
 #include "ringlab/bootstrap/store.hpp"
 #include "ringlab/communicator.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/transport/tcp.hpp"
 #include "transport/tcp/frame.hpp"
@@ -580,6 +582,103 @@ TEST(TcpHostile, BadFramesFromAnAuthenticatedPeerFailCleanly) {
     });
     EXPECT_EQ(out.code, ErrorCode::Transport) << out.message;
   }
+}
+
+// Text a peer sends is printed only as printable ASCII, bounded: a forged stamp's algorithm name
+// and an abort reason with ANSI escapes, newlines and binary bytes cannot reach this rank's
+// error line as they are.
+void expectPrintableLine(const std::string& message) {
+  for (const char c : message) {
+    const auto byte = static_cast<unsigned char>(c);
+    ASSERT_TRUE(byte >= 0x20 && byte < 0x7f) << "byte " << int(byte) << " in: " << message;
+  }
+}
+
+TEST(TcpHostile, ForgedStampAndAbortTextArePrintedAsPrintableAscii) {
+  using transport::tcp::FrameType;
+  {
+    auto store = bootstrap::makeMemoryStore();
+    FakePeer f = connectFake(*store);
+    transport::CallStamp forged;
+    const char name[] = "\x1b[2J\nrank 7:\x07\xff";
+    std::memcpy(forged.algorithm, name, sizeof name - 1);
+    auto out = receiveOnRealRank(f, 100, [&] {
+      auto h = frame(FrameType::Data, 3, 100, forged);
+      sendBytes(f.fake, h.data(), h.size());
+    });
+    EXPECT_EQ(out.code, ErrorCode::Mismatch) << out.message;
+    expectPrintableLine(out.message);
+    EXPECT_NE(out.message.find("\\x1b[2J\\x0arank 7:\\x07\\xff"), std::string::npos) << out.message;
+  }
+  {
+    auto store = bootstrap::makeMemoryStore();
+    FakePeer f = connectFake(*store);
+    std::string text = "\x1b[31mrank 5 is to blame\r\n\x1b]0;title\x07";
+    text += std::string(transport::tcp::kMaxAbortTextBytes - text.size(), '\0');
+    auto out = receiveOnRealRank(f, 100, [&] {
+      auto h = frame(FrameType::Abort, 0, text.size(), transport::CallStamp{});
+      h[5] = static_cast<std::uint8_t>(ErrorCode::Timeout);
+      sendBytes(f.fake, h.data(), h.size());
+      sendBytes(f.fake, text.data(), text.size());
+    });
+    EXPECT_EQ(out.code, ErrorCode::Timeout) << out.message;
+    expectPrintableLine(out.message);
+    EXPECT_NE(out.message.find("rank 1 aborted the collective: \\x1b[31mrank 5 is to blame\\x0d"),
+              std::string::npos)
+        << out.message;
+    // At most kMaxPeerTextBytes of the text are shown, each as at most 4 characters.
+    EXPECT_NE(out.message.find(" more bytes]"), std::string::npos) << out.message;
+    EXPECT_LT(out.message.size(), 200 + 4 * kMaxPeerTextBytes) << out.message;
+  }
+}
+
+// An address published under a rank's key is peer text too.
+TEST(TcpHostile, ForgedPublishedAddressIsPrintedAsPrintableAscii) {
+  auto store = bootstrap::makeMemoryStore();
+  store->set(addressKey(0), "\x1b[31mevil\nhost\x01");
+  auto out = onThreads(1, [&](int) { transport::connectTcp(1, 2, *store, tcpOptions(500ms)); });
+  EXPECT_EQ(out[0].code, ErrorCode::Transport) << out[0].message;
+  expectPrintableLine(out[0].message);
+  EXPECT_NE(out[0].message.find("'\\x1b[31mevil\\x0ahost\\x01'"), std::string::npos)
+      << out[0].message;
+}
+
+// Forty connections with a wrong token at a rank's data port during setup: at most
+// kRefusedBurst lines are logged, and the rest are counted, in the log, to the last one.
+TEST(TcpHostile, RefusedConnectionsAreRateLimitedWithACount) {
+  constexpr int kAttempts = 40;
+  auto store = bootstrap::makeMemoryStore();
+  std::unique_ptr<Transport> t0, t1;
+  testing::internal::CaptureStderr();
+  std::thread rank0([&] { t0 = transport::connectTcp(0, 2, *store, tcpOptions()); });
+  const std::string address = store->get(addressKey(0), 2s);
+  {
+    std::vector<bootstrap::net::Socket> attempts;
+    auto bad = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, "not-the-token");
+    for (int i = 0; i < kAttempts; ++i) {
+      attempts.push_back(dial(address));
+      sendBytes(attempts.back(), bad.data(), bad.size());
+    }
+    std::this_thread::sleep_for(300ms);  // let rank 0 refuse them all
+  }
+  std::thread rank1([&] { t1 = transport::connectTcp(1, 2, *store, tcpOptions()); });
+  rank0.join();
+  rank1.join();
+  const std::string log = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(t0 && t1);
+  int lines = 0;
+  long counted = 0;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    if (line.find("refused connection from") != std::string::npos) ++lines;
+    const auto more = line.find(" more refused connection(s) not logged");
+    if (more != std::string::npos) {
+      const auto start = line.find_last_of(" (", more - 1) + 1;
+      counted += std::stol(line.substr(start, more - start));
+    }
+  }
+  EXPECT_LE(lines, bootstrap::net::kRefusedBurst) << log;
+  EXPECT_EQ(lines + counted, kAttempts) << log;
 }
 
 }  // namespace

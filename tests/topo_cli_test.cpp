@@ -64,6 +64,52 @@ TEST(TopoCli, SearchExportsEveryFormat) {
   expectError({"topo", "search", "--topo", "nodes=2", "--export", "svg"}, {"--export svg"});
 }
 
+// The rankfile and machinefile name the user's hosts: --hosts NODE=HOST,... or a hostfile (Open
+// MPI's "HOST slots=N" and MPICH's "HOST:N" lines, given to the nodes in order).
+TEST(TopoCli, ExportsMapNodesToHosts) {
+  const std::vector<std::string> base = {"topo",        "search", "--topo",  "nodes=2,ranks=2",
+                                         "--placement", "block",  "--order", "0,2,1,3"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return ringlab(args);
+  };
+  const CliResult listed = with({"--export", "rankfile", "--hosts", "n0=node01,n1=node02"});
+  ASSERT_EQ(listed.status, 0) << listed.err;
+  EXPECT_NE(listed.out.find("rank 0=node01 slot=0\nrank 1=node02 slot=0\nrank 2=node01 slot=1\n"
+                            "rank 3=node02 slot=1\n"),
+            std::string::npos)
+      << listed.out;
+  const std::string hosts =
+      tempFile("hosts", "# ours\nnode01 slots=2 max_slots=4\n\nnode02:2  # MPICH's form\n");
+  const CliResult fromFile = with({"--export", "machinefile", "--hostfile", hosts});
+  ASSERT_EQ(fromFile.status, 0) << fromFile.err;
+  EXPECT_NE(fromFile.out.find("node01:1\nnode02:1\nnode01:1\nnode02:1\n"), std::string::npos)
+      << fromFile.out;
+
+  expectError({"topo", "search", "--topo", "nodes=2,ranks=2", "--export", "rankfile", "--hosts",
+               "n0=a,n7=b"},
+              {"--hosts n7=b", "no node n7", "its nodes: n0, n1"});
+  expectError(
+      {"topo", "search", "--topo", "nodes=2,ranks=2", "--export", "rankfile", "--hosts", "n0=a"},
+      {"no host for topology node n1", "(it holds ranks", "--hosts n1=HOST"});
+  expectError(
+      {"topo", "search", "--topo", "nodes=2,ranks=2", "--export", "rankfile", "--hosts", "n0"},
+      {"--hosts 'n0'", "NODE=HOST"});
+  expectError({"topo", "search", "--topo", "nodes=2,ranks=2", "--export", "rankfile", "--hostfile",
+               tempFile("small", "a slots=1\nb\n")},
+              {"host a", "slots=1", "2 ranks"});
+  expectError({"topo", "search", "--topo", "nodes=2,ranks=2", "--export", "rankfile", "--hostfile",
+               tempFile("three", "a\nb\nc\n")},
+              {"line 3", "host c", "2 nodes"});
+  expectError({"topo", "search", "--topo", "nodes=2,ranks=2", "--export", "rankfile", "--hostfile",
+               tempFile("bad", "a slots=two\n")},
+              {"line 1", "'a slots=two'", "HOST slots=N"});
+  expectError({"topo", "search", "--topo", "nodes=2,ranks=2", "--export", "ring-order", "--hosts",
+               "n0=a,n1=b"},
+              {"--hosts", "rankfile or machinefile"});
+}
+
 // --order gives k rings ('|' between them): priced and shown as k channels, with rank order as
 // the k rings multi_ring derives; --channels, if also given, must agree.
 TEST(TopoCli, OrderGivesKRingsAndChannelsMustAgree) {

@@ -11,11 +11,10 @@ namespace ringlab::lab {
 
 nlohmann::json infoApi(const Params& params) {
   params.allowOnly({});
-  // An algorithm keeps its place in the registry's table as its colour, as report::chartSvg
-  // colours it: the lab and the CLI's pictures agree.
+  // The colours report::chartSvg gives the algorithms: the lab and the CLI's pictures agree.
   nlohmann::json palette = nlohmann::json::object();
-  const std::vector<std::string> names = model::algorithmNames();
-  for (std::size_t i = 0; i < names.size(); ++i) palette[names[i]] = report::paletteColour(i);
+  for (const std::string& name : model::algorithmNames())
+    palette[name] = report::algorithmColour(name);
   return {{"version", version()},
           {"limits",
            {{"max_modulus", kMaxModulus},

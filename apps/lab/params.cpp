@@ -11,7 +11,14 @@ namespace {
 
 // Long values are echoed shortened: the error message must stay one readable line.
 std::string shown(const std::string& value) {
-  return value.size() <= 40 ? value : value.substr(0, 40) + "...";
+  return printableText(value.size() <= 40 ? value : value.substr(0, 40) + "...");
+}
+
+bool hasControlCharacter(const std::string& text) {
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -19,6 +26,12 @@ std::string shown(const std::string& value) {
 Params Params::fromPairs(const std::multimap<std::string, std::string>& pairs) {
   Params p;
   for (const auto& [name, value] : pairs) {
+    // A NUL (%00) would cut the value wherever it is read as a C string; no parameter needs one.
+    if (hasControlCharacter(name) || hasControlCharacter(value)) {
+      throw ApiError(printableText(name),
+                     "parameter '" + shown(name) + "' = '" + shown(value) +
+                         "': control characters (such as %00) are not allowed");
+    }
     if (!p.values_.emplace(name, value).second) {
       throw ApiError(name, "parameter '" + shown(name) + "' is given more than once");
     }

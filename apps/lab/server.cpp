@@ -1,23 +1,31 @@
 #include "server.hpp"
 
+#include <arpa/inet.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
-#include <atomic>
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include "api.hpp"
 #include "assets.hpp"
+#include "intake.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::lab {
 namespace {
@@ -62,56 +70,189 @@ void serveAsset(const httplib::Request& req, httplib::Response& res) {
   res.status = 404;  // the error handler writes the body
 }
 
+// The API's paths and the methods each takes; every other path is an asset or nothing.
+struct Route {
+  const char* path;
+  bool post;
+  Endpoint get;
+  BodyEndpoint postBody;
+};
+
+const std::vector<Route>& apiRoutes() {
+  static const std::vector<Route> routes{
+      {"/api/info", false, infoApi, {}},
+      {"/api/orbit", false, orbitApi, {}},
+      {"/api/schedule", false, scheduleApi, {}},
+      {"/api/model/sizes", false, modelSizesApi, {}},
+      {"/api/model/ranks", false, modelRanksApi, {}},
+      {"/api/record", true, {}, recordApi},
+  };
+  return routes;
+}
+
+// What the intake checks before a request reaches httplib's router.
+std::string allowedMethods(std::string_view path) {
+  for (const Route& r : apiRoutes()) {
+    if (path == r.path) return r.post ? "POST" : "GET, HEAD";
+  }
+  if (path.rfind("/api/", 0) != 0 && findAsset(path)) return "GET, HEAD";
+  return "";
+}
+
 void addRoutes(httplib::Server& server) {
-  server.Get("/api/info", jsonHandler(infoApi));
-  server.Get("/api/orbit", jsonHandler(orbitApi));
-  server.Get("/api/schedule", jsonHandler(scheduleApi));
-  server.Get("/api/model/sizes", jsonHandler(modelSizesApi));
-  server.Get("/api/model/ranks", jsonHandler(modelRanksApi));
-  server.Post("/api/record", jsonHandler(BodyEndpoint(recordApi)));
-  server.Get("/api/.*", [](const httplib::Request&, httplib::Response& res) { res.status = 404; });
+  for (const Route& r : apiRoutes()) {
+    if (r.post) {
+      server.Post(r.path, jsonHandler(r.postBody));
+    } else {
+      server.Get(r.path, jsonHandler(r.get));
+    }
+  }
   server.Get(".*", serveAsset);
-  // Every failure without a body of its own (unknown path, a method other than GET) gets one:
-  // JSON under /api/, one line of text elsewhere.
+  // A failure httplib finds itself (a malformed header, a bad Range) gets a body too: JSON under
+  // /api/, one line of text elsewhere. The intake has already answered unknown paths and methods.
   const httplib::Server::HandlerWithResponse fillBody = [](const httplib::Request& req,
                                                            httplib::Response& res) {
     if (!res.body.empty()) return httplib::Server::HandlerResponse::Unhandled;
     const std::string what = res.status == 404
                                  ? "no such path: " + req.path
-                                 : "request refused (HTTP " + std::to_string(res.status) +
-                                       "): the lab answers GET requests, and POST to /api/record";
-    if (req.path.rfind("/api/", 0) == 0) {
-      res.set_content(nlohmann::json{{"error", what}, {"field", nullptr}}.dump(),
-                      "application/json");
-    } else {
-      res.set_content(what + "\n", "text/plain; charset=utf-8");
-    }
+                                 : "request refused (HTTP " + std::to_string(res.status) + ")";
+    const ErrorBody body = errorBody(req.path, what);
+    res.set_content(body.text, body.contentType.c_str());
     return httplib::Server::HandlerResponse::Handled;
   };
   server.set_error_handler(fillBody);
-  // Only /api/record takes a body: a measurement file, bounded.
+  // Only /api/record takes a body: a measurement file, bounded (the intake refuses more first).
   server.set_payload_max_length(kMaxRecordBytes);
-  // stop() waits for idle keep-alive connections to time out: a browser holding one would delay
-  // Ctrl-C by httplib's default 5 s. On loopback a new connection costs nothing.
-  server.set_keep_alive_timeout(1);
+}
+
+// A request the intake has read whole, answered on its connection: reads come from memory (and
+// end there), writes go to the socket within kResponseDeadline.
+class ReadRequest : public httplib::Stream {
+ public:
+  ReadRequest(int fd, std::string request)
+      : fd_(fd),
+        request_(std::move(request)),
+        deadline_(std::chrono::steady_clock::now() + kResponseDeadline) {}
+
+  bool is_readable() const override { return read_ < request_.size(); }
+  bool is_writable() const override { return waitWritable(); }
+  ssize_t read(char* ptr, size_t size) override {
+    const std::size_t n = std::min(size, request_.size() - read_);
+    std::memcpy(ptr, request_.data() + read_, n);
+    read_ += n;
+    return static_cast<ssize_t>(n);
+  }
+  ssize_t write(const char* ptr, size_t size) override {
+    std::size_t sent = 0;
+    while (sent < size) {
+      const ssize_t n = ::send(fd_, ptr + sent, size - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n > 0) {
+        sent += static_cast<std::size_t>(n);
+      } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+        return -1;
+      } else if (!waitWritable()) {
+        return -1;
+      }
+    }
+    return static_cast<ssize_t>(size);
+  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    addressOf(getpeername, ip, port);
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    addressOf(getsockname, ip, port);
+  }
+  socket_t socket() const override { return fd_; }
+
+ private:
+  bool waitWritable() const {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline_ - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{fd_, POLLOUT, 0};
+    return ::poll(&p, 1, static_cast<int>(left.count())) > 0 && !(p.revents & (POLLERR | POLLHUP));
+  }
+  void addressOf(int (*query)(int, sockaddr*, socklen_t*), std::string& ip, int& port) const {
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    char text[INET6_ADDRSTRLEN] = "";
+    port = 0;
+    if (query(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
+      const bool v6 = address.ss_family == AF_INET6;
+      const auto* a4 = reinterpret_cast<const sockaddr_in*>(&address);
+      const auto* a6 = reinterpret_cast<const sockaddr_in6*>(&address);
+      inet_ntop(address.ss_family, v6 ? static_cast<const void*>(&a6->sin6_addr) : &a4->sin_addr,
+                text, sizeof text);
+      port = ntohs(v6 ? a6->sin6_port : a4->sin_port);
+    }
+    ip = text;
+  }
+
+  int fd_;
+  std::string request_;
+  std::size_t read_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+// httplib's router and responses, fed by the intake instead of httplib's own accept loop and
+// thread pool (which let slow clients hold every thread).
+class LabServer : public httplib::Server {
+ public:
+  void serve(int fd, std::string request) {
+    ReadRequest stream(fd, std::move(request));
+    bool closed = false;
+    process_request(stream, true, closed, nullptr);
+  }
+  // The socket bind_to_port made, now the caller's.
+  int takeListener() { return svr_sock_.exchange(INVALID_SOCKET); }
+};
+
+// "--host": an address or name of this machine; "[::1]" is taken as "::1". Refuses an empty one,
+// which would listen on an address nobody named.
+std::string checkedHost(const std::string& given) {
+  std::string host = given;
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
+    host = host.substr(1, host.size() - 2);
+  if (host.empty()) {
+    throwInvalid("--host '" + given +
+                 "': empty; give an address of this machine, such as 127.0.0.1 (the default) "
+                 "or ::1");
+  }
+  if (host.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:%_") !=
+      std::string::npos) {
+    throwInvalid("--host '" + printableText(given, 64) +
+                 "': not a host name or address; give one such as 127.0.0.1 or ::1");
+  }
+  return host;
+}
+
+// The URL of the lab at host:port: an IPv6 address in brackets, its zone's '%' as %25 (RFC 6874).
+std::string labUrl(const std::string& host, int port) {
+  if (host.find(':') == std::string::npos)
+    return "http://" + host + ":" + std::to_string(port) + "/";
+  std::string escaped;
+  for (char c : host) escaped += c == '%' ? std::string("%25") : std::string(1, c);
+  return "http://[" + escaped + "]:" + std::to_string(port) + "/";
 }
 
 }  // namespace
 
 void runServer(const ServerOptions& options) {
+  const std::string host = checkedHost(options.host);
   if (options.port < 0 || options.port > 65535) {
     throwInvalid("--port " + std::to_string(options.port) +
                  ": must be in 0..65535 (0: any free port)");
   }
-  // SIGINT and SIGTERM are blocked in every thread (the server's pool inherits the mask) and
-  // taken by one thread with sigwait, which may then call stop(): a signal handler may not.
+  // SIGINT and SIGTERM are blocked in every thread (the workers inherit the mask) and taken by
+  // one thread with sigwait, which then wakes the intake: a signal handler could not.
   sigset_t stopSignals;
   sigemptyset(&stopSignals);
   sigaddset(&stopSignals, SIGINT);
   sigaddset(&stopSignals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
 
-  httplib::Server server;
+  LabServer server;
   addRoutes(server);
   // httplib's default sets SO_REUSEPORT, which lets a second lab bind the same port and take half
   // of the connections. SO_REUSEADDR alone still allows a quick restart on the same port.
@@ -120,8 +261,8 @@ void runServer(const ServerOptions& options) {
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
   int port = options.port;
-  const bool bound = port == 0 ? (port = server.bind_to_any_port(options.host)) > 0
-                               : server.bind_to_port(options.host, port);
+  const bool bound =
+      port == 0 ? (port = server.bind_to_any_port(host)) > 0 : server.bind_to_port(host, port);
   if (!bound) {
     const int error = errno;
     pthread_sigmask(SIG_UNBLOCK, &stopSignals, nullptr);
@@ -131,30 +272,27 @@ void runServer(const ServerOptions& options) {
                                  : "--host must be an address of this machine, such as 127.0.0.1";
     // errno is 0 when the host name did not resolve (getaddrinfo does not set it).
     const std::string reason = error != 0 ? std::strerror(error) : "not an address of this machine";
-    throwInvalid("cannot listen on " + options.host + ":" + std::to_string(options.port) + " (" +
-                 reason + "): " + hint);
+    throwInvalid("cannot listen on " + host + ":" + std::to_string(options.port) + " (" + reason +
+                 "): " + hint);
   }
-  const bool ipv6 = options.host.find(':') != std::string::npos;
-  std::printf("ringlab lab: serving on http://%s%s%s:%d/ (Ctrl-C stops)\n", ipv6 ? "[" : "",
-              options.host.c_str(), ipv6 ? "]" : "", port);
+  std::printf("ringlab lab: serving on %s (Ctrl-C stops)\n", labUrl(host, port).c_str());
   std::fflush(stdout);
 
-  std::atomic<bool> listenReturned{false};
+  const int stop = ::eventfd(0, EFD_CLOEXEC);
   std::thread waiter([&] {
     int signal = 0;
     sigwait(&stopSignals, &signal);
-    // stop() is a no-op until listen_after_bind has started: a signal in that window must not
-    // be lost, so it is repeated until the server has returned.
-    while (!listenReturned) {
-      server.stop();
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t n = ::write(stop, &one, sizeof one);
   });
-  server.listen_after_bind();
-  listenReturned = true;
-  // Wakes the waiter when the server stopped for a reason of its own; harmless otherwise.
+  const IntakeRoutes routes{
+      allowedMethods, kMaxRecordBytes,
+      [&server](int fd, std::string request) { server.serve(fd, std::move(request)); }};
+  runIntake(server.takeListener(), stop, routes);
+  // Wakes the waiter when the intake stopped for a reason of its own; harmless otherwise.
   pthread_kill(waiter.native_handle(), SIGTERM);
   waiter.join();
+  ::close(stop);
   pthread_sigmask(SIG_UNBLOCK, &stopSignals, nullptr);
   std::printf("ringlab lab: stopped\n");
 }

@@ -1,7 +1,8 @@
-// `ringlab compare`: measurements (ringlab bench --json, nccl-tests all_reduce_perf logs) against
-// the model, as a table and optionally a log-log SVG.
+// `ringlab compare`: measurements (ringlab bench --json, nccl-tests logs and -J JSON, OSU
+// osu_allreduce output) against the model, one table per run and case, optionally a log-log SVG.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/comparison.hpp"
+#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/report/comparison.hpp"
 
 namespace ringlab::cli {
@@ -19,17 +21,21 @@ struct CompareArgs {
   std::vector<std::string> files;
   std::string algo;  // empty: as recorded in the file, ring for nccl-tests logs
   std::string svg;
+  std::optional<int> ranks;  // none: as the logs say
   ModelOptions model;
 };
 
 int runCompareCommand(const CompareArgs& a) {
   const io::ResolvedModel model = a.model.resolve();
   const model::Profile& profile = model.profile;
+  const measure::ModelSetup setup = measure::modelSetup(model, a.model);
+  const measure::LogOptions options{a.ranks};
   std::vector<measure::Comparison> comparisons;
   for (const std::string& file : a.files) {
-    const measure::RunRecord record = measure::readRecord(file, "measurements");
-    comparisons.push_back(measure::compare(record, measure::comparedAlgorithm(record, a.algo),
-                                           profile, "measurements " + file));
+    for (const measure::LoggedRun& run : measure::readRuns(file, "measurements", options)) {
+      comparisons.push_back(measure::compare(run, measure::comparedAlgorithm(run.record, a.algo),
+                                             profile, setup, "measurements " + file));
+    }
   }
   std::string svg;
   if (!a.svg.empty()) {
@@ -54,13 +60,18 @@ int runCompareCommand(const CompareArgs& a) {
 
 Action addCompareCommand(CLI::App& app) {
   auto args = std::make_shared<CompareArgs>();
-  CLI::App* cmd =
-      app.add_subcommand("compare", "compare bench JSON files or nccl-tests logs with the model");
+  CLI::App* cmd = app.add_subcommand(
+      "compare",
+      "compare bench JSON files, nccl-tests logs or OSU osu_allreduce output with the model");
   cmd->add_option("files", args->files,
-                  "ringlab bench --json files or nccl-tests all_reduce_perf logs")
+                  "ringlab bench --json files, nccl-tests all_reduce_perf logs (text or -J JSON), "
+                  "OSU osu_allreduce output")
       ->required();
   cmd->add_option("--algo", args->algo,
                   "algorithm to predict (default: the file's; ring for nccl-tests)");
+  addRanks(*cmd, args->ranks,
+           "number of ranks, for logs that do not list them (OSU output, pastes without the "
+           "'#  Rank' lines)");
   addSvg(*cmd, args->svg, "also draw measured and predicted time against size (log-log)");
   args->model.add(*cmd);
   return [args] { return runCompareCommand(*args); };

@@ -30,6 +30,10 @@ CLI::Option* addRanks(CLI::App& app, int& ranks, const std::string& help) {
   return app.add_option("-p,--ranks", ranks, help);
 }
 
+CLI::Option* addRanks(CLI::App& app, std::optional<int>& ranks, const std::string& help) {
+  return app.add_option("-p,--ranks", ranks, help);
+}
+
 CLI::Option* addProfile(CLI::App& app, std::string& path, const std::string& help) {
   return app.add_option("--profile", path, help)->type_name("FILE");
 }

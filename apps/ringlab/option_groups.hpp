@@ -36,6 +36,8 @@ CLI::Option* addLinks(CLI::App& app, int& links, const std::string& help);
 // slot of the topology (TopologyOptions).
 inline constexpr int kDefaultRanks = 4;
 CLI::Option* addRanks(CLI::App& app, int& ranks, const std::string& help = "number of ranks");
+// The same where p is optional (compare: only for logs that do not say it).
+CLI::Option* addRanks(CLI::App& app, std::optional<int>& ranks, const std::string& help);
 
 // --profile FILE: a profile from `ringlab calibrate`.
 CLI::Option* addProfile(CLI::App& app, std::string& path, const std::string& help);

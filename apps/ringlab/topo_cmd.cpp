@@ -4,6 +4,7 @@
 // ringSearchText; this file parses, calls and prints.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "option_groups.hpp"
 #include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/file.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/topo_detect.hpp"
@@ -26,18 +28,33 @@ namespace {
 struct TopoArgs {
   TopologyOptions where;
   std::string size = "64M";
-  int channels = 0;        // 0: not given (1, or the number of rings --order gives)
-  std::string order;       // compare these rings instead of searching
-  int links = 12;          // show: rows of the link table
-  JsonOutput json;         // show, search: the report; detect: the topology file ("-" default)
-  std::string exportKind;  // search: ring-order, rankfile, machinefile, nccl-graph
-  std::string exportFile;  // search: write the export here instead of stdout
+  int channels = 0;             // 0: not given (1, or the number of rings --order gives)
+  std::string order;            // compare these rings instead of searching
+  int links = 12;               // show: rows of the link table
+  JsonOutput json;              // show, search: the report; detect: the topology file ("-" default)
+  std::string exportKind;       // search: ring-order, rankfile, machinefile, nccl-graph
+  std::string exportFile;       // search: write the export here instead of stdout
+  std::string hosts, hostfile;  // search: topology nodes -> hosts for rankfile, machinefile
   std::string saveTopology;
   io::DetectOptions detect;
   std::string detectIntra, detectNic;
 };
 
+// The user's hosts for the topology's nodes, when given (--hosts or --hostfile).
+std::optional<topo::HostMap> hostMap(const TopoArgs& a, const topo::Topology& t) {
+  if (!a.hosts.empty()) return topo::hostsFromList(a.hosts, t);
+  if (!a.hostfile.empty())
+    return topo::hostsFromHostfile(readTextFile(a.hostfile, "--hostfile"), t,
+                                   "--hostfile " + a.hostfile);
+  return std::nullopt;
+}
+
 int runRings(const TopoArgs& a, bool search) {
+  if ((!a.hosts.empty() || !a.hostfile.empty()) && a.exportKind != "rankfile" &&
+      a.exportKind != "machinefile") {
+    throwInvalid(std::string(a.hosts.empty() ? "--hostfile" : "--hosts") +
+                 " maps topology nodes to hosts for --export rankfile or machinefile");
+  }
   const bool exportToStdout = search && !a.exportKind.empty() && a.exportFile.empty();
   if (exportToStdout && a.json.toStdout()) {
     throwInvalid("--export " + a.exportKind +
@@ -56,8 +73,9 @@ int runRings(const TopoArgs& a, bool search) {
       a.order, !search, line.callback());
   line.finish();
   if (search && !a.exportKind.empty()) {
-    const std::string exported =
-        topo::exportRings(a.exportKind, t, *placed.placement, report.result.rings);
+    const std::optional<topo::HostMap> hosts = hostMap(a, t);
+    const std::string exported = topo::exportRings(a.exportKind, t, *placed.placement,
+                                                   report.result.rings, hosts ? &*hosts : nullptr);
     if (exportToStdout) {
       std::fputs(exported.c_str(), stdout);
       return 0;
@@ -119,6 +137,16 @@ Action addTopoCommand(CLI::App& app) {
       ->add_option("--export-file", args->exportFile,
                    "write the export to this file (default: standard output, alone)")
       ->type_name("FILE");
+  CLI::Option* hosts =
+      search->add_option("--hosts", args->hosts,
+                         "the host of each topology node for rankfile and machinefile, "
+                         "e.g. n0=node01,n1=node02");
+  search
+      ->add_option("--hostfile", args->hostfile,
+                   "hosts for the topology's nodes in order, one per line (\"HOST slots=N\" or "
+                   "\"HOST:N\" read)")
+      ->type_name("FILE")
+      ->excludes(hosts);
   CLI::App* detect =
       cmd->add_subcommand("detect", "this machine as a ringlab topology file (hwloc)");
   detect->add_option("--slots", args->detect.slots, "auto (GPUs if any, else cores), gpus, cores");

@@ -1,7 +1,10 @@
 // `ringlab tune`: measure every candidate algorithm over a size sweep on the transport at hand and
-// write the decision table that `--algo auto --tuned` uses, optionally as Open MPI rules too.
+// write the decision table that `--algo auto --tuned` uses, optionally as Open MPI rules and
+// MPICH's selection file too (or export a table measured before: --tuned).
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -9,8 +12,11 @@
 #include "commands.hpp"
 #include "option_groups.hpp"
 #include "progress_line.hpp"
+#include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/io/files.hpp"
+#include "ringlab/io/model_files.hpp"
+#include "ringlab/io/mpi_version.hpp"
 #include "ringlab/measure/tune.hpp"
 #include "ringlab/report/pictures.hpp"
 #include "ringlab/report/tune_text.hpp"
@@ -23,7 +29,8 @@ struct TuneArgs {
   SweepOptions sweep;
   std::string algos = fmt::format("{}", fmt::join(measure::tuneCandidates(), ","));
   JsonOutput json{"ringlab-tune.json"};
-  std::string ompiRules, svg;
+  std::string ompiRules, ompiVersion, mpichJson, mpichVersion, svg;
+  std::string tuned;  // export this table instead of measuring
 };
 
 measure::TuneConfig tuneConfig(const TuneArgs& a) {
@@ -39,11 +46,71 @@ measure::TuneConfig tuneConfig(const TuneArgs& a) {
   return c;
 }
 
+// The exports for the MPI libraries, each in the format of the release that will read it; the
+// release is known (given or installed) before minutes of measuring, and each file is checked
+// writable then too.
+struct MpiExports {
+  std::optional<model::LibraryVersion> openMpi, mpich;
+};
+
+MpiExports prepareExports(const TuneArgs& a) {
+  MpiExports e;
+  if (!a.ompiRules.empty()) {
+    e.openMpi = io::openMpiVersion(a.ompiVersion, "--ompi-version");
+    io::writeTextFile(a.ompiRules, "", "--ompi-rules");
+  }
+  if (!a.mpichJson.empty()) {
+    e.mpich = io::mpichVersion(a.mpichVersion, "--mpich-version");
+    io::writeTextFile(a.mpichJson, "", "--mpich-json");
+  }
+  return e;
+}
+
+// The launch line to use a file with, starting with a check that it is there: neither library
+// says a word when the path it is given does not exist (Open MPI keeps its defaults, MPICH
+// crashes), so "it ran" proves nothing without the check.
+std::string useLine(const std::string& path, const std::string& launch) {
+  const std::string where = std::filesystem::absolute(path).string();
+  return fmt::format("#   test -r {0} && {1}\n", where, fmt::format(fmt::runtime(launch), where));
+}
+
+void writeExports(const TuneArgs& a, const MpiExports& e, const model::DecisionTable& table) {
+  if (e.openMpi) {
+    io::writeTextFile(a.ompiRules, model::toOpenMpiRules(table, *e.openMpi), "--ompi-rules");
+    a.json.printText(
+        fmt::format(
+            "# Open MPI rules ({} format, for Open MPI {}) written to {}; use:\n",
+            model::openMpiReadsRuleFileVersion2(*e.openMpi) ? "rule-file-version-2" : "classic",
+            e.openMpi->text, a.ompiRules) +
+        useLine(a.ompiRules,
+                "mpirun --mca coll_tuned_use_dynamic_rules 1 "
+                "--mca coll_tuned_dynamic_rules_filename {} ..."));
+  }
+  if (e.mpich) {
+    io::writeTextFile(a.mpichJson, model::toMpichSelectionJson(table, *e.mpich), "--mpich-json");
+    a.json.printText(
+        fmt::format("# MPICH selection file (for MPICH {}) written to {}; use:\n", e.mpich->text,
+                    a.mpichJson) +
+        useLine(a.mpichJson, "MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE={} mpiexec ...") +
+        "# (within one node MPICH 4 runs its shared-memory allreduce first; "
+        "MPIR_CVAR_ALLREDUCE_POSIX_INTRA_ALGORITHM=mpir hands it to this selection)\n");
+  }
+}
+
 int runTuneCommand(const TuneArgs& a) {
+  if (!a.tuned.empty()) {  // export only
+    if (a.ompiRules.empty() && a.mpichJson.empty()) {
+      throwInvalid("--tuned " + a.tuned +
+                   ": nothing to export; give --ompi-rules FILE and/or --mpich-json FILE");
+    }
+    const model::DecisionTable table = io::readDecisionTable(a.tuned);
+    writeExports(a, prepareExports(a), table);
+    return 0;
+  }
+  const MpiExports exports = prepareExports(a);
   const measure::TuneConfig config = tuneConfig(a);
   // Unwritable outputs are refused before minutes of measuring, not after.
   a.json.checkWritable();
-  if (!a.ompiRules.empty()) io::writeTextFile(a.ompiRules, "", "--ompi-rules");
   if (!a.svg.empty()) io::writeTextFile(a.svg, "", "--svg");
   ProgressLine line("tune");
   const model::DecisionTable table =
@@ -54,13 +121,7 @@ int runTuneCommand(const TuneArgs& a) {
   a.json.printText(
       fmt::format("# decision table written to {0} (use: ringlab bench --algo auto --tuned {0})\n",
                   a.json.path));
-  if (!a.ompiRules.empty()) {
-    io::writeTextFile(a.ompiRules, model::toOpenMpiRules(table), "--ompi-rules");
-    a.json.printText(fmt::format(
-        "# Open MPI rules written to {0} (use: mpirun --mca coll_tuned_use_dynamic_rules "
-        "1 --mca coll_tuned_dynamic_rules_filename {0} ...)\n",
-        a.ompiRules));
-  }
+  writeExports(a, exports, table);
   if (!a.svg.empty()) {
     io::writeTextFile(a.svg, report::chartSvg(report::tuneChart(table)), "--svg");
     a.json.printText("# plot of the times and the fastest per size written to " + a.svg + "\n");
@@ -82,7 +143,24 @@ Action addTuneCommand(CLI::App& app) {
   cmd->add_option("--rounds", args->rounds, "interleaved rounds over the algorithms; best kept");
   cmd->add_option("--algos", args->algos, "comma-separated candidates");
   args->json.add(*cmd, "decision table to write");
-  cmd->add_option("--ompi-rules", args->ompiRules, "also write an Open MPI coll_tuned rules file");
+  // Each MPI export: its file, and the release that reads it (default: the one installed here).
+  const auto addExport = [cmd](const char* option, std::string& file, const std::string& what,
+                               const char* versionOption, std::string& version, const char* tool) {
+    cmd->add_option(option, file, "also write " + what)->type_name("FILE");
+    cmd->add_option(versionOption, version,
+                    std::string("the release that reads ") + option +
+                        " (default: the installed one, from " + tool + ")")
+        ->type_name("X.Y.Z");
+  };
+  addExport("--ompi-rules", args->ompiRules,
+            "Open MPI coll/tuned rules, in the format of the release that reads them",
+            "--ompi-version", args->ompiVersion, "ompi_info");
+  addExport(
+      "--mpich-json", args->mpichJson,
+      "MPICH's collective selection file (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE, MPICH 4)",
+      "--mpich-version", args->mpichVersion, "mpichversion");
+  cmd->add_option("--tuned", args->tuned,
+                  "export this decision table (from an earlier tune) instead of measuring");
   addSvg(*cmd, args->svg,
          "also draw every algorithm's time against size under the fastest per size (SVG)");
   return [args] { return runTuneCommand(*args); };

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <thread>
@@ -124,6 +125,37 @@ std::uint16_t localPort(const Socket& socket) {
   }
   if (addr.ss_family == AF_INET6) return ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
   return ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+}
+
+namespace {
+
+std::string notLogged(long count) {
+  return std::to_string(count) + " more refused connection(s) not logged";
+}
+
+}  // namespace
+
+void RefusedLog::refused(const std::string& peer, const std::string& why) {
+  const Clock::time_point now = Clock::now();
+  if (linesInWindow_ == 0 || now - windowStart_ >= kRefusedWindow) {
+    windowStart_ = now;
+    linesInWindow_ = 0;
+  }
+  if (linesInWindow_ >= kRefusedBurst) {
+    ++suppressed_;
+    return;
+  }
+  ++linesInWindow_;
+  std::string line = "ringlab: " + where_ + ": refused connection from " + peer + ": " + why;
+  if (suppressed_ > 0) line += " (" + notLogged(suppressed_) + " before this one)";
+  suppressed_ = 0;
+  // One line, written with one call, so lines from several threads do not interleave.
+  std::fputs((line + "\n").c_str(), stderr);
+}
+
+RefusedLog::~RefusedLog() {
+  if (suppressed_ > 0)
+    std::fputs(("ringlab: " + where_ + ": " + notLogged(suppressed_) + "\n").c_str(), stderr);
 }
 
 std::string peerAddress(int fd) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace ringlab::bootstrap::net {
 
@@ -69,6 +70,27 @@ bool sendAll(int fd, const void* data, std::size_t bytes, Clock::time_point dead
              const std::string& what);
 bool recvAll(int fd, void* data, std::size_t bytes, Clock::time_point deadline,
              const std::string& what);
+
+// The log of one listener's refused connections: one line on stderr each, "ringlab: WHERE:
+// refused connection from PEER: WHY", at most kRefusedBurst lines per kRefusedWindow. The others
+// are counted, and the count is printed with the next line logged or when the log is destroyed
+// (the listener closes), so that a flood of bad connections cannot flood the log.
+inline constexpr int kRefusedBurst = 5;
+inline constexpr std::chrono::seconds kRefusedWindow{10};
+class RefusedLog {
+ public:
+  explicit RefusedLog(std::string where) : where_(std::move(where)) {}
+  ~RefusedLog();
+  RefusedLog(const RefusedLog&) = delete;
+  RefusedLog& operator=(const RefusedLog&) = delete;
+  void refused(const std::string& peer, const std::string& why);
+
+ private:
+  std::string where_;
+  Clock::time_point windowStart_;
+  int linesInWindow_ = 0;
+  long suppressed_ = 0;  // refusals not logged since the last line
+};
 
 // Milliseconds left until `deadline`, at least 0, for poll().
 int millisecondsUntil(Clock::time_point deadline);

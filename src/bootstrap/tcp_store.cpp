@@ -24,13 +24,6 @@ using net::Clock;
 using net::Socket;
 namespace w = wire;
 
-void logRefused(const std::string& where, const std::string& peer, const std::string& why) {
-  // One line, written with one call, so lines from several threads do not interleave.
-  const std::string line =
-      "ringlab: " + where + ": refused connection from " + peer + ": " + why + "\n";
-  std::fputs(line.c_str(), stderr);
-}
-
 // Serves the key-value space from one thread: poll over the listener and every client.
 // Each client must present the job token in a hello before any request is read.
 class StoreServer {
@@ -40,6 +33,7 @@ class StoreServer {
       : listener_(std::move(listener)),
         token_(std::move(token)),
         where_(std::move(where)),
+        refused_(where_),
         handshakeTimeout_(handshakeTimeout),
         wake_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
     if (!wake_.valid()) throw Error(ErrorCode::Transport, "eventfd: " + net::errnoText(errno));
@@ -95,8 +89,8 @@ class StoreServer {
         bool keep = true;
         if (revents & (POLLIN | POLLHUP | POLLERR)) keep = readFrom(c);
         if (keep && !c.authenticated && now >= c.helloDeadline) {
-          logRefused(where_, c.peer,
-                     "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
+          refused_.refused(
+              c.peer, "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
           keep = false;
         }
         if (keep && c.waiting) answerWait(c, now);
@@ -134,9 +128,8 @@ class StoreServer {
       const ssize_t n = ::recv(c.socket.fd(), buffer, sizeof buffer, 0);
       if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
         if (!c.authenticated) {
-          logRefused(where_, c.peer,
-                     "closed after " + std::to_string(c.in.size()) +
-                         " bytes, before completing the handshake");
+          refused_.refused(c.peer, "closed after " + std::to_string(c.in.size()) +
+                                       " bytes, before completing the handshake");
         }
         return false;
       }
@@ -158,7 +151,7 @@ class StoreServer {
                           : !w::tokensEqual(hello.token, token_)    ? "wrong token"
                                                                     : nullptr;
         if (why) {
-          logRefused(where_, c.peer, why);
+          refused_.refused(c.peer, why);
           reply(c, w::HelloStatus::Refused);
           c.in.clear();
           c.closing = true;
@@ -246,6 +239,7 @@ class StoreServer {
   Socket listener_;
   std::string token_;
   std::string where_;
+  net::RefusedLog refused_;
   std::chrono::milliseconds handshakeTimeout_;
   Socket wake_;
   std::vector<std::unique_ptr<Client>> clients_;

@@ -21,6 +21,23 @@ std::vector<std::string> splitList(std::string_view text, char separator) {
   }
 }
 
+std::string printableText(std::string_view text, std::size_t maxBytes) {
+  const std::string_view shown = text.substr(0, maxBytes);
+  std::string out;
+  out.reserve(shown.size());
+  for (const char c : shown) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      out += fmt::format("\\x{:02x}", byte);
+    }
+  }
+  if (text.size() > shown.size())
+    out += fmt::format(" [{} more bytes]", text.size() - shown.size());
+  return out;
+}
+
 double parseNumber(std::string_view text, std::string_view what) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);

@@ -96,10 +96,9 @@ ResolvedModel resolveModel(const ModelSource& s) {
   return r;
 }
 
-void checkProfileRanks(const std::string& path, int ranks) {
-  if (path.empty()) return;
+std::optional<int> profileRanks(const std::string& path) {
   const nlohmann::json j = readJsonFile(path, "profile", kProfileInput);
-  if (!j.is_object() || !j.contains("ranks")) return;
+  if (!j.is_object() || !j.contains("ranks")) return std::nullopt;
   const nlohmann::json& field = j["ranks"];
   // Read wide and checked before narrowing: 2^32 + 2 is not p = 2.
   if (!field.is_number_integer() || field.get<std::int64_t>() < 1 ||
@@ -107,11 +106,16 @@ void checkProfileRanks(const std::string& path, int ranks) {
     throwInvalid(fmt::format("profile {}: ranks = {}: must be a whole number in 1..{}", path,
                              field.dump(), kMaxTopoRanks));
   }
-  const int measured = static_cast<int>(field.get<std::uint64_t>());
-  if (measured != ranks) {
+  return static_cast<int>(field.get<std::uint64_t>());
+}
+
+void checkProfileRanks(const std::string& path, int ranks) {
+  if (path.empty()) return;
+  const std::optional<int> measured = profileRanks(path);
+  if (measured && *measured != ranks) {
     throwInvalid(fmt::format(
         "profile {}: measured for p = {}, not -p {}; calibrate for this p or pass -p {}", path,
-        measured, ranks, measured));
+        *measured, ranks, *measured));
   }
 }
 

@@ -69,10 +69,16 @@ pid_t startRank(const LaunchConfig& config, int rank, const std::string& rendezv
   const pid_t pid = fork();
   if (pid < 0)
     throw Error(ErrorCode::Internal, std::string("fork failed: ") + std::strerror(errno));
-  if (pid > 0) return pid;
-  // Child: die with the launcher, take back the signals the launcher blocked, become rank `rank`.
+  if (pid > 0) {
+    setpgid(pid, pid);  // also here, so that no signal to the group can come before the child's
+    return pid;
+  }
+  // Child: lead a process group of its own (what the rank starts is signalled with it), die with
+  // the launcher, take back the signals the launcher blocked or ignored, become rank `rank`.
+  setpgid(0, 0);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != launcher) _exit(1);
+  signal(SIGPIPE, SIG_DFL);
   sigprocmask(SIG_SETMASK, &original, nullptr);
   setenv("RINGLAB_RANK", std::to_string(rank).c_str(), 1);
   setenv("RINGLAB_WORLD_SIZE", std::to_string(config.ranks).c_str(), 1);
@@ -130,6 +136,12 @@ int launch(const LaunchConfig& config) {
   const std::string job = environmentOrRandom("RINGLAB_JOB", 6);
   const std::string directory = temporaryDirectory(job);
 
+  // A reader of the launcher's output that exits (`ringlab launch ... | head`) must not kill it
+  // before it has stopped the ranks and cleaned up: its writes then fail with EPIPE instead.
+  struct sigaction ignore = {};
+  struct sigaction previousPipe = {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &previousPipe);
   // Signals are taken synchronously (sigtimedwait), so nothing runs in a handler.
   sigset_t watched, original;
   sigemptyset(&watched);
@@ -142,9 +154,13 @@ int launch(const LaunchConfig& config) {
   int result = 0;
   bool interrupted = false;
   auto deadline = std::chrono::steady_clock::time_point::max();
+  // Each rank's whole process group: a rank run through `sh -c` without exec is a shell whose
+  // child does the work. A stopped process keeps SIGTERM pending until continued.
   const auto signalAll = [&](int sig) {
     for (int r = 0; r < config.ranks; ++r) {
-      if (running[r]) kill(pids[r], sig);
+      if (!running[r]) continue;
+      kill(-pids[r], sig);
+      if (sig == SIGTERM) kill(-pids[r], SIGCONT);
     }
   };
   try {
@@ -206,7 +222,12 @@ int launch(const LaunchConfig& config) {
       deadline = std::chrono::steady_clock::time_point::max();
     }
   }
+  // What a rank left running in its group (a shell's child, a background job) ends with it.
+  for (int r = 0; r < config.ranks; ++r) {
+    if (pids[r] > 0) kill(-pids[r], SIGKILL);
+  }
   sigprocmask(SIG_SETMASK, &original, nullptr);
+  sigaction(SIGPIPE, &previousPipe, nullptr);
   removeSharedMemoryNames(job);
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);

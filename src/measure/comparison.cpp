@@ -38,16 +38,72 @@ Comparison compare(const RunRecord& record, const schedule::AlgorithmSpec& spec,
   c.source = record.source;
   for (std::size_t k = 0; k < record.rows.size(); ++k) {
     const RecordRow& r = record.rows[k];
-    if (!r.outOfPlace || !r.inPlace) {
+    if (!r.outOfPlace) {
       throwInvalid(
-          fmt::format("{}: row {} lacks its out_of_place or in_place time; compare needs "
-                      "both (a complete `ringlab bench --json` file)",
-                      name, k));
+          fmt::format("{}: row {} lacks its out_of_place time, which compare plots", name, k));
     }
     c.rows.push_back({r.bytes, predictedMicros(spec, record.run.ranks, r.bytes, type, profile),
-                      r.outOfPlace->timeUs, r.inPlace->timeUs});
+                      r.outOfPlace->timeUs,
+                      r.inPlace ? std::optional<double>(r.inPlace->timeUs) : std::nullopt});
   }
   return c;
+}
+
+Comparison compare(const LoggedRun& run, const schedule::AlgorithmSpec& spec,
+                   const model::Profile& profile, const ModelSetup& setup,
+                   const std::string& name) {
+  const std::string where = run.name.empty() ? name : name + " (" + run.name + ")";
+  Comparison c = compare(run.record, spec, profile, where);
+  if (!run.name.empty()) c.label += ", " + run.name;
+  for (const std::string& note : run.notes) c.notes.push_back("log: " + note);
+  for (const std::string& difference : setupDifferences(run, setup))
+    c.notes.push_back("setup: " + difference);
+  return c;
+}
+
+ModelSetup modelSetup(const io::ResolvedModel& model, const io::ModelSource& source) {
+  ModelSetup setup;
+  if (!source.profilePath.empty()) {
+    setup.transport = model.profile.transport;
+    setup.host = model.profile.host;
+    setup.ranks = io::profileRanks(source.profilePath);
+    setup.calibrated = true;
+  } else if (!source.overridden()) {
+    setup.transport = model.profile.transport;  // the stated defaults
+  }
+  return setup;
+}
+
+std::vector<std::string> setupDifferences(const LoggedRun& run, const ModelSetup& setup) {
+  std::vector<std::string> out;
+  const bool gpu = run.device.rfind("GPUs", 0) == 0;
+  if (gpu && setup.calibrated) {
+    out.push_back(
+        fmt::format("the log ran on {}, the profile was measured over {} between CPU "
+                    "ranks on {}: its parameters describe another machine",
+                    run.device, setup.transport, setup.host));
+  } else if (gpu && !setup.transport.empty()) {
+    out.push_back(
+        fmt::format("the log ran on {}, the model uses the stated defaults for "
+                    "in-process CPU ranks: give --profile, or --alpha, --bw and --gamma "
+                    "for that machine",
+                    run.device));
+  } else if (setup.calibrated && !run.record.run.transport.empty() &&
+             run.record.run.transport != setup.transport) {
+    out.push_back(fmt::format("the run used the {} transport, the profile was measured over {}",
+                              run.record.run.transport, setup.transport));
+  }
+  if (setup.ranks && *setup.ranks != run.record.run.ranks) {
+    out.push_back(fmt::format("the profile was measured for p = {}, the log ran p = {}",
+                              *setup.ranks, run.record.run.ranks));
+  }
+  if (setup.calibrated && run.record.run.dtype != "float32") {
+    out.push_back(
+        fmt::format("the profile's gamma was measured on float32 sums, the log "
+                    "reduces {}",
+                    run.record.run.dtype));
+  }
+  return out;
 }
 
 double medianAbsoluteError(const Comparison& c, std::uint64_t fromBytes) {
@@ -55,7 +111,7 @@ double medianAbsoluteError(const Comparison& c, std::uint64_t fromBytes) {
   for (const ComparedRow& r : c.rows) {
     if (r.bytes < fromBytes || r.predictedUs <= 0) continue;
     errors.push_back(std::fabs(r.outOfPlaceRatio() - 1));
-    errors.push_back(std::fabs(r.inPlaceRatio() - 1));
+    if (r.inPlaceRatio()) errors.push_back(std::fabs(*r.inPlaceRatio() - 1));
   }
   return errors.empty() ? std::numeric_limits<double>::quiet_NaN() : model::median(errors);
 }

@@ -1,11 +1,19 @@
-// nccl-tests all_reduce_perf logs as run records, so that NCCL runs on a user's own cluster can be
-// held against the same model as ringlab's own.
+// nccl-tests all_reduce_perf output as run records, so that NCCL runs on a user's own cluster can
+// be held against the same model as ringlab's own. Read as people paste it: the layout of every
+// nccl-tests 2.x version (src/util.cu's writeResultHeader and writeBenchmarkLine*), any other
+// lines around and between the rows, launcher prefixes, and pastes cut at either end.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
-#include <sstream>
+#include <optional>
 
+#include <fmt/format.h>
+
+#include "log_lines.hpp"
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/measure/record.hpp"
+#include "ringlab/core/text.hpp"
+#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/bandwidth.hpp"
 
 namespace ringlab::measure {
@@ -15,114 +23,330 @@ namespace {
   throwInvalid(name + ": " + what);
 }
 
-struct LogRow {
-  std::uint64_t bytes = 0, count = 0;
-  std::string type, op, root, oopWrong, ipWrong;
-  double oopTime = 0, oopAlg = 0, oopBus = 0, ipTime = 0, ipAlg = 0, ipBus = 0;
+// Where a row's fields sit (word indexes; -1: no such column) and how many a complete row has.
+struct Columns {
+  int redop = -1, root = -1, outOfPlace = -1, inPlace = -1;  // the two "time" columns
+  std::size_t fields = 0;
 };
 
-LogRow parseRow(const std::string& line, bool hasRoot, const std::string& name) {
-  std::istringstream fields(line);
-  LogRow r;
-  fields >> r.bytes >> r.count >> r.type >> r.op;
-  if (hasRoot) fields >> r.root;
-  fields >> r.oopTime >> r.oopAlg >> r.oopBus >> r.oopWrong >> r.ipTime >> r.ipAlg >> r.ipBus >>
-      r.ipWrong;
-  if (!fields || r.ipWrong.empty()) {
-    fail(name, "truncated or malformed nccl-tests row: '" + line + "'");
+// From the column header's words (after the '#'): "size count type redop root time algbw busbw
+// #wrong time ...", older logs without root (or, for broadcast, without redop), -I's per-iteration
+// columns, a trailing timestamp column. None for another line that starts with "size".
+std::optional<Columns> columnsFromHeader(const std::vector<std::string>& w) {
+  Columns c;
+  int times = 0;
+  for (std::size_t k = 0; k < w.size() && w[k] != "timestamp"; ++k) {
+    const int i = static_cast<int>(k);
+    if (w[k] == "redop") c.redop = i;
+    if (w[k] == "root") c.root = i;
+    if (w[k] == "time" || w[k] == "cputime") (times++ == 0 ? c.outOfPlace : c.inPlace) = i;
+    c.fields = k + 1;
   }
-  return r;
+  if (w.size() < 2 || w[1] != "count" || c.outOfPlace < 0 || c.inPlace < 0) return std::nullopt;
+  return c;
 }
 
-// The collective is not named in the log; it is recognised from the data: for all_reduce,
-// count = size / sizeof(type) and busbw = algbw x 2(p-1)/p.
-DataType checkAllReduceRow(const LogRow& r, bool hasRoot, int ranks, const std::string& line,
-                           const std::string& name) {
+// A paste without the header: the layout from the row's length. 12 words: before the root column;
+// 21: -I's per-iteration columns; else the 13 of nccl-tests 2.x.
+Columns columnsFromLength(std::size_t words) {
+  if (words == 12) return {3, -1, 4, 8, 12};
+  if (words == 21) return {3, 4, 5, 13, 21};
+  return {3, 4, 5, 9, 13};
+}
+
+struct TextRow {
+  int line = 0;
+  std::uint64_t bytes = 0, count = 0;
+  std::string type, op, root;
+  double outOfPlaceUs = 0, algbw = 0, busbw = 0, inPlaceUs = 0;
+  std::optional<std::uint64_t> outOfPlaceWrong, inPlaceWrong;
+};
+
+// One run as the text shows it (from its "nThread" line, or the file's start, to the next run).
+struct TextRun {
+  std::string version, program, device;
+  int rankLines = 0, nranks = 0;
+  std::optional<Columns> columns;
+  bool sawConfig = false, sawHeader = false, sawTrailer = false;
+  std::vector<TextRow> rows;
+  std::vector<std::string> notes;
+};
+
+bool isUnsigned(const std::string& s) {
+  return !s.empty() && s.size() < 20 && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+}
+
+// Size and count, then a word: the type.
+bool looksLikeRow(const std::vector<std::string>& w) {
+  return w.size() >= 3 && isUnsigned(w[0]) && isUnsigned(w[1]) &&
+         std::isalpha(static_cast<unsigned char>(w[2][0]));
+}
+
+// What is left of a row cut after its size or count ("64  16").
+bool looksLikeCutRow(const std::vector<std::string>& w) {
+  return w.size() <= 2 && isUnsigned(w[0]) && (w.size() < 2 || isUnsigned(w[1]));
+}
+
+std::optional<std::uint64_t> wrongCount(const std::string& s) {
+  if (s == "N/A") return std::nullopt;  // run with -c 0: not checked
+  return static_cast<std::uint64_t>(parseNumber(s, "#wrong"));
+}
+
+// The row's fields; none when the row is cut short or a field is not a number.
+std::optional<TextRow> parseRow(const std::vector<std::string>& w, const Columns& c, int line) {
+  if (w.size() < c.fields) return std::nullopt;
+  try {
+    TextRow r;
+    r.line = line;
+    r.bytes = std::stoull(w[0]);
+    r.count = std::stoull(w[1]);
+    r.type = w[2];
+    if (c.redop >= 0) r.op = w[c.redop];
+    if (c.root >= 0) r.root = w[c.root];
+    r.outOfPlaceUs = parseNumber(w[c.outOfPlace], "time");
+    r.algbw = parseNumber(w[c.outOfPlace + 1], "algbw");
+    r.busbw = parseNumber(w[c.outOfPlace + 2], "busbw");
+    r.outOfPlaceWrong = wrongCount(w[c.outOfPlace + 3]);
+    r.inPlaceUs = parseNumber(w[c.inPlace], "time");
+    r.inPlaceWrong = wrongCount(w[c.inPlace + 3]);
+    return r;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The lines of the text, each given to the run it belongs to.
+class TextReader {
+ public:
+  std::vector<TextRun> runs;
+  bool ringlabTable = false;  // `ringlab bench`'s own table, which has the nccl-tests layout
+
+  void read(const std::string& line, int number) {
+    std::vector<std::string> w = logs::words(line);
+    if (w.empty()) return;
+    if (logs::isNcclDebugLine(line)) {
+      if (current().nranks == 0) current().nranks = logs::nranksIn(line);
+    } else if (w[0][0] == '#') {
+      w[0].erase(0, 1);
+      if (w[0].empty()) w.erase(w.begin());
+      if (!w.empty()) comment(w, line);
+    } else if (looksLikeRow(w) ||
+               (looksLikeCutRow(w) && (current().sawHeader || !current().rows.empty()))) {
+      row(w, number);
+    }
+  }
+
+ private:
+  TextRun& current() {
+    if (runs.empty()) runs.emplace_back();
+    return runs.back();
+  }
+  // A line that opens a run ("nccl-tests version", "Collective test starting", "nThread") starts a
+  // new one once the current run has its own.
+  TextRun& opening() {
+    if (current().sawConfig || !current().rows.empty()) runs.emplace_back();
+    return current();
+  }
+
+  void comment(const std::vector<std::string>& w, const std::string& line) {
+    const auto is = [&](std::size_t k, const char* word) { return w.size() > k && w[k] == word; };
+    if (is(0, "nccl-tests") && is(1, "version") && w.size() > 2) opening().version = w[2];
+    if (is(0, "Collective") && is(2, "starting:") && w.size() > 3) opening().program = w[3];
+    if (is(0, "nThread")) opening().sawConfig = true;
+    if (is(0, "ringlab") && is(1, "bench:")) ringlabTable = true;
+    if (is(0, "Rank")) {
+      TextRun& run = current();
+      ++run.rankLines;
+      const std::size_t bracket = line.find(']');
+      if (run.device.empty() && bracket != std::string::npos)
+        run.device = logs::joinedWords(logs::words(line.substr(bracket + 1)));
+    }
+    if (is(0, "size")) {
+      if (const std::optional<Columns> c = columnsFromHeader(w)) {
+        if (!current().rows.empty()) runs.emplace_back();  // a second table: another run
+        current().columns = c;
+        current().sawHeader = true;
+      }
+    }
+    if (is(0, "(B)")) current().sawHeader = true;  // the units line of a header cut at the top
+    if (is(0, "Avg") && is(1, "bus")) current().sawTrailer = true;
+  }
+
+  void row(const std::vector<std::string>& w, int number) {
+    TextRun& run = current();
+    const Columns c = run.columns ? *run.columns : columnsFromLength(w.size());
+    if (std::optional<TextRow> r = parseRow(w, c, number)) {
+      run.rows.push_back(*r);
+    } else {
+      run.notes.push_back(fmt::format("line {} is a row cut short or malformed, left out: '{}'",
+                                      number, logs::joinedWords(w)));
+    }
+  }
+};
+
+// The collective is recognised from the data: for all_reduce, a redop, root -1, count = size /
+// sizeof(type) and busbw = algbw x 2(p-1)/p.
+DataType checkAllReduceRow(const TextRow& r, int ranks, const std::string& name) {
+  const std::string where = fmt::format("line {} (size {})", r.line, r.bytes);
   DataType dtype;
   try {
     dtype = parseDataType(r.type);
   } catch (const Error&) {
-    fail(name, "unknown datatype '" + r.type + "' in row '" + line + "'");
+    fail(name, fmt::format("{}: unknown datatype '{}'", where, r.type));
   }
-  if (r.op == "none" || (hasRoot && r.root != "-1")) {
-    fail(name, "this is a log of another collective (redop '" + r.op + "', root '" + r.root +
-                   "'); compare reads all_reduce_perf logs");
+  if (r.op.empty() || r.op == "none" || (!r.root.empty() && r.root != "-1")) {
+    fail(name, fmt::format("{}: redop '{}', root '{}': a log of another collective; compare reads "
+                           "all_reduce_perf logs",
+                           where, r.op.empty() ? "(no column)" : r.op, r.root));
   }
   if (r.count * dataTypeSize(dtype) != r.bytes) {
-    fail(name, "count " + std::to_string(r.count) + " x " + std::to_string(dataTypeSize(dtype)) +
-                   " bytes != size " + std::to_string(r.bytes) +
-                   ": a log of reduce_scatter or another collective, not all_reduce_perf");
+    fail(name, fmt::format("{}: count {} x {} bytes != size: a log of reduce_scatter or another "
+                           "collective, not all_reduce_perf",
+                           where, r.count, dataTypeSize(dtype)));
   }
-  if (ranks > 1 && r.oopAlg >= 0.1) {
-    const double factor = model::allReduceBusFactor(ranks);
-    if (std::fabs(r.oopBus / r.oopAlg - factor) > 0.05 * factor + 0.02) {
-      fail(name, "busbw/algbw = " + std::to_string(r.oopBus / r.oopAlg) + " but all_reduce over " +
-                     std::to_string(ranks) + " ranks has 2(p-1)/p = " + std::to_string(factor) +
-                     ": another collective");
+  if (ranks > 1 && r.algbw >= 0.1) {
+    const double factor = model::allReduceBusFactor(ranks), ratio = r.busbw / r.algbw;
+    if (std::fabs(ratio - factor) > 0.05 * factor + 0.02) {
+      const long implied = ratio < 1.99 ? std::lround(2 / (2 - ratio)) : 0;
+      fail(name, fmt::format("{}: busbw/algbw = {:.3f}, but all_reduce over p = {} has 2(p-1)/p = "
+                             "{:.3f}{}: another collective, or another p",
+                             where, ratio, ranks, factor,
+                             implied > 1 ? fmt::format(" (p = {} would give it)", implied) : ""));
     }
   }
   return dtype;
 }
 
-Timing logTiming(double timeUs) {
+// Rows of one (type, op) case must grow in size; a size again with no header between is the
+// output of two processes printing at once.
+std::vector<std::vector<TextRow>> casesOf(const TextRun& run, const std::string& name) {
+  std::vector<std::vector<TextRow>> cases;
+  for (const TextRow& r : run.rows) {
+    auto it = std::find_if(cases.begin(), cases.end(), [&](const auto& c) {
+      return c.front().type == r.type && c.front().op == r.op;
+    });
+    if (it == cases.end()) {
+      cases.push_back({r});
+    } else if (r.bytes <= it->back().bytes) {
+      fail(name, fmt::format("line {}: size {} after {} in the {} {} rows, with no header between: "
+                             "the output of two processes is interleaved (nccl-tests built "
+                             "without MPI, run under mpirun?); pass one process's output",
+                             r.line, r.bytes, it->back().bytes, r.type, r.op));
+    } else {
+      it->push_back(r);
+    }
+  }
+  return cases;
+}
+
+int ranksOf(const TextRun& run, const LogOptions& options, const std::string& name,
+            std::vector<std::string>& notes) {
+  if (run.rankLines == 0 && run.nranks > 0 && !options.ranks) {
+    notes.push_back(
+        fmt::format("p = {} from the NCCL INFO lines ('nranks {}'): the '#  Rank' "
+                    "lines are missing",
+                    run.nranks, run.nranks));
+  }
+  const int stated = run.rankLines > 0 ? run.rankLines : run.nranks;
+  const std::string how = run.rankLines > 0
+                              ? fmt::format("{} '#  Rank' lines", run.rankLines)
+                              : fmt::format("'nranks {}' in its NCCL INFO lines", run.nranks);
+  return logs::resolveRanks(stated, how, options, name,
+                            "no '#  Rank N ...' lines and no NCCL INFO 'nranks' (a paste that "
+                            "starts at the rows)",
+                            notes);
+}
+
+std::vector<std::string> runNotes(const TextRun& run) {
+  std::vector<std::string> notes;
+  if (!run.sawHeader) {
+    notes.push_back(
+        "no column header ('#  size  count  type ...'): fields taken by position "
+        "(size count type redop root, then out-of-place and in-place time algbw "
+        "busbw #wrong)");
+  }
+  if (!run.sawTrailer) {
+    notes.push_back(
+        "no '# Avg bus bandwidth' line: the log ends after its rows (a paste cut "
+        "short, or a run that did not finish)");
+  }
+  notes.insert(notes.end(), run.notes.begin(), run.notes.end());
+  return notes;
+}
+
+Timing loggedTiming(double timeUs, std::optional<std::uint64_t> wrong) {
   Timing t;
   t.timeUs = timeUs;
+  t.wrong = wrong;
   return t;
 }
 
-}  // namespace
-
-// nccl-tests prints one "#  Rank  N Group ..." line per rank, a column header naming the columns,
-// and one row per size.
-RunRecord recordFromNcclTests(const std::string& text, const std::string& name) {
-  RunRecord record;
-  record.source = "nccl-tests all_reduce_perf";
+LoggedRun loggedCase(const TextRun& run, const std::vector<TextRow>& rows, int ranks,
+                     const std::vector<std::string>& notes, const std::string& name) {
+  LoggedRun logged;
+  logged.notes = notes;
+  logged.device = "GPUs (" + (run.device.empty() ? "nccl-tests" : run.device) + ")";
+  RunRecord& record = logged.record;
+  record.source =
+      "nccl-tests" + (run.version.empty() ? "" : " " + run.version) + " all_reduce_perf";
   record.overRanks = std::nullopt;  // the log does not say which -a ran
-  RunInfo& run = record.run;
-  std::istringstream in(text);
-  std::string line;
-  bool sawHeader = false, hasRoot = false, sawSummary = false;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::string first;
-    words >> first;
-    if (first == "#") {
-      std::string second;
-      words >> second;
-      if (second == "Rank") ++run.ranks;
-      if (second == "size") {
-        sawHeader = true;
-        hasRoot = line.find(" root ") != std::string::npos;
-      }
-      if (second == "Avg") sawSummary = true;
-      continue;
-    }
-    if (!sawHeader || first.empty()) continue;
-    const LogRow r = parseRow(line, hasRoot, name);
-    const DataType dtype = checkAllReduceRow(r, hasRoot, run.ranks, line, name);
+  record.iterations = std::nullopt;
+  record.run.ranks = ranks;
+  for (const TextRow& r : rows) {
+    const DataType dtype = checkAllReduceRow(r, ranks, name);
     RecordRow row;
     row.bytes = r.bytes;
     row.count = r.count;
     row.dtype = dataTypeName(dtype);
     row.op = r.op;
-    row.outOfPlace = logTiming(r.oopTime);
-    row.inPlace = logTiming(r.ipTime);
+    row.outOfPlace = loggedTiming(r.outOfPlaceUs, r.outOfPlaceWrong);
+    row.inPlace = loggedTiming(r.inPlaceUs, r.inPlaceWrong);
+    if (r.outOfPlaceWrong.value_or(0) + r.inPlaceWrong.value_or(0) > 0 &&
+        logged.notes.size() == notes.size()) {
+      logged.notes.push_back(
+          fmt::format("the log counts wrong elements from size {} on: those "
+                      "rows time a run whose results were corrupt",
+                      r.bytes));
+    }
     record.rows.push_back(row);
   }
-  if (!sawHeader) fail(name, "no nccl-tests column header ('#  size  count ...') found");
-  if (run.ranks == 0)
-    fail(name, "no '#  Rank N ...' lines: cannot tell p; the log is truncated at the top");
-  if (record.rows.empty()) fail(name, "no measurement rows after the header");
-  if (!sawSummary)
-    fail(name, "no '# Avg bus bandwidth' line: the log is truncated (the run did not finish)");
-  std::vector<std::string> types, ops;
-  for (const RecordRow& row : record.rows) {
-    types.push_back(row.dtype);
-    ops.push_back(row.op);
+  record.run.dtype = record.rows.front().dtype;
+  record.run.op = record.rows.front().op;
+  return logged;
+}
+
+}  // namespace
+
+std::vector<LoggedRun> runsFromNcclTests(const std::string& text, const std::string& name,
+                                         const LogOptions& options) {
+  TextReader reader;
+  const std::vector<std::string> lines = logs::cleanLines(text);
+  for (std::size_t i = 0; i < lines.size(); ++i) reader.read(lines[i], static_cast<int>(i) + 1);
+  if (reader.ringlabTable)
+    fail(name,
+         "the table of `ringlab bench`: compare reads its record (ringlab bench --json FILE)");
+  std::vector<std::vector<LoggedRun>> runs;
+  for (const TextRun& run : reader.runs) {
+    if (run.rows.empty()) continue;  // a process's header with no rows of its own
+    if (!run.program.empty() && run.program.find("all_reduce") == std::string::npos)
+      fail(name, "a log of " + run.program + "; compare reads all_reduce_perf logs");
+    const std::vector<std::vector<TextRow>> cases = casesOf(run, name);
+    std::vector<std::string> notes = runNotes(run);
+    const int ranks = ranksOf(run, options, name, notes);
+    std::vector<LoggedRun> logged;
+    for (const auto& rows : cases) logged.push_back(loggedCase(run, rows, ranks, notes, name));
+    runs.push_back(std::move(logged));
   }
-  run.dtype = joinedNames(types);  // one name, or several for a log of -d all
-  run.op = joinedNames(ops);
-  return record;
+  if (runs.empty()) {
+    for (const TextRun& run : reader.runs)
+      if (!run.notes.empty()) fail(name, "no complete row; " + run.notes.front());
+    fail(name,
+         "neither a `ringlab bench --json` file nor an nccl-tests log (no row 'size count "
+         "type redop root time ...') nor osu_allreduce output");
+  }
+  return logs::namedRuns(std::move(runs));
 }
 
 }  // namespace ringlab::measure

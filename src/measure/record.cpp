@@ -10,6 +10,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
+#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/cost.hpp"
 #include "ringlab/version.hpp"
@@ -335,21 +336,21 @@ RunRecord recordFromJson(const json& j, const std::string& name) {
 
 RunRecord parseRecord(const std::string& text, const std::string& name) {
   const auto start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string::npos) throwInvalid(name + ": empty file");
-  if (text[start] == '{') {
+  if (start != std::string::npos && text[start] == '{') {
     json j;
     try {
       j = json::parse(text);
     } catch (const json::exception& e) {
       throwInvalid(name + ": not valid JSON (" + e.what() + ")");
     }
-    return recordFromJson(j, name);
+    if (!j.contains("results")) return recordFromJson(j, name);  // not nccl-tests -J
   }
-  if (text.find("#  Rank") != std::string::npos || text.find("# nThread") != std::string::npos ||
-      text.find("out-of-place") != std::string::npos) {
-    return recordFromNcclTests(text, name);
-  }
-  throwInvalid(name + ": neither a `ringlab bench --json` file nor an nccl-tests log");
+  std::vector<LoggedRun> runs = parseRuns(text, name, {});
+  if (runs.size() == 1) return std::move(runs.front().record);
+  std::string names;
+  for (const LoggedRun& run : runs) names += (names.empty() ? "" : "; ") + run.name;
+  throwInvalid(name + ": holds several runs or cases (" + names +
+               "); this reads one: pass a file with one (`ringlab compare` reads each)");
 }
 
 RunRecord readRecord(const std::string& path, const std::string& what) {

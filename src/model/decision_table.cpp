@@ -1,7 +1,6 @@
 #include "ringlab/model/decision_table.hpp"
 
 #include <algorithm>
-#include <sstream>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/model/cost.hpp"
@@ -103,44 +102,6 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
   }
   if (t.measured.empty()) fail("no measured sizes");
   return t;
-}
-
-namespace {
-
-// The registered algorithms that have an Open MPI allreduce equivalent.
-std::string withOpenMpiEquivalent() {
-  std::vector<std::string> names;
-  for (const auto& a : algorithmTable()) {
-    if (a->openMpiAllreduceId != 0) names.push_back(a->name);
-  }
-  return joinedNames(names);
-}
-
-}  // namespace
-
-std::string toOpenMpiRules(const DecisionTable& t) {
-  const std::vector<DecisionRule> rules = t.rules();
-  std::ostringstream out;
-  out << "rule-file-version-2\n"
-      << "# written by ringlab tune: p = " << t.ranks << ", transport " << t.transport << ", "
-      << t.dtype << ", host " << t.host << ", ringlab " << t.ringlabVersion << ", " << t.date
-      << "\n"
-      << "1 # number of collectives\n"
-      << "2 # collective id: allreduce\n"
-      << "1 # number of communicator sizes\n"
-      << t.ranks << " # communicator size\n"
-      << rules.size() << " # number of rules\n"
-      << "# bytes algorithm topo segsize requests\n";
-  for (const DecisionRule& r : rules) {
-    const int number = openMpiAllreduceAlgorithm(r.algorithm);
-    if (number == 0) {
-      throwInvalid("algorithm '" + r.algorithm +
-                   "' has no Open MPI allreduce equivalent; tune with " + withOpenMpiEquivalent() +
-                   " to export rules");
-    }
-    out << r.fromBytes << " " << number << " 0 0 0 # " << r.algorithm << "\n";
-  }
-  return out.str();
 }
 
 }  // namespace ringlab::model

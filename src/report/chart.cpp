@@ -156,18 +156,27 @@ Frame frameFor(const Chart& chart) {
   return f;
 }
 
-// Each key's colour: an algorithm of the registry keeps its place in the table, other keys take
-// the free colours in order of appearance.
-std::map<std::string, std::string> keyColours(const Chart& chart) {
+constexpr std::size_t kPaletteSize = 7;
+
+// An algorithm's colour is its place in the registry's table; kPaletteSize for any other key
+// (and for an algorithm past the palette, which then takes a free colour like other keys).
+std::size_t algorithmColourIndex(const std::string& key) {
   const std::vector<std::string> algorithms = model::algorithmNames();
+  const auto it = std::find(algorithms.begin(), algorithms.end(), key);
+  const auto index = static_cast<std::size_t>(it - algorithms.begin());
+  return index < kPaletteSize ? index : kPaletteSize;
+}
+
+// Each key's colour: an algorithm of the registry keeps its own colour, other keys take the free
+// colours in order of appearance.
+std::map<std::string, std::string> keyColours(const Chart& chart) {
   std::map<std::string, std::string> colours;
-  std::vector<bool> used(7, false);
+  std::vector<bool> used(kPaletteSize, false);
   std::vector<std::string> others;
   for (const Series& s : chart.series) {
     if (colours.count(s.key)) continue;
-    const auto it = std::find(algorithms.begin(), algorithms.end(), s.key);
-    const std::size_t index = static_cast<std::size_t>(it - algorithms.begin());
-    if (it != algorithms.end() && index < used.size() && !used[index]) {
+    const std::size_t index = algorithmColourIndex(s.key);
+    if (index < kPaletteSize && !used[index]) {
       used[index] = true;
       colours[s.key] = paletteColour(index);
     } else {
@@ -347,7 +356,12 @@ std::vector<Tick> axisTicks(const Axis& axis, double lo, double hi, double lengt
 const char* paletteColour(std::size_t index) {
   static const char* kPalette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                    "#E69F00", "#56B4E9", "#000000"};
-  return kPalette[index % 7];
+  return kPalette[index % kPaletteSize];
+}
+
+std::string algorithmColour(const std::string& name) {
+  const std::size_t index = algorithmColourIndex(name);
+  return index < kPaletteSize ? paletteColour(index) : "";
 }
 
 std::string xmlEscape(const std::string& text) {

@@ -21,12 +21,15 @@ std::string comparisonPreamble(const std::string& modelSource, const model::Prof
 
 std::string comparisonTable(const measure::Comparison& c) {
   std::string out = fmt::format("# {}, measured by {}\n", c.label, c.source);
+  for (const std::string& note : c.notes) out += "# " + note + "\n";
   out += fmt::format("# {:>12} {:>12} {:>14} {:>10} {:>14} {:>10}\n", "size (B)", "model(us)",
                      "out-of-place", "meas/model", "in-place", "meas/model");
   for (const measure::ComparedRow& r : c.rows) {
-    out += fmt::format("  {:>12} {:>12.1f} {:>14.1f} {:>10.2f} {:>14.1f} {:>10.2f}\n", r.bytes,
-                       r.predictedUs, r.outOfPlaceUs, r.outOfPlaceRatio(), r.inPlaceUs,
-                       r.inPlaceRatio());
+    const std::string inPlace =
+        r.inPlaceUs ? fmt::format("{:>14.1f} {:>10.2f}", *r.inPlaceUs, *r.inPlaceRatio())
+                    : fmt::format("{:>14} {:>10}", "-", "-");
+    out += fmt::format("  {:>12} {:>12.1f} {:>14.1f} {:>10.2f} {}\n", r.bytes, r.predictedUs,
+                       r.outOfPlaceUs, r.outOfPlaceRatio(), inPlace);
   }
   const double mae = measure::medianAbsoluteError(c, 1 << 20);
   if (std::isnan(mae)) {

@@ -10,23 +10,25 @@
 namespace ringlab::topo {
 
 std::string openMpiRankfile(const Topology& topology, const Placement& placement,
-                            const schedule::RingOrder& ring) {
+                            const schedule::RingOrder& ring, const HostMap* hosts) {
+  if (hosts) checkHosts(*hosts, topology, placement);
   std::string text =
       "# Open MPI rankfile: mpirun --rankfile FILE; rank i sits where ring position i was\n";
   for (int i = 0; i < ring.size(); ++i) {
     const SlotRef s = placement.at(ring.ranks()[i]);
-    text += "rank " + std::to_string(i) + "=" + topology.nodes()[s.node].name +
+    text += "rank " + std::to_string(i) + "=" + hostOf(hosts, topology, s.node) +
             " slot=" + std::to_string(s.slot) + "\n";
   }
   return text;
 }
 
 std::string mpichMachinefile(const Topology& topology, const Placement& placement,
-                             const schedule::RingOrder& ring) {
+                             const schedule::RingOrder& ring, const HostMap* hosts) {
+  if (hosts) checkHosts(*hosts, topology, placement);
   // MPICH (Hydra) gives ranks to the lines in order; host:1 puts one rank on each line.
   std::string text = "# MPICH machinefile: mpiexec -f FILE; rank i on line i\n";
   for (int i = 0; i < ring.size(); ++i)
-    text += topology.nodes()[placement.nodeOf(ring.ranks()[i])].name + ":1\n";
+    text += hostOf(hosts, topology, placement.nodeOf(ring.ranks()[i])) + ":1\n";
   return text;
 }
 
@@ -81,14 +83,14 @@ std::string ncclGraphXml(const Topology& topology, const Placement& placement,
 }
 
 std::string exportRings(std::string_view kind, const Topology& topology, const Placement& placement,
-                        const std::vector<schedule::RingOrder>& rings) {
+                        const std::vector<schedule::RingOrder>& rings, const HostMap* hosts) {
   if (kind == "ring-order") {
     std::string text;
     for (const schedule::RingOrder& ring : rings) text += ring.toString() + "\n";
     return text;
   }
-  if (kind == "rankfile") return openMpiRankfile(topology, placement, rings.front());
-  if (kind == "machinefile") return mpichMachinefile(topology, placement, rings.front());
+  if (kind == "rankfile") return openMpiRankfile(topology, placement, rings.front(), hosts);
+  if (kind == "machinefile") return mpichMachinefile(topology, placement, rings.front(), hosts);
   if (kind == "nccl-graph") return ncclGraphXml(topology, placement, rings, placement.nodeOf(0));
   throwInvalid("--export " + std::string(kind) +
                ": valid are ring-order, rankfile, machinefile, nccl-graph");

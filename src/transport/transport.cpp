@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iterator>
 
+#include "ringlab/core/text.hpp"
 #include "ringlab/schedule/schedule.hpp"
 
 namespace ringlab::transport {
@@ -26,7 +27,8 @@ std::string CallStamp::describe() const {
   char hash[16];
   std::snprintf(hash, sizeof hash, "%08x", specHash);
   return collectiveText + " of " + std::to_string(count) + " x " + typeText + ", " + opText + ", " +
-         std::string(algorithm, strnlen(algorithm, sizeof algorithm)) + " (spec " + hash + ")";
+         printableText(std::string_view(algorithm, strnlen(algorithm, sizeof algorithm))) +
+         " (spec " + hash + ")";
 }
 
 Error stampMismatch(int rank, const CallStamp& mine, int peer, const CallStamp& theirs) {

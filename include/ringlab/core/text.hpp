@@ -1,6 +1,7 @@
 #pragma once
 // Text as users type it and as ringlab prints it: the one strict number parser, the one list
 // splitter and the one short number format that every layer and front end uses.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -19,6 +20,14 @@ double parseNumber(std::string_view text, std::string_view what);
 // and the range otherwise.
 std::int64_t parseInteger(std::string_view text, std::string_view what, std::int64_t min,
                           std::int64_t max);
+
+// Text another process sent (a peer's abort reason, the algorithm name in its call stamp, an
+// address it published) made safe to print inside one error line: printable ASCII is kept, any
+// other byte (control characters, ANSI escapes, newlines, non-ASCII) becomes \xNN, and only the
+// first `maxBytes` bytes are shown, followed by " [N more bytes]". Every peer-supplied text goes
+// through here before it reaches a message.
+inline constexpr std::size_t kMaxPeerTextBytes = 512;
+std::string printableText(std::string_view text, std::size_t maxBytes = kMaxPeerTextBytes);
 
 // A number as a person reads it: up to 6 significant digits ("2.5e+10", "0.001", "8").
 std::string formatNumber(double value);

@@ -4,6 +4,7 @@
 // overridden by --alpha/--bw/--gamma/--concurrency, with the volume-convention check of the seed
 // (a bandwidth that counts both directions must not be paired with a send-only volume, nor the
 // reverse).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,5 +42,7 @@ ResolvedModel resolveModel(const ModelSource& source);
 // writes one); `ringlab calibrate`'s point-to-point profiles hold for any p and have none. Throws
 // InvalidArgument when the profile at `path` (none when empty) was measured for another p.
 void checkProfileRanks(const std::string& path, int ranks);
+// That "ranks" field of the profile at `path`; none when it has none.
+std::optional<int> profileRanks(const std::string& path);
 
 }  // namespace ringlab::io

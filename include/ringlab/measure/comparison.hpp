@@ -2,11 +2,14 @@
 // Measured against predicted, row by row: the figures behind `ringlab compare` and
 // `ringlab bench --model`, and a record's times as the curve `ringlab plan --measured` prices with.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ringlab/core/dtype.hpp"
+#include "ringlab/io/model_files.hpp"
 #include "ringlab/measure/record.hpp"
+#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/measured_curve.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/schedule/algorithms.hpp"
@@ -16,16 +19,35 @@ namespace ringlab::measure {
 struct ComparedRow {
   std::uint64_t bytes = 0;
   double predictedUs = 0;
-  double outOfPlaceUs = 0, inPlaceUs = 0;
+  double outOfPlaceUs = 0;
+  std::optional<double> inPlaceUs;  // none where the source times one buffer pair (OSU)
   double outOfPlaceRatio() const { return outOfPlaceUs / predictedUs; }
-  double inPlaceRatio() const { return inPlaceUs / predictedUs; }
+  std::optional<double> inPlaceRatio() const {
+    return inPlaceUs ? std::optional<double>(*inPlaceUs / predictedUs) : std::nullopt;
+  }
 };
 
 struct Comparison {
-  std::string label;   // "ring, p = 4"
+  std::string label;   // "ring, p = 4", with the run's name in a file of several
   std::string source;  // what measured it
+  // One line each: what the log lacks ("log: ...") and how the run's setup differs from the
+  // model's ("setup: ...").
+  std::vector<std::string> notes;
   std::vector<ComparedRow> rows;
 };
+
+// Where the model's parameters come from, as far as that can differ from a measured run.
+struct ModelSetup {
+  std::string transport;  // the profile's; empty when the parameters were typed as flags
+  std::string host;
+  std::optional<int> ranks;  // the p a profile says it was measured for
+  bool calibrated = false;   // a profile file: gamma measured on float32 sums (ringlab calibrate)
+};
+ModelSetup modelSetup(const io::ResolvedModel& model, const io::ModelSource& source);
+
+// How the run's setup differs from the model's, one sentence each: GPUs against CPU ranks,
+// another transport, another p, another datatype than gamma's.
+std::vector<std::string> setupDifferences(const LoggedRun& run, const ModelSetup& setup);
 
 // Predicted microseconds for one AllReduce of `bytes` under the profile.
 double predictedMicros(const schedule::AlgorithmSpec& spec, int ranks, std::uint64_t bytes,
@@ -36,9 +58,13 @@ double predictedMicros(const schedule::AlgorithmSpec& spec, int ranks, std::uint
 schedule::AlgorithmSpec comparedAlgorithm(const RunRecord& record, const std::string& requested);
 
 // Every row of the record against the model. Throws InvalidArgument naming `name` when the record
-// has no datatype or a row lacks its out-of-place or in-place time.
+// has no datatype or a row lacks its out-of-place time.
 Comparison compare(const RunRecord& record, const schedule::AlgorithmSpec& spec,
                    const model::Profile& profile, const std::string& name);
+
+// The same for a logged run: its name in the label, its notes and setup differences in notes.
+Comparison compare(const LoggedRun& run, const schedule::AlgorithmSpec& spec,
+                   const model::Profile& profile, const ModelSetup& setup, const std::string& name);
 
 // Median over rows of at least `fromBytes` of |measured/predicted - 1| (out-of-place and in-place
 // rows both counted); NaN when no row qualifies.

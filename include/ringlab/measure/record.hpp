@@ -126,11 +126,9 @@ inline constexpr std::uint64_t kMaxCount = 1'000'000'000;
 // number out of its range.
 RunRecord recordFromJson(const nlohmann::json& json, const std::string& name);
 
-// An nccl-tests all_reduce_perf log as a record (source "nccl-tests all_reduce_perf"). Throws
-// InvalidArgument naming `name` for another collective, a truncated log, or no rows.
-RunRecord recordFromNcclTests(const std::string& text, const std::string& name);
-
-// Either format, detected from the content; `name` appears in error messages.
+// A `ringlab bench --json` record, or a log of one run of one case in a format that
+// measure/run_logs.hpp reads (nccl-tests text or -J JSON, OSU osu_allreduce), detected from the
+// content; `name` appears in error messages. Throws InvalidArgument for a log of several runs.
 RunRecord parseRecord(const std::string& text, const std::string& name);
 
 // The same from a file (bounded read); messages start "<what> <path>:" ("measured times x.json:").

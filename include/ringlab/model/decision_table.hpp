@@ -1,7 +1,8 @@
 #pragma once
 // A measured decision table (`ringlab tune`): for one p, transport and datatype, which algorithm
 // ran fastest from each message size up, with the times behind every choice. `--algo auto`
-// prefers it to the model; it also exports as an Open MPI coll_tuned dynamic rules file.
+// prefers it to the model; it also exports as Open MPI rules and MPICH's selection file
+// (mpi_exports.hpp).
 #include <cstdint>
 #include <map>
 #include <string>
@@ -39,9 +40,5 @@ nlohmann::json toJson(const DecisionTable& table);
 // Throws InvalidArgument naming `source` and the problem (format, missing field, no sizes, an
 // algorithm ringlab does not know).
 DecisionTable decisionTableFromJson(const nlohmann::json& json, const std::string& source);
-
-// The table as an Open MPI rules file (rule-file-version-2; allreduce is collective 2): one comm
-// size (p), one rule per size range, each algorithm by its registry entry's Open MPI id.
-std::string toOpenMpiRules(const DecisionTable& table);
 
 }  // namespace ringlab::model

@@ -62,9 +62,10 @@ struct Algorithm {
       1;  // the p it accepts: every p >= minRanks (the builder checks what else it needs)
   bool candidate = false;  // `--algo auto` and `tune` consider it by default
   // Open MPI coll/tuned's MPI_Allreduce algorithm id (coll_tuned_allreduce_decision.c), 0 where
-  // there is none. Ids 1-6 (basic_linear, nonoverlapping, recursive_doubling, ring,
-  // segmented_ring, rabenseifner) have been the same from Open MPI 1.x through 5.x; 5.0 added
-  // 7 (allgather_reduce), which ringlab does not build, so one id serves every version.
+  // there is none. Ids 1-5 (basic_linear, nonoverlapping, recursive_doubling, ring,
+  // segmented_ring) are the same from Open MPI 2.0 on, 6 (rabenseifner) from 4.0, and the main
+  // branch adds 7 (allgather_reduce), which ringlab does not build: one id serves every release
+  // that has it (mpi_exports.hpp checks the release).
   int openMpiAllreduceId = 0;
   // MPICH's MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM value, empty where there is none.
   std::string mpichName;

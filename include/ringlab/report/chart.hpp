@@ -72,6 +72,10 @@ std::string unitLabel(Unit unit, double value);
 // white and told apart under the common colour-vision deficiencies); repeats after 7.
 const char* paletteColour(std::size_t index);
 
+// The colour an algorithm of the registry has in every picture and in the lab (its place in the
+// registry's table); "" for a name that is not an algorithm or lies past the palette.
+std::string algorithmColour(const std::string& name);
+
 // Text for an SVG element or attribute: & < > " ' as entities.
 std::string xmlEscape(const std::string& text);
 

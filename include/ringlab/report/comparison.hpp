@@ -7,8 +7,9 @@
 
 namespace ringlab::report {
 
-// "# <label>, measured by <source>", a header, one row per size (size, model(us), out-of-place,
-// meas/model, in-place, meas/model) and the median |measured/predicted - 1| over rows >= 1 MiB.
+// "# <label>, measured by <source>", "# <note>" for each note, a header, one row per size (size,
+// model(us), out-of-place, meas/model, in-place, meas/model; "-" where there is no in-place time)
+// and the median |measured/predicted - 1| over rows >= 1 MiB.
 // "# ringlab compare: measured against the alpha-beta-gamma model [source]" and the parameters.
 std::string comparisonPreamble(const std::string& modelSource, const model::Profile& profile);
 

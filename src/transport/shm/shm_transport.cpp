@@ -20,6 +20,7 @@
 
 #include "ringlab/core/process.hpp"
 #include "ringlab/core/reduce.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/transport/fault_injection.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "transport/futex.hpp"
@@ -334,7 +335,9 @@ class ShmTransport final : public Transport {
     }
     throw Error(static_cast<ErrorCode>(own_->abortCode),
                 "rank " + std::to_string(rank_) + ": rank " + std::to_string(own_->abortRank) +
-                    " aborted: " + own_->abortReason);
+                    " aborted: " +
+                    printableText(std::string_view(own_->abortReason,
+                                                   strnlen(own_->abortReason, kAbortReasonBytes))));
   }
 
   bool processExited(int peer) const {
@@ -412,7 +415,7 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
   if (job.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") !=
           std::string::npos ||
       job.size() > 64) {
-    throwInvalid("job id '" + job + "': use up to 64 letters, digits, '_' or '.'");
+    throwInvalid("job id '" + printableText(job) + "': use up to 64 letters, digits, '_' or '.'");
   }
   const std::size_t bytes = segmentBytes(size);
   std::vector<MappedSegment> segments(size);

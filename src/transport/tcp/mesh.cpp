@@ -10,6 +10,7 @@
 
 #include "bootstrap/wire.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/transport/fault_injection.hpp"
 #include "transport/tcp/frame.hpp"
 
@@ -47,7 +48,7 @@ void splitHostPort(const std::string& text, std::string& host, std::uint16_t& po
   }
   if (!ok || value == 0) {
     throw Error(ErrorCode::Transport, "rank " + std::to_string(peer) + " published the address '" +
-                                          text +
+                                          printableText(text) +
                                           "', which is not HOST:PORT; is another job using "
                                           "the same rendezvous?");
   }
@@ -55,12 +56,6 @@ void splitHostPort(const std::string& text, std::string& host, std::uint16_t& po
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']')
     host = host.substr(1, host.size() - 2);
   port = static_cast<std::uint16_t>(value);
-}
-
-void logRefused(int rank, const std::string& peer, const std::string& why) {
-  const std::string line = "ringlab: rank " + std::to_string(rank) +
-                           " data port: refused connection from " + peer + ": " + why + "\n";
-  std::fputs(line.c_str(), stderr);
 }
 
 wire::Hello helloOf(wire::HelloKind kind, int rank, int size, const std::string& token,
@@ -139,6 +134,7 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
                        const TcpOptions& options, Clock::time_point deadline,
                        std::vector<net::Socket>& sockets) {
   int missing = size - 1 - rank;
+  net::RefusedLog refused("rank " + std::to_string(rank) + " data port");
   std::vector<std::unique_ptr<Pending>> pending;
   std::vector<pollfd> fds;
   while (missing > 0) {
@@ -155,9 +151,8 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       const ssize_t n = ::recv(p.socket.fd(), p.hello + p.got, sizeof p.hello - p.got, 0);
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) continue;
       if (n <= 0) {
-        logRefused(
-            rank, p.peer,
-            "closed after " + std::to_string(p.got) + " bytes, before completing the handshake");
+        refused.refused(p.peer, "closed after " + std::to_string(p.got) +
+                                    " bytes, before completing the handshake");
         p.socket.reset();
         continue;
       }
@@ -179,7 +174,7 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       }
       std::uint8_t answer[wire::kHelloBytes];
       if (!reason.empty()) {
-        logRefused(rank, p.peer, reason);
+        refused.refused(p.peer, reason);
         // Tell a misconfigured rank why it failed; a stranger learns nothing from it.
         wire::encodeHello(
             helloOf(wire::HelloKind::DataAccept, rank, size, "", wire::HelloStatus::Refused),
@@ -211,7 +206,7 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       }
     }
   }
-  for (auto& p : pending) logRefused(rank, p->peer, "no complete handshake before setup ended");
+  for (auto& p : pending) refused.refused(p->peer, "no complete handshake before setup ended");
   if (missing > 0) {
     std::string names;
     for (int r = rank + 1; r < size; ++r) {

@@ -31,6 +31,7 @@
 #include "bootstrap/net.hpp"
 #include "bootstrap/wire.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/transport/tcp.hpp"
 #include "transport/tcp/frame.hpp"
 #include "transport/tcp/mesh.hpp"
@@ -602,10 +603,10 @@ class TcpTransport final : public Transport {
   // An abort frame at the head of `p`'s staging: once its text has arrived, the peer's error.
   void throwWhenAbortArrived(int peer, const Peer& p, const FrameHeader& header) const {
     if (p.end - p.begin < kFrameHeaderBytes + header.bytes) return;
-    throw aborted(
-        peer, header.code,
-        std::string(reinterpret_cast<const char*>(p.staging.get() + p.begin + kFrameHeaderBytes),
-                    header.bytes));
+    throw aborted(peer, header.code,
+                  printableText(std::string_view(
+                      reinterpret_cast<const char*>(p.staging.get() + p.begin + kFrameHeaderBytes),
+                      header.bytes)));
   }
 
   Error lost(int peer, const char* doing, int error) const {

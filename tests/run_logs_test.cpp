@@ -1,0 +1,409 @@
+// The log readers on real third-party logs (tests/data/nccl_tests, tests/data/osu; where each came
+// from: tests/data/README.md). Every expected figure was read off the file by hand: row counts,
+// first and last sizes, a chosen row's times, and its busbw recomputed from size, time and p
+// (busbw = size / time x 2(p-1)/p, nccl-tests' doc/PERFORMANCE.md), which holds p and the time
+// together.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "expect_error.hpp"
+#include "ringlab/core/file.hpp"
+#include "ringlab/measure/comparison.hpp"
+#include "ringlab/measure/run_logs.hpp"
+
+namespace ringlab::measure {
+namespace {
+
+std::string data(const std::string& file) {
+  return std::string(RINGLAB_TEST_DATA) + "/" + file;
+}
+
+std::vector<LoggedRun> runs(const std::string& file, std::optional<int> ranks = std::nullopt) {
+  return readRuns(data(file), "log", LogOptions{ranks});
+}
+
+LoggedRun one(const std::string& file, std::optional<int> ranks = std::nullopt) {
+  const std::vector<LoggedRun> all = runs(file, ranks);
+  EXPECT_EQ(all.size(), 1u) << file;
+  return all.at(0);
+}
+
+const RecordRow& rowOf(const RunRecord& r, std::uint64_t bytes) {
+  for (const RecordRow& row : r.rows)
+    if (row.bytes == bytes) return row;
+  throw std::runtime_error("no row of " + std::to_string(bytes) + " B");
+}
+
+// nccl-tests' busbw column from the record's size and out-of-place time.
+double busbwGBps(const RunRecord& r, std::uint64_t bytes) {
+  const double p = r.run.ranks;
+  return bytes / (rowOf(r, bytes).outOfPlace->timeUs * 1e3) * 2 * (p - 1) / p;
+}
+
+bool hasNote(const LoggedRun& run, const std::string& needle) {
+  for (const std::string& note : run.notes)
+    if (note.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+void expectSameRows(const RunRecord& a, const RunRecord& b) {
+  ASSERT_EQ(a.rows.size(), b.rows.size());
+  for (std::size_t k = 0; k < a.rows.size(); ++k) {
+    EXPECT_EQ(a.rows[k].bytes, b.rows[k].bytes);
+    EXPECT_EQ(a.rows[k].count, b.rows[k].count);
+    EXPECT_EQ(a.rows[k].dtype, b.rows[k].dtype);
+    EXPECT_DOUBLE_EQ(a.rows[k].outOfPlace->timeUs, b.rows[k].outOfPlace->timeUs);
+    EXPECT_DOUBLE_EQ(a.rows[k].inPlace->timeUs, b.rows[k].inPlace->timeUs);
+  }
+  EXPECT_EQ(a.run.ranks, b.run.ranks);
+}
+
+// ---------------------------------------------------------------------------------------------
+// nccl-tests text, complete logs
+
+// 2 nodes x 8 H100, mpirun, a version without the "# nccl-tests version" line.
+TEST(NcclTestsLogs, H100SixteenRanksMpirun) {
+  const LoggedRun run = one("nccl_tests/h100_16ranks_mpirun.log");
+  const RunRecord& r = run.record;
+  EXPECT_EQ(r.run.ranks, 16);
+  ASSERT_EQ(r.rows.size(), 31u);
+  EXPECT_EQ(r.rows.front().bytes, 8u);
+  EXPECT_EQ(r.rows.back().bytes, 8589934592ull);
+  EXPECT_DOUBLE_EQ(rowOf(r, 1073741824).outOfPlace->timeUs, 6759.0);
+  EXPECT_DOUBLE_EQ(rowOf(r, 1073741824).inPlace->timeUs, 6737.4);
+  EXPECT_NEAR(busbwGBps(r, 1073741824), 297.86, 0.01);
+  EXPECT_EQ(r.run.dtype, "float32");
+  EXPECT_EQ(r.run.op, "sum");
+  EXPECT_EQ(r.source, "nccl-tests all_reduce_perf");
+  EXPECT_EQ(run.device, "GPUs (NVIDIA H100 80GB HBM3)");
+  EXPECT_TRUE(run.name.empty());
+  EXPECT_TRUE(run.notes.empty()) << run.notes.front();
+}
+
+// 2 x GH200 under srun, nccl-tests 2.18.2 with its version and "concluded" lines.
+TEST(NcclTestsLogs, GH200TwoRanksSrunVersion2182) {
+  const LoggedRun run = one("nccl_tests/gh200_2ranks_v2.18.2_srun.log");
+  const RunRecord& r = run.record;
+  EXPECT_EQ(r.run.ranks, 2);
+  ASSERT_EQ(r.rows.size(), 8u);
+  EXPECT_EQ(r.rows.front().bytes, 1048576u);
+  EXPECT_EQ(r.rows.back().bytes, 134217728u);
+  EXPECT_DOUBLE_EQ(rowOf(r, 33554432).outOfPlace->timeUs, 1537.62);
+  EXPECT_DOUBLE_EQ(rowOf(r, 33554432).inPlace->timeUs, 1538.74);
+  EXPECT_NEAR(busbwGBps(r, 33554432), 21.82, 0.01);  // p = 2: busbw = algbw
+  EXPECT_EQ(r.source, "nccl-tests 2.18.2 all_reduce_perf");
+  EXPECT_TRUE(run.notes.empty());
+}
+
+// 8 GH200 on 2 nodes, nccl-tests 2.17.1: a documentation page's paste, indented four spaces,
+// rows indented unevenly, a linker warning per rank before the output.
+TEST(NcclTestsLogs, GH200EightRanksIndentedVersion2171) {
+  const LoggedRun run = one("nccl_tests/gh200_8ranks_v2.17.1_indented.log");
+  const RunRecord& r = run.record;
+  EXPECT_EQ(r.run.ranks, 8);
+  ASSERT_EQ(r.rows.size(), 25u);
+  EXPECT_EQ(r.rows.front().bytes, 8u);
+  EXPECT_EQ(r.rows.back().bytes, 134217728u);
+  EXPECT_DOUBLE_EQ(rowOf(r, 67108864).outOfPlace->timeUs, 1090.5);
+  EXPECT_DOUBLE_EQ(rowOf(r, 67108864).inPlace->timeUs, 1083.5);
+  EXPECT_NEAR(busbwGBps(r, 67108864), 107.69, 0.01);
+  EXPECT_EQ(run.device, "GPUs (NVIDIA GH200 120GB)");
+}
+
+// 2 nodes x 8 A100, one 10 GiB row, the shell prompt after the trailer.
+TEST(NcclTestsLogs, A100SixteenRanksOneRow) {
+  const LoggedRun run = one("nccl_tests/a100_16ranks_one_row.log");
+  ASSERT_EQ(run.record.rows.size(), 1u);
+  EXPECT_EQ(run.record.run.ranks, 16);
+  EXPECT_EQ(run.record.rows[0].bytes, 10737418240ull);
+  EXPECT_EQ(run.record.rows[0].count, 2684354560ull);
+  EXPECT_DOUBLE_EQ(run.record.rows[0].outOfPlace->timeUs, 90330);
+  EXPECT_DOUBLE_EQ(run.record.rows[0].inPlace->timeUs, 91945);
+  EXPECT_NEAR(busbwGBps(run.record, 10737418240ull), 222.88, 0.01);
+}
+
+// ---------------------------------------------------------------------------------------------
+// nccl-tests text, as pasted
+
+// NCCL INFO lines between the row and the trailer, no header, no rank lines: p from "nranks 2".
+TEST(NcclTestsLogs, InfoLinesAfterTheRowGiveP) {
+  const LoggedRun run = one("nccl_tests/info_after_row_nccl1706.log");
+  ASSERT_EQ(run.record.rows.size(), 1u);
+  EXPECT_EQ(run.record.run.ranks, 2);
+  EXPECT_EQ(run.record.rows[0].bytes, 134217728u);
+  EXPECT_DOUBLE_EQ(run.record.rows[0].outOfPlace->timeUs, 5190.8);
+  EXPECT_DOUBLE_EQ(run.record.rows[0].inPlace->timeUs, 5186.6);
+  EXPECT_NEAR(busbwGBps(run.record, 134217728), 25.86, 0.01);
+  EXPECT_TRUE(hasNote(run, "p = 2 from the NCCL INFO lines ('nranks 2')"));
+  EXPECT_TRUE(hasNote(run, "no column header"));
+  EXPECT_FALSE(hasNote(run, "Avg bus bandwidth"));  // the trailer is there
+  test::expectInvalid([] { runs("nccl_tests/info_after_row_nccl1706.log", 4); },
+                      {"-p 4 but the log says p = 2 ('nranks 2' in its NCCL INFO lines)"});
+}
+
+// mpirun --tag-output: every line "[1,0]<stdout>:", the paste cut in the fourth row, no rank lines.
+TEST(NcclTestsLogs, TagOutputPrefixAndACutRow) {
+  test::expectInvalid([] { runs("nccl_tests/tag_output_p5_k8s_tester503.log"); },
+                      {"no '#  Rank N ...' lines", "give the number of ranks with -p N"});
+  const LoggedRun run = one("nccl_tests/tag_output_p5_k8s_tester503.log", 8);
+  const RunRecord& r = run.record;
+  EXPECT_EQ(r.run.ranks, 8);
+  ASSERT_EQ(r.rows.size(), 3u);
+  EXPECT_EQ(r.rows.front().bytes, 8u);
+  EXPECT_EQ(r.rows.back().bytes, 32u);
+  EXPECT_DOUBLE_EQ(rowOf(r, 32).outOfPlace->timeUs, 22.25);
+  EXPECT_DOUBLE_EQ(rowOf(r, 32).inPlace->timeUs, 13.34);
+  EXPECT_TRUE(hasNote(run, "line 7 is a row cut short or malformed, left out: '64 16'"));
+  EXPECT_TRUE(hasNote(run, "no '# Avg bus bandwidth' line"));
+  EXPECT_TRUE(hasNote(run, "p = 8 from -p"));
+}
+
+// Four rows, then the paste stops: read, with the missing trailer said.
+TEST(NcclTestsLogs, V100FourRanksWithoutTrailer) {
+  const LoggedRun run = one("nccl_tests/v100_4ranks_no_trailer_nccl1039.log");
+  EXPECT_EQ(run.record.run.ranks, 4);
+  ASSERT_EQ(run.record.rows.size(), 4u);
+  EXPECT_EQ(run.record.rows.front().bytes, 8u);
+  EXPECT_EQ(run.record.rows.back().bytes, 64u);
+  EXPECT_DOUBLE_EQ(rowOf(run.record, 64).outOfPlace->timeUs, 18.59);
+  EXPECT_DOUBLE_EQ(rowOf(run.record, 64).inPlace->timeUs, 17.65);
+  EXPECT_EQ(run.device, "GPUs (Tesla V100-PCIE-16GB)");
+  ASSERT_EQ(run.notes.size(), 1u);
+  EXPECT_NE(run.notes[0].find("no '# Avg bus bandwidth' line"), std::string::npos);
+}
+
+// The same run as CRLF text and under `srun -l` (each line "0: "): the same record.
+TEST(NcclTestsLogs, CrlfAndSrunLabelsReadTheSame) {
+  const std::string text = readTextFile(data("nccl_tests/gh200_2ranks_v2.18.2_srun.log"), "log");
+  std::string crlf, labelled;
+  for (std::size_t start = 0, end; start < text.size(); start = end + 1) {
+    end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    crlf += line + "\r\n";
+    labelled += "0: " + line + "\n";
+  }
+  const RunRecord plain = parseRuns(text, "a", {}).at(0).record;
+  expectSameRows(parseRuns(crlf, "b", {}).at(0).record, plain);
+  expectSameRows(parseRuns(labelled, "c", {}).at(0).record, plain);
+}
+
+// Two runs in one file (two pastes one after the other): two runs of their own p, not one of 6.
+TEST(NcclTestsLogs, TwoRunsInOneFileKeptApart) {
+  const std::string both =
+      readTextFile(data("nccl_tests/gh200_2ranks_v2.18.2_srun.log"), "log") +
+      readTextFile(data("nccl_tests/v100_4ranks_no_trailer_nccl1039.log"), "log");
+  const std::vector<LoggedRun> r = parseRuns(both, "two.log", {});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].name, "run 1 of 2");
+  EXPECT_EQ(r[0].record.run.ranks, 2);
+  EXPECT_EQ(r[0].record.rows.size(), 8u);
+  EXPECT_TRUE(r[0].notes.empty());
+  EXPECT_EQ(r[1].name, "run 2 of 2");
+  EXPECT_EQ(r[1].record.run.ranks, 4);
+  EXPECT_EQ(r[1].record.rows.size(), 4u);
+  test::expectInvalid([&] { parseRecord(both, "two.log"); },
+                      {"two.log: holds several runs or cases (run 1 of 2; run 2 of 2)"});
+}
+
+// -o all pasted without its header: the max rows and the min rows, each a run of its own.
+TEST(NcclTestsLogs, OpAllRowsKeptApartAndPCheckedByBusbw) {
+  const std::vector<LoggedRun> r = runs("nccl_tests/op_all_rows_issue167.log", 16);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].name, "float32 max");
+  EXPECT_EQ(r[0].record.run.op, "max");
+  ASSERT_EQ(r[0].record.rows.size(), 6u);
+  EXPECT_EQ(r[0].record.rows.front().bytes, 199680u);
+  EXPECT_EQ(r[0].record.rows.back().bytes, 204800u);
+  EXPECT_DOUBLE_EQ(rowOf(r[0].record, 200704).outOfPlace->timeUs, 125.3);
+  EXPECT_NEAR(busbwGBps(r[0].record, 200704), 3.00, 0.01);
+  EXPECT_EQ(r[1].name, "float32 min");
+  ASSERT_EQ(r[1].record.rows.size(), 5u);
+  EXPECT_EQ(r[1].record.rows.front().bytes, 196608u);
+  EXPECT_EQ(r[1].record.rows.back().bytes, 200704u);
+  EXPECT_TRUE(hasNote(r[1], "line 12 is a row cut short"));
+  // busbw/algbw = 2.98/1.59 = 1.874 = 2(p-1)/p for p = 16, not 4.
+  test::expectInvalid([] { runs("nccl_tests/op_all_rows_issue167.log", 4); },
+                      {"busbw/algbw = 1.874", "p = 4", "(p = 16 would give it)"});
+}
+
+TEST(NcclTestsLogs, RefusedWithTheReason) {
+  // Two processes printing at once (nccl-tests without MPI under mpirun): sizes go back to 8.
+  test::expectInvalid([] { runs("nccl_tests/interleaved_rows_issue182.log"); },
+                      {"line 8: size 8 after 256", "interleaved"});
+  // broadcast_perf of an older version: no redop column, root 0; NCCL WARN lines before.
+  test::expectInvalid([] { runs("nccl_tests/broadcast_warn_issue82.log"); },
+                      {"line 16 (size 8)", "root '0'", "another collective"});
+  // The paste stops inside the first row.
+  test::expectInvalid([] { runs("nccl_tests/rtx4090_cut_row_nccl1530.log"); },
+                      {"no complete row; line 17 is a row cut short"});
+}
+
+// Ours: -I's per-iteration columns, printed as src/util.cu of nccl-tests 2.19.6 prints them
+// (writeResultHeader, writeBenchmarkLineBody, writePerIterReport): the times are found by the
+// header, not by position.
+TEST(NcclTestsLogs, PerIterationColumns) {
+  const std::string log =
+      "# nccl-tests version 2.19.6 nccl-headers=22903 nccl-library=22903\n"
+      "# Collective test starting: all_reduce_perf\n"
+      "#  Rank  0 Group  0 Pid      1 on          h device  0 [0000:01:00] GPU A\n"
+      "#  Rank  1 Group  0 Pid      1 on          h device  1 [0000:02:00] GPU A\n"
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong    "
+      "i_min    i_max    i_p99    i_cv%     time   algbw   busbw  #wrong    i_min    i_max    "
+      "i_p99    i_cv%\n"
+      "     1048576        262144     float     sum      -1   100.00   10.49   10.49       0    "
+      "98.00   104.00   103.00     1.50   101.00   10.38   10.38       0    99.00   105.00   "
+      "104.00     1.60\n"
+      "# Avg bus bandwidth    : 10.435 \n";
+  const LoggedRun run = parseRuns(log, "i.log", {}).at(0);
+  ASSERT_EQ(run.record.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(run.record.rows[0].outOfPlace->timeUs, 100.0);
+  EXPECT_DOUBLE_EQ(run.record.rows[0].inPlace->timeUs, 101.0);
+  EXPECT_EQ(run.record.source, "nccl-tests 2.19.6 all_reduce_perf");
+  EXPECT_TRUE(run.notes.empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// nccl-tests -J
+
+// Ours: the GH200 run above written as src/util.cu of nccl-tests 2.19.6 writes -J output.
+TEST(NcclTestsJson, ReadsTheSameRowsAsTheText) {
+  const LoggedRun json = one("nccl_tests/ours_json_v3_from_gh200_srun.json");
+  const LoggedRun text = one("nccl_tests/gh200_2ranks_v2.18.2_srun.log");
+  expectSameRows(json.record, text.record);
+  EXPECT_EQ(json.record.source, "nccl-tests -J (format 3) all_reduce_perf");
+  EXPECT_EQ(json.device, "GPUs (NVIDIA GH200 120GB)");
+  EXPECT_TRUE(json.notes.empty());
+}
+
+TEST(NcclTestsJson, FormatOneAndUnfinishedAndOtherCollectives) {
+  nlohmann::json j = nlohmann::json::parse(
+      readTextFile(data("nccl_tests/ours_json_v3_from_gh200_srun.json"), "json"));
+  j["average_bus_bandwidith"] = j["average_bus_bandwidth"];  // format 1's spelling
+  j.erase("average_bus_bandwidth");
+  EXPECT_TRUE(runsFromNcclTestsJson(j, "v1.json", {}).at(0).notes.empty());
+  j.erase("average_bus_bandwidith");
+  EXPECT_TRUE(hasNote(runsFromNcclTestsJson(j, "cut.json", {}).at(0), "did not finish"));
+  j["results"][3]["in_place"]["time"] = "nan";
+  EXPECT_FALSE(runsFromNcclTestsJson(j, "nan.json", {}).at(0).record.rows[3].inPlace);
+  j["config"].erase("devices");
+  test::expectInvalid([&] { runsFromNcclTestsJson(j, "p.json", {}); }, {"p.json", "-p N"});
+  EXPECT_EQ(runsFromNcclTestsJson(j, "p.json", {2}).at(0).record.run.ranks, 2);
+  j["args"][0] = "./build/all_gather_perf";
+  test::expectInvalid([&] { runsFromNcclTestsJson(j, "ag.json", {2}); },
+                      {"all_gather_perf", "not all_reduce_perf"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// OSU osu_allreduce
+
+// OMB 7.5, MPI_INT, 144 ranks on 4 nodes (the command line says so; the output does not).
+TEST(OsuLogs, Version75IntOneHundredFortyFourRanks) {
+  test::expectInvalid([] { runs("osu/allreduce_v7.5_int_oci.log"); },
+                      {"OSU output does not print p", "-p N"});
+  const LoggedRun run = one("osu/allreduce_v7.5_int_oci.log", 144);
+  const RunRecord& r = run.record;
+  EXPECT_EQ(r.run.ranks, 144);
+  EXPECT_EQ(r.run.dtype, "int32");
+  EXPECT_EQ(r.run.op, "sum");
+  ASSERT_EQ(r.rows.size(), 27u);
+  EXPECT_EQ(r.rows.front().bytes, 4u);
+  EXPECT_EQ(r.rows.front().count, 1u);
+  EXPECT_EQ(r.rows.back().bytes, 268435456u);
+  EXPECT_DOUBLE_EQ(rowOf(r, 32768).outOfPlace->timeUs, 3214.49);
+  EXPECT_FALSE(rowOf(r, 32768).inPlace);
+  EXPECT_EQ(r.overRanks, OverRanks::Mean);
+  EXPECT_EQ(r.source, "OSU MPI Allreduce Latency Test v7.5");
+  EXPECT_EQ(run.device, "CPU ranks (OSU MPI)");
+}
+
+TEST(OsuLogs, Version71Char) {
+  const LoggedRun run = one("osu/allreduce_v7.1_char_ompi13082.log", 4);
+  EXPECT_EQ(run.record.run.dtype, "int8");
+  ASSERT_EQ(run.record.rows.size(), 25u);
+  EXPECT_EQ(run.record.rows.front().bytes, 1u);
+  EXPECT_EQ(run.record.rows.back().bytes, 16777216u);
+  EXPECT_DOUBLE_EQ(rowOf(run.record, 1048576).outOfPlace->timeUs, 2602.08);
+  EXPECT_FALSE(hasNote(run, "Datatype"));
+}
+
+// OMB 5.7.1: no datatype line, the paste cut after the size of the ninth row.
+TEST(OsuLogs, Version571CutRow) {
+  const LoggedRun run = one("osu/allreduce_v5.7.1_cut_ompi9062.log", 128);
+  EXPECT_EQ(run.record.run.dtype, "float32");
+  ASSERT_EQ(run.record.rows.size(), 8u);
+  EXPECT_EQ(run.record.rows.front().bytes, 4u);
+  EXPECT_EQ(run.record.rows.back().bytes, 512u);
+  EXPECT_DOUBLE_EQ(rowOf(run.record, 4).outOfPlace->timeUs, 599.60);
+  EXPECT_TRUE(hasNote(run, "no '# Datatype' line: float32 assumed"));
+  EXPECT_TRUE(hasNote(run, "line 14 is a row cut short or malformed, left out: '1024'"));
+}
+
+// Two runs of OMB 5.6.2 on Intel GPUs (-d ze) in one paste, MPICH's module messages between.
+TEST(OsuLogs, TwoZeRunsKeptApart) {
+  const std::vector<LoggedRun> r = runs("osu/allreduce_ze_two_runs_mpich7448.log", 6);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].name, "run 1 of 2");
+  EXPECT_EQ(r[1].name, "run 2 of 2");
+  ASSERT_EQ(r[0].record.rows.size(), 1u);
+  ASSERT_EQ(r[1].record.rows.size(), 1u);
+  EXPECT_EQ(r[0].record.rows[0].bytes, 2048u);
+  EXPECT_DOUBLE_EQ(r[0].record.rows[0].outOfPlace->timeUs, 17.74);
+  EXPECT_DOUBLE_EQ(r[1].record.rows[0].outOfPlace->timeUs, 61.02);
+  EXPECT_EQ(r[0].device, "GPUs (OSU MPI-ZE)");
+  EXPECT_EQ(r[0].notes.size(), r[1].notes.size());  // nothing of the module lines
+}
+
+TEST(OsuLogs, XcclOnSixteenGpus) {
+  const LoggedRun run = one("osu/xccl_allreduce_v7.5_16gpu_oci.log", 16);
+  ASSERT_EQ(run.record.rows.size(), 1u);
+  EXPECT_EQ(run.record.rows[0].bytes, 1073741824u);
+  EXPECT_DOUBLE_EQ(run.record.rows[0].outOfPlace->timeUs, 13482.19);
+  EXPECT_EQ(run.device, "GPUs (OSU NCCL-CUDA)");
+}
+
+// osu_reduce -f (the Min, Max and Iterations columns): another collective.
+TEST(OsuLogs, ReduceRefused) {
+  test::expectInvalid([] { runs("osu/reduce_full_v7.3_cuda_ompi12318.log", 192); },
+                      {"'OSU MPI-CUDA Reduce Latency Test v7.3' is not osu_allreduce output"});
+}
+
+// -f's columns on an allreduce: Iterations kept (ours: the reduce log's rows under an allreduce
+// title).
+TEST(OsuLogs, FullColumnsKeepIterations) {
+  const std::string text =
+      "# OSU MPI Allreduce Latency Test v7.3\n# Datatype: MPI_CHAR.\n"
+      "# Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  "
+      "Iterations\n1                      53.34             24.80            "
+      "158.96        1000\n";
+  const LoggedRun run = parseRuns(text, "f.log", {192}).at(0);
+  ASSERT_EQ(run.record.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(run.record.rows[0].outOfPlace->timeUs, 53.34);
+  EXPECT_EQ(run.record.rows[0].outOfPlace->iterations, 1000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// setups
+
+TEST(SetupDifferences, GpuLogAgainstACpuProfileOfAnotherPAndType) {
+  LoggedRun run = one("osu/allreduce_v7.1_char_ompi13082.log", 4);
+  ModelSetup setup{"inproc", "box", 2, true};
+  std::vector<std::string> d = setupDifferences(run, setup);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0], "the profile was measured for p = 2, the log ran p = 4");
+  EXPECT_EQ(d[1], "the profile's gamma was measured on float32 sums, the log reduces int8");
+  run = one("nccl_tests/h100_16ranks_mpirun.log");
+  d = setupDifferences(run, setup);
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0],
+            "the log ran on GPUs (NVIDIA H100 80GB HBM3), the profile was measured over inproc "
+            "between CPU ranks on box: its parameters describe another machine");
+  EXPECT_TRUE(setupDifferences(run, ModelSetup{}).empty());  // parameters typed as flags
+  EXPECT_NE(setupDifferences(run, ModelSetup{"default (not calibrated)", "-", {}, false})
+                .at(0)
+                .find("the model uses the stated defaults"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace ringlab::measure
