@@ -78,7 +78,7 @@ std::vector<LoggedRun> parseRuns(const std::string& text, const std::string& nam
 
 std::vector<LoggedRun> readRuns(const std::string& path, const std::string& what,
                                 const LogOptions& options) {
-  return parseRuns(readTextFile(path, what), what + " " + path, options);
+  return parseRuns(readTextFile(path, what, kRecordInput), what + " " + path, options);
 }
 
 }  // namespace ringlab::measure
