@@ -164,7 +164,7 @@ std::size_t algorithmColourIndex(const std::string& key) {
   const std::vector<std::string> algorithms = model::algorithmNames();
   const auto it = std::find(algorithms.begin(), algorithms.end(), key);
   const auto index = static_cast<std::size_t>(it - algorithms.begin());
-  return index < kPaletteSize ? index : kPaletteSize;
+  return it != algorithms.end() && index < kPaletteSize ? index : kPaletteSize;
 }
 
 // Each key's colour: an algorithm of the registry keeps its own colour, other keys take the free
