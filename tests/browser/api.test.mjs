@@ -18,7 +18,7 @@ async function get(path, init) {
   const text = await r.text();
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
-  return { status: r.status, type: r.headers.get('content-type') || '', text, json };
+  return { status: r.status, type: r.headers.get('content-type') || '', allow: r.headers.get('allow'), text, json };
 }
 
 test('prints the URL on loopback and serves the embedded page from another directory', async () => {
@@ -125,7 +125,8 @@ test('unknown paths are 404, a wrong method 405 (JSON under /api/)', async () =>
   assert.equal((await get('/../etc/passwd')).status === 200, false);
   const post = await get('/api/orbit?m=8&a=1', { method: 'POST', body: 'x' });
   assert.equal(post.status, 405);
-  assert.match(post.json.error, /takes GET, not POST/);
+  assert.match(post.json.error, /takes GET, HEAD, not POST/);
+  assert.equal(post.allow, 'GET, HEAD');
 });
 
 test('SIGINT and SIGTERM stop it cleanly; a taken port is a clear error', async () => {
