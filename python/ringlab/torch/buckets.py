@@ -36,7 +36,7 @@ import torch.distributed as dist
 
 import ringlab
 
-from ringlab.torch.timeline import accumulate_grad_node
+from ringlab.torch.timeline import hook_accumulate_grad
 
 
 def plan_buckets(timeline, ranks, measured=None, profile=None, ddp_caps=()):
@@ -132,12 +132,8 @@ class AppliedPlan:
                 self._where[p] = (b, k)
         if broadcast:
             _broadcast_state(model, group)
-        self._nodes = []  # the accumulation nodes, kept alive with their hooks (as Horovod does)
-        self._hooks = []
-        for p in self._where:
-            node = accumulate_grad_node(p)
-            self._nodes.append(node)
-            self._hooks.append(node.register_hook(self._make_hook(p)))
+        # The accumulation nodes with their hooks' handles, the nodes kept alive (as Horovod does).
+        self._hooks = hook_accumulate_grad(((p, p) for p in self._where), self._make_hook)
         self.launches = []
         self._reset()
         # The model holds the plan: nothing else outside the hooks' own cycle (plan -> nodes ->
@@ -198,9 +194,9 @@ class AppliedPlan:
 
     def remove(self):
         """Takes the hooks off: the model's gradients are local again."""
-        for h in self._hooks:
-            h.remove()
-        self._hooks, self._nodes = [], []
+        for _, handle in self._hooks:
+            handle.remove()
+        self._hooks = []
         setattr(self._model, _ATTRIBUTE, None)
 
 
