@@ -1,6 +1,7 @@
-// `ringlab calibrate`: alpha and beta from point-to-point ping-pong over the transport at hand,
-// gamma from the reduction kernel alone (measure::calibrate); prints the measurements and fits and
-// writes the profile.
+// `ringlab calibrate`: alpha and beta from point-to-point ping-pong over the transport the job
+// uses, gamma from the reduction kernel alone (measure::calibrateRank, in interleaved rounds);
+// prints the measurements, the fits with their 95% intervals and residuals, and writes the profile.
+// Ranks as threads (inproc), or this process as one rank of a job (shm, tcp, mpi) as bench does.
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -9,8 +10,10 @@
 #include "option_groups.hpp"
 #include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/calibrate.hpp"
+#include "ringlab/measure/record.hpp"
 #include "ringlab/report/calibration.hpp"
 
 namespace ringlab::cli {
@@ -18,32 +21,63 @@ namespace {
 
 struct CalibrateArgs {
   std::string transport = "inproc";
+  int ranks = 0;  // 0: for threads, the concurrency sweep's size; for processes, 2
   JsonOutput json{"ringlab-profile.json"};
   SweepOptions sweep;
   int iterations = 20;
+  int rounds = 3;
+  std::string timeout = "60s";
   bool transportGiven = false;
+  bool ranksGiven = false;
 };
 
-int runCalibrateCommand(const CalibrateArgs& a) {
+measure::CalibrateConfig calibrateConfig(const CalibrateArgs& a) {
   measure::CalibrateConfig config;
-  // Under a launcher without --transport: refused, not one calibration per process.
-  config.transport = job::chooseTransport(
-      a.transportGiven ? std::optional(a.transport) : std::nullopt, "calibrate", {"inproc"});
+  config.transport = a.transport;
+  config.ranks = a.ranks;
   config.iterations = a.iterations;
+  config.rounds = a.rounds;
   config.minBytes = a.sweep.min();
   config.maxBytes = a.sweep.max();
+  config.timeout = exec::timeoutFromSeconds(parseSeconds(a.timeout), "--timeout");
   // The sizes as typed in the message (the library's own check names them in bytes).
   if (config.minBytes == 0 || config.minBytes > config.maxBytes || config.maxBytes > (1ull << 30)) {
     throwInvalid("-b/--minbytes " + a.sweep.minBytes + " and -e/--maxbytes " + a.sweep.maxBytes +
                  ": need 0 < min <= max <= 1G");
   }
   measure::validate(config);
+  return config;
+}
+
+int runCalibrateCommand(CalibrateArgs a) {
+  // Under a launcher without --transport: the launcher's, as bench.
+  a.transport =
+      job::chooseTransport(a.transportGiven ? std::optional(a.transport) : std::nullopt,
+                           "calibrate", {"inproc", "shm", "tcp", "mpi"});
+  if (a.transport != "inproc" && !a.ranksGiven) a.ranks = 2;
+  measure::CalibrateConfig config = calibrateConfig(a);
+  job::Participation part =
+      job::participate(a.transport, config.ranks, a.ranksGiven, config.timeout);
+  if (part.role == job::Participation::Role::Launcher) {
+    a.json.checkWritable();
+    return job::launch(
+        {config.ranks, job::selfCommand(), config.timeout + std::chrono::seconds(5)});
+  }
+  if (part.role == job::Participation::Role::Rank) config.ranks = part.ranks;
+  const bool speaks = job::speaksForTheJob(part);
+  if (!speaks) a.json.path.clear();
   a.json.checkWritable();
-  const measure::RunInfo info = measure::currentRunInfo();
-  a.json.printText(report::calibrationHeader(config.transport, info));
+  measure::RunInfo info = measure::currentRunInfo();
+  info.transport = config.transport;
+  info.placement = measure::describeLaunch(config.transport).placement;
   ProgressLine line("calibrate");
-  const measure::Calibration calibration = measure::calibrate(config, line.callback());
+  const measure::Calibration calibration =
+      part.role == job::Participation::Role::Rank
+          ? measure::calibrateRank(config, *part.world.transport, line.callback())
+          : measure::calibrate(config, line.callback());
   line.finish();
+  if (!speaks) return 0;
+  a.json.printText(report::calibrationHeader(config.transport, calibration.ranks, info));
   const model::Profile profile = measure::calibratedProfile(calibration, config.transport, info);
   a.json.printText(report::calibrationText(calibration, profile));
   a.json.write(model::toJson(profile).dump(2) + "\n");
@@ -57,13 +91,24 @@ Action addCalibrateCommand(CLI::App& app) {
   auto args = std::make_shared<CalibrateArgs>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate", "measure alpha, beta (ping-pong) and gamma (kernel) into a profile");
-  cmd->add_option("--transport", args->transport, "inproc (ranks as threads)");
+  cmd->add_option("--transport", args->transport,
+                  "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
+                  "launched for you, or started by `ringlab launch`/torchrun variables), mpi "
+                  "(under mpirun); default: mpi under mpirun, tcp under torchrun, else inproc");
+  addRanks(*cmd, args->ranks,
+           "number of ranks (default: 2 for processes; for threads, twice the pairs of the "
+           "concurrency sweep)");
   args->json.add(*cmd, "profile file to write");
   args->sweep.add(*cmd, {false, false, false});
   addIterations(*cmd, args->iterations,
-                "timed round trips (best taken) and kernel runs (median) per size");
+                "timed round trips (best taken) and kernel runs (median) per size and round");
+  cmd->add_option("--rounds", args->rounds,
+                  "interleaved rounds of every measurement, the order rotated between rounds; "
+                  "the spread between them gives the 95% intervals");
+  addTime(*cmd, "--timeout", args->timeout, "the deadline of each message, e.g. 60s");
   return [args, cmd] {
     args->transportGiven = cmd->count("--transport") > 0;
+    args->ranksGiven = cmd->count("-p") > 0;
     return runCalibrateCommand(*args);
   };
 }

@@ -1,12 +1,15 @@
 #include "ringlab/measure/calibrate.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
+#include "ringlab/communicator.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/exec/pingpong.hpp"
 #include "ringlab/measure/rank_threads.hpp"
@@ -17,107 +20,137 @@ namespace {
 
 using model::median;
 
-// One-way times (round trip / 2) of `bytes` for each of `pairs` ping-pong pairs running at once,
-// ranks as threads over the in-process transport (pair i is ranks 2i and 2i+1).
-std::vector<std::vector<double>> pingPongPairs(int pairs, std::uint64_t bytes, int iterations,
-                                               std::chrono::milliseconds timeout) {
-  transport::InprocWorld world(2 * pairs);
-  std::vector<std::vector<std::byte>> buffers(2 * pairs,
-                                              std::vector<std::byte>(bytes, std::byte{1}));
-  std::vector<std::vector<double>> samples(pairs);
-  runRankThreads(world, [&](int r) {
-    const bool initiator = r % 2 == 0;
-    auto oneWay = exec::pingPong(world.transport(r), initiator ? r + 1 : r - 1, initiator,
-                                 buffers[r].data(), bytes, 2, iterations, timeout);
-    if (initiator) samples[r / 2] = std::move(oneWay);
-  });
-  return samples;
+// The largest number of pairs timed at once for threads: twice the core count.
+int maxThreadPairs() {
+  return 2 * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-// The best one-way time per size: the transport's own cost. Not the median: on a shared machine
-// a waiting thread that was put to sleep takes ~50 us to wake, which is the scheduler's delay, not
-// the transport's (docs/MODEL_VS_MEASURED.md).
+int ranksFor(const CalibrateConfig& c) { return c.ranks > 0 ? c.ranks : 2 * maxThreadPairs(); }
+
 std::vector<std::uint64_t> linkSizes(const CalibrateConfig& c) {
   return geometricSizes(c.minBytes, c.maxBytes, 4);
 }
 
-FittedSizes measureLink(const CalibrateConfig& c, ProgressMeter& meter) {
-  FittedSizes link;
-  link.sizes = linkSizes(c);
-  for (std::uint64_t bytes : link.sizes) {
-    meter.stage("ping-pong " + formatSize(bytes));
-    const std::vector<double> samples = pingPongPairs(1, bytes, c.iterations, c.timeout).front();
-    meter.advance();
-    link.seconds.push_back(*std::min_element(samples.begin(), samples.end()));
-  }
-  link.fit = model::fitLineRelative({link.sizes.begin(), link.sizes.end()}, link.seconds);
-  return link;
-}
-
-// Median time of reduce(kCalibrateReduceType, sum) in place, per size, over sizes of at least 64
-// KiB up to at least 1 MiB: the kernel's rate, not its call overhead.
+// Reduce sizes of at least 64 KiB up to at least 1 MiB: the kernel's rate, not its call overhead.
 std::vector<std::uint64_t> reduceSizes(const CalibrateConfig& c) {
   return geometricSizes(std::max<std::uint64_t>(c.minBytes, 64 * 1024),
                         std::max<std::uint64_t>(c.maxBytes, 1 << 20), 4);
 }
 
-FittedSizes measureReduce(const CalibrateConfig& c, ProgressMeter& meter) {
-  FittedSizes red;
-  red.sizes = reduceSizes(c);
-  static_assert(kCalibrateReduceType == DataType::Float32, "the buffers below hold floats");
-  std::vector<float> a(red.sizes.back() / 4, 1.0f), b(red.sizes.back() / 4, 2.0f);
-  for (std::uint64_t bytes : red.sizes) {
-    meter.stage("reduce " + formatSize(bytes));
-    std::vector<double> samples;
-    for (int i = 0; i < c.iterations + 2; ++i) {
-      const auto start = std::chrono::steady_clock::now();
-      reduce(kCalibrateReduceType, ReduceOp::Sum, a.data(), a.data(), b.data(), bytes / 4);
-      const double s =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (i >= 2) samples.push_back(s);
-    }
-    red.seconds.push_back(median(samples));
-    meter.advance();
-  }
-  red.fit = model::fitLineRelative({red.sizes.begin(), red.sizes.end()}, red.seconds);
-  return red;
-}
-
-// How many transfers progress at full speed at once on this host: the aggregate rate of k
-// simultaneous ping-pong pairs over the rate of one, at its best over k = 1, 2, 4, ... up to twice
-// the core count.
-std::vector<int> concurrencyPairs() {
-  const int maxPairs = 2 * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+// k = 1, 2, 4, ... pairs, as many as p ranks hold.
+std::vector<int> concurrencyPairs(int ranks) {
   std::vector<int> pairs;
-  for (int k = 1; k <= maxPairs; k *= 2) pairs.push_back(k);
+  for (int k = 1; 2 * k <= ranks; k *= 2) pairs.push_back(k);
   return pairs;
 }
 
-void measureConcurrency(const CalibrateConfig& c, Calibration& out, ProgressMeter& meter) {
-  out.concurrencyBytes = std::min<std::uint64_t>(c.maxBytes, 16 << 20);
-  double single = 0;
-  out.concurrentTransfers = 1;
-  for (int pairs : concurrencyPairs()) {
-    meter.stage(fmt::format("concurrency {} pair{}", pairs, pairs == 1 ? "" : "s"));
-    double rate = 0;
-    // Medians here: the pairs contend, and the best sample of each would come from moments when
-    // the others happened to be idle.
-    for (const auto& samples : pingPongPairs(pairs, out.concurrencyBytes, c.iterations, c.timeout))
-      rate += static_cast<double>(out.concurrencyBytes) / median(samples);
-    if (pairs == 1) single = rate;
-    out.concurrency.push_back({pairs, rate, rate / single});
-    out.concurrentTransfers = std::max(out.concurrentTransfers, rate / single);
-    meter.advance();
+std::uint64_t concurrencyBytes(const CalibrateConfig& c) {
+  return std::min<std::uint64_t>(c.maxBytes, 16 << 20);
+}
+
+// One measurement of a round: a ping-pong size, a kernel size or a number of pairs.
+struct Item {
+  enum class Kind { Link, Reduce, Pairs } kind;
+  std::uint64_t value;  // bytes, or pairs
+};
+
+// Every measurement once per round; round r starts r/rounds of the way into the list, so that
+// each measurement meets a different moment of a slow drift (another job, a throttled core) in
+// each round. Every rank computes the same list.
+std::vector<Item> roundOrder(const CalibrateConfig& c, int ranks, int round) {
+  std::vector<Item> items;
+  for (std::uint64_t b : linkSizes(c)) items.push_back({Item::Kind::Link, b});
+  for (std::uint64_t b : reduceSizes(c)) items.push_back({Item::Kind::Reduce, b});
+  for (int k : concurrencyPairs(ranks)) items.push_back({Item::Kind::Pairs, std::uint64_t(k)});
+  std::rotate(items.begin(), items.begin() + (round * items.size()) / c.rounds, items.end());
+  return items;
+}
+
+// Median time of reduce(kCalibrateReduceType, sum) in place over `bytes`, after two untimed runs.
+double timeKernel(const CalibrateConfig& c, std::vector<float>& a, const std::vector<float>& b,
+                  std::uint64_t bytes) {
+  static_assert(kCalibrateReduceType == DataType::Float32, "the buffers hold floats");
+  std::vector<double> samples;
+  for (int i = 0; i < c.iterations + 2; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    reduce(kCalibrateReduceType, ReduceOp::Sum, a.data(), a.data(), b.data(), bytes / 4);
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (i >= 2) samples.push_back(s);
   }
+  return median(samples);
+}
+
+// This rank's side of one round's measurement. Returns rank 0's time (link, kernel) or this pair's
+// rate (pairs), 0 where the rank took no part.
+double measureItem(const CalibrateConfig& c, transport::Transport& t, const Item& item,
+                   std::vector<std::byte>& buffer, std::vector<float>& a,
+                   const std::vector<float>& b) {
+  const int r = t.rank();
+  const bool initiator = r % 2 == 0;
+  switch (item.kind) {
+    case Item::Kind::Link: {
+      if (r > 1) return 0;
+      // The best one-way time: the transport's own cost. Not the median: on a shared machine a
+      // waiting rank that was put to sleep takes ~50 us to wake, which is the scheduler's delay,
+      // not the transport's (docs/MODEL_VS_MEASURED.md).
+      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer.data(),
+                                         item.value, 2, c.iterations, c.timeout);
+      return initiator ? *std::min_element(oneWay.begin(), oneWay.end()) : 0;
+    }
+    case Item::Kind::Reduce:
+      return r == 0 ? timeKernel(c, a, b, item.value) : 0;
+    case Item::Kind::Pairs: {
+      if (r >= 2 * static_cast<int>(item.value)) return 0;
+      const std::uint64_t bytes = concurrencyBytes(c);
+      // Medians here: the pairs contend, and the best sample of each would come from moments when
+      // the others happened to be idle.
+      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer.data(),
+                                         bytes, 2, c.iterations, c.timeout);
+      return initiator ? static_cast<double>(bytes) / median(oneWay) : 0;
+    }
+  }
+  return 0;
+}
+
+std::string stageName(const Item& item) {
+  switch (item.kind) {
+    case Item::Kind::Link:
+      return "ping-pong " + formatSize(item.value);
+    case Item::Kind::Reduce:
+      return "reduce " + formatSize(item.value);
+    case Item::Kind::Pairs:
+      return fmt::format("concurrency {} pair{}", item.value, item.value == 1 ? "" : "s");
+  }
+  return "";
+}
+
+// Points in size order, the rounds of one size together.
+FittedSizes fitted(const std::map<std::uint64_t, std::vector<double>>& bySize) {
+  FittedSizes f;
+  for (const auto& [bytes, times] : bySize) {
+    for (double s : times) {
+      f.sizes.push_back(bytes);
+      f.seconds.push_back(s);
+    }
+  }
+  f.fit = model::fitLineRelative({f.sizes.begin(), f.sizes.end()}, f.seconds);
+  return f;
 }
 
 }  // namespace
 
 void validate(const CalibrateConfig& c) {
-  if (c.transport != "inproc")
-    throwInvalid("transport '" + c.transport + "' is not available yet: valid is inproc");
+  if (c.transport != "inproc" && c.transport != "shm" && c.transport != "tcp" &&
+      c.transport != "mpi")
+    throwInvalid("--transport '" + c.transport + "': valid are inproc, shm, tcp and mpi");
+  if (c.ranks != 0 && c.ranks < 2)
+    throwInvalid("-p/--ranks " + std::to_string(c.ranks) +
+                 ": calibration needs at least 2 ranks for a ping-pong");
   if (c.iterations < 3)
     throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 3 for a median");
+  if (c.rounds < 1)
+    throwInvalid("--rounds " + std::to_string(c.rounds) + ": must be >= 1");
   if (c.minBytes == 0 || c.minBytes > c.maxBytes || c.maxBytes > (1ull << 30)) {
     throwInvalid("-b/--minbytes " + std::to_string(c.minBytes) + " and -e/--maxbytes " +
                  std::to_string(c.maxBytes) + ": need 0 < min <= max <= 1G");
@@ -126,14 +159,71 @@ void validate(const CalibrateConfig& c) {
     throwInvalid("calibration needs at least 3 sizes: widen -b/-e (sizes grow x4)");
 }
 
+std::vector<SizeSummary> summarize(const FittedSizes& f) {
+  std::map<std::uint64_t, std::vector<double>> bySize;
+  for (std::size_t i = 0; i < f.sizes.size(); ++i) bySize[f.sizes[i]].push_back(f.seconds[i]);
+  std::vector<SizeSummary> out;
+  for (const auto& [bytes, times] : bySize) {
+    const auto [lo, hi] = std::minmax_element(times.begin(), times.end());
+    const double m = median(times);
+    out.push_back({bytes, m, m > 0 ? (*hi - *lo) / m : 0});
+  }
+  return out;
+}
+
+Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t,
+                          const ProgressCallback& progress) {
+  validate(config);
+  const int ranks = t.size();
+  if (ranks < 2)
+    throwInvalid("calibration needs at least 2 ranks for a ping-pong; this job has " +
+                 std::to_string(ranks));
+  Communicator comm(t);
+  // Allocated and touched once, before anything is timed.
+  std::vector<std::byte> buffer(std::max(config.maxBytes, concurrencyBytes(config)), std::byte{1});
+  const std::uint64_t reduceMax = t.rank() == 0 ? reduceSizes(config).back() / 4 : 0;
+  std::vector<float> a(reduceMax, 1.0f), b(reduceMax, 2.0f);
+  const std::size_t perRound = roundOrder(config, ranks, 0).size();
+  ProgressMeter meter(t.rank() == 0 ? progress : ProgressCallback{}, perRound * config.rounds);
+  std::map<std::uint64_t, std::vector<double>> link, kernel;
+  std::map<int, std::vector<double>> pairRates;
+  for (int round = 0; round < config.rounds; ++round) {
+    for (const Item& item : roundOrder(config, ranks, round)) {
+      meter.stage(stageName(item));
+      double value = measureItem(config, t, item, buffer, a, b);
+      // Every rank meets here before the next measurement; the sum brings the pairs' rates (and
+      // rank 0's own times, the others adding 0) to every rank.
+      comm.allreduce(&value, &value, 1, DataType::Float64, ReduceOp::Sum);
+      if (item.kind == Item::Kind::Link) link[item.value].push_back(value);
+      if (item.kind == Item::Kind::Reduce) kernel[item.value].push_back(value);
+      if (item.kind == Item::Kind::Pairs) pairRates[static_cast<int>(item.value)].push_back(value);
+      meter.advance();
+    }
+  }
+  Calibration out;
+  out.ranks = ranks;
+  out.rounds = config.rounds;
+  out.link = fitted(link);
+  out.reduce = fitted(kernel);
+  out.concurrencyBytes = concurrencyBytes(config);
+  const double single = median(pairRates.at(1));
+  out.concurrentTransfers = pairRates.size() > 1 ? 1 : 0;
+  for (const auto& [pairs, rates] : pairRates) {
+    const double rate = median(rates);
+    out.concurrency.push_back({pairs, rate, rate / single});
+    if (pairRates.size() > 1) out.concurrentTransfers = std::max(out.concurrentTransfers, rate / single);
+  }
+  return out;
+}
+
 Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& progress) {
   validate(config);
-  ProgressMeter meter(
-      progress, linkSizes(config).size() + reduceSizes(config).size() + concurrencyPairs().size());
+  transport::InprocWorld world(ranksFor(config));
   Calibration out;
-  out.link = measureLink(config, meter);
-  out.reduce = measureReduce(config, meter);
-  measureConcurrency(config, out, meter);
+  runRankThreads(world, [&](int r) {
+    Calibration mine = calibrateRank(config, world.transport(r), r == 0 ? progress : ProgressCallback{});
+    if (r == 0) out = std::move(mine);
+  });
   return out;
 }
 
@@ -147,15 +237,23 @@ model::Profile calibratedProfile(const Calibration& c, const std::string& transp
                             "or a larger -e/--maxbytes",
                             link.slope, red.slope));
   }
-  const std::vector<double> xs(c.link.sizes.begin(), c.link.sizes.end());
-  const std::vector<double> rx(c.reduce.sizes.begin(), c.reduce.sizes.end());
+  // The regimes are read from the medians over rounds, one point per size.
+  std::vector<double> xs, linkSeconds, rx, reduceSeconds;
+  for (const SizeSummary& s : summarize(c.link)) {
+    xs.push_back(static_cast<double>(s.bytes));
+    linkSeconds.push_back(s.medianSeconds);
+  }
+  for (const SizeSummary& s : summarize(c.reduce)) {
+    rx.push_back(static_cast<double>(s.bytes));
+    reduceSeconds.push_back(s.medianSeconds);
+  }
   model::Profile p;
   p.params.link = {std::max(0.0, link.intercept), link.slope};
   p.params.reduce = {red.slope};
   p.params.host = {c.concurrentTransfers};
-  const model::MemoryRegime regime = model::detectMemoryRegime(xs, c.link.seconds);
+  const model::MemoryRegime regime = model::detectMemoryRegime(xs, linkSeconds);
   p.params.memory = {regime.cacheBytes, regime.secondsPerByte,
-                     regime.cacheBytes > 0 ? model::medianPerByteAbove(rx, c.reduce.seconds,
+                     regime.cacheBytes > 0 ? model::medianPerByteAbove(rx, reduceSeconds,
                                                                        regime.cacheBytes, red.slope)
                                            : 0};
   p.transport = transport;
@@ -164,6 +262,17 @@ model::Profile calibratedProfile(const Calibration& c, const std::string& transp
   p.date = info.date;
   p.linkFitR2 = link.r2;
   p.reduceFitR2 = red.r2;
+  p.jobRanks = c.ranks;
+  p.placement = info.placement;
+  p.rounds = c.rounds;
+  if (std::isfinite(link.interceptHalfWidth95) && std::isfinite(link.slopeHalfWidth95) &&
+      std::isfinite(red.slopeHalfWidth95)) {
+    p.halfWidths95 = model::Profile::HalfWidths95{link.interceptHalfWidth95, link.slopeHalfWidth95,
+                                                  red.slopeHalfWidth95};
+  }
+  p.unstable = model::unstableReasons(link, "ping-pong", "alpha", "beta");
+  for (std::string& reason : model::unstableReasons(red, "kernel", "", "gamma"))
+    p.unstable.push_back(std::move(reason));
   return p;
 }
 

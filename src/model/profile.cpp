@@ -15,11 +15,16 @@ Profile defaultProfile() {
                  "-",
                  "-",
                  0,
-                 0};
+                 0,
+                 0,
+                 "",
+                 0,
+                 std::nullopt,
+                 {}};
 }
 
 nlohmann::json toJson(const Profile& p) {
-  return {
+  nlohmann::json j = {
       {"format", kProfileFormat},
       {"alpha_s", p.params.link.alpha_s},
       {"beta_s_per_byte", p.params.link.beta_s_per_byte},
@@ -41,7 +46,17 @@ nlohmann::json toJson(const Profile& p) {
       {"ringlab_version", p.ringlabVersion},
       {"date", p.date},
       {"link_fit_r2", p.linkFitR2},
-      {"reduce_fit_r2", p.reduceFitR2}};
+      {"reduce_fit_r2", p.reduceFitR2},
+      {"job_ranks", p.jobRanks},
+      {"placement", p.placement},
+      {"rounds", p.rounds},
+      {"unstable", p.unstable}};
+  if (p.halfWidths95) {
+    j["half_width_95"] = {{"alpha_s", p.halfWidths95->alpha_s},
+                          {"beta_s_per_byte", p.halfWidths95->beta_s_per_byte},
+                          {"gamma_s_per_byte", p.halfWidths95->gamma_s_per_byte}};
+  }
+  return j;
 }
 
 Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
@@ -90,6 +105,34 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
   p.date = text("date");
   p.linkFitR2 = number("link_fit_r2");
   p.reduceFitR2 = number("reduce_fit_r2");
+  // Fields added later: absent in older profiles, which keep the "not recorded" values.
+  if (j.contains("job_ranks")) {
+    const double ranks = number("job_ranks");
+    if (ranks != std::floor(ranks) || ranks > 1e6) fail("field \"job_ranks\" must be a count");
+    p.jobRanks = static_cast<int>(ranks);
+  }
+  if (j.contains("placement")) p.placement = text("placement");
+  if (j.contains("rounds")) p.rounds = static_cast<int>(number("rounds"));
+  if (j.contains("half_width_95")) {
+    const nlohmann::json& h = j["half_width_95"];
+    const auto width = [&](const char* key) {
+      if (!h.is_object() || !h.contains(key) || !h[key].is_number())
+        fail("\"half_width_95\" needs number field " + quoted(key));
+      const double v = h[key].get<double>();
+      if (std::isnan(v) || v < 0) fail("\"half_width_95\" " + quoted(key) + " must be >= 0");
+      return v;
+    };
+    p.halfWidths95 = Profile::HalfWidths95{width("alpha_s"), width("beta_s_per_byte"),
+                                           width("gamma_s_per_byte")};
+  }
+  if (j.contains("unstable")) {
+    const nlohmann::json& u = j["unstable"];
+    if (!u.is_array()) fail("field \"unstable\" must be a list of strings");
+    for (const nlohmann::json& reason : u) {
+      if (!reason.is_string()) fail("field \"unstable\" must be a list of strings");
+      p.unstable.push_back(reason.get<std::string>());
+    }
+  }
   return p;
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "ringlab/core/units.hpp"
 
 namespace ringlab::report {
@@ -19,15 +21,46 @@ std::string concurrencyText(const measure::Calibration& c) {
   return text;
 }
 
-std::string fitText(const char* what, const measure::FittedSizes& f) {
+std::string fitText(const char* what, const measure::FittedSizes& f, int rounds) {
   std::string text = fmt::format(
-      "# {} per size; fit = intercept + slope x bytes (least squares on relative error); "
-      "R^2 = {:.5f}\n# {:>12} {:>14} {:>14} {:>10}\n",
-      what, f.fit.r2, "bytes", "measured(us)", "fit(us)", "residual");
-  for (std::size_t i = 0; i < f.sizes.size(); ++i) {
-    const double predicted = f.seconds[i] - f.fit.residuals[i];
-    text += fmt::format("  {:12} {:14.3f} {:14.3f} {:+9.1f}%\n", f.sizes[i], f.seconds[i] * 1e6,
-                        predicted * 1e6, 100 * f.fit.residuals[i] / f.seconds[i]);
+      "# {} per size, median of {} round{} (spread: max - min over the median); fit = intercept + "
+      "slope x bytes through every round's point (least squares on relative error); R^2 = "
+      "{:.5f}\n# {:>12} {:>14} {:>10} {:>14} {:>10}\n",
+      what, rounds, rounds == 1 ? "" : "s", f.fit.r2, "bytes", "measured(us)", "spread",
+      "fit(us)", "residual");
+  for (const measure::SizeSummary& s : measure::summarize(f)) {
+    const double predicted = f.fit.intercept + f.fit.slope * static_cast<double>(s.bytes);
+    text += fmt::format("  {:12} {:14.3f} {:9.1f}% {:14.3f} {:+9.1f}%\n", s.bytes,
+                        s.medianSeconds * 1e6, 100 * s.relativeSpread, predicted * 1e6,
+                        100 * (s.medianSeconds - predicted) / s.medianSeconds);
+  }
+  return text;
+}
+
+// "+-12.0%" of a coefficient, or "n/a" where no interval could be computed.
+std::string halfWidthText(double halfWidth, double value) {
+  if (!std::isfinite(halfWidth) || value == 0) return "n/a";
+  return fmt::format("+-{:.1f}%", 100 * halfWidth / std::abs(value));
+}
+
+std::string intervalsText(const measure::Calibration& c, const model::Profile& p) {
+  const model::LineFit &link = c.link.fit, &red = c.reduce.fit;
+  std::string text = fmt::format(
+      "# 95% intervals (t over the residuals): alpha {} +- {}, beta {:.4f} +- {:.4f} ns/B, gamma "
+      "{:.4f} +- {:.4f} ns/B ({}, {}, {} of the values)\n",
+      formatMicros(link.intercept), formatMicros(link.interceptHalfWidth95), link.slope * 1e9,
+      link.slopeHalfWidth95 * 1e9, red.slope * 1e9, red.slopeHalfWidth95 * 1e9,
+      halfWidthText(link.interceptHalfWidth95, link.intercept),
+      halfWidthText(link.slopeHalfWidth95, link.slope),
+      halfWidthText(red.slopeHalfWidth95, red.slope));
+  if (p.unstable.empty()) {
+    text += fmt::format(
+        "# fit: stable (every 95% interval within +-{:.0f}% of its value, R^2 >= {})\n",
+        100 * model::kUnstableRelativeHalfWidth, model::kUnstableR2);
+  } else {
+    text += "# UNSTABLE fit: do not trust this profile; rerun with more --rounds or -n/--iters, "
+            "on a quieter machine:\n";
+    for (const std::string& reason : p.unstable) text += "#   " + reason + "\n";
   }
   return text;
 }
@@ -39,6 +72,9 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
       "GB/s), concurrent transfers = {:.2f}\n",
       formatMicros(p.params.link.alpha_s), beta * 1e9, 1e-9 / beta, gamma * 1e9, 1e-9 / gamma,
       c.concurrentTransfers);
+  if (c.concurrentTransfers == 0) {
+    text += "# concurrent transfers: not measured (p < 4 holds one pair); 0 = unlimited\n";
+  }
   const model::MemoryParams& m = p.params.memory;
   if (m.cache_bytes > 0) {
     text += fmt::format(
@@ -58,16 +94,21 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
 
 }  // namespace
 
-std::string calibrationHeader(const std::string& transport, const measure::RunInfo& info) {
-  return fmt::format("# ringlab calibrate: transport {}, host {}, version {}, date {}\n", transport,
-                     info.host, info.version, info.date);
+std::string calibrationHeader(const std::string& transport, int ranks,
+                              const measure::RunInfo& info) {
+  return fmt::format(
+      "# ringlab calibrate: transport {}, p {}, placement {}, host {}, version {}, date {}\n",
+      transport, ranks, info.placement, info.host, info.version, info.date);
 }
 
 std::string calibrationText(const measure::Calibration& c, const model::Profile& profile) {
   return concurrencyText(c) +
-         fitText("point-to-point one-way time (ping-pong / 2), best of the round trips", c.link) +
-         fitText("reduction kernel, float32 sum in place, median of the runs", c.reduce) +
-         parametersText(c, profile);
+         fitText("point-to-point one-way time (ping-pong / 2 between ranks 0 and 1), best of the "
+                 "round trips",
+                 c.link, c.rounds) +
+         fitText("reduction kernel on rank 0, float32 sum in place, median of the runs", c.reduce,
+                 c.rounds) +
+         parametersText(c, profile) + intervalsText(c, profile);
 }
 
 }  // namespace ringlab::report

@@ -1,7 +1,9 @@
 #pragma once
 // Calibration: alpha and beta from point-to-point ping-pong over the transport at hand, gamma
-// from the reduction kernel alone, and how many transfers progress at once on this host. Never
-// fitted to AllReduce timings (the seed's warning).
+// from the reduction kernel alone, and how many transfers progress at once, measured by one rank's
+// part over any transport (threads, processes over shm or tcp, MPI) in interleaved rounds, so
+// that the noise between rounds shows in each coefficient's interval. Never fitted to AllReduce
+// timings (the seed's warning).
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -12,6 +14,7 @@
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/profile.hpp"
+#include "ringlab/transport/transport.hpp"
 
 namespace ringlab::measure {
 
@@ -20,12 +23,17 @@ inline constexpr DataType kCalibrateReduceType = DataType::Float32;
 
 struct CalibrateConfig {
   std::string transport = "inproc";
+  // p. Ranks as threads (calibrate()): 0 takes twice the largest pair count measured for
+  // concurrency (2 x twice the cores). A job's rank takes the job's size.
+  int ranks = 0;
   std::uint64_t minBytes = 8, maxBytes = 64ull << 20;
   int iterations = 20;
+  int rounds = 3;  // every measurement once per round; the order rotates from round to round
   std::chrono::milliseconds timeout{60'000};  // for any one message of the ping-pongs
 };
 
-// Times per size (seconds) and the line through them (least squares on relative error).
+// Times (seconds) and the line through them (least squares on relative error): one point per size
+// per round, sizes in increasing order and the rounds of one size next to each other.
 struct FittedSizes {
   std::vector<std::uint64_t> sizes;
   std::vector<double> seconds;
@@ -45,21 +53,41 @@ struct Calibration {
   FittedSizes reduce;  // kCalibrateReduceType sum in place, median of the runs
   std::uint64_t concurrencyBytes = 0;
   std::vector<ConcurrencyStep> concurrency;  // k = 1, 2, 4, ... up to twice the core count
-  double concurrentTransfers = 1;            // the best overOnePair
+  // The best overOnePair; 0 (unlimited) when the job holds one pair only (p < 4): not measured.
+  double concurrentTransfers = 1;
+  int ranks = 0;   // p of the job measured in
+  int rounds = 0;  // interleaved rounds
 };
 
-// Throws InvalidArgument naming the option at fault: a transport other than inproc, fewer than 3
-// iterations, sizes outside 0 < min <= max <= 1 GiB, or fewer than 3 sizes growing x4.
+// Per size: the median over rounds, and the spread (max - min) over that median.
+struct SizeSummary {
+  std::uint64_t bytes = 0;
+  double medianSeconds = 0, relativeSpread = 0;
+};
+std::vector<SizeSummary> summarize(const FittedSizes& fitted);
+
+// Throws InvalidArgument naming the option at fault: a transport other than inproc, shm, tcp or
+// mpi, p below 2 (given), fewer than 3 iterations or 1 round, sizes outside 0 < min <= max <=
+// 1 GiB, or fewer than 3 sizes growing x4.
 void validate(const CalibrateConfig& config);
 
-// Measures (ranks as threads; a rank that fails, e.g. with Timeout, ends the calibration with
-// that Error). `progress` hears each measurement start and end (stage "ping-pong 64 KiB",
+// This rank's part of a calibration over `transport` (p = its size, at least 2), called on every
+// rank of the job: ranks 0 and 1 ping-pong, rank 0 times the kernel, pairs (2i, 2i+1) ping-pong at
+// once for concurrency, the others wait; between measurements every rank meets the others in a
+// small AllReduce (which also sums the pairs' rates). The result is complete on rank 0 only.
+// `progress` hears each measurement start and end on rank 0 (stage "ping-pong 64 KiB",
 // "reduce 4 MiB", "concurrency 4 pairs"; units: measurements).
+Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& transport,
+                          const ProgressCallback& progress = {});
+
+// The same with every rank a thread of this process over the in-process transport (a rank that
+// fails, e.g. with Timeout, ends the calibration with that Error).
 Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& progress = {});
 
-// The profile the calibration gives, stamped with `info` (version, host, date) and the transport.
-// Throws Error(Unreliable) when a fitted slope is not positive: the machine was too noisy or the
-// sizes too small for the fit.
+// The profile the calibration gives, stamped with `info` (version, host, date, placement) and the
+// transport, with the 95% half-widths of alpha, beta and gamma and the reasons the fit is unstable
+// (model::unstableReasons). Throws Error(Unreliable) when a fitted slope is not positive: the
+// machine was too noisy or the sizes too small for the fit.
 model::Profile calibratedProfile(const Calibration& calibration, const std::string& transport,
                                  const RunInfo& info);
 

@@ -1,6 +1,8 @@
 #pragma once
-// Ordinary least squares for calibration: y = intercept + slope * x, with the residuals and R^2
-// reported beside the fit so that a poor fit is visible, never hidden.
+// Ordinary least squares for calibration: y = intercept + slope * x, with the residuals, R^2 and
+// each coefficient's 95% confidence interval reported beside the fit so that a poor or noisy fit
+// is visible, never hidden.
+#include <string>
 #include <vector>
 
 namespace ringlab::model {
@@ -10,7 +12,31 @@ struct LineFit {
   double slope = 0;
   double r2 = 0;                  // 1 - SS_res / SS_tot
   std::vector<double> residuals;  // y_i - (intercept + slope x_i), in input order
+  // Half-widths of the 95% two-sided t-intervals (n - 2 degrees of freedom) of the intercept and
+  // the slope, from the residuals: t * standard error. Infinite with two points (no degree of
+  // freedom left to estimate the noise); 0 for points exactly on a line.
+  double interceptHalfWidth95 = 0;
+  double slopeHalfWidth95 = 0;
 };
+
+// Student's t quantile for 0.975 (a two-sided 95% interval) with `dof` >= 1 degrees of freedom:
+// tabulated to 1e-9 up to 30, a Cornish-Fisher expansion beyond (error below 2e-6). Throws
+// InvalidArgument for dof < 1.
+double studentT975(int dof);
+
+// When a fit cannot be trusted: a coefficient whose 95% half-width is more than
+// kUnstableRelativeHalfWidth of its value (the data do not tell it within a factor of 3: it could
+// be half or one and a half times as large), or an R^2 below kUnstableR2 (more than a tenth of the
+// variation unexplained by the line). Both thresholds are stated here once and printed with the
+// flags.
+inline constexpr double kUnstableRelativeHalfWidth = 0.5;
+inline constexpr double kUnstableR2 = 0.9;
+// One line per reason, naming the coefficient ("alpha: 95% interval +-12.0 us is 85% of its
+// value"); empty when the fit is stable. `interceptName`/`slopeName` are "" for a coefficient the
+// caller does not use (gamma's intercept, a call overhead, is not a model parameter).
+std::vector<std::string> unstableReasons(const LineFit& fit, const std::string& what,
+                                         const std::string& interceptName,
+                                         const std::string& slopeName);
 
 // Throws InvalidArgument with fewer than two points or when all x are equal.
 LineFit fitLine(const std::vector<double>& x, const std::vector<double>& y);

@@ -1,7 +1,9 @@
 #pragma once
 // A calibrated profile: the model parameters measured on one machine and transport, with what
 // produced them. Stored as JSON; read back strictly (format version, every field, units).
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +21,17 @@ struct Profile {
   std::string date;
   double linkFitR2 = 0;    // quality of the alpha-beta fit
   double reduceFitR2 = 0;  // quality of the gamma fit
+  // Where the measurement ran, and how steady it was. Profiles written before these fields read
+  // back with the "not recorded" values: jobRanks 0, placement "", rounds 0, no intervals, and no
+  // unstable flags (which then means "not judged", not "stable").
+  int jobRanks = 0;       // p of the job that calibrated (ranks as threads or processes)
+  std::string placement;  // where those ranks sat (measure::describeLaunch's words)
+  int rounds = 0;         // interleaved rounds of every measurement
+  struct HalfWidths95 {   // of the 95% intervals, in the coefficients' own units
+    double alpha_s = 0, beta_s_per_byte = 0, gamma_s_per_byte = 0;
+  };
+  std::optional<HalfWidths95> halfWidths95;
+  std::vector<std::string> unstable;  // why the fit cannot be trusted; empty: stable (or old)
 };
 
 // Stated defaults for when no profile is given: alpha 2 us, 5 GB/s per direction, reduction at

@@ -9,10 +9,13 @@
 
 namespace ringlab::report {
 
-// "# ringlab calibrate: transport inproc, host h, version v, date d"
-std::string calibrationHeader(const std::string& transport, const measure::RunInfo& info);
+// "# ringlab calibrate: transport shm, p 2, placement ..., host h, version v, date d"
+std::string calibrationHeader(const std::string& transport, int ranks,
+                              const measure::RunInfo& info);
 
-// Concurrency table, link and kernel fits size by size, then the fitted parameters.
+// Concurrency table, link and kernel fits size by size (median over rounds, spread between
+// rounds, residual), then the fitted parameters with their 95% intervals, and the reasons the fit
+// is unstable when it is.
 std::string calibrationText(const measure::Calibration& calibration, const model::Profile& profile);
 
 }  // namespace ringlab::report
