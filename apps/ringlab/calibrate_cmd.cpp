@@ -51,9 +51,8 @@ measure::CalibrateConfig calibrateConfig(const CalibrateArgs& a) {
 
 int runCalibrateCommand(CalibrateArgs a) {
   // Under a launcher without --transport: the launcher's, as bench.
-  a.transport =
-      job::chooseTransport(a.transportGiven ? std::optional(a.transport) : std::nullopt,
-                           "calibrate", {"inproc", "shm", "tcp", "mpi"});
+  a.transport = job::chooseTransport(a.transportGiven ? std::optional(a.transport) : std::nullopt,
+                                     "calibrate", {"inproc", "shm", "tcp", "mpi"});
   if (a.transport != "inproc" && !a.ranksGiven) a.ranks = 2;
   measure::CalibrateConfig config = calibrateConfig(a);
   job::Participation part =

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
+#include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
-#include "ringlab/communicator.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/exec/pingpong.hpp"
 #include "ringlab/measure/rank_threads.hpp"
@@ -25,7 +25,9 @@ int maxThreadPairs() {
   return 2 * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-int ranksFor(const CalibrateConfig& c) { return c.ranks > 0 ? c.ranks : 2 * maxThreadPairs(); }
+int ranksFor(const CalibrateConfig& c) {
+  return c.ranks > 0 ? c.ranks : 2 * maxThreadPairs();
+}
 
 std::vector<std::uint64_t> linkSizes(const CalibrateConfig& c) {
   return geometricSizes(c.minBytes, c.maxBytes, 4);
@@ -149,8 +151,7 @@ void validate(const CalibrateConfig& c) {
                  ": calibration needs at least 2 ranks for a ping-pong");
   if (c.iterations < 3)
     throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 3 for a median");
-  if (c.rounds < 1)
-    throwInvalid("--rounds " + std::to_string(c.rounds) + ": must be >= 1");
+  if (c.rounds < 1) throwInvalid("--rounds " + std::to_string(c.rounds) + ": must be >= 1");
   if (c.minBytes == 0 || c.minBytes > c.maxBytes || c.maxBytes > (1ull << 30)) {
     throwInvalid("-b/--minbytes " + std::to_string(c.minBytes) + " and -e/--maxbytes " +
                  std::to_string(c.maxBytes) + ": need 0 < min <= max <= 1G");
@@ -211,7 +212,8 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   for (const auto& [pairs, rates] : pairRates) {
     const double rate = median(rates);
     out.concurrency.push_back({pairs, rate, rate / single});
-    if (pairRates.size() > 1) out.concurrentTransfers = std::max(out.concurrentTransfers, rate / single);
+    if (pairRates.size() > 1)
+      out.concurrentTransfers = std::max(out.concurrentTransfers, rate / single);
   }
   return out;
 }
@@ -221,7 +223,8 @@ Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& pro
   transport::InprocWorld world(ranksFor(config));
   Calibration out;
   runRankThreads(world, [&](int r) {
-    Calibration mine = calibrateRank(config, world.transport(r), r == 0 ? progress : ProgressCallback{});
+    Calibration mine =
+        calibrateRank(config, world.transport(r), r == 0 ? progress : ProgressCallback{});
     if (r == 0) out = std::move(mine);
   });
   return out;

@@ -64,8 +64,8 @@ double studentT975(int dof) {
       2.16036865646, 2.14478668792, 2.13144954556, 2.11990529922, 2.10981557783, 2.10092204024,
       2.09302405441, 2.08596344727, 2.07961384473, 2.0738730679,  2.06865761042, 2.06389856163,
       2.05953855275, 2.05552943864, 2.05183051648, 2.0484071418,  2.04522964213, 2.0422724563};
-  if (dof < 1) throwInvalid("a t quantile needs at least 1 degree of freedom, got " +
-                            std::to_string(dof));
+  if (dof < 1)
+    throwInvalid("a t quantile needs at least 1 degree of freedom, got " + std::to_string(dof));
   if (dof <= 30) return kTable[dof - 1];
   // Cornish-Fisher expansion of t in powers of 1/k around the normal quantile z.
   const double z = 1.959963984540054, k = dof;

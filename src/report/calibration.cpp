@@ -26,8 +26,8 @@ std::string fitText(const char* what, const measure::FittedSizes& f, int rounds)
       "# {} per size, median of {} round{} (spread: max - min over the median); fit = intercept + "
       "slope x bytes through every round's point (least squares on relative error); R^2 = "
       "{:.5f}\n# {:>12} {:>14} {:>10} {:>14} {:>10}\n",
-      what, rounds, rounds == 1 ? "" : "s", f.fit.r2, "bytes", "measured(us)", "spread",
-      "fit(us)", "residual");
+      what, rounds, rounds == 1 ? "" : "s", f.fit.r2, "bytes", "measured(us)", "spread", "fit(us)",
+      "residual");
   for (const measure::SizeSummary& s : measure::summarize(f)) {
     const double predicted = f.fit.intercept + f.fit.slope * static_cast<double>(s.bytes);
     text += fmt::format("  {:12} {:14.3f} {:9.1f}% {:14.3f} {:+9.1f}%\n", s.bytes,
@@ -54,12 +54,13 @@ std::string intervalsText(const measure::Calibration& c, const model::Profile& p
       halfWidthText(link.slopeHalfWidth95, link.slope),
       halfWidthText(red.slopeHalfWidth95, red.slope));
   if (p.unstable.empty()) {
-    text += fmt::format(
-        "# fit: stable (every 95% interval within +-{:.0f}% of its value, R^2 >= {})\n",
-        100 * model::kUnstableRelativeHalfWidth, model::kUnstableR2);
+    text +=
+        fmt::format("# fit: stable (every 95% interval within +-{:.0f}% of its value, R^2 >= {})\n",
+                    100 * model::kUnstableRelativeHalfWidth, model::kUnstableR2);
   } else {
-    text += "# UNSTABLE fit: do not trust this profile; rerun with more --rounds or -n/--iters, "
-            "on a quieter machine:\n";
+    text +=
+        "# UNSTABLE fit: do not trust this profile; rerun with more --rounds or -n/--iters, "
+        "on a quieter machine:\n";
     for (const std::string& reason : p.unstable) text += "#   " + reason + "\n";
   }
   return text;
@@ -103,9 +104,10 @@ std::string calibrationHeader(const std::string& transport, int ranks,
 
 std::string calibrationText(const measure::Calibration& c, const model::Profile& profile) {
   return concurrencyText(c) +
-         fitText("point-to-point one-way time (ping-pong / 2 between ranks 0 and 1), best of the "
-                 "round trips",
-                 c.link, c.rounds) +
+         fitText(
+             "point-to-point one-way time (ping-pong / 2 between ranks 0 and 1), best of the "
+             "round trips",
+             c.link, c.rounds) +
          fitText("reduction kernel on rank 0, float32 sum in place, median of the runs", c.reduce,
                  c.rounds) +
          parametersText(c, profile) + intervalsText(c, profile);
