@@ -945,10 +945,53 @@ TEST(CliCalibrateBadInput, OutInMissingDirectory) {
   expectCleanError(runRinglab({"calibrate", "--json", "/nonexistent-dir/x.json"}),
                    {"/nonexistent-dir/x.json"});
 }
-TEST(CliCalibrateBadInput, TransportNotAvailable) {
+TEST(CliCalibrateBadInput, UnknownTransport) {
   ScratchDir dir;
-  expectCleanError(runRinglab({"calibrate", "--transport", "tcp", "--json", dir.file("p.json")}),
-                   {"tcp"});
+  expectCleanError(runRinglab({"calibrate", "--transport", "udp", "--json", dir.file("p.json")}),
+                   {"udp", "inproc, shm, tcp"});
+}
+TEST(CliCalibrateBadInput, RoundsZero) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"calibrate", "--rounds", "0", "--json", dir.file("p.json")}),
+                   {"--rounds 0"});
+}
+TEST(CliCalibrateBadInput, OneRank) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"calibrate", "-p", "1", "--json", dir.file("p.json")}),
+                   {"-p/--ranks 1"});
+}
+
+// A profile calibrated over another transport: refused by bench and plan unless
+// --profile-any-transport says so; another p or host is said in one line.
+TEST(CliProfileTransport, AnotherTransportIsRefusedUnlessAsked) {
+  const std::string tcpProfile = std::string(RINGLAB_TEST_DATA) + "/profile_tcp_p2.json";
+  const std::string timeline = std::string(RINGLAB_TEST_DATA) + "/plan_timeline.csv";
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"bench", "-p", "2", "-b", "1K", "-e", "1K", "-n", "1", "--profile",
+                                 tcpProfile},
+        std::vector<std::string>{"plan", "--timeline", timeline, "-p", "2", "--profile",
+                                 tcpProfile}}) {
+    expectCleanError(runRinglab(command),
+                     {"was calibrated over tcp, this run uses inproc", "--profile-any-transport"});
+    std::vector<std::string> anyway = command;
+    anyway.push_back("--profile-any-transport");
+    const RunResult r = runRinglab(anyway);
+    ASSERT_TRUE(r.exited && r.exitCode == 0) << r.describe();  // plan says the note on stderr
+    const std::string said = "note: profile " + tcpProfile +
+                             " was calibrated with another transport tcp (this run: inproc), "
+                             "host elsewhere (this run: ";
+    EXPECT_NE((command[0] == "bench" ? r.out : r.err).find(said), std::string::npos)
+        << r.describe();
+  }
+  // plan over the profile's own transport: no refusal; the host is still said.
+  const RunResult same = runRinglab(
+      {"plan", "--timeline", timeline, "-p", "2", "--profile", tcpProfile, "--transport", "tcp"});
+  ASSERT_TRUE(same.exited && same.exitCode == 0) << same.describe();
+  EXPECT_EQ(countLinesStartingWith(same.err, "ringlab: note: "), 1u) << same.describe();
+  EXPECT_NE(same.err.find("another host elsewhere (this run: "), std::string::npos)
+      << same.describe();
+  expectCleanError(runRinglab({"plan", "--timeline", timeline, "--transport", "udp"}),
+                   {"--transport 'udp'", "inproc, shm, tcp and mpi"});
 }
 
 // ---------------------------------------------------------------------------------------------

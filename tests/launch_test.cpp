@@ -231,6 +231,29 @@ TEST_P(ProcessTransport, RanksThatDisagreeAllFailWithMismatch) {
   EXPECT_NE(err.find("rank 1 called allreduce of 3 x float32"), std::string::npos) << err;
 }
 
+// calibrate under `ringlab launch`: every rank takes its part over the job's transport; rank 0
+// prints one calibration and writes one profile that records the transport, p and placement.
+TEST_P(ProcessTransport, CalibrateUnderLaunchMeasuresOverTheJobsTransport) {
+  const std::filesystem::path profile =
+      std::filesystem::temp_directory_path() / (uniqueJob("calibrate-") + GetParam() + ".json");
+  Child launch({"launch", "-p", "4", "--", RINGLAB_BINARY, "calibrate", "--transport", GetParam(),
+                "-b", "8", "-e", "8K", "-n", "3", "--rounds", "2", "--json", profile.string()});
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(60))) << "hung";
+  EXPECT_EQ(launch.exitCode(), 0) << launch.err();
+  EXPECT_EQ(countLines(launch.out(), "# ringlab calibrate: transport " + GetParam() + ", p 4, "), 1)
+      << launch.out();
+  EXPECT_NE(launch.out().find("# 95% intervals"), std::string::npos) << launch.out();
+  // Four ranks hold two pairs: the concurrency sweep times 1 and 2 at once.
+  EXPECT_NE(launch.out().find("\n       2 "), std::string::npos) << launch.out();
+  std::ifstream in(profile);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(profile);
+  EXPECT_NE(text.find("\"transport\": \"" + GetParam() + "\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"job_ranks\": 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"placement\": \"one process per rank\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"half_width_95\""), std::string::npos) << text;
+}
+
 INSTANTIATE_TEST_SUITE_P(Transports, ProcessTransport, ::testing::Values("shm", "tcp"));
 
 TEST(Launch, CtrlCStopsEveryRankAndCleansUp) {
@@ -425,12 +448,12 @@ TEST(UnderALauncher, RefusesWhatWouldRunSeparateJobsAndObeysAGivenTransport) {
             std::string::npos)
       << elastic.err();
 
-  Child calibrate({"calibrate", "-b", "8", "-e", "512", "-n", "3"},
-                  {{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_RANK", "0"}});
+  // calibrate joins a launcher's job as bench does: under torchrun, it needs its variables too.
+  Child calibrate({"calibrate", "-b", "8", "-e", "512", "-n", "3"}, {{"TORCHELASTIC_RUN_ID", "x"}});
   ASSERT_TRUE(calibrate.waitFor(std::chrono::seconds(10)));
   EXPECT_EQ(calibrate.exitCode(), 2);
   EXPECT_EQ(countLines(calibrate.err(), "ringlab: error: "), 1) << calibrate.err();
-  EXPECT_NE(calibrate.err().find("calibrate runs its ranks as threads of one process"),
+  EXPECT_NE(calibrate.err().find("torchrun (TORCHELASTIC_RUN_ID=x), but RANK and WORLD_SIZE"),
             std::string::npos)
       << calibrate.err();
 

@@ -428,8 +428,15 @@ TEST(MeasureCalibrate, NoisyFitIsUnreliableNotInternal) {
 
 TEST(MeasureCalibrate, ValidateNamesTheOption) {
   CalibrateConfig c;
-  c.transport = "tcp";
-  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "transport 'tcp'");
+  c.transport = "udp";
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument,
+              "--transport 'udp': valid are inproc, shm, tcp and mpi");
+  c = CalibrateConfig{};
+  c.ranks = 1;
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-p/--ranks 1");
+  c = CalibrateConfig{};
+  c.rounds = 0;
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "--rounds 0");
   c = CalibrateConfig{};
   c.iterations = 2;
   expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-n/--iters 2");

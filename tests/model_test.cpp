@@ -255,6 +255,124 @@ TEST(ModelProfile, RoundTripsAndRejectsBadFiles) {
   EXPECT_THROW(profileFromJson(nlohmann::json::array(), "array.json"), Error);
 }
 
+// The calibration's noise: 95% t-intervals of the fitted coefficients, with closed-form answers.
+TEST(ModelFitInterval, AnExactLineHasAZeroWidthInterval) {
+  const std::vector<double> x = {8, 32, 128, 512, 2048};
+  std::vector<double> y;
+  for (double v : x) y.push_back(3e-6 + v * 1e-10);
+  for (const LineFit& fit : {fitLine(x, y), fitLineRelative(x, y)}) {
+    EXPECT_NEAR(fit.interceptHalfWidth95, 0, 1e-18);
+    EXPECT_NEAR(fit.slopeHalfWidth95, 0, 1e-22);
+    EXPECT_TRUE(unstableReasons(fit, "ping-pong", "alpha", "beta").empty());
+  }
+}
+
+TEST(ModelFitInterval, AKnownResidualGivesTheTextbookTInterval) {
+  // (0,0), (1,2), (2,2): slope 1, intercept 1/3, residuals -1/3, 2/3, -1/3; SS_res = 2/3 with one
+  // degree of freedom, so s = sqrt(2/3), Sxx = 2: se(slope) = s / sqrt(2) = sqrt(1/3) and
+  // se(intercept) = s sqrt(1/3 + 1/2) = sqrt(5/9); each interval is t(0.975, 1) = 12.7062 times.
+  const LineFit fit = fitLine({0, 1, 2}, {0, 2, 2});
+  EXPECT_NEAR(fit.slope, 1, 1e-12);
+  EXPECT_NEAR(fit.intercept, 1.0 / 3, 1e-12);
+  EXPECT_NEAR(fit.slopeHalfWidth95, 12.7062047362 * std::sqrt(1.0 / 3), 1e-9);
+  EXPECT_NEAR(fit.interceptHalfWidth95, 12.7062047362 * std::sqrt(5.0 / 9), 1e-9);
+  // Four points, two degrees of freedom: residuals +-e alternate on x = 0..3 around y = x.
+  const double e = 0.1;
+  const LineFit four = fitLine({0, 1, 2, 3}, {e, 1 - e, 2 - e, 3 + e});
+  // The residuals (+e, -e, -e, +e) are orthogonal to 1 and x, so the line is y = x and SS_res =
+  // 4e^2: s^2 = 2e^2, Sxx = 5, se(slope) = sqrt(2e^2 / 5), se(intercept) = s sqrt(1/4 + 1.5^2/5).
+  EXPECT_NEAR(four.slope, 1, 1e-12);
+  EXPECT_NEAR(four.intercept, 0, 1e-12);
+  EXPECT_NEAR(four.slopeHalfWidth95, 4.30265272975 * std::sqrt(2 * e * e / 5), 1e-9);
+  EXPECT_NEAR(four.interceptHalfWidth95, 4.30265272975 * std::sqrt(2 * e * e * (0.25 + 2.25 / 5)),
+              1e-9);
+  // Two points leave no degree of freedom to estimate the noise: unbounded, and said so.
+  const LineFit two = fitLine({1, 2}, {1, 3});
+  EXPECT_TRUE(std::isinf(two.slopeHalfWidth95));
+  EXPECT_FALSE(unstableReasons(two, "ping-pong", "alpha", "beta").empty());
+}
+
+TEST(ModelFitInterval, StudentTQuantiles) {
+  EXPECT_NEAR(studentT975(1), 12.7062047362, 1e-9);
+  EXPECT_NEAR(studentT975(10), 2.22813885199, 1e-9);
+  EXPECT_NEAR(studentT975(30), 2.0422724563, 1e-9);
+  // Beyond the table, the expansion against the quantile computed to 30 digits.
+  EXPECT_NEAR(studentT975(31), 2.039513446396408, 2e-6);
+  EXPECT_NEAR(studentT975(100), 1.9839715185235518, 1e-7);
+  EXPECT_THROW(studentT975(0), Error);
+}
+
+TEST(ModelFitInterval, UnstableFitsNameTheCoefficientAndTheThreshold) {
+  LineFit fit;
+  fit.intercept = 10e-6;
+  fit.interceptHalfWidth95 = 6e-6;  // 60% of the value: beyond 50%
+  fit.slope = 1e-10;
+  fit.slopeHalfWidth95 = 0.4e-10;  // 40%: within
+  fit.r2 = 0.5;
+  const std::vector<std::string> reasons = unstableReasons(fit, "ping-pong", "alpha", "beta");
+  ASSERT_EQ(reasons.size(), 2u);
+  EXPECT_EQ(reasons[0], "alpha: its 95% interval is +-60% of its value (limit 50%)");
+  EXPECT_EQ(reasons[1], "ping-pong fit: R^2 = 0.500 (limit 0.9)");
+  // A coefficient the caller does not use is not judged.
+  EXPECT_EQ(unstableReasons(fit, "kernel", "", "gamma").size(), 1u);
+}
+
+TEST(ModelProfile, NoiseAndPlacementRoundTripAndOldProfilesReadAsNotRecorded) {
+  Profile p = defaultProfile();
+  p.transport = "shm";
+  p.jobRanks = 4;
+  p.placement = "one process per rank";
+  p.rounds = 3;
+  p.halfWidths95 = Profile::HalfWidths95{1e-6, 2e-11, 3e-12};
+  p.unstable = {"alpha: its 95% interval is +-60% of its value (limit 50%)"};
+  const Profile back = profileFromJson(toJson(p), "new.json");
+  EXPECT_EQ(back.jobRanks, 4);
+  EXPECT_EQ(back.placement, "one process per rank");
+  EXPECT_EQ(back.rounds, 3);
+  ASSERT_TRUE(back.halfWidths95.has_value());
+  EXPECT_EQ(back.halfWidths95->beta_s_per_byte, 2e-11);
+  EXPECT_EQ(back.unstable, p.unstable);
+  // A profile from before these fields: read, with every one "not recorded".
+  nlohmann::json old = toJson(p);
+  for (const char* key : {"job_ranks", "placement", "rounds", "half_width_95", "unstable"})
+    old.erase(key);
+  const Profile o = profileFromJson(old, "old.json");
+  EXPECT_EQ(o.jobRanks, 0);
+  EXPECT_EQ(o.placement, "");
+  EXPECT_EQ(o.rounds, 0);
+  EXPECT_FALSE(o.halfWidths95.has_value());
+  EXPECT_TRUE(o.unstable.empty());
+  nlohmann::json bad = toJson(p);
+  bad["unstable"] = "yes";
+  EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
+  bad = toJson(p);
+  bad["half_width_95"].erase("gamma_s_per_byte");
+  EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
+}
+
+TEST(ModelProfile, AnotherTransportIsRefusedAnotherPOrHostIsSaid) {
+  Profile p = defaultProfile();
+  p.transport = "tcp";
+  p.jobRanks = 2;
+  p.host = "a";
+  try {
+    checkProfileUse(p, "t.json", {"shm", 2, "a", false});
+    FAIL() << "a tcp profile for an shm run was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("t.json was calibrated over tcp, this run uses shm"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("--profile-any-transport"), std::string::npos);
+  }
+  EXPECT_EQ(checkProfileUse(p, "t.json", {"tcp", 2, "a", false}), "");
+  EXPECT_EQ(checkProfileUse(p, "t.json", {"shm", 4, "b", true}),
+            "note: profile t.json was calibrated with another transport tcp (this run: shm), p 2 "
+            "(this run: 4), host a (this run: b); its predictions describe that setup");
+  p.jobRanks = 0;  // an old profile: p not recorded, not compared
+  EXPECT_EQ(checkProfileUse(p, "t.json", {"tcp", 8, "a", false}), "");
+}
+
 TEST(ModelUnits, DurationsAndBandwidths) {
   EXPECT_DOUBLE_EQ(parseSeconds("5us"), 5e-6);
   EXPECT_DOUBLE_EQ(parseSeconds("1.5ms"), 1.5e-3);

@@ -113,6 +113,7 @@ TEST(Progress, CalibrateCountsPingPongsReductionsAndConcurrencySteps) {
   config.minBytes = 8;
   config.maxBytes = 512;  // ping-pong 8, 32, 128, 512; reduce 64 KiB, 256 KiB, 1 MiB
   config.iterations = 3;
+  config.rounds = 1;
   Recorder r;
   measure::calibrate(config, r.callback());
   const std::vector<std::string> stages = r.stages();
@@ -124,6 +125,15 @@ TEST(Progress, CalibrateCountsPingPongsReductionsAndConcurrencySteps) {
   EXPECT_EQ(stages[4], "reduce 64 KiB");
   EXPECT_EQ(stages[7], "concurrency 1 pair");
   EXPECT_EQ(stages.back().rfind("concurrency ", 0), 0u) << stages.back();
+  // Two interleaved rounds: every measurement twice, the second round starting half-way through.
+  config.rounds = 2;
+  Recorder two;
+  measure::calibrate(config, two.callback());
+  const std::vector<std::string> interleaved = two.stages();
+  ASSERT_EQ(interleaved.size(), 2 * stages.size());
+  expectWellFormed(two, interleaved.size());
+  EXPECT_EQ(interleaved[stages.size()], stages[stages.size() / 2]);
+  EXPECT_EQ(interleaved.back(), stages[stages.size() / 2 - 1]);
 }
 
 TEST(Progress, RingSearchCountsCandidatesAndSwapsPerRing) {

@@ -75,7 +75,8 @@ struct BenchArgs {
   bool transportGiven = false;  // else the launcher's, if one started this process
   std::string timeout = "60s";
   std::string profile;  // --profile: add predicted time and measured/predicted
-  std::string tuned;    // --tuned: decision table that --algo auto prefers to the model
+  bool profileAnyTransport = false;
+  std::string tuned;  // --tuned: decision table that --algo auto prefers to the model
   AlgorithmOptions algorithm;
   // --topo / --topo-file / --placement: the machine the ranks run on, named in the record.
   TopologyOptions topology;
@@ -181,6 +182,13 @@ int runBenchCommand(BenchArgs args) {
   job::Participation part = job::participate(args.transport, args.ranks, args.ranksGiven, timeout);
   args.ranks = part.ranks;
   measure::BenchConfig config = benchConfig(args, timeout);
+  // A profile from another transport is refused here, once, before any rank starts.
+  const std::string profileNote =
+      config.profile
+          ? model::checkProfileUse(*config.profile, args.profile,
+                                   {args.transport, args.ranks, measure::currentRunInfo().host,
+                                    args.profileAnyTransport})
+          : "";
   // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
   measure::validate(config);
   if (part.role == job::Participation::Role::Launcher)
@@ -212,6 +220,7 @@ int runBenchCommand(BenchArgs args) {
                                      measure::parseStatistics(args.stats)};
   args.json.printText(
       report::benchPreamble(config, record.run, columns.stats, args.tuned, args.profile));
+  if (!profileNote.empty()) args.json.printText("# " + profileNote + "\n");
   args.json.printText(report::oversubscription(
       job::ranksOnThisHost(args.transport, args.ranks, job::detectLaunchEnvironment()), args.ranks,
       job::usableCores(args.transport)));
@@ -263,6 +272,7 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
   addProfile(*cmd, args->profile,
              "profile (ringlab calibrate): add predicted time and measured/predicted");
+  addProfileAnyTransport(*cmd, args->profileAnyTransport);
   args->algorithm.add(*cmd);
   args->topology.add(*cmd, false);
   addTime(*cmd, "--time", args->timePerSize,

@@ -38,6 +38,11 @@ CLI::Option* addProfile(CLI::App& app, std::string& path, const std::string& hel
   return app.add_option("--profile", path, help)->type_name("FILE");
 }
 
+CLI::Option* addProfileAnyTransport(CLI::App& app, bool& any) {
+  return app.add_flag("--profile-any-transport", any,
+                      "use a --profile calibrated over another transport than this run's");
+}
+
 CLI::Option* addIterations(CLI::App& app, int& iterations, const std::string& help) {
   return app.add_option("-n,--iters", iterations, help);
 }

@@ -41,6 +41,9 @@ CLI::Option* addRanks(CLI::App& app, std::optional<int>& ranks, const std::strin
 
 // --profile FILE: a profile from `ringlab calibrate`.
 CLI::Option* addProfile(CLI::App& app, std::string& path, const std::string& help);
+// --profile-any-transport: use a profile calibrated over another transport than the run's
+// (model::checkProfileUse refuses one otherwise).
+CLI::Option* addProfileAnyTransport(CLI::App& app, bool& any);
 
 // -n,--iters N and -w,--warmup_iters N, nccl-tests' letters.
 CLI::Option* addIterations(CLI::App& app, int& iterations, const std::string& help);

@@ -10,10 +10,13 @@
 #include "commands.hpp"
 #include "option_groups.hpp"
 #include "progress_line.hpp"
+#include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
+#include "ringlab/io/model_files.hpp"
 #include "ringlab/io/timeline_files.hpp"
 #include "ringlab/measure/bucket_plan.hpp"
+#include "ringlab/measure/record.hpp"
 #include "ringlab/report/gantt.hpp"
 #include "ringlab/report/plan_table.hpp"
 
@@ -24,7 +27,8 @@ struct PlanArgs {
   io::TimelineSource timelines;
   std::string evaluate, svg, writeTimeline, copyBandwidth, ddpCaps, measured;
   int ranks = kDefaultRanks;
-  bool views = false;
+  std::string transport = "inproc";  // what the planned job runs over: a profile must match
+  bool views = false, profileAnyTransport = false;
   JsonOutput json;
   ModelOptions model;
 };
@@ -32,6 +36,16 @@ struct PlanArgs {
 int runPlan(const PlanArgs& a) {
   checkRanks(a.ranks);
   a.json.checkWritable();
+  if (a.transport != "inproc" && a.transport != "shm" && a.transport != "tcp" &&
+      a.transport != "mpi")
+    throwInvalid("--transport '" + a.transport + "': valid are inproc, shm, tcp and mpi");
+  if (!a.model.profilePath.empty()) {
+    io::checkProfileRanks(a.model.profilePath, a.ranks);  // a profile for one p only: refused
+    const std::string note = model::checkProfileUse(
+        readProfile(a.model.profilePath), a.model.profilePath,
+        {a.transport, a.ranks, measure::currentRunInfo().host, a.profileAnyTransport});
+    if (!note.empty()) std::fprintf(stderr, "ringlab: %s\n", note.c_str());
+  }
   plan::Timeline recorded = io::loadTimeline(a.timelines);
   if (!a.copyBandwidth.empty()) recorded.copyBytesPerSecond = parseBandwidth(a.copyBandwidth);
   if (!a.writeTimeline.empty())
@@ -70,6 +84,10 @@ Action addPlanCommand(CLI::App& app) {
   cmd->add_option("--params", args->timelines.params,
                   "--trace: CSV name,count,dtype per parameter, in model.parameters() order");
   addRanks(*cmd, args->ranks);
+  cmd->add_option("--transport", args->transport,
+                  "what the planned job runs over (inproc, shm, tcp, mpi): a --profile "
+                  "calibrated over another is refused");
+  addProfileAnyTransport(*cmd, args->profileAnyTransport);
   cmd->add_option("--measured", args->measured,
                   "price buckets from measured AllReduce times (`ringlab bench --json` output, "
                   "same p) instead of the model");

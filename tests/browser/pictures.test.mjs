@@ -28,7 +28,7 @@ function bigTimeline() {
 const small = ['-p', '2', '-b', '1K', '-e', '1M', '-n', '2', '-w', '1'];
 const pictures = [
   { name: 'bench', make: () => ['bench', ...small, '--profile', path.join(dataDir, 'plan_profile_p2.json'),
-    '--overlay', `${out('other.json')},${path.join(dataDir, 'nccl_all_reduce_perf_16ranks.log')}`, '--svg', out('bench.svg')],
+    '--profile-any-transport', '--overlay', `${out('other.json')},${path.join(dataDir, 'nccl_all_reduce_perf_16ranks.log')}`, '--svg', out('bench.svg')],
   series: 4 },
   { name: 'tune', make: () => ['tune', '-p', '2', '-b', '8', '-e', '1M', '-n', '2', '--rounds', '1', '--json', out('tune.json'),
     '--svg', out('tune.svg')], series: 4 },
