@@ -50,9 +50,8 @@ TEST(PicturesCli, BenchDrawsBusbwAndTheModelOnlyWithAProfile) {
   EXPECT_EQ(svg->byClass("model").size(), 0u);
   EXPECT_EQ(legend(*svg), std::vector<std::string>{"this run: ring, p 2"});
 
-  const CliResult b =
-      run(kSmallBench + " --profile " + data("plan_profile_p2.json") +
-          " --profile-any-transport --svg " + modelled);
+  const CliResult b = run(kSmallBench + " --profile " + data("plan_profile_p2.json") +
+                          " --profile-any-transport --svg " + modelled);
   ASSERT_EQ(b.status, 0) << b.err;
   const auto withModel = picture(modelled);
   ASSERT_EQ(withModel->byClass("model").size(), 1u);
