@@ -43,6 +43,16 @@ if(RINGLAB_MPI_FLAVOURS)
                                                                           LABELS mpi)
 endif()
 
+# `ringlab calibrate` under mpirun without --transport: one calibration over MPI, its profile
+# stamped with transport mpi and p (tests/calibrate_under_mpirun_test.sh).
+if(RINGLAB_DEFAULT_MPI AND RINGLAB_MPIEXEC_${RINGLAB_DEFAULT_MPI})
+  add_test(NAME mpi_calibrate_under_mpirun
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/calibrate_under_mpirun_test.sh
+                   $<TARGET_FILE:ringlab_cli> "${RINGLAB_DEFAULT_MPI}"
+                   "${RINGLAB_MPIEXEC_${RINGLAB_DEFAULT_MPI}}")
+  set_tests_properties(mpi_calibrate_under_mpirun PROPERTIES PROCESSORS 2 TIMEOUT 150 LABELS mpi)
+endif()
+
 # The MPI exports of `ringlab tune` (Open MPI rules, MPICH's selection file) applied by the
 # installed libraries: each size band runs the algorithm the file names, seen in what the library
 # sends (tests/mpi_exports/mpi_export_test.py).
