@@ -404,29 +404,44 @@ int freePort() {
   return ntohs(address.sin_port);
 }
 
-// torchrun's variables (and the job token TCP needs) and no --transport: the processes join one
-// tcp job, not p separate runs.
-TEST(UnderALauncher, BenchWithTorchrunVariablesJoinsOneTcpJob) {
+// Two ranks of `command` started as torchrun starts them: its variables (and the job token TCP
+// needs), and no --transport. Each has finished, with status 0, when this returns.
+std::vector<std::unique_ptr<Child>> runUnderTorchrun(const std::vector<std::string>& command) {
   const std::string port = std::to_string(freePort());
   std::vector<std::unique_ptr<Child>> ranks;
   for (int r = 0; r < 2; ++r) {
     ranks.push_back(std::make_unique<Child>(
-        std::vector<std::string>{"bench", "-b", "8", "-e", "64", "-n", "2", "--timeout", "20s"},
-        std::map<std::string, std::string>{{"RANK", std::to_string(r)},
-                                           {"LOCAL_RANK", std::to_string(r)},
-                                           {"WORLD_SIZE", "2"},
-                                           {"LOCAL_WORLD_SIZE", "2"},
-                                           {"MASTER_ADDR", "127.0.0.1"},
-                                           {"MASTER_PORT", port},
-                                           {"TORCHELASTIC_RUN_ID", "test"},
-                                           {"RINGLAB_TOKEN", "secret"}}));
+        command, std::map<std::string, std::string>{{"RANK", std::to_string(r)},
+                                                    {"LOCAL_RANK", std::to_string(r)},
+                                                    {"WORLD_SIZE", "2"},
+                                                    {"LOCAL_WORLD_SIZE", "2"},
+                                                    {"MASTER_ADDR", "127.0.0.1"},
+                                                    {"MASTER_PORT", port},
+                                                    {"TORCHELASTIC_RUN_ID", "test"},
+                                                    {"RINGLAB_TOKEN", "secret"}}));
   }
   for (auto& rank : ranks) {
-    ASSERT_TRUE(rank->waitFor(std::chrono::seconds(60))) << "hung";
+    EXPECT_TRUE(rank->waitFor(std::chrono::seconds(60))) << "hung";
     EXPECT_EQ(rank->exitCode(), 0) << rank->err();
   }
+  return ranks;
+}
+
+// Under torchrun the processes join one tcp job, not p separate runs.
+TEST(UnderALauncher, BenchWithTorchrunVariablesJoinsOneTcpJob) {
+  const auto ranks =
+      runUnderTorchrun({"bench", "-b", "8", "-e", "64", "-n", "2", "--timeout", "20s"});
   EXPECT_NE(ranks[0]->out().find("transport tcp  p 2"), std::string::npos) << ranks[0]->out();
   EXPECT_EQ(countLines(ranks[0]->out(), "# wrong elements in total: 0"), 1) << ranks[0]->out();
+  EXPECT_EQ(ranks[1]->out(), "") << "rank 1 prints nothing";
+}
+
+TEST(UnderALauncher, CalibrateWithTorchrunVariablesJoinsOneTcpJob) {
+  const auto ranks = runUnderTorchrun({"calibrate", "-b", "8", "-e", "512", "-n", "3", "--rounds",
+                                       "2", "--timeout", "20s", "--json", "-"});
+  // --json -: rank 0 puts the profile alone on standard output.
+  EXPECT_NE(ranks[0]->out().find("\"transport\": \"tcp\""), std::string::npos) << ranks[0]->out();
+  EXPECT_NE(ranks[0]->out().find("\"job_ranks\": 2"), std::string::npos) << ranks[0]->out();
   EXPECT_EQ(ranks[1]->out(), "") << "rank 1 prints nothing";
 }
 

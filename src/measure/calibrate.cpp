@@ -180,6 +180,12 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
     throwInvalid("calibration needs at least 2 ranks for a ping-pong; this job has " +
                  std::to_string(ranks));
   Communicator comm(t);
+  // The meeting after a measurement waits for the slowest rank's whole measurement: up to
+  // 2 (iterations + 2) messages of `timeout` each (a day at most), not one message's timeout.
+  CollectiveOptions meet;
+  meet.exec.timeout = std::min<std::chrono::milliseconds>(
+      config.timeout * (2 * (static_cast<std::int64_t>(config.iterations) + 2)),
+      std::chrono::hours(24));
   // Allocated and touched once, before anything is timed.
   std::vector<std::byte> buffer(std::max(config.maxBytes, concurrencyBytes(config)), std::byte{1});
   const std::uint64_t reduceMax = t.rank() == 0 ? reduceSizes(config).back() / 4 : 0;
@@ -194,7 +200,7 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
       double value = measureItem(config, t, item, buffer, a, b);
       // Every rank meets here before the next measurement; the sum brings the pairs' rates (and
       // rank 0's own times, the others adding 0) to every rank.
-      comm.allreduce(&value, &value, 1, DataType::Float64, ReduceOp::Sum);
+      comm.allreduce(&value, &value, 1, DataType::Float64, ReduceOp::Sum, meet);
       if (item.kind == Item::Kind::Link) link[item.value].push_back(value);
       if (item.kind == Item::Kind::Reduce) kernel[item.value].push_back(value);
       if (item.kind == Item::Kind::Pairs) pairRates[static_cast<int>(item.value)].push_back(value);
