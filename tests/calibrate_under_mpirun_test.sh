@@ -13,10 +13,10 @@ if [ "$built" = openmpi ]; then
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
   OMPI_MCA_btl_vader_single_copy_mechanism=none \
     timeout 120 "$launcher" --oversubscribe --bind-to none -np 2 \
-    "$binary" calibrate -b 8 -e 8K -n 3 --rounds 2 --json "$profile" >"$out" 2>"$err"
+    "$binary" calibrate -b 8 -e 1M -n 3 --rounds 2 --json "$profile" >"$out" 2>"$err"
 else
   timeout 120 "$launcher" -np 2 \
-    "$binary" calibrate -b 8 -e 8K -n 3 --rounds 2 --json "$profile" >"$out" 2>"$err"
+    "$binary" calibrate -b 8 -e 1M -n 3 --rounds 2 --json "$profile" >"$out" 2>"$err"
 fi
 status=$?
 failures=0

@@ -237,7 +237,7 @@ TEST_P(ProcessTransport, CalibrateUnderLaunchMeasuresOverTheJobsTransport) {
   const std::filesystem::path profile =
       std::filesystem::temp_directory_path() / (uniqueJob("calibrate-") + GetParam() + ".json");
   Child launch({"launch", "-p", "4", "--", RINGLAB_BINARY, "calibrate", "--transport", GetParam(),
-                "-b", "8", "-e", "8K", "-n", "3", "--rounds", "2", "--json", profile.string()});
+                "-b", "8", "-e", "1M", "-n", "3", "--rounds", "2", "--json", profile.string()});
   ASSERT_TRUE(launch.waitFor(std::chrono::seconds(60))) << "hung";
   EXPECT_EQ(launch.exitCode(), 0) << launch.err();
   EXPECT_EQ(countLines(launch.out(), "# ringlab calibrate: transport " + GetParam() + ", p 4, "), 1)
@@ -437,7 +437,7 @@ TEST(UnderALauncher, BenchWithTorchrunVariablesJoinsOneTcpJob) {
 }
 
 TEST(UnderALauncher, CalibrateWithTorchrunVariablesJoinsOneTcpJob) {
-  const auto ranks = runUnderTorchrun({"calibrate", "-b", "8", "-e", "512", "-n", "3", "--rounds",
+  const auto ranks = runUnderTorchrun({"calibrate", "-b", "8", "-e", "1M", "-n", "3", "--rounds",
                                        "2", "--timeout", "20s", "--json", "-"});
   // --json -: rank 0 puts the profile alone on standard output.
   EXPECT_NE(ranks[0]->out().find("\"transport\": \"tcp\""), std::string::npos) << ranks[0]->out();

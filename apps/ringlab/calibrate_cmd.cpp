@@ -21,7 +21,7 @@ namespace {
 
 struct CalibrateArgs {
   std::string transport = "inproc";
-  int ranks = 0;  // 0: for threads, the concurrency sweep's size; for processes, 2
+  int ranks = kDefaultRanks;
   JsonOutput json{"ringlab-profile.json"};
   SweepOptions sweep;
   int iterations = 20;
@@ -53,7 +53,6 @@ int runCalibrateCommand(CalibrateArgs a) {
   // Under a launcher without --transport: the launcher's, as bench.
   a.transport = job::chooseTransport(a.transportGiven ? std::optional(a.transport) : std::nullopt,
                                      "calibrate", {"inproc", "shm", "tcp", "mpi"});
-  if (a.transport != "inproc" && !a.ranksGiven) a.ranks = 2;
   measure::CalibrateConfig config = calibrateConfig(a);
   job::Participation part =
       job::participate(a.transport, config.ranks, a.ranksGiven, config.timeout);
@@ -95,8 +94,8 @@ Action addCalibrateCommand(CLI::App& app) {
                   "launched for you, or started by `ringlab launch`/torchrun variables), mpi "
                   "(under mpirun); default: mpi under mpirun, tcp under torchrun, else inproc");
   addRanks(*cmd, args->ranks,
-           "number of ranks (default: 2 for processes; for threads, twice the pairs of the "
-           "concurrency sweep)");
+           "number of ranks: calibrate at the p of the job to predict (pairs for concurrency: "
+           "p/2)");
   args->json.add(*cmd, "profile file to write");
   args->sweep.add(*cmd, {false, false, false});
   addIterations(*cmd, args->iterations,

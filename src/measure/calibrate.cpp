@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <thread>
 
 #include <fmt/format.h>
 
@@ -19,15 +18,6 @@ namespace ringlab::measure {
 namespace {
 
 using model::median;
-
-// The largest number of pairs timed at once for threads: twice the core count.
-int maxThreadPairs() {
-  return 2 * std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
-
-int ranksFor(const CalibrateConfig& c) {
-  return c.ranks > 0 ? c.ranks : 2 * maxThreadPairs();
-}
 
 std::vector<std::uint64_t> linkSizes(const CalibrateConfig& c) {
   return geometricSizes(c.minBytes, c.maxBytes, 4);
@@ -146,7 +136,7 @@ void validate(const CalibrateConfig& c) {
   if (c.transport != "inproc" && c.transport != "shm" && c.transport != "tcp" &&
       c.transport != "mpi")
     throwInvalid("--transport '" + c.transport + "': valid are inproc, shm, tcp and mpi");
-  if (c.ranks != 0 && c.ranks < 2)
+  if (c.ranks < 2)
     throwInvalid("-p/--ranks " + std::to_string(c.ranks) +
                  ": calibration needs at least 2 ranks for a ping-pong");
   if (c.iterations < 3)
@@ -226,7 +216,7 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
 
 Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& progress) {
   validate(config);
-  transport::InprocWorld world(ranksFor(config));
+  transport::InprocWorld world(config.ranks);
   Calibration out;
   runRankThreads(world, [&](int r) {
     Calibration mine =

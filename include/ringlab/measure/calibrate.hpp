@@ -23,9 +23,9 @@ inline constexpr DataType kCalibrateReduceType = DataType::Float32;
 
 struct CalibrateConfig {
   std::string transport = "inproc";
-  // p. Ranks as threads (calibrate()): 0 takes twice the largest pair count measured for
-  // concurrency (2 x twice the cores). A job's rank takes the job's size.
-  int ranks = 0;
+  // p, as the job to be predicted runs it (the wait policy, the pairs that fit and the cores left
+  // all depend on it). calibrateRank takes the job's size instead.
+  int ranks = 4;
   std::uint64_t minBytes = 8, maxBytes = 64ull << 20;
   int iterations = 20;
   int rounds = 3;  // every measurement once per round; the order rotates from round to round
@@ -67,7 +67,7 @@ struct SizeSummary {
 std::vector<SizeSummary> summarize(const FittedSizes& fitted);
 
 // Throws InvalidArgument naming the option at fault: a transport other than inproc, shm, tcp or
-// mpi, p below 2 (given), fewer than 3 iterations or 1 round, sizes outside 0 < min <= max <=
+// mpi, p below 2, fewer than 3 iterations or 1 round, sizes outside 0 < min <= max <=
 // 1 GiB, or fewer than 3 sizes growing x4.
 void validate(const CalibrateConfig& config);
 
