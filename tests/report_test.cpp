@@ -6,11 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "ringlab/measure/calibrate.hpp"
 #include "ringlab/measure/sim_record.hpp"
 #include "ringlab/model/measured_curve.hpp"
 #include "ringlab/model/model_json.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/report/bench_table.hpp"
+#include "ringlab/report/calibration.hpp"
 #include "ringlab/report/model_text.hpp"
 #include "ringlab/report/plan_table.hpp"
 #include "ringlab/report/ring_report_text.hpp"
@@ -393,3 +395,36 @@ TEST(ReportScheduleText, VolumeListsEachRankAndTheRingClosedForm) {
 }
 
 }  // namespace
+
+// calibrate's text: per size the median over rounds and their spread, the 95% intervals, and the
+// verdict on the fit, stable or UNSTABLE with each reason.
+TEST(ReportCalibration, IntervalsSpreadAndTheVerdict) {
+  measure::Calibration c;
+  c.ranks = 2;
+  c.rounds = 2;
+  // Two rounds per size on the exact line 1 us + 1 ns/B, one round 10% high at 1 KiB.
+  for (double bytes : {64.0, 1024.0, 16384.0}) {
+    for (int round = 0; round < 2; ++round) {
+      c.link.sizes.push_back(static_cast<std::uint64_t>(bytes));
+      c.link.seconds.push_back((1e-6 + bytes * 1e-9) * (bytes == 1024 && round ? 1.1 : 1.0));
+    }
+  }
+  c.link.fit = model::fitLineRelative({c.link.sizes.begin(), c.link.sizes.end()}, c.link.seconds);
+  c.reduce = c.link;
+  c.concurrency = {{1, 1e9, 1}};
+  c.concurrentTransfers = 0;
+  const model::Profile stable = measure::calibratedProfile(c, "shm", measure::RunInfo{});
+  const std::string text = report::calibrationText(c, stable);
+  // 1 KiB: median of 2.024 us and 2.2264 us = 2.1252 us, spread 0.2024 / 2.1252 = 9.5%.
+  EXPECT_NE(text.find("          1024          2.125       9.5%"), std::string::npos) << text;
+  EXPECT_NE(text.find("# 95% intervals (t over the residuals): alpha "), std::string::npos) << text;
+  EXPECT_NE(text.find("concurrent transfers: not measured (p < 4 holds one pair)"),
+            std::string::npos)
+      << text;
+  model::Profile unstable = stable;
+  unstable.unstable = {"ping-pong fit: R^2 = 0.500 (limit 0.9)"};
+  const std::string flagged = report::calibrationText(c, unstable);
+  EXPECT_NE(flagged.find("# UNSTABLE fit: do not trust this profile"), std::string::npos);
+  EXPECT_NE(flagged.find("#   ping-pong fit: R^2 = 0.500 (limit 0.9)\n"), std::string::npos);
+  EXPECT_EQ(flagged.find("# fit: stable"), std::string::npos);
+}
