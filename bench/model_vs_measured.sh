@@ -1,22 +1,59 @@
 #!/usr/bin/env bash
-# Calibrate from point-to-point only, then measure ring AllReduce at p = 2, 4, 8 in-process and
-# compare with the prediction (docs/MODEL_VS_MEASURED.md). Two profiles: calibrated over all sizes
-# (8 B - 64 MiB), and over the bandwidth range the comparison is about (1 - 64 MiB). The benches
-# interleave p (2 4 8 2 4 8) so that a slowed core hurts all of them alike.
-# Usage: bench/model_vs_measured.sh [OUTDIR]
+# The model held to measurements on one transport (docs/MODEL_VS_MEASURED.md). Each run calibrates
+# every configuration on the transport itself (point-to-point and kernel only, never an AllReduce
+# timing), then benches ring AllReduce there, and compares the bench with that run's own profile.
+# Configurations are interleaved within a run (calibrate A, bench A, calibrate B, bench B), runs
+# follow each other, so that a slowed core lands on different configurations each time.
+#
+#   inproc   p = 2, ranks as threads
+#   shm      p = 2 and 4, ranks as processes over shared memory
+#   tcp      p = 4 (2 nodes x 2 ranks, round-robin) over the emulated two-level network of
+#            tests/netns/two_level.sh, at the uplink rates in RATES; needs root
+#
+# Per configuration it prints each run's median |measured/predicted - 1| over the sizes >= 1 MiB,
+# and the run-to-run spread of the AllReduce measurement itself: per size and mode, (max - min) /
+# median of the measured time over the runs, then the median over sizes (the model cannot be
+# judged more tightly than the machine repeats itself).
+# usage: bench/model_vs_measured.sh inproc|shm|tcp [OUTDIR]
+# env:   RUNS (3), BEGIN (1M), END (16M), ITERS (5), RATES ("400mbit 200mbit", tcp only)
 set -euo pipefail
-ringlab="$(dirname "$0")/../build/ringlab"
-out="${1:-mvm-out}"
+here="$(cd "$(dirname "$0")" && pwd)"
+ringlab="${RINGLAB:-$here/../build/ringlab}"
+transport="${1:?usage: model_vs_measured.sh inproc|shm|tcp [OUTDIR]}"
+out="${2:-mvm-$transport}"
+RUNS=${RUNS:-3}
+BEGIN=${BEGIN:-1M}
+END=${END:-16M}
+ITERS=${ITERS:-5}
 mkdir -p "$out"
-"$ringlab" calibrate -b 8 -e 64M --json "$out/profile-all.json" > "$out/calibrate-all.txt"
-"$ringlab" calibrate -b 1M -e 64M --json "$out/profile-large.json" > "$out/calibrate-large.txt"
-for round in 1 2; do
-  for p in 2 4 8; do
-    "$ringlab" bench -p "$p" -b 1M -e 64M -f 2 -n 10 -w 2 --json "$out/bench-p$p-r$round.json" > "$out/bench-p$p-r$round.txt"
-  done
+
+# One configuration's calibration and bench, run RUN: profile and bench JSON under $out.
+# Usage: measure NAME P RUN
+measure() {
+  local name=$1 p=$2 run=$3
+  "$ringlab" calibrate --transport "$transport" -p "$p" -b "$BEGIN" -e "$END" \
+    --json "$out/profile-$name-r$run.json" >"$out/calibrate-$name-r$run.txt"
+  "$ringlab" bench --transport "$transport" -p "$p" -b "$BEGIN" -e "$END" -f 2 -n "$ITERS" -w 1 \
+    --json "$out/bench-$name-r$run.json" >"$out/bench-$name-r$run.txt"
+}
+
+case $transport in
+  inproc) configs=("p2:2") ;;
+  shm) configs=("p2:2" "p4:4") ;;
+  tcp)
+    # Delegated to the netns harness, which sets the network up and calls back per rank.
+    exec env RINGLAB="$ringlab" RUNS="$RUNS" BEGIN="$BEGIN" END="$END" ITERS="$ITERS" \
+      "$here/model_vs_measured_netns.sh" "$out" ;;
+  *)
+    echo "model_vs_measured.sh: transport '$transport' is not one of inproc, shm, tcp" >&2
+    exit 2
+    ;;
+esac
+
+echo "# load average before: $(cat /proc/loadavg)" | tee "$out/load.txt"
+for ((run = 1; run <= RUNS; run++)); do
+  for config in "${configs[@]}"; do measure "${config%%:*}" "${config#*:}" "$run"; done
 done
-for profile in all large; do
-  "$ringlab" compare "$out"/bench-p*-r*.json --profile "$out/profile-$profile.json" \
-    --svg "$out/model_vs_measured-$profile.svg" > "$out/compare-$profile.txt"
-done
-for profile in all large; do echo "== profile $profile"; grep -E "^# (ring|median)" "$out/compare-$profile.txt"; done
+echo "# load average after: $(cat /proc/loadavg)" | tee -a "$out/load.txt"
+
+"$here/model_vs_measured_report.sh" "$ringlab" "$out" "${configs[@]%%:*}"
