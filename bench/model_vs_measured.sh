@@ -15,7 +15,8 @@
 # median of the measured time over the runs, then the median over sizes (the model cannot be
 # judged more tightly than the machine repeats itself).
 # usage: bench/model_vs_measured.sh inproc|shm|tcp [OUTDIR]
-# env:   RUNS (3), BEGIN (1M), END (16M), ITERS (5), RATES ("400mbit 200mbit", tcp only)
+# env:   RUNS (3), BEGIN (1M), END (16M), ITERS (5); tcp only: RATES ("400mbit 200mbit"),
+#        CAL_BEGIN (256K), CAL_END (4M)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 ringlab="${RINGLAB:-$here/../build/ringlab}"
