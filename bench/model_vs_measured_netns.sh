@@ -27,14 +27,16 @@ job() {
   local log=$1 rank n s pids=() failed=0 pid
   shift
   PORT=$((PORT + 1))
-  local rendezvous="tcp://$(rank_addr 0 0):$PORT"
+  local rendezvous extra
+  rendezvous="tcp://$(rank_addr 0 0):$PORT"
   for ((rank = 0; rank < 4; rank++)); do
     n=$((rank % 2))
     s=$((rank / 2))
-    # shellcheck disable=SC2086  # RANK0_ARGS is a list of words
+    extra=()
+    [ $rank -eq 0 ] && read -r -a extra <<<"$RANK0_ARGS"
     ip netns exec "$(rank_ns "$n" "$s")" env RINGLAB_RANK=$rank RINGLAB_WORLD_SIZE=4 \
       RINGLAB_RENDEZVOUS="$rendezvous" RINGLAB_TOKEN=mvm RINGLAB_BIND="$(rank_addr "$n" "$s")" \
-      "$RINGLAB" "$@" --transport tcp -p 4 $([ $rank -eq 0 ] && echo "$RANK0_ARGS") \
+      "$RINGLAB" "$@" --transport tcp -p 4 "${extra[@]}" \
       >"$log.rank$rank" 2>&1 &
     pids+=($!)
   done

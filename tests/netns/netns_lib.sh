@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # The emulated two-level network, shared by two_level.sh and bench/model_vs_measured_netns.sh
 # (source it; the caller sets RATE, and WORK if it wants it removed on exit). Layout, tbf settings
 # and address range: see two_level.sh's header. Skips (exit 77) where netns or tbf are missing.
