@@ -18,9 +18,9 @@ for name in "$@"; do
     error=$(grep -E '^# median' "$out/compare-$name-r$run.txt" | awk '{print $NF}')
     echo "  run $run: median |measured/predicted - 1| (>= 1 MiB) $error; profile: ${profile#\# }"
   done
-  # Rows of the bench text: size in column 1, out-of-place time in 5, in-place time in 10.
+  # Rows of the bench text: size in column 1, out-of-place time in 5, in-place time in 9.
   cat "$out"/bench-"$name"-r*.txt | awk '
-    /^ +[0-9]/ && $1 >= 1048576 { key[$1 " o"] = key[$1 " o"] " " $5; key[$1 " i"] = key[$1 " i"] " " $10 }
+    /^ +[0-9]/ && $1 >= 1048576 { key[$1 " o"] = key[$1 " o"] " " $5; key[$1 " i"] = key[$1 " i"] " " $9 }
     function median(a, n,   i, j, t) {
       for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2

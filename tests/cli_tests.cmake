@@ -45,3 +45,9 @@ target_link_libraries(ringlab_fault_tests PRIVATE GTest::gtest_main)
 target_compile_definitions(ringlab_fault_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
 add_dependencies(ringlab_fault_tests ringlab_cli)
 gtest_discover_tests(ringlab_fault_tests DISCOVERY_TIMEOUT 60)
+
+# bench/model_vs_measured.sh (docs/MODEL_VS_MEASURED.md): two small inproc runs end to end, its
+# spread in closed form, an unknown transport refused.
+add_test(NAME bench_model_vs_measured_harness
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/model_vs_measured_test.sh $<TARGET_FILE:ringlab_cli>)
+set_tests_properties(bench_model_vs_measured_harness PROPERTIES TIMEOUT 60)
