@@ -52,7 +52,7 @@ struct Calibration {
   FittedSizes link;    // one-way time (round trip / 2), best of the round trips
   FittedSizes reduce;  // kCalibrateReduceType sum in place, median of the runs
   std::uint64_t concurrencyBytes = 0;
-  std::vector<ConcurrencyStep> concurrency;  // k = 1, 2, 4, ... up to twice the core count
+  std::vector<ConcurrencyStep> concurrency;  // k = 1, 2, 4, ... pairs, as many as p holds
   // The best overOnePair; 0 (unlimited) when the job holds one pair only (p < 4): not measured.
   double concurrentTransfers = 1;
   int ranks = 0;   // p of the job measured in
