@@ -42,10 +42,9 @@ case $transport in
   inproc) configs=("p2:2") ;;&
   shm) configs=("p2:2" "p4:4") ;;&
   inproc | shm)
-    # The calibration reaches past the bench's sizes: a ring's working set (every rank's buffers)
-    # leaves the cache at a fraction of the size one ping-pong's does, so the memory-resident
-    # regime the model needs for the bench's large sizes shows only in ping-pongs and kernels of
-    # 16-64 MiB (docs/MODEL_VS_MEASURED.md).
+    # The calibration reaches past the bench's sizes: the model's memory-resident regime is found
+    # only where calibrate sees the per-byte time double, which over 1-16 MiB it mostly does not
+    # while the bench's 8-16 MiB rows already pay it (docs/MODEL_VS_MEASURED.md).
     CAL_BEGIN=${CAL_BEGIN:-1M}
     CAL_END=${CAL_END:-64M}
     ;;
