@@ -1385,7 +1385,7 @@ TEST(CliTune, TableFeedsAutoAndExportsOpenMpiRules) {
   ScratchDir dir;
   const std::string table = dir.file("tune.json"), rules = dir.file("rules.conf");
   const RunResult tune =
-      runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n", "2", "--rounds", "1",
+      runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n", "2", "--rounds", "2",
                   "--json", table, "--ompi-rules", rules, "--ompi-version", "5.0.7"});
   expectSuccess(tune);
   // Each time is the median over the iterations, as the harness takes it.
