@@ -198,9 +198,11 @@ TEST_P(ProcessTransport, BenchRunsAsProcessesAndChecksEveryElement) {
 TEST_P(ProcessTransport, TuneUnderRinglabLaunchWritesOneTableOfTheJob) {
   const std::string table = ::testing::TempDir() + "ringlab_tune_" + GetParam() + "_" +
                             std::to_string(getpid()) + ".json";
-  Child launch({"launch", "-p", "3", "--", RINGLAB_BINARY, "tune", "--transport", GetParam(), "-b",
-                "8", "-e", "4K", "-f", "8", "-n", "2", "--rounds", "2", "--algos",
-                "ring,recursive_doubling", "--json", table});
+  Child launch({"launch", "-p",          "3",        "--",      RINGLAB_BINARY,
+                "tune",   "--transport", GetParam(), "-b",      "8",
+                "-e",     "4K",          "-f",       "8",       "-n",
+                "2",      "--rounds",    "2",        "--algos", "ring,recursive_doubling",
+                "--json", table});
   ASSERT_TRUE(launch.waitFor(std::chrono::seconds(60))) << "hung";
   EXPECT_EQ(launch.exitCode(), 0) << launch.err();
   EXPECT_EQ(countLines(launch.out(), "# ringlab tune"), 1) << "only rank 0 prints the table";

@@ -285,8 +285,11 @@ TEST(MeasureTuneDecision, ChoosesAWinnerClearlyAheadAndTheFastestOfSeveral) {
   EXPECT_GT(slower.margin->low, 1);
   expectError([] { decideSize(rounds("rabenseifner", 1), "binomial_tree"); },
               ErrorCode::InvalidArgument, "'binomial_tree' was not measured");
-  expectError([] { decideSize({{"ring", {1, 2}}, {"rabenseifner", {1}}}, "ring"); },
-              ErrorCode::InvalidArgument, "1 and 2");
+  expectError(
+      [] {
+        decideSize({{"ring", {1, 2}}, {"rabenseifner", {1}}}, "ring");
+      },
+      ErrorCode::InvalidArgument, "1 and 2");
 }
 
 TEST(MeasureTuneDecision, BandsWithTheSameChoiceMerge) {

@@ -80,8 +80,8 @@ std::vector<Statistic> parseStatistics(const std::string& list) {
 }
 
 double studentT95(int df) {
-  if (df < 1) throwInvalid("Student's t needs at least 1 degree of freedom, not " +
-                           std::to_string(df));
+  if (df < 1)
+    throwInvalid("Student's t needs at least 1 degree of freedom, not " + std::to_string(df));
   // t(0.975, df) for df = 1..30 (any statistics table).
   constexpr std::array<double, 30> kTable = {
       12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -95,8 +95,9 @@ double studentT95(int df) {
 
 RatioInterval pairedRatioInterval(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.empty() || a.size() != b.size()) {
-    throwInvalid("a paired ratio needs the same number of rounds on both sides, at least one; got " +
-                 std::to_string(a.size()) + " and " + std::to_string(b.size()));
+    throwInvalid(
+        "a paired ratio needs the same number of rounds on both sides, at least one; got " +
+        std::to_string(a.size()) + " and " + std::to_string(b.size()));
   }
   std::vector<double> logs;
   for (std::size_t r = 0; r < a.size(); ++r) {

@@ -99,8 +99,7 @@ model::DecisionTable tuneRank(const TuneConfig& t, const RunInfo& info, Communic
                       fmt::format("{} gave {} wrong elements at {} bytes", row.algorithm,
                                   *row.outOfPlace->wrong, row.bytes));
         }
-        table.measured[i++].roundsUs[c.collective.algorithm.name].push_back(
-            row.outOfPlace->timeUs);
+        table.measured[i++].roundsUs[c.collective.algorithm.name].push_back(row.outOfPlace->timeUs);
       });
       before += sizes.size();
     }
@@ -122,7 +121,8 @@ model::DecisionTable tune(const TuneConfig& t, const RunInfo& info,
     comms.push_back(std::make_unique<Communicator>(world.transport(r)));
   model::DecisionTable table;
   runRankThreads(world, [&](int r) {
-    model::DecisionTable mine = tuneRank(t, threads, *comms[r], r == 0 ? progress : ProgressCallback{});
+    model::DecisionTable mine =
+        tuneRank(t, threads, *comms[r], r == 0 ? progress : ProgressCallback{});
     if (r == 0) table = std::move(mine);
   });
   return table;

@@ -80,7 +80,8 @@ Chart tuneChart(const model::DecisionTable& table) {
       .title = fmt::format("ringlab tune: allreduce, p {}, {}, transport {}: the choice per size",
                            table.ranks, table.dtype, table.transport),
       .x = kSizeAxis,
-      .y = {.title = "time (median of the iterations, median of the rounds)", .unit = Unit::Micros}};
+      .y = {.title = "time (median of the iterations, median of the rounds)",
+            .unit = Unit::Micros}};
   // The algorithms in the registry's order, then any other the table names.
   std::vector<std::string> names;
   for (const model::MeasuredSize& m : table.measured)
@@ -115,11 +116,11 @@ Chart tuneChart(const model::DecisionTable& table) {
          fmt::format("{}: from {}", rules[i].algorithm, formatSize(rules[i].fromBytes))});
   }
   chart.bandTitle = "chosen";
-  chart.notes = {fmt::format("strip: the decision table's rules; {} kept unless another is ahead "
-                             "beyond the noise (95% interval)",
-                             table.defaultAlgorithm.empty() ? "the default"
-                                                            : table.defaultAlgorithm),
-                 "each run checked"};
+  chart.notes = {
+      fmt::format("strip: the decision table's rules; {} kept unless another is ahead "
+                  "beyond the noise (95% interval)",
+                  table.defaultAlgorithm.empty() ? "the default" : table.defaultAlgorithm),
+      "each run checked"};
   return chart;
 }
 

@@ -27,9 +27,9 @@ std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& t
       "interleaved rounds; every run checked\n"
       "# an algorithm replaces the default, {}, only where its time / {}'s over the rounds has "
       "a 95% interval wholly below 1\n# {:>12}",
-      table.ranks, table.dtype, table.transport, table.placement, table.host,
-      table.ringlabVersion, table.date, c.iterations, c.rounds, table.defaultAlgorithm,
-      table.defaultAlgorithm, "size (B)");
+      table.ranks, table.dtype, table.transport, table.placement, table.host, table.ringlabVersion,
+      table.date, c.iterations, c.rounds, table.defaultAlgorithm, table.defaultAlgorithm,
+      "size (B)");
   for (const std::string& name : c.algorithms) text += fmt::format(" {:>19}", name);
   text += fmt::format("  {:<19} margin: time / {}'s [95% interval]\n", "chosen",
                       table.defaultAlgorithm);
