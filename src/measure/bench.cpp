@@ -117,7 +117,7 @@ class RankSweep {
       comm_.allreduce(src, dst, n, type_, op_, config_.collective);
     };
     row.outOfPlace = measure(row.count, false, ringlab);
-    row.inPlace = measure(row.count, true, ringlab);
+    if (config_.inPlace) row.inPlace = measure(row.count, true, ringlab);
     if (config_.peer) {
       row.peer = measure(row.count, false, [&](const void* src, void* dst, std::uint64_t n) {
         config_.peer(src, dst, n, type_, op_);

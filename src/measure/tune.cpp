@@ -31,6 +31,7 @@ std::vector<BenchConfig> benchConfigs(const TuneConfig& t) {
     c.iterations = t.iterations;
     c.warmup = t.warmup;
     c.check = 1;
+    c.inPlace = false;  // the decision compares out-of-place times only
     c.collective.algorithm.name = name;
     c.collective.exec.timeout = t.timeout;
     configs.push_back(c);

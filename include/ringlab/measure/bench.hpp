@@ -41,6 +41,7 @@ struct BenchConfig {
   // Checked runs per size (nccl-tests -c): each compares every element with the closed form; the
   // first with a wrong element ends the checking. 0: unchecked (#wrong N/A).
   int check = 1;
+  bool inPlace = true;  // also time in place, as nccl-tests does (tune needs out of place only)
   OverRanks overRanks = OverRanks::Max;  // how an iteration's time is reduced over ranks (-a)
   // Per-iteration times in each Timing (and so in the record's JSON), and each rank's while
   // p x iterations <= kMaxRankSamples.
