@@ -292,6 +292,22 @@ TEST(MeasureTuneDecision, ChoosesAWinnerClearlyAheadAndTheFastestOfSeveral) {
       ErrorCode::InvalidArgument, "1 and 2");
 }
 
+TEST(MeasureTuneDecision, TwoWinnersWithinNoiseOfEachOtherKeepTheSizeBelowsChoice) {
+  auto two = rounds("recursive_doubling", 0.5);
+  two["binomial_tree"] = rounds("binomial_tree", 0.49)["binomial_tree"];  // the same wobble
+  two["binomial_tree"][0] *= 1.06;  // so that the two differ by noise, not by a constant
+  EXPECT_EQ(decideSize(two, "ring").chosen, "binomial_tree");  // the faster on the rounds
+  const SizeDecision kept = decideSize(two, "ring", "recursive_doubling");
+  EXPECT_EQ(kept.chosen, "recursive_doubling");
+  EXPECT_EQ(kept.margin->algorithm, "recursive_doubling");
+  EXPECT_LT(kept.margin->high, 1);
+  // Beaten beyond the noise, or not ahead of the default at all: the size below's choice goes.
+  two["binomial_tree"] = rounds("binomial_tree", 0.25)["binomial_tree"];
+  EXPECT_EQ(decideSize(two, "ring", "recursive_doubling").chosen, "binomial_tree");
+  EXPECT_EQ(decideSize(rounds("rabenseifner", 0.5), "ring", "binomial_tree").chosen,
+            "rabenseifner");
+}
+
 TEST(MeasureTuneDecision, BandsWithTheSameChoiceMerge) {
   // The table: leads of a few percent that flip back and forth within the noise, and
   // one clear winner at the small sizes.

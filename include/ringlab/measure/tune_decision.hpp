@@ -15,18 +15,21 @@
 namespace ringlab::measure {
 
 // The decision at one size from each algorithm's time in each round (every list as long as the
-// default's): `chosen` the fastest of those ahead beyond the noise, else the default; `margin`
-// the chosen one's lead, or where the default was kept the closest other algorithm's (none when
-// the default is the only one). Throws InvalidArgument when the default has no times or a list
-// has another length.
+// default's): `chosen` the fastest of those ahead of the default beyond the noise, else the
+// default; but `preferred` (the choice at the size below) where it is ahead of the default beyond
+// the noise too and the fastest is not ahead of it beyond the noise, so that two winners within
+// noise of each other do not split a band. `margin`: the chosen one's lead over the default, or
+// where the default was kept the closest other algorithm's (none when the default is the only
+// one). Throws InvalidArgument when the default has no times or a list has another length.
 struct SizeDecision {
   std::string chosen;
   std::optional<model::Margin> margin;
 };
 SizeDecision decideSize(const std::map<std::string, std::vector<double>>& roundsUs,
-                        const std::string& defaultAlgorithm);
+                        const std::string& defaultAlgorithm, const std::string& preferred = "");
 
-// Decides every measured size of `table` from its rounds, against table.defaultAlgorithm.
+// Decides every measured size of `table` from its rounds, against table.defaultAlgorithm, from the
+// smallest size up (each preferring the choice below it).
 void decide(model::DecisionTable& table);
 
 }  // namespace ringlab::measure
