@@ -1469,6 +1469,23 @@ TEST(CliTuneBadInput, RoundsZero) {
   expectCleanError(runRinglab({"tune", "-p", "2", "--rounds", "0", "--json", dir.file("t.json")}),
                    {"0"});
 }
+TEST(CliTuneBadInput, OneRoundGivesNoInterval) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"tune", "-p", "2", "--rounds", "1", "--json", dir.file("t.json")}),
+                   {"--rounds 1", ">= 2"});
+}
+TEST(CliTuneBadInput, DefaultNotMeasured) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"tune", "-p", "2", "--algos", "ring,binomial_tree", "--default",
+                               "rabenseifner", "--json", dir.file("t.json")}),
+                   {"--default rabenseifner", "ring,binomial_tree"});
+}
+TEST(CliTuneBadInput, UnknownTransport) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"tune", "-p", "2", "--transport", "carrier-pigeon", "--json",
+                               dir.file("t.json")}),
+                   {"carrier-pigeon"});
+}
 TEST(CliTuneBadInput, AutoWithRingOrder) {
   expectCleanError(
       runRinglab({"bench", "-p", "4", "-n", "1", "--algo", "auto", "--ring-order", "0,1,2,3"}),
