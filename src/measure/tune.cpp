@@ -84,6 +84,7 @@ model::DecisionTable tuneRank(const TuneConfig& t, const RunInfo& info, Communic
   // slows every algorithm of a round alike; the decision compares times within each round.
   const std::uint64_t total = static_cast<std::uint64_t>(t.rounds) * configs.size() * sizes.size();
   std::uint64_t before = 0;  // sizes measured in earlier runs
+  RankBuffers buffers;       // one allocation for every sweep
   for (int round = 0; round < t.rounds; ++round) {
     for (BenchConfig& c : configs) {
       if (progress) {
@@ -94,14 +95,15 @@ model::DecisionTable tuneRank(const TuneConfig& t, const RunInfo& info, Communic
         };
       }
       std::size_t i = 0;
-      runBenchRank(c, comm, [&](const RecordRow& row) {  // rank 0 only
+      const auto onRow = [&](const RecordRow& row) {  // rank 0 only
         if (row.outOfPlace->wrong.value_or(0) != 0) {
           throw Error(ErrorCode::Internal,
                       fmt::format("{} gave {} wrong elements at {} bytes", row.algorithm,
                                   *row.outOfPlace->wrong, row.bytes));
         }
         table.measured[i++].roundsUs[c.collective.algorithm.name].push_back(row.outOfPlace->timeUs);
-      });
+      };
+      runBenchRank(c, comm, onRow, buffers);
       before += sizes.size();
     }
   }
