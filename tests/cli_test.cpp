@@ -1428,7 +1428,7 @@ TEST(CliTune, TableFeedsAutoAndExportsOpenMpiRules) {
   ScratchDir dir;
   const std::string table = dir.file("tune.json"), rules = dir.file("rules.conf");
   const RunResult tune =
-      runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n", "2", "--rounds", "1",
+      runRinglab({"tune", "-p", "3", "-b", "8", "-e", "64K", "-f", "64", "-n", "2", "--rounds", "2",
                   "--json", table, "--ompi-rules", rules, "--ompi-version", "5.0.7"});
   expectSuccess(tune);
   // Each time is the median over the iterations, as the harness takes it.
@@ -1511,6 +1511,23 @@ TEST(CliTuneBadInput, RoundsZero) {
   ScratchDir dir;
   expectCleanError(runRinglab({"tune", "-p", "2", "--rounds", "0", "--json", dir.file("t.json")}),
                    {"0"});
+}
+TEST(CliTuneBadInput, OneRoundGivesNoInterval) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"tune", "-p", "2", "--rounds", "1", "--json", dir.file("t.json")}),
+                   {"--rounds 1", ">= 2"});
+}
+TEST(CliTuneBadInput, DefaultNotMeasured) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"tune", "-p", "2", "--algos", "ring,binomial_tree", "--default",
+                               "rabenseifner", "--json", dir.file("t.json")}),
+                   {"--default rabenseifner", "ring,binomial_tree"});
+}
+TEST(CliTuneBadInput, UnknownTransport) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"tune", "-p", "2", "--transport", "carrier-pigeon", "--json",
+                               dir.file("t.json")}),
+                   {"carrier-pigeon"});
 }
 TEST(CliTuneBadInput, AutoWithRingOrder) {
   expectCleanError(

@@ -193,6 +193,31 @@ TEST_P(ProcessTransport, BenchRunsAsProcessesAndChecksEveryElement) {
   EXPECT_EQ(countLines(bench.out(), "# ringlab bench"), 1) << "only rank 0 prints the table";
 }
 
+// tune under `ringlab launch`: one rank's part each, one table (rank 0's) naming the transport
+// and placement, with every algorithm's time in every round.
+TEST_P(ProcessTransport, TuneUnderRinglabLaunchWritesOneTableOfTheJob) {
+  const std::string table = ::testing::TempDir() + "ringlab_tune_" + GetParam() + "_" +
+                            std::to_string(getpid()) + ".json";
+  Child launch({"launch", "-p",          "3",        "--",      RINGLAB_BINARY,
+                "tune",   "--transport", GetParam(), "-b",      "8",
+                "-e",     "4K",          "-f",       "8",       "-n",
+                "2",      "--rounds",    "2",        "--algos", "ring,recursive_doubling",
+                "--json", table});
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(60))) << "hung";
+  EXPECT_EQ(launch.exitCode(), 0) << launch.err();
+  EXPECT_EQ(countLines(launch.out(), "# ringlab tune"), 1) << "only rank 0 prints the table";
+  EXPECT_NE(launch.out().find("transport " + GetParam() + " (one process per rank)"),
+            std::string::npos)
+      << launch.out();
+  const std::string json = slurp(table);
+  std::remove(table.c_str());
+  for (const std::string& field :
+       {"\"transport\": \"" + GetParam() + "\"", std::string("\"p\": 3"),
+        std::string("\"placement\": \"one process per rank\""),
+        std::string("\"default_algorithm\": \"ring\""), std::string("\"rounds_us\"")})
+    EXPECT_NE(json.find(field), std::string::npos) << field << " in " << json;
+}
+
 // SIGKILL one rank mid-collective: the others fail (naming it) within their 2 s timeout, exit
 // non-zero, and the job leaves no shared-memory names behind.
 TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {

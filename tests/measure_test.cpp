@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <string>
 #include <thread>
 
@@ -22,7 +24,9 @@
 #include "ringlab/measure/record.hpp"
 #include "ringlab/measure/statistics.hpp"
 #include "ringlab/measure/tune.hpp"
+#include "ringlab/measure/tune_decision.hpp"
 #include "ringlab/model/bandwidth.hpp"
+#include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/comparison.hpp"
@@ -204,6 +208,168 @@ TEST(MeasureStatistics, MedianMinMaxMeanOfKnownSamples) {
   EXPECT_DOUBLE_EQ(even.meanUs, 4.25);
   EXPECT_EQ(even.samplesUs, (std::vector<double>{4, 1, 2, 10}));
   expectError([] { summarise({}, false); }, ErrorCode::InvalidArgument, "no iterations");
+}
+
+TEST(MeasureStatistics, StudentTQuantilesFromTheTableAndBeyond) {
+  EXPECT_DOUBLE_EQ(studentT95(1), 12.706);
+  EXPECT_DOUBLE_EQ(studentT95(4), 2.776);
+  EXPECT_DOUBLE_EQ(studentT95(30), 2.042);
+  EXPECT_NEAR(studentT95(40), 2.021, 1e-3);  // tables: 2.021, 1.980, 1.960 (df -> infinity)
+  EXPECT_NEAR(studentT95(120), 1.980, 1e-3);
+  EXPECT_NEAR(studentT95(1'000'000), 1.960, 1e-3);
+  expectError([] { studentT95(0); }, ErrorCode::InvalidArgument, "0");
+}
+
+TEST(MeasureStatistics, PairedRatioIntervalInClosedForm) {
+  // Equal ratios in every round: no spread, the interval is the ratio itself.
+  const RatioInterval same = pairedRatioInterval({2, 4, 6}, {1, 2, 3});
+  EXPECT_DOUBLE_EQ(same.ratio, 2);
+  EXPECT_DOUBLE_EQ(same.low, 2);
+  EXPECT_DOUBLE_EQ(same.high, 2);
+  // Log ratios ln(0.5) +- d over two rounds: mean ln(0.5), standard error d, t(1) = 12.706.
+  const double d = 0.01;
+  const RatioInterval two =
+      pairedRatioInterval({0.5 * std::exp(d) * 10, 0.5 * std::exp(-d) * 20}, {10, 20});
+  EXPECT_NEAR(two.ratio, 0.5, 1e-12);
+  EXPECT_NEAR(two.low, 0.5 * std::exp(-12.706 * d), 1e-12);
+  EXPECT_NEAR(two.high, 0.5 * std::exp(12.706 * d), 1e-12);
+  EXPECT_TRUE(two.below1());
+  // One round cannot tell a lead from noise.
+  const RatioInterval one = pairedRatioInterval({1}, {2});
+  EXPECT_DOUBLE_EQ(one.ratio, 0.5);
+  EXPECT_FALSE(one.below1());
+  expectError([] { pairedRatioInterval({1, 2}, {1}); }, ErrorCode::InvalidArgument, "2 and 1");
+  expectError([] { pairedRatioInterval({}, {}); }, ErrorCode::InvalidArgument, "at least one");
+  expectError([] { pairedRatioInterval({1, 0}, {1, 1}); }, ErrorCode::InvalidArgument, "round 1");
+}
+
+// Rounds of ring and another algorithm at one size, the other `factor` times ring's with
+// round-to-round noise of about +-4% in the ratio (an interval of about +-5% over five rounds).
+std::map<std::string, std::vector<double>> rounds(const std::string& other, double factor) {
+  const std::vector<double> ring = {100, 103, 98, 101, 99};
+  const std::vector<double> wobble = {1.04, 0.96, 1.04, 0.97, 0.99};
+  std::vector<double> them;
+  for (std::size_t r = 0; r < ring.size(); ++r) them.push_back(ring[r] * factor * wobble[r]);
+  return {{"ring", ring}, {other, them}};
+}
+
+TEST(MeasureTuneDecision, KeepsTheDefaultOnATie) {
+  // Ahead by 3% on the median of the rounds, but within the rounds' noise: no winner.
+  const SizeDecision tie = decideSize(rounds("recursive_doubling", 0.97), "ring");
+  EXPECT_EQ(tie.chosen, "ring");
+  ASSERT_TRUE(tie.margin);
+  EXPECT_EQ(tie.margin->algorithm, "recursive_doubling");
+  EXPECT_LT(tie.margin->low, 1);
+  EXPECT_GT(tie.margin->high, 1);
+  // The same measurements taken as the default keep recursive_doubling just as well.
+  EXPECT_EQ(decideSize(rounds("recursive_doubling", 0.97), "recursive_doubling").chosen,
+            "recursive_doubling");
+  // Only the default measured: it is kept, with no margin.
+  const SizeDecision alone = decideSize({{"ring", {1, 2}}}, "ring");
+  EXPECT_EQ(alone.chosen, "ring");
+  EXPECT_FALSE(alone.margin);
+}
+
+TEST(MeasureTuneDecision, ChoosesAWinnerClearlyAheadAndTheFastestOfSeveral) {
+  const SizeDecision clear = decideSize(rounds("recursive_doubling", 0.5), "ring");
+  EXPECT_EQ(clear.chosen, "recursive_doubling");
+  ASSERT_TRUE(clear.margin);
+  EXPECT_NEAR(clear.margin->ratio, 0.5, 0.01);
+  EXPECT_LT(clear.margin->high, 1);
+  auto both = rounds("recursive_doubling", 0.8);
+  both["binomial_tree"] = rounds("binomial_tree", 0.6)["binomial_tree"];
+  EXPECT_EQ(decideSize(both, "ring").chosen, "binomial_tree");
+  // Clearly slower than the default: kept, the margin above 1.
+  const SizeDecision slower = decideSize(rounds("rabenseifner", 1.5), "ring");
+  EXPECT_EQ(slower.chosen, "ring");
+  EXPECT_GT(slower.margin->low, 1);
+  expectError([] { decideSize(rounds("rabenseifner", 1), "binomial_tree"); },
+              ErrorCode::InvalidArgument, "'binomial_tree' was not measured");
+  expectError(
+      [] {
+        decideSize({{"ring", {1, 2}}, {"rabenseifner", {1}}}, "ring");
+      },
+      ErrorCode::InvalidArgument, "1 and 2");
+}
+
+TEST(MeasureTuneDecision, TwoWinnersWithinNoiseOfEachOtherKeepTheSizeBelowsChoice) {
+  auto two = rounds("recursive_doubling", 0.5);
+  two["binomial_tree"] = rounds("binomial_tree", 0.49)["binomial_tree"];  // the same wobble
+  two["binomial_tree"][0] *= 1.06;  // so that the two differ by noise, not by a constant
+  EXPECT_EQ(decideSize(two, "ring").chosen, "binomial_tree");  // the faster on the rounds
+  const SizeDecision kept = decideSize(two, "ring", "recursive_doubling");
+  EXPECT_EQ(kept.chosen, "recursive_doubling");
+  EXPECT_EQ(kept.margin->algorithm, "recursive_doubling");
+  EXPECT_LT(kept.margin->high, 1);
+  // Beaten beyond the noise, or not ahead of the default at all: the size below's choice goes.
+  two["binomial_tree"] = rounds("binomial_tree", 0.25)["binomial_tree"];
+  EXPECT_EQ(decideSize(two, "ring", "recursive_doubling").chosen, "binomial_tree");
+  EXPECT_EQ(decideSize(rounds("rabenseifner", 0.5), "ring", "binomial_tree").chosen,
+            "rabenseifner");
+}
+
+TEST(MeasureTuneDecision, BandsWithTheSameChoiceMerge) {
+  // The table: leads of a few percent that flip back and forth within the noise, and
+  // one clear winner at the small sizes.
+  model::DecisionTable table;
+  table.defaultAlgorithm = "ring";
+  const double factors[] = {0.5, 0.5, 0.97, 1.03, 0.98, 1.02, 0.97};
+  std::uint64_t bytes = 8;
+  for (double f : factors) {
+    model::MeasuredSize m;
+    m.bytes = bytes;
+    bytes *= 8;
+    m.roundsUs = rounds(f < 1 ? "recursive_doubling" : "rabenseifner", f);
+    for (const auto& [name, r] : m.roundsUs) m.timeUs[name] = model::median(r);
+    table.measured.push_back(m);
+  }
+  decide(table);
+  const std::vector<model::DecisionRule> rules = table.rules();
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[0].fromBytes, 0u);
+  EXPECT_EQ(rules[0].algorithm, "recursive_doubling");
+  EXPECT_EQ(rules[1].fromBytes, 8u * 64);
+  EXPECT_EQ(rules[1].algorithm, "ring");
+  EXPECT_EQ(table.choose(1 << 30), "ring");
+  // Without the noise test every size would take its fastest: five rules, four flips.
+  std::size_t flips = 0;
+  for (std::size_t i = 1; i < table.measured.size(); ++i)
+    flips += table.measured[i].fastest() != table.measured[i - 1].fastest();
+  EXPECT_EQ(flips, 4u);
+}
+
+TEST(MeasureTuneDecision, TheTableKeepsTheDecisionAndItsMarginsThroughJson) {
+  model::DecisionTable table;
+  table.ranks = 4;
+  table.transport = "shm";
+  table.placement = "one process per rank";
+  table.defaultAlgorithm = "ring";
+  model::MeasuredSize m;
+  m.bytes = 64;
+  m.roundsUs = rounds("recursive_doubling", 0.5);
+  for (const auto& [name, r] : m.roundsUs) m.timeUs[name] = model::median(r);
+  table.measured = {m};
+  decide(table);
+  const nlohmann::json j = model::toJson(table);
+  EXPECT_EQ(j["default_algorithm"], "ring");
+  EXPECT_EQ(j["confidence"], 0.95);
+  EXPECT_EQ(j["measured"][0]["chosen"], "recursive_doubling");
+  const model::DecisionTable back = model::decisionTableFromJson(j, "t.json");
+  EXPECT_EQ(back.placement, "one process per rank");
+  EXPECT_EQ(back.defaultAlgorithm, "ring");
+  ASSERT_EQ(back.measured.size(), 1u);
+  EXPECT_EQ(back.measured[0].roundsUs, m.roundsUs);
+  EXPECT_EQ(back.measured[0].chosen, "recursive_doubling");
+  ASSERT_TRUE(back.measured[0].margin);
+  EXPECT_DOUBLE_EQ(back.measured[0].margin->high, table.measured[0].margin->high);
+  // A choice that names an algorithm the size did not measure is refused.
+  nlohmann::json bad = j;
+  bad["measured"][0]["chosen"] = "binomial_tree";
+  expectError([&] { model::decisionTableFromJson(bad, "t.json"); }, ErrorCode::InvalidArgument,
+              "chosen 'binomial_tree' at 64 bytes has no time_us");
+  bad["measured"][0]["chosen"] = "warp";
+  expectError([&] { model::decisionTableFromJson(bad, "t.json"); }, ErrorCode::InvalidArgument,
+              "unknown algorithm 'warp'");
 }
 
 TEST(MeasureBandwidth, ClosedForms) {
@@ -454,12 +620,25 @@ TEST(MeasureTune, MeasuresEveryCandidateAtEverySize) {
   c.stepFactor = 8;
   c.iterations = 1;
   c.warmup = 0;
-  c.rounds = 1;
+  c.rounds = 2;
   const model::DecisionTable table = tune(c, currentRunInfo());
+  EXPECT_EQ(table.transport, "inproc");
+  EXPECT_EQ(table.defaultAlgorithm, "ring");
   ASSERT_EQ(table.measured.size(), 3u);
   for (const model::MeasuredSize& m : table.measured) {
-    for (const std::string& name : c.algorithms) EXPECT_GT(m.timeUs.at(name), 0) << name;
+    for (const std::string& name : c.algorithms) {
+      EXPECT_GT(m.timeUs.at(name), 0) << name;
+      EXPECT_EQ(m.roundsUs.at(name).size(), 2u) << name;
+    }
+    EXPECT_FALSE(m.chosen.empty());
   }
+  c.rounds = 1;
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "--rounds 1: must be >= 2");
+  c.rounds = 2;
+  c.defaultAlgorithm = "rabenseifner";
+  c.algorithms = {"ring", "binomial_tree"};
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument,
+              "--default rabenseifner is not among --algos ring,binomial_tree");
   c.algorithms = {"warp_drive"};
   expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "warp_drive");
   c.algorithms.clear();

@@ -98,7 +98,7 @@ TEST(PicturesCli, BadPictureOptionsAreRefusedBeforeMeasuring) {
 TEST(PicturesCli, TuneDrawsEveryAlgorithmAndTheFastestPerSize) {
   const std::string svg = scratch("tune.svg");
   const CliResult r =
-      run("tune -p 2 -b 8 -e 512 -f 4 -n 2 -w 1 --rounds 1 --algos "
+      run("tune -p 2 -b 8 -e 512 -f 4 -n 2 -w 1 --rounds 2 --algos "
           "ring,recursive_doubling,binomial_tree --json " +
           scratch("tune.json") + " --svg " + svg);
   ASSERT_EQ(r.status, 0) << r.err;

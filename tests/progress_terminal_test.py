@@ -21,7 +21,7 @@ TOPO = ["topo", "search", "--placement", "rr", "--topo",
 PLAN = ["plan", "--timeline", os.path.join(DATA, "plan_timeline.csv"), "-p", "4",
         "--alpha", "5us", "--bw", "10GB/s", "--gamma", "0"]
 SIM = ["sim", "--topo", "nodes=2,ranks=4", "-b", "8", "-e", "1M", "-f", "8"]
-TUNE = ["tune", "-p", "2", "-b", "8", "-e", "128", "-n", "1", "-w", "0", "--rounds", "1",
+TUNE = ["tune", "-p", "2", "-b", "8", "-e", "128", "-n", "1", "-w", "0", "--rounds", "2",
         "--algos", "ring,recursive_doubling", "--json", os.path.join(TMP, "tune.json")]
 CALIBRATE = ["calibrate", "-b", "1K", "-e", "4M", "-n", "5", "--json", os.path.join(TMP, "p.json")]
 BENCH = ["bench", "-p", "2", "-b", "8", "-e", "4K", "-f", "8", "-n", "2"]
@@ -142,7 +142,7 @@ class OnATerminal(unittest.TestCase):
 
     def test_measuring_commands_draw_where_they_are(self):
         for args, command, first in (
-                (TUNE, "tune", "tune: ring 8 B (round 1/1) 0/6 "),
+                (TUNE, "tune", "tune: ring 8 B (round 1/2) 0/12 "),
                 (CALIBRATE, "calibrate", "calibrate: ping-pong 1 KiB 0/"),
                 (BENCH, "bench", "bench: 8 B 0/4 ")):
             with self.subTest(command=command):

@@ -149,7 +149,7 @@ TEST_F(ToyAlgorithm, IsTuned) {
   config.minBytes = 8;
   config.maxBytes = 128;
   config.iterations = 2;
-  config.rounds = 1;
+  config.rounds = 2;
   EXPECT_TRUE(contains(config.algorithms, kToy));
   measure::validate(config);
   const model::DecisionTable table = measure::tune(config, measure::currentRunInfo());

@@ -1,6 +1,8 @@
-// `ringlab tune`: measure every candidate algorithm over a size sweep on the transport at hand and
-// write the decision table that `--algo auto --tuned` uses, optionally as Open MPI rules and
-// MPICH's selection file too (or export a table measured before: --tuned).
+// `ringlab tune`: measure every candidate algorithm over a size sweep on the transport the job uses
+// (ranks as threads, or this process as one rank of a job, as bench does) and write the decision
+// table that `--algo auto --tuned` uses, optionally as Open MPI rules and MPICH's selection file
+// too (or export a table measured before: --tuned).
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -14,9 +16,13 @@
 #include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
+#include "ringlab/core/units.hpp"
+#include "ringlab/exec/executor.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/model_files.hpp"
 #include "ringlab/io/mpi_version.hpp"
+#include "ringlab/job/launcher.hpp"
+#include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/tune.hpp"
 #include "ringlab/report/pictures.hpp"
 #include "ringlab/report/tune_text.hpp"
@@ -25,15 +31,18 @@ namespace ringlab::cli {
 namespace {
 
 struct TuneArgs {
-  int ranks = kDefaultRanks, iterations = 10, warmup = 1, rounds = 2;
+  int ranks = kDefaultRanks, iterations = 5, warmup = 1, rounds = 5;
   SweepOptions sweep;
   std::string algos = fmt::format("{}", fmt::join(measure::tuneCandidates(), ","));
+  std::string defaultAlgorithm = measure::TuneConfig{}.defaultAlgorithm;
+  std::string transport = "inproc", timeout = "60s";
+  bool ranksGiven = false, transportGiven = false;
   JsonOutput json{"ringlab-tune.json"};
   std::string ompiRules, ompiVersion, mpichJson, mpichVersion, svg;
   std::string tuned;  // export this table instead of measuring
 };
 
-measure::TuneConfig tuneConfig(const TuneArgs& a) {
+measure::TuneConfig tuneConfig(const TuneArgs& a, std::chrono::milliseconds timeout) {
   checkRanks(a.ranks);
   measure::TuneConfig c;
   c.ranks = a.ranks;
@@ -42,6 +51,8 @@ measure::TuneConfig tuneConfig(const TuneArgs& a) {
   c.warmup = a.warmup;
   c.rounds = a.rounds;
   c.algorithms = splitList(a.algos);
+  c.defaultAlgorithm = a.defaultAlgorithm;
+  c.timeout = timeout;
   measure::validate(c);  // unknown algorithm, bad sizes: refused before anything runs
   return c;
 }
@@ -97,7 +108,7 @@ void writeExports(const TuneArgs& a, const MpiExports& e, const model::DecisionT
   }
 }
 
-int runTuneCommand(const TuneArgs& a) {
+int runTuneCommand(TuneArgs a) {
   if (!a.tuned.empty()) {  // export only
     if (a.ompiRules.empty() && a.mpichJson.empty()) {
       throwInvalid("--tuned " + a.tuned +
@@ -107,15 +118,39 @@ int runTuneCommand(const TuneArgs& a) {
     writeExports(a, prepareExports(a), table);
     return 0;
   }
+  // Under mpirun or torchrun without --transport: the launcher's, not p separate runs.
+  a.transport = job::chooseTransport(a.transportGiven ? std::optional(a.transport) : std::nullopt,
+                                     "tune", {"inproc", "shm", "tcp", "mpi"});
+  const auto timeout = exec::timeoutFromSeconds(parseSeconds(a.timeout), "--timeout");
+  // A rank process takes p from its launcher or MPI, before anything is checked against p.
+  job::Participation part = job::participate(a.transport, a.ranks, a.ranksGiven, timeout);
+  a.ranks = part.ranks;
+  if (part.role != job::Participation::Role::Launcher && !job::speaksForTheJob(part)) {
+    a.json.path.clear();
+    a.svg.clear();
+    a.ompiRules.clear();
+    a.mpichJson.clear();
+  }
+  // Bad options and unwritable outputs are refused before minutes of measuring, not after.
   const MpiExports exports = prepareExports(a);
-  const measure::TuneConfig config = tuneConfig(a);
-  // Unwritable outputs are refused before minutes of measuring, not after.
+  const measure::TuneConfig config = tuneConfig(a, timeout);
   a.json.checkWritable();
+  if (part.role == job::Participation::Role::Launcher)
+    return job::launch({a.ranks, job::selfCommand(), timeout + std::chrono::seconds(5)});
   if (!a.svg.empty()) io::writeTextFile(a.svg, "", "--svg");
+  measure::RunInfo info = measure::currentRunInfo();
+  info.transport = a.transport;
+  info.placement = measure::describeLaunch(a.transport).placement;
   ProgressLine line("tune");
-  const model::DecisionTable table =
-      measure::tune(config, measure::currentRunInfo(), line.callback());
+  model::DecisionTable table;
+  if (part.role == job::Participation::Role::Rank) {
+    Communicator comm(*part.world.transport);
+    table = measure::tuneRank(config, info, comm, line.callback());
+  } else {
+    table = measure::tune(config, info, line.callback());
+  }
   line.finish();
+  if (!a.json.given()) return 0;  // a rank that does not speak for the job
   a.json.printText(report::tuneText(config, table));
   a.json.write(model::toJson(table).dump(2) + "\n");
   a.json.printText(
@@ -124,7 +159,7 @@ int runTuneCommand(const TuneArgs& a) {
   writeExports(a, exports, table);
   if (!a.svg.empty()) {
     io::writeTextFile(a.svg, report::chartSvg(report::tuneChart(table)), "--svg");
-    a.json.printText("# plot of the times and the fastest per size written to " + a.svg + "\n");
+    a.json.printText("# plot of the times and the choice per size written to " + a.svg + "\n");
   }
   return 0;
 }
@@ -140,8 +175,18 @@ Action addTuneCommand(CLI::App& app) {
   args->sweep.add(*cmd);
   addIterations(*cmd, args->iterations, "timed iterations per size");
   addWarmup(*cmd, args->warmup, "untimed iterations per size");
-  cmd->add_option("--rounds", args->rounds, "interleaved rounds over the algorithms; best kept");
+  cmd->add_option("--rounds", args->rounds,
+                  "interleaved rounds over the algorithms (>= 2): a size leaves the default only "
+                  "for an algorithm whose 95% interval over the rounds says it is faster");
   cmd->add_option("--algos", args->algos, "comma-separated candidates");
+  cmd->add_option("--default", args->defaultAlgorithm,
+                  "the algorithm kept where no other is ahead beyond the noise (one of --algos)");
+  cmd->add_option("--transport", args->transport,
+                  "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
+                  "launched for you, or started by `ringlab launch`/torchrun variables), mpi "
+                  "(under mpirun); default: mpi under mpirun, tcp under torchrun, else inproc");
+  addTime(*cmd, "--timeout", args->timeout,
+          "the deadline of each collective call, from its start, e.g. 60s");
   args->json.add(*cmd, "decision table to write");
   // Each MPI export: its file, and the release that reads it (default: the one installed here).
   const auto addExport = [cmd](const char* option, std::string& file, const std::string& what,
@@ -162,8 +207,12 @@ Action addTuneCommand(CLI::App& app) {
   cmd->add_option("--tuned", args->tuned,
                   "export this decision table (from an earlier tune) instead of measuring");
   addSvg(*cmd, args->svg,
-         "also draw every algorithm's time against size under the fastest per size (SVG)");
-  return [args] { return runTuneCommand(*args); };
+         "also draw every algorithm's time against size under the choice per size (SVG)");
+  return [args, cmd] {
+    args->ranksGiven = cmd->count("-p") > 0;
+    args->transportGiven = cmd->count("--transport") > 0;
+    return runTuneCommand(*args);
+  };
 }
 
 }  // namespace ringlab::cli

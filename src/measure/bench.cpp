@@ -84,11 +84,12 @@ std::vector<std::vector<double>> gatherRankTimes(Communicator& comm,
 
 class RankSweep {
  public:
-  RankSweep(const BenchConfig& config, Communicator& comm) : config_(config), comm_(comm) {
+  RankSweep(const BenchConfig& config, Communicator& comm, RankBuffers& buffers)
+      : config_(config), comm_(comm), send_(buffers.send), recv_(buffers.recv) {
     helpers_.exec.timeout = config.collective.exec.timeout;
     // Allocate and touch once, up front: first touches would otherwise be timed.
-    send_.resize(config.maxBytes);
-    recv_.resize(config.maxBytes);
+    if (send_.size() < config.maxBytes) send_.resize(config.maxBytes);
+    if (recv_.size() < config.maxBytes) recv_.resize(config.maxBytes);
     times_.resize(config.secondsPerSize > 0 ? kMaxIterations : config.iterations);
   }
 
@@ -117,7 +118,7 @@ class RankSweep {
       comm_.allreduce(src, dst, n, type_, op_, config_.collective);
     };
     row.outOfPlace = measure(row.count, false, ringlab);
-    row.inPlace = measure(row.count, true, ringlab);
+    if (config_.inPlace) row.inPlace = measure(row.count, true, ringlab);
     if (config_.peer) {
       row.peer = measure(row.count, false, [&](const void* src, void* dst, std::uint64_t n) {
         config_.peer(src, dst, n, type_, op_);
@@ -193,7 +194,8 @@ class RankSweep {
   CollectiveOptions helpers_;  // bench's own collectives: default algorithm, the bench's timeout
   DataType type_ = DataType::Float32;
   ReduceOp op_ = ReduceOp::Sum;
-  std::vector<std::byte> send_, recv_;
+  std::vector<std::byte>& send_;  // the caller's RankBuffers
+  std::vector<std::byte>& recv_;
   std::vector<double> times_;
 };
 
@@ -266,7 +268,13 @@ RunRecord startRecord(const BenchConfig& config, RunInfo info) {
 }
 
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow) {
-  RankSweep sweep(config, comm);
+  RankBuffers buffers;
+  runBenchRank(config, comm, onRow, buffers);
+}
+
+void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow,
+                  RankBuffers& buffers) {
+  RankSweep sweep(config, comm, buffers);
   const std::vector<std::uint64_t> sizes = sweepSizes(config);
   ProgressMeter meter(comm.rank() == 0 ? config.progress : ProgressCallback{},
                       sizes.size() * config.types.size() * config.ops.size());

@@ -1,6 +1,9 @@
 #include "ringlab/measure/statistics.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "ringlab/core/error.hpp"
@@ -74,6 +77,46 @@ std::vector<Statistic> parseStatistics(const std::string& list) {
   if (chosen.empty())
     throwInvalid("--stats '" + list + "': name at least one of median, min, max, mean");
   return chosen;
+}
+
+double studentT95(int df) {
+  if (df < 1)
+    throwInvalid("Student's t needs at least 1 degree of freedom, not " + std::to_string(df));
+  // t(0.975, df) for df = 1..30 (any statistics table).
+  constexpr std::array<double, 30> kTable = {
+      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+      2.201,  2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+      2.080,  2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+  if (df <= static_cast<int>(kTable.size())) return kTable[df - 1];
+  const double z = 1.959964, n = df;  // the normal quantile, corrected for df
+  return z + (z * z * z + z) / (4 * n) +
+         (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+}
+
+RatioInterval pairedRatioInterval(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.empty() || a.size() != b.size()) {
+    throwInvalid(
+        "a paired ratio needs the same number of rounds on both sides, at least one; got " +
+        std::to_string(a.size()) + " and " + std::to_string(b.size()));
+  }
+  std::vector<double> logs;
+  for (std::size_t r = 0; r < a.size(); ++r) {
+    if (!(a[r] > 0 && b[r] > 0))
+      throwInvalid("a paired ratio needs times > 0; round " + std::to_string(r) + " has " +
+                   formatNumber(a[r]) + " and " + formatNumber(b[r]));
+    logs.push_back(std::log(a[r] / b[r]));
+  }
+  const double n = logs.size();
+  const double mean = std::accumulate(logs.begin(), logs.end(), 0.0) / n;
+  RatioInterval out{std::exp(mean), 0, std::numeric_limits<double>::infinity()};
+  if (logs.size() < 2) return out;
+  double squares = 0;
+  for (double x : logs) squares += (x - mean) * (x - mean);
+  const double halfWidth =
+      studentT95(static_cast<int>(logs.size()) - 1) * std::sqrt(squares / (n - 1) / n);
+  out.low = std::exp(mean - halfWidth);
+  out.high = std::exp(mean + halfWidth);
+  return out;
 }
 
 }  // namespace ringlab::measure

@@ -1,12 +1,18 @@
 #include "ringlab/measure/tune.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/measure/bench.hpp"
+#include "ringlab/measure/rank_threads.hpp"
+#include "ringlab/measure/tune_decision.hpp"
+#include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
+#include "ringlab/transport/inproc.hpp"
 
 namespace ringlab::measure {
 namespace {
@@ -25,7 +31,9 @@ std::vector<BenchConfig> benchConfigs(const TuneConfig& t) {
     c.iterations = t.iterations;
     c.warmup = t.warmup;
     c.check = 1;
+    c.inPlace = false;  // the decision compares out-of-place times only
     c.collective.algorithm.name = name;
+    c.collective.exec.timeout = t.timeout;
     configs.push_back(c);
   }
   return configs;
@@ -40,28 +48,43 @@ std::vector<std::string> tuneCandidates() {
 
 void validate(const TuneConfig& t) {
   if (t.algorithms.empty()) throwInvalid("--algos: name at least one algorithm");
-  if (t.rounds < 1) throwInvalid("--rounds " + std::to_string(t.rounds) + ": must be >= 1");
+  if (t.rounds < 2) {
+    throwInvalid("--rounds " + std::to_string(t.rounds) +
+                 ": must be >= 2 (a lead is told from noise by its interval over the rounds)");
+  }
+  if (std::find(t.algorithms.begin(), t.algorithms.end(), t.defaultAlgorithm) ==
+      t.algorithms.end()) {
+    throwInvalid("--default " + t.defaultAlgorithm + " is not among --algos " +
+                 fmt::format("{}", fmt::join(t.algorithms, ",")) +
+                 "; the default must be measured too");
+  }
   for (const BenchConfig& c : benchConfigs(t)) validate(c);
 }
 
-model::DecisionTable tune(const TuneConfig& t, const RunInfo& info,
-                          const ProgressCallback& progress) {
+model::DecisionTable tuneRank(const TuneConfig& t, const RunInfo& info, Communicator& comm,
+                              const ProgressCallback& progress) {
   validate(t);
   std::vector<BenchConfig> configs = benchConfigs(t);
   model::DecisionTable table;
   table.ranks = t.ranks;
-  table.transport = "inproc";
+  table.transport = info.transport;
+  table.placement = info.placement;
   table.dtype = dataTypeName(t.type);
   table.host = info.host;
   table.ringlabVersion = info.version;
   table.date = info.date;
-  for (std::uint64_t bytes : sweepSizes(configs.front())) table.measured.push_back({bytes, {}});
+  table.defaultAlgorithm = t.defaultAlgorithm;
+  const std::vector<std::uint64_t> sizes = sweepSizes(configs.front());
+  if (comm.rank() == 0) {
+    table.measured.resize(sizes.size());
+    for (std::size_t i = 0; i < sizes.size(); ++i) table.measured[i].bytes = sizes[i];
+  }
 
-  // Rounds interleave the algorithms (A B C D A B C D ...) so a core slowed for a while hurts all
-  // alike; each size keeps its best time over the rounds (noise only ever adds time).
-  const std::uint64_t sizes = table.measured.size();
-  const std::uint64_t total = static_cast<std::uint64_t>(t.rounds) * configs.size() * sizes;
+  // Rounds interleave the algorithms (A B C D A B C D ...) so that a core slowed for a while
+  // slows every algorithm of a round alike; the decision compares times within each round.
+  const std::uint64_t total = static_cast<std::uint64_t>(t.rounds) * configs.size() * sizes.size();
   std::uint64_t before = 0;  // sizes measured in earlier runs
+  RankBuffers buffers;       // one allocation for every sweep
   for (int round = 0; round < t.rounds; ++round) {
     for (BenchConfig& c : configs) {
       if (progress) {
@@ -72,20 +95,39 @@ model::DecisionTable tune(const TuneConfig& t, const RunInfo& info,
         };
       }
       std::size_t i = 0;
-      runBenchThreads(c, [&](const RecordRow& row) {
+      const auto onRow = [&](const RecordRow& row) {  // rank 0 only
         if (row.outOfPlace->wrong.value_or(0) != 0) {
           throw Error(ErrorCode::Internal,
                       fmt::format("{} gave {} wrong elements at {} bytes", row.algorithm,
                                   *row.outOfPlace->wrong, row.bytes));
         }
-        auto& times = table.measured[i++].timeUs;
-        const std::string& name = c.collective.algorithm.name;
-        const double us = row.outOfPlace->timeUs;
-        times[name] = times.count(name) ? std::min(times[name], us) : us;
-      });
-      before += sizes;
+        table.measured[i++].roundsUs[c.collective.algorithm.name].push_back(row.outOfPlace->timeUs);
+      };
+      runBenchRank(c, comm, onRow, buffers);
+      before += sizes.size();
     }
   }
+  for (model::MeasuredSize& m : table.measured)
+    for (const auto& [name, rounds] : m.roundsUs) m.timeUs[name] = model::median(rounds);
+  decide(table);
+  return table;
+}
+
+model::DecisionTable tune(const TuneConfig& t, const RunInfo& info,
+                          const ProgressCallback& progress) {
+  validate(t);  // before any thread starts, so that bad options fail once, cleanly
+  RunInfo threads = info;
+  threads.transport = "inproc";
+  transport::InprocWorld world(t.ranks);
+  std::vector<std::unique_ptr<Communicator>> comms;
+  for (int r = 0; r < t.ranks; ++r)
+    comms.push_back(std::make_unique<Communicator>(world.transport(r)));
+  model::DecisionTable table;
+  runRankThreads(world, [&](int r) {
+    model::DecisionTable mine =
+        tuneRank(t, threads, *comms[r], r == 0 ? progress : ProgressCallback{});
+    if (r == 0) table = std::move(mine);
+  });
   return table;
 }
 

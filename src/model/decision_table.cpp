@@ -19,7 +19,7 @@ std::string MeasuredSize::fastest() const {
 std::vector<DecisionRule> DecisionTable::rules() const {
   std::vector<DecisionRule> out;
   for (const MeasuredSize& m : measured) {
-    const std::string winner = m.fastest();
+    const std::string winner = m.choice();
     if (out.empty()) {
       out.push_back({0, winner});
     } else if (out.back().algorithm != winner) {
@@ -40,7 +40,16 @@ std::string DecisionTable::choose(std::uint64_t bytes) const {
 nlohmann::json toJson(const DecisionTable& t) {
   nlohmann::json measured = nlohmann::json::array();
   for (const MeasuredSize& m : t.measured) {
-    measured.push_back({{"bytes", m.bytes}, {"time_us", m.timeUs}, {"fastest", m.fastest()}});
+    nlohmann::json size = {{"bytes", m.bytes}, {"time_us", m.timeUs}, {"fastest", m.fastest()}};
+    if (!m.roundsUs.empty()) size["rounds_us"] = m.roundsUs;
+    if (!m.chosen.empty()) size["chosen"] = m.chosen;
+    if (m.margin) {
+      size["margin"] = {{"algorithm", m.margin->algorithm},
+                        {"ratio", m.margin->ratio},
+                        {"low", m.margin->low},
+                        {"high", m.margin->high}};
+    }
+    measured.push_back(size);
   }
   nlohmann::json rules = nlohmann::json::array();
   for (const DecisionRule& r : t.rules())
@@ -48,10 +57,13 @@ nlohmann::json toJson(const DecisionTable& t) {
   return {{"format", kDecisionTableFormat},
           {"p", t.ranks},
           {"transport", t.transport},
+          {"placement", t.placement},
           {"dtype", t.dtype},
           {"host", t.host},
           {"ringlab_version", t.ringlabVersion},
           {"date", t.date},
+          {"default_algorithm", t.defaultAlgorithm},
+          {"confidence", 0.95},
           {"rules", rules},
           {"measured", measured}};
 }
@@ -76,6 +88,8 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
       fail("p = " + j["p"].dump() + ": must be a whole number in 1..1048576");
     t.ranks = static_cast<int>(ranks);
     t.transport = j.at("transport").get<std::string>();
+    t.placement = j.value("placement", "");  // tables from before placements were recorded
+    t.defaultAlgorithm = j.value("default_algorithm", "");
     t.dtype = j.at("dtype").get<std::string>();
     t.host = j.at("host").get<std::string>();
     t.ringlabVersion = j.at("ringlab_version").get<std::string>();
@@ -84,16 +98,34 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
       if (!m.at("bytes").is_number_integer() || m["bytes"].get<std::int64_t>() < 0 ||
           m["bytes"].get<std::uint64_t>() > kMaxModelBytes)
         fail("bytes = " + m["bytes"].dump() + ": must be a whole number in 0..2^53");
-      MeasuredSize size{m.at("bytes").get<std::uint64_t>(),
-                        m.at("time_us").get<std::map<std::string, double>>()};
-      for (const auto& [name, us] : size.timeUs) {
-        const std::vector<std::string> known = algorithmNames();
+      MeasuredSize size;
+      size.bytes = m.at("bytes").get<std::uint64_t>();
+      size.timeUs = m.at("time_us").get<std::map<std::string, double>>();
+      if (m.contains("rounds_us"))
+        size.roundsUs = m["rounds_us"].get<std::map<std::string, std::vector<double>>>();
+      size.chosen = m.value("chosen", "");
+      if (m.contains("margin")) {
+        const auto& g = m["margin"];
+        size.margin = Margin{g.at("algorithm").get<std::string>(), g.at("ratio").get<double>(),
+                             g.at("low").get<double>(), g.at("high").get<double>()};
+      }
+      const std::vector<std::string> known = algorithmNames();
+      const auto measuredHere = [&](const std::string& name, const char* field) {
         if (std::find(known.begin(), known.end(), name) == known.end())
           fail("unknown algorithm '" + name + "'");
+        if (!size.timeUs.count(name))
+          fail(std::string(field) + " '" + name + "' at " + std::to_string(size.bytes) +
+               " bytes has no time_us");
+      };
+      for (const auto& [name, us] : size.timeUs) {
+        measuredHere(name, "time_us");
         if (!(us > 0 && us <= 1e12))
           fail("time for " + name + " = " + nlohmann::json(us).dump() +
                " us: must be > 0 and <= 1e12");
       }
+      for (const auto& entry : size.roundsUs) measuredHere(entry.first, "rounds_us");
+      if (!size.chosen.empty()) measuredHere(size.chosen, "chosen");
+      if (size.margin) measuredHere(size.margin->algorithm, "margin");
       if (size.timeUs.empty()) fail("a size with no measured algorithm");
       t.measured.push_back(size);
     }

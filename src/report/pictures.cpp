@@ -77,10 +77,11 @@ Chart benchChart(const measure::RunRecord& run, const std::vector<Overlay>& over
 
 Chart tuneChart(const model::DecisionTable& table) {
   Chart chart{
-      .title = fmt::format("ringlab tune: allreduce, p {}, {}, transport {}: the fastest per size",
+      .title = fmt::format("ringlab tune: allreduce, p {}, {}, transport {}: the choice per size",
                            table.ranks, table.dtype, table.transport),
       .x = kSizeAxis,
-      .y = {.title = "time (median of the iterations, best of the rounds)", .unit = Unit::Micros}};
+      .y = {.title = "time (median of the iterations, median of the rounds)",
+            .unit = Unit::Micros}};
   // The algorithms in the registry's order, then any other the table names.
   std::vector<std::string> names;
   for (const model::MeasuredSize& m : table.measured)
@@ -114,9 +115,12 @@ Chart tuneChart(const model::DecisionTable& table) {
         {edge(i), to, rules[i].algorithm,
          fmt::format("{}: from {}", rules[i].algorithm, formatSize(rules[i].fromBytes))});
   }
-  chart.bandTitle = "fastest";
-  chart.notes = {"strip: the decision table's rules, the fastest algorithm per size range",
-                 "each run checked"};
+  chart.bandTitle = "chosen";
+  chart.notes = {
+      fmt::format("strip: the decision table's rules; {} kept unless another is ahead "
+                  "beyond the noise (95% interval)",
+                  table.defaultAlgorithm.empty() ? "the default" : table.defaultAlgorithm),
+      "each run checked"};
   return chart;
 }
 

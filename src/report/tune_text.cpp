@@ -3,21 +3,41 @@
 #include <fmt/format.h>
 
 namespace ringlab::report {
+namespace {
+
+// "x0.412 [0.380, 0.447]": an algorithm's time over the default's, with its 95% interval.
+std::string ratioText(const model::Margin& m) {
+  return fmt::format("x{:.3f} [{:.3f}, {:.3f}]", m.ratio, m.low, m.high);
+}
+
+// Why a size has its choice: the winner's lead over the default, or the closest other
+// algorithm's, which did not clear the noise.
+std::string marginText(const model::MeasuredSize& m) {
+  if (!m.margin) return "";
+  if (m.margin->algorithm == m.choice()) return ratioText(*m.margin);
+  return fmt::format("kept; {} {}", m.margin->algorithm, ratioText(*m.margin));
+}
+
+}  // namespace
 
 std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& table) {
   std::string text = fmt::format(
-      "# ringlab tune: allreduce, p {}, {}, transport {}, host {}, version {}, {}\n"
-      "# time(us): out-of-place, median of {} iterations, best of {} interleaved rounds; every "
-      "run checked\n# {:>12}",
-      table.ranks, table.dtype, table.transport, table.host, table.ringlabVersion, table.date,
-      c.iterations, c.rounds, "size (B)");
+      "# ringlab tune: allreduce, p {}, {}, transport {} ({}), host {}, version {}, {}\n"
+      "# time(us): out-of-place, median of {} iterations (slowest rank), median over {} "
+      "interleaved rounds; every run checked\n"
+      "# an algorithm replaces the default, {}, only where its time / {}'s over the rounds has "
+      "a 95% interval wholly below 1\n# {:>12}",
+      table.ranks, table.dtype, table.transport, table.placement, table.host, table.ringlabVersion,
+      table.date, c.iterations, c.rounds, table.defaultAlgorithm, table.defaultAlgorithm,
+      "size (B)");
   for (const std::string& name : c.algorithms) text += fmt::format(" {:>19}", name);
-  text += "  fastest\n";
+  text += fmt::format("  {:<19} margin: time / {}'s [95% interval]\n", "chosen",
+                      table.defaultAlgorithm);
   for (const model::MeasuredSize& m : table.measured) {
     text += fmt::format("  {:>12}", m.bytes);
     for (const std::string& name : c.algorithms)
       text += fmt::format(" {:>19.1f}", m.timeUs.at(name));
-    text += fmt::format("  {}\n", m.fastest());
+    text += fmt::format("  {:<19} {}\n", m.choice(), marginText(m));
   }
   text += "# rules (from this size up):\n";
   for (const model::DecisionRule& r : table.rules()) {

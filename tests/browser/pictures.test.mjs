@@ -30,7 +30,7 @@ const pictures = [
   { name: 'bench', make: () => ['bench', ...small, '--profile', path.join(dataDir, 'plan_profile_p2.json'),
     '--profile-any-transport', '--overlay', `${out('other.json')},${path.join(dataDir, 'nccl_all_reduce_perf_16ranks.log')}`, '--svg', out('bench.svg')],
   series: 4 },
-  { name: 'tune', make: () => ['tune', '-p', '2', '-b', '8', '-e', '1M', '-n', '2', '--rounds', '1', '--json', out('tune.json'),
+  { name: 'tune', make: () => ['tune', '-p', '2', '-b', '8', '-e', '1M', '-n', '2', '--rounds', '2', '--json', out('tune.json'),
     '--svg', out('tune.svg')], series: 4 },
   { name: 'sim', make: () => ['sim', '--topo', 'nodes=2', '-b', '1K', '-e', '1G', '--svg', out('sim.svg')], series: 1 },
   { name: 'compare', make: () => ['compare', out('other.json'), path.join(dataDir, 'nccl_all_reduce_perf_16ranks.log'),

@@ -9,6 +9,7 @@
 // every rank; an iteration's time is reduced over ranks as nccl-tests' -a says (the maximum by
 // default); the median over iterations is reported, with min, max and mean beside it. nccl-tests
 // instead divides one timed loop by its iterations (a mean) and averages that over ranks (-a 1).
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -41,6 +42,7 @@ struct BenchConfig {
   // Checked runs per size (nccl-tests -c): each compares every element with the closed form; the
   // first with a wrong element ends the checking. 0: unchecked (#wrong N/A).
   int check = 1;
+  bool inPlace = true;  // also time in place, as nccl-tests does (tune needs out of place only)
   OverRanks overRanks = OverRanks::Max;  // how an iteration's time is reduced over ranks (-a)
   // Per-iteration times in each Timing (and so in the record's JSON), and each rank's while
   // p x iterations <= kMaxRankSamples.
@@ -73,6 +75,14 @@ RunRecord startRecord(const BenchConfig& config, RunInfo info);
 // datatype and op and the algorithm that ran it.
 using RowCallback = std::function<void(const RecordRow&)>;
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow);
+// The same, on a rank's buffers that outlive the sweep: allocated and first touched by the first
+// sweep that needs them, reused by the next (tune runs one sweep per algorithm and round, and a
+// first touch costs more than a small allreduce).
+struct RankBuffers {
+  std::vector<std::byte> send, recv;
+};
+void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow,
+                  RankBuffers& buffers);
 
 // All config.ranks ranks as threads of this process over the in-process transport.
 void runBenchThreads(const BenchConfig& config, const RowCallback& onRow);

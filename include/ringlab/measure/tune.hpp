@@ -1,10 +1,14 @@
 #pragma once
 // Tuning: every candidate algorithm measured over a size sweep on the transport at hand, into the
-// decision table that `--algo auto` with a measured table uses.
+// decision table that `--algo auto` with a measured table uses. The rounds interleave the
+// algorithms, and a size leaves the default only for an algorithm ahead beyond the noise
+// (tune_decision.hpp).
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "ringlab/communicator.hpp"
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/progress.hpp"
 #include "ringlab/core/reduce_op.hpp"
@@ -22,20 +26,34 @@ struct TuneConfig {
   std::uint64_t stepBytes = 0;  // > 0: a linear sweep instead of stepFactor
   DataType type = DataType::Float32;
   ReduceOp op = ReduceOp::Sum;
-  int iterations = 10, warmup = 1;
-  int rounds = 2;  // interleaved rounds over the algorithms; each size keeps its best
+  int iterations = 5, warmup = 1;
+  // Interleaved rounds over the algorithms (A B C A B C ...): each round gives one paired time per
+  // algorithm and size, and the rounds give the interval a decision needs (at least 2).
+  int rounds = 5;
   std::vector<std::string> algorithms = tuneCandidates();
+  // Kept at every size where no other algorithm is ahead beyond the noise: ring, whose cost is
+  // the best understood and which every p accepts. Must be one of `algorithms`.
+  std::string defaultAlgorithm = "ring";
+  std::chrono::milliseconds timeout{60'000};  // the deadline of each collective call
 };
 
-// Throws InvalidArgument for no algorithm, an unknown one, fewer than 1 round, or bad sweep
-// settings (as BenchConfig's validate), before anything runs.
+// Throws InvalidArgument for no algorithm, an unknown one, a default that is not among them,
+// fewer than 2 rounds, or bad sweep settings (as BenchConfig's validate), before anything runs.
 void validate(const TuneConfig& config);
 
-// Measures every algorithm at every size, out of place, every run checked (a wrong element is an
-// Internal error naming the algorithm and size), ranks as threads (transport inproc). The table's
-// measured sizes hold each algorithm's time in microseconds: the median over iterations, best
-// over the rounds. `info` stamps the table (host, version, date). `progress` hears each size of
-// each algorithm in each round start and end (stage "ring 64 KiB (round 1/2)"; units: sizes).
+// One rank's part of tuning over `comm`; every rank of comm calls it. Measures every algorithm
+// at every size, out of place, every run checked (a wrong element is an Internal error naming the
+// algorithm and size), in config.rounds interleaved rounds, then decides (tune_decision.hpp).
+// The table (on rank 0; the other ranks' holds no sizes) keeps each algorithm's time per round
+// (the median over iterations of the slowest rank's times) and their median over the rounds.
+// `info` stamps it (transport, placement, host, version, date). `progress`, on rank 0, hears
+// each size of each algorithm in each round start and end (stage "ring 64 KiB (round 1/2)";
+// units: sizes).
+model::DecisionTable tuneRank(const TuneConfig& config, const RunInfo& info, Communicator& comm,
+                              const ProgressCallback& progress = {});
+
+// All config.ranks ranks as threads of this process over the in-process transport (the table's
+// transport is inproc).
 model::DecisionTable tune(const TuneConfig& config, const RunInfo& info,
                           const ProgressCallback& progress = {});
 

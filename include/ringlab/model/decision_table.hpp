@@ -1,10 +1,13 @@
 #pragma once
 // A measured decision table (`ringlab tune`): for one p, transport and datatype, which algorithm
-// ran fastest from each message size up, with the times behind every choice. `--algo auto`
+// to run from each message size up, with the times behind every choice: a size takes another
+// algorithm than the default only where that one was ahead beyond the noise (measure/
+// tune_decision.hpp decides, and records the margin). `--algo auto`
 // prefers it to the model; it also exports as Open MPI rules and MPICH's selection file
 // (mpi_exports.hpp).
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,10 +17,24 @@ namespace ringlab::model {
 
 inline constexpr const char* kDecisionTableFormat = "ringlab-tune/1";
 
+// How an algorithm compares with the default at one size: time(algorithm) / time(default) over
+// the interleaved rounds, and that ratio's 95% interval. Below 1 is faster.
+struct Margin {
+  std::string algorithm;
+  double ratio = 1, low = 0, high = 0;
+};
+
 struct MeasuredSize {
   std::uint64_t bytes = 0;
-  std::map<std::string, double> timeUs;  // algorithm -> measured time
+  std::map<std::string, double> timeUs;  // algorithm -> measured time (median over the rounds)
+  std::map<std::string, std::vector<double>> roundsUs;  // algorithm -> its time in each round
+  // The decision: the algorithm for this size, and the margin behind it (the winner's lead, or
+  // where the default was kept, the closest other algorithm's). A table written by hand may have
+  // neither: its sizes take their fastest.
+  std::string chosen;
+  std::optional<Margin> margin;
   std::string fastest() const;
+  std::string choice() const { return chosen.empty() ? fastest() : chosen; }
 };
 
 struct DecisionRule {
@@ -27,10 +44,11 @@ struct DecisionRule {
 
 struct DecisionTable {
   int ranks = 0;
-  std::string transport, dtype, host, ringlabVersion, date;
+  std::string transport, placement, dtype, host, ringlabVersion, date;
+  std::string defaultAlgorithm;  // kept at every size where no other was ahead beyond the noise
   std::vector<MeasuredSize> measured;  // by increasing size
 
-  // Consecutive sizes with the same winner merged; the first rule starts at 0 bytes.
+  // Consecutive sizes with the same choice merged; the first rule starts at 0 bytes.
   std::vector<DecisionRule> rules() const;
   // The algorithm the table chooses for `bytes`.
   std::string choose(std::uint64_t bytes) const;

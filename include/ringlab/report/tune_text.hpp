@@ -1,6 +1,6 @@
 #pragma once
-// The text of a tuning run (`ringlab tune`): each candidate's time per size, the fastest, and the
-// rules of the decision table.
+// The text of a tuning run (`ringlab tune`): each candidate's time per size, the choice per size
+// with the margin behind it, and the rules of the decision table.
 #include <string>
 
 #include "ringlab/measure/tune.hpp"

@@ -1,0 +1,35 @@
+#pragma once
+// tune's decision, from measurements given as data: per size, an algorithm replaces the default
+// only where it was ahead beyond the noise, i.e. where the 95% interval of its time over the
+// default's (paired by interleaved round, measure/statistics.hpp) lies wholly below 1. A lead
+// the rounds cannot tell from noise keeps the default, so that the table does not flip between
+// algorithms on luck; adjacent sizes with the same choice merge into one rule
+// (model::DecisionTable::rules).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ringlab/model/decision_table.hpp"
+
+namespace ringlab::measure {
+
+// The decision at one size from each algorithm's time in each round (every list as long as the
+// default's): `chosen` the fastest of those ahead of the default beyond the noise, else the
+// default; but `preferred` (the choice at the size below) where it is ahead of the default beyond
+// the noise too and the fastest is not ahead of it beyond the noise, so that two winners within
+// noise of each other do not split a band. `margin`: the chosen one's lead over the default, or
+// where the default was kept the closest other algorithm's (none when the default is the only
+// one). Throws InvalidArgument when the default has no times or a list has another length.
+struct SizeDecision {
+  std::string chosen;
+  std::optional<model::Margin> margin;
+};
+SizeDecision decideSize(const std::map<std::string, std::vector<double>>& roundsUs,
+                        const std::string& defaultAlgorithm, const std::string& preferred = "");
+
+// Decides every measured size of `table` from its rounds, against table.defaultAlgorithm, from the
+// smallest size up (each preferring the choice below it).
+void decide(model::DecisionTable& table);
+
+}  // namespace ringlab::measure
