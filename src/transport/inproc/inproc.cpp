@@ -52,7 +52,6 @@ struct InprocWorld::Shared {
   int ranks = 0;
   std::vector<Channel> channels;  // [src * ranks + dst]
   std::vector<std::unique_ptr<InprocTransport>> transports;
-  WaitPolicy waitPolicy{1};
   std::atomic<bool> aborted{false};
   std::mutex reasonMutex;
   ErrorCode abortCode = ErrorCode::PeerLost;
@@ -66,7 +65,8 @@ namespace {
 
 class InprocTransport final : public Transport {
  public:
-  InprocTransport(InprocWorld::Shared& shared, int rank) : shared_(shared), rank_(rank) {}
+  InprocTransport(InprocWorld::Shared& shared, int rank)
+      : shared_(shared), rank_(rank), waitPolicy_(shared.ranks) {}
 
   int rank() const override { return rank_; }
   int size() const override { return shared_.ranks; }
@@ -85,7 +85,7 @@ class InprocTransport final : public Transport {
   void wait(Request request, std::chrono::milliseconds timeout) override {
     Slot& slot = slots_[request.slot];
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    shared_.waitPolicy.spinThenYield(
+    waitPolicy_.spinThenYield(
         [&] { return slot.state.load(std::memory_order_acquire) == kDone; });
     while (slot.state.load(std::memory_order_acquire) != kDone) {
       throwIfAborted();
@@ -199,6 +199,7 @@ class InprocTransport final : public Transport {
   const int rank_;
   std::deque<Slot> slots_;
   std::vector<std::uint32_t> freeSlots_;
+  WaitPolicy waitPolicy_;  // each rank learns on its own whether its core is shared
 };
 
 }  // namespace
@@ -207,7 +208,6 @@ InprocWorld::InprocWorld(int ranks) : shared_(std::make_unique<Shared>()) {
   if (ranks < 1)
     throwInvalid("p = " + std::to_string(ranks) + ": the number of ranks must be >= 1");
   shared_->ranks = ranks;
-  shared_->waitPolicy = WaitPolicy(ranks);
   shared_->channels = std::vector<Channel>(static_cast<std::size_t>(ranks) * ranks);
   for (int r = 0; r < ranks; ++r)
     shared_->transports.push_back(std::make_unique<InprocTransport>(*shared_, r));
