@@ -33,7 +33,6 @@ class WaitPolicy {
             ranks > static_cast<int>(std::thread::hardware_concurrency()) ? 0 : kSpinIterations),
         noSpinUntil_() {}
 
-
   // Polls done() while spinning, then while yielding; returns its last answer. A false answer
   // means the caller should sleep.
   template <typename Done>

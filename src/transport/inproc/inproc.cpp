@@ -85,8 +85,7 @@ class InprocTransport final : public Transport {
   void wait(Request request, std::chrono::milliseconds timeout) override {
     Slot& slot = slots_[request.slot];
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    waitPolicy_.spinThenYield(
-        [&] { return slot.state.load(std::memory_order_acquire) == kDone; });
+    waitPolicy_.spinThenYield([&] { return slot.state.load(std::memory_order_acquire) == kDone; });
     while (slot.state.load(std::memory_order_acquire) != kDone) {
       throwIfAborted();
       const auto now = std::chrono::steady_clock::now();
