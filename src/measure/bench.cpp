@@ -86,9 +86,11 @@ class RankSweep {
  public:
   RankSweep(const BenchConfig& config, Communicator& comm) : config_(config), comm_(comm) {
     helpers_.exec.timeout = config.collective.exec.timeout;
-    // Allocate and touch once, up front: first touches would otherwise be timed.
-    send_.resize(config.maxBytes);
-    recv_.resize(config.maxBytes);
+    // Allocate and touch once, up front: first touches would otherwise be timed. Where the
+    // transport has memory its peers read in place (shm), the buffers come from it, as an
+    // application's would, so that large messages go single-copy.
+    send_ = buffer(config.maxBytes, sendStorage_);
+    recv_ = buffer(config.maxBytes, recvStorage_);
     times_.resize(config.secondsPerSize > 0 ? kMaxIterations : config.iterations);
   }
 
@@ -96,7 +98,7 @@ class RankSweep {
   void setCase(DataType type, ReduceOp op) {
     type_ = type;
     op_ = op;
-    fillCheckInput(type, op, comm_.rank(), send_.data(), config_.maxBytes / esize());
+    fillCheckInput(type, op, comm_.rank(), send_, config_.maxBytes / esize());
   }
 
   RecordRow row(std::uint64_t bytes) {
@@ -132,9 +134,9 @@ class RankSweep {
 
   template <typename Allreduce>
   Timing measure(std::uint64_t count, bool inPlace, const Allreduce& allreduce) {
-    const void* src = inPlace ? recv_.data() : send_.data();
-    auto once = [&] { allreduce(src, recv_.data(), count); };
-    if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
+    const void* src = inPlace ? recv_ : send_;
+    auto once = [&] { allreduce(src, recv_, count); };
+    if (inPlace) std::memcpy(recv_, send_, count * esize());
     for (int i = 0; i < config_.warmup; ++i) once();
     const int iterations = iterationCount(once);
     syncRanks(comm_, helpers_);
@@ -179,11 +181,11 @@ class RankSweep {
   std::uint64_t checkedRuns(std::uint64_t count, bool inPlace, const Once& once) {
     std::uint64_t wrong = 0;
     for (int c = 0; c < config_.check && wrong == 0; ++c) {
-      fillCheckInput(type_, op_, comm_.rank(), inPlace ? recv_.data() : send_.data(), count);
+      fillCheckInput(type_, op_, comm_.rank(), inPlace ? recv_ : send_, count);
       once();
       wrong =
-          sumOverRanks(comm_, helpers_, countWrong(type_, op_, comm_.size(), recv_.data(), count));
-      if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
+          sumOverRanks(comm_, helpers_, countWrong(type_, op_, comm_.size(), recv_, count));
+      if (inPlace) std::memcpy(recv_, send_, count * esize());
     }
     return wrong;
   }
@@ -193,7 +195,15 @@ class RankSweep {
   CollectiveOptions helpers_;  // bench's own collectives: default algorithm, the bench's timeout
   DataType type_ = DataType::Float32;
   ReduceOp op_ = ReduceOp::Sum;
-  std::vector<std::byte> send_, recv_;
+  std::byte* buffer(std::size_t bytes, std::vector<std::byte>& storage) {
+    if (void* shared = comm_.allocateShared(bytes)) return static_cast<std::byte*>(shared);
+    storage.resize(bytes);
+    return storage.data();
+  }
+
+  std::vector<std::byte> sendStorage_, recvStorage_;  // where the transport has no shared memory
+  std::byte* send_ = nullptr;
+  std::byte* recv_ = nullptr;
   std::vector<double> times_;
 };
 
