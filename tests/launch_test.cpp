@@ -233,6 +233,30 @@ TEST_P(ProcessTransport, RanksThatDisagreeAllFailWithMismatch) {
 
 INSTANTIATE_TEST_SUITE_P(Transports, ProcessTransport, ::testing::Values("shm", "tcp"));
 
+// Single copy between processes: bench's buffers come from the transport, and with the threshold
+// at 1 KiB its sizes (odd element counts, blocks that are no multiple of a segment) mix messages
+// read straight from the sender's buffer with messages copied through the slots, for every dtype
+// and op; every element is checked against its closed form.
+TEST(SingleCopy, ProcessesReadEachOthersBuffersExactlyForEveryTypeAndOp) {
+  Child bench({"bench",  "-p", "3", "--transport", "shm", "-b",        "1000", "-e",
+               "400000", "-f", "7", "-d",          "all", "-o",        "all",  "-n",
+               "1",      "-w", "0", "-c",          "1",   "--segment", "40000"},
+              {{"RINGLAB_SHM_SINGLE_COPY", "1K"}});
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(60))) << "hung";
+  EXPECT_EQ(bench.exitCode(), 0) << bench.err();
+  EXPECT_NE(bench.out().find("# wrong elements in total: 0"), std::string::npos) << bench.out();
+  EXPECT_EQ(bench.err().find("two-copy path"), std::string::npos) << bench.err();
+}
+
+TEST(SingleCopy, BadThresholdIsOneLineNamingIt) {
+  Child bench({"bench", "-p", "2", "--transport", "shm", "-b", "8", "-e", "8", "-n", "1"},
+              {{"RINGLAB_SHM_SINGLE_COPY", "lots"}});
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(30))) << "hung";
+  EXPECT_NE(bench.exitCode(), 0);
+  EXPECT_NE(bench.err().find("RINGLAB_SHM_SINGLE_COPY 'lots': use a size"), std::string::npos)
+      << bench.err();
+}
+
 TEST(Launch, CtrlCStopsEveryRankAndCleansUp) {
   const std::string job = uniqueJob("int");
   Child bench({"bench", "-p", "2", "--transport", "shm", "-b", "64K", "-e", "64K", "-n", "1000000",

@@ -183,8 +183,7 @@ class RankSweep {
     for (int c = 0; c < config_.check && wrong == 0; ++c) {
       fillCheckInput(type_, op_, comm_.rank(), inPlace ? recv_ : send_, count);
       once();
-      wrong =
-          sumOverRanks(comm_, helpers_, countWrong(type_, op_, comm_.size(), recv_, count));
+      wrong = sumOverRanks(comm_, helpers_, countWrong(type_, op_, comm_.size(), recv_, count));
       if (inPlace) std::memcpy(recv_, send_, count * esize());
     }
     return wrong;

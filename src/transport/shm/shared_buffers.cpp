@@ -72,8 +72,7 @@ std::optional<DirectSource> OwnBuffers::find(const std::byte* data, std::size_t 
   for (std::size_t i = 0; i < mappings_.size(); ++i) {
     const Mapping& m = mappings_[i];
     if (data >= m.base && data + bytes <= m.base + m.bytes) {
-      return DirectSource{static_cast<std::int32_t>(i),
-                          static_cast<std::uint64_t>(data - m.base)};
+      return DirectSource{static_cast<std::int32_t>(i), static_cast<std::uint64_t>(data - m.base)};
     }
   }
   return std::nullopt;
