@@ -20,7 +20,7 @@ namespace ringlab::transport {
 // memory (ranks that are threads of one process; buffers from allocateShared between processes):
 // the receiver reduces or copies straight from the sender's buffer. Smaller ones are copied
 // through the slots, which costs less below it (docs/transports.md has the measurement).
-inline constexpr std::uint64_t kDefaultSingleCopyBytes = 64 * 1024;
+inline constexpr std::uint64_t kDefaultSingleCopyBytes = 128 * 1024;
 inline constexpr std::uint64_t kSingleCopyOff = UINT64_MAX;
 
 struct ShmOptions {
