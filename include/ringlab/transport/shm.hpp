@@ -3,6 +3,8 @@
 // POSIX shared-memory segment holding, for every peer that sends to it, a ring of fixed-size
 // slots; a sender copies into a free slot and publishes it with a flag, the receiver combines
 // straight out of the slot (one copy on the send side, one reduction pass on the receive side).
+// Large messages whose bytes the receiver can read where they lie skip the slot: the receiver
+// combines straight from the sender's buffer (single copy; docs/transports.md).
 // Waiting spins briefly, then sleeps on a futex in the segment. Segments are created once per
 // transport and unlinked as soon as every rank has mapped them, so a rank that dies leaves no
 // names behind.
