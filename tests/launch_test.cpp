@@ -248,6 +248,28 @@ TEST(SingleCopy, ProcessesReadEachOthersBuffersExactlyForEveryTypeAndOp) {
   EXPECT_EQ(bench.err().find("two-copy path"), std::string::npos) << bench.err();
 }
 
+// SIGKILL a rank while its peers read its buffer in place: the readers' mappings keep the memory,
+// so nothing faults, and both survivors fail naming it within their timeout, leaving no names.
+TEST(SingleCopy, RankKilledWhileItsBufferIsReadMakesTheOthersFailCleanly) {
+  const std::string job = uniqueJob("kill1copy");
+  Child bench({"bench", "-p", "3", "--transport", "shm", "--timeout", "2s", "-b", "1M", "-e", "1M",
+               "-n", "1000000", "-c", "0"},
+              {{"RINGLAB_JOB", job}, {"RINGLAB_SHM_SINGLE_COPY", "1K"}});
+  const std::map<int, pid_t> ranks = waitForRanks(bench.pid(), 3);
+  ASSERT_EQ(ranks.size(), 3u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // connected and running
+  ASSERT_EQ(kill(ranks.at(1), SIGKILL), 0);
+  const auto killed = Clock::now();
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(15))) << "the job hung after a rank died";
+  const double seconds = std::chrono::duration<double>(Clock::now() - killed).count();
+  EXPECT_LT(seconds, 2.0 + 1.5) << "survivors took longer than their timeout to fail";
+  const std::string err = bench.err();
+  EXPECT_NE(err.find("rank 1 was killed by signal"), std::string::npos) << err;
+  EXPECT_EQ(countLines(err, "ringlab: error: "), 2) << "both survivors report: " << err;
+  EXPECT_EQ(err.find("killing"), std::string::npos) << "survivors had to be killed: " << err;
+  EXPECT_TRUE(sharedMemoryNames(job).empty());
+}
+
 TEST(SingleCopy, BadThresholdIsOneLineNamingIt) {
   Child bench({"bench", "-p", "2", "--transport", "shm", "-b", "8", "-e", "8", "-n", "1"},
               {{"RINGLAB_SHM_SINGLE_COPY", "lots"}});
