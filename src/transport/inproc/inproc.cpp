@@ -15,6 +15,14 @@ namespace {
 
 enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kSleeping = 2 };
 
+// A reducing receive: data = op(mine, sent), straight from the sender's buffer.
+struct Reduction {
+  bool reduce = false;
+  const void* mine = nullptr;
+  DataType type = DataType::Uint8;
+  ReduceOp op = ReduceOp::Sum;
+};
+
 struct Slot {
   std::atomic<std::uint32_t> state{kPending};
   void* data = nullptr;  // const for sends
@@ -27,6 +35,7 @@ struct Slot {
   CallStamp stamp;  // this side's stamp when posted
   bool stampMismatch = false;
   CallStamp peerStamp;  // the other side's, when they differ
+  Reduction reduction;  // receives only
 };
 
 void complete(Slot* slot) {
@@ -71,6 +80,9 @@ class InprocTransport final : public Transport {
   int rank() const override { return rank_; }
   int size() const override { return shared_.ranks; }
   std::string name() const override { return "inproc"; }
+  // Whichever rank matches a pair reads the sender's buffer in place: a reducing receive combines
+  // straight from it, one pass instead of a copy into scratch and a pass.
+  bool reducesOnReceive() const override { return true; }
 
   Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
     checkPeer(peer);
@@ -80,6 +92,13 @@ class InprocTransport final : public Transport {
   Request irecv(int peer, void* data, std::size_t bytes, std::uint32_t tag) override {
     checkPeer(peer);
     return post(shared_.channel(peer, rank_), peer, data, bytes, tag, false);
+  }
+
+  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count, DataType type,
+                      ReduceOp op, std::uint32_t tag) override {
+    checkPeer(peer);
+    return post(shared_.channel(peer, rank_), peer, dst, count * dataTypeSize(type), tag, false,
+                Reduction{true, mine, type, op});
   }
 
   void wait(Request request, std::chrono::milliseconds timeout) override {
@@ -148,7 +167,7 @@ class InprocTransport final : public Transport {
 
  private:
   Request post(Channel& channel, int peer, void* data, std::size_t bytes, std::uint32_t tag,
-               bool isSend) {
+               bool isSend, const Reduction& reduction = {}) {
     throwIfAborted();
     const std::uint32_t index = allocateSlot();
     Slot* mine = &slots_[index];
@@ -161,6 +180,7 @@ class InprocTransport final : public Transport {
     mine->peer = peer;
     mine->stamp = stamp_;
     mine->stampMismatch = false;
+    mine->reduction = reduction;
     Slot* match = nullptr;
     {
       std::lock_guard lock(channel.mutex);
@@ -185,6 +205,9 @@ class InprocTransport final : public Transport {
         send->sizeMismatch = recv->sizeMismatch = true;
         send->peerBytes = recv->bytes;
         recv->peerBytes = send->bytes;
+      } else if (send->bytes && recv->reduction.reduce) {
+        const Reduction& r = recv->reduction;
+        reduce(r.type, r.op, recv->data, r.mine, send->data, send->bytes / dataTypeSize(r.type));
       } else if (send->bytes) {
         copyBytes(recv->data, send->data, send->bytes);
       }
