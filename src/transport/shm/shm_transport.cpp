@@ -330,6 +330,17 @@ class ShmTransport final : public Transport {
 
   // Where a direct message's bytes are, as this process sees them.
   const std::byte* directBytes(const Op& op, const SlotHeader& header) {
+    // A sender that gave up may free its buffer (a thread's memory is not kept by any mapping):
+    // its abort is the answer, not its bytes.
+    if (channelOf(segments_[rank_].data(), op.peer)
+            ->senderAborted.load(std::memory_order_acquire)) {
+      // Its notice in our header follows at once, unless it died on the way.
+      while (own_->aborted.load(std::memory_order_acquire) == 0 && !processExited(op.peer)) {
+        sched_yield();
+      }
+      throwIfAborted();
+      throwIfPeerDied();
+    }
     if (header.directBuffer == kSameProcess) {
       if (!isSameProcess(op.peer)) {
         throw Error(ErrorCode::Internal, "rank " + std::to_string(rank_) + ": rank " +
