@@ -1,7 +1,9 @@
 // The shared-memory transport's progress engine. Every posted operation joins a FIFO per peer;
 // whenever this rank posts or waits, it moves whatever it can: pieces of pending sends into free
-// slots of the peer's inbound ring, arrived pieces into (or reduced into) posted receives. Nothing
-// runs in the background, so a rank only spends CPU while it is inside the transport.
+// slots of the peer's inbound ring, arrived pieces into (or reduced into) posted receives. A large
+// send whose bytes the receiver can read where they lie (single copy) takes one slot that says
+// where they are; the receiver reads them from there and frees the slot, which completes the send.
+// Nothing runs in the background, so a rank only spends CPU while it is inside the transport.
 //
 // Waking: a rank about to sleep sets `sleeping` in its own header, re-checks its work, then sleeps
 // on its doorbell. A peer that publishes or frees a slot issues a fence and rings the doorbell only
