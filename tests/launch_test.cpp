@@ -193,13 +193,16 @@ TEST_P(ProcessTransport, BenchRunsAsProcessesAndChecksEveryElement) {
   EXPECT_EQ(countLines(bench.out(), "# ringlab bench"), 1) << "only rank 0 prints the table";
 }
 
-// SIGKILL one rank mid-collective: the others fail (naming it) within their 2 s timeout, exit
-// non-zero, and the job leaves no shared-memory names behind.
-TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
+// Bench at p = 3 of `size` with a 2 s timeout; SIGKILL rank 1 once it runs: the others fail
+// (naming it) within their timeout, exit non-zero, and the job leaves no shared-memory names
+// behind.
+void expectRankKilledMidRunFailsTheOthers(const std::string& transport, const std::string& size,
+                                          std::map<std::string, std::string> env) {
   const std::string job = uniqueJob("kill");
-  Child bench({"bench", "-p", "3", "--transport", GetParam(), "--timeout", "2s", "-b", "256K", "-e",
-               "256K", "-n", "1000000", "-c", "0"},
-              {{"RINGLAB_JOB", job}});
+  env["RINGLAB_JOB"] = job;
+  Child bench({"bench", "-p", "3", "--transport", transport, "--timeout", "2s", "-b", size, "-e",
+               size, "-n", "1000000", "-c", "0"},
+              env);
   const std::map<int, pid_t> ranks = waitForRanks(bench.pid(), 3);
   ASSERT_EQ(ranks.size(), 3u);
   std::this_thread::sleep_for(std::chrono::milliseconds(700));  // connected and running
@@ -215,6 +218,10 @@ TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
   EXPECT_NE(err.find("rank 1"), std::string::npos) << err;
   EXPECT_EQ(err.find("killing"), std::string::npos) << "survivors had to be killed: " << err;
   EXPECT_TRUE(sharedMemoryNames(job).empty());
+}
+
+TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
+  expectRankKilledMidRunFailsTheOthers(GetParam(), "256K", {});
 }
 
 // Ranks whose sizes differ fail before any data moves, every rank with both calls named.
@@ -251,23 +258,7 @@ TEST(SingleCopy, ProcessesReadEachOthersBuffersExactlyForEveryTypeAndOp) {
 // SIGKILL a rank while its peers read its buffer in place: the readers' mappings keep the memory,
 // so nothing faults, and both survivors fail naming it within their timeout, leaving no names.
 TEST(SingleCopy, RankKilledWhileItsBufferIsReadMakesTheOthersFailCleanly) {
-  const std::string job = uniqueJob("kill1copy");
-  Child bench({"bench", "-p", "3", "--transport", "shm", "--timeout", "2s", "-b", "1M", "-e", "1M",
-               "-n", "1000000", "-c", "0"},
-              {{"RINGLAB_JOB", job}, {"RINGLAB_SHM_SINGLE_COPY", "1K"}});
-  const std::map<int, pid_t> ranks = waitForRanks(bench.pid(), 3);
-  ASSERT_EQ(ranks.size(), 3u);
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));  // connected and running
-  ASSERT_EQ(kill(ranks.at(1), SIGKILL), 0);
-  const auto killed = Clock::now();
-  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(15))) << "the job hung after a rank died";
-  const double seconds = std::chrono::duration<double>(Clock::now() - killed).count();
-  EXPECT_LT(seconds, 2.0 + 1.5) << "survivors took longer than their timeout to fail";
-  const std::string err = bench.err();
-  EXPECT_NE(err.find("rank 1 was killed by signal"), std::string::npos) << err;
-  EXPECT_EQ(countLines(err, "ringlab: error: "), 2) << "both survivors report: " << err;
-  EXPECT_EQ(err.find("killing"), std::string::npos) << "survivors had to be killed: " << err;
-  EXPECT_TRUE(sharedMemoryNames(job).empty());
+  expectRankKilledMidRunFailsTheOthers("shm", "1M", {{"RINGLAB_SHM_SINGLE_COPY", "1K"}});
 }
 
 TEST(SingleCopy, BadThresholdIsOneLineNamingIt) {
