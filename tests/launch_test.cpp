@@ -218,13 +218,16 @@ TEST_P(ProcessTransport, TuneUnderRinglabLaunchWritesOneTableOfTheJob) {
     EXPECT_NE(json.find(field), std::string::npos) << field << " in " << json;
 }
 
-// SIGKILL one rank mid-collective: the others fail (naming it) within their 2 s timeout, exit
-// non-zero, and the job leaves no shared-memory names behind.
-TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
+// Bench at p = 3 of `size` with a 2 s timeout; SIGKILL rank 1 once it runs: the others fail
+// (naming it) within their timeout, exit non-zero, and the job leaves no shared-memory names
+// behind.
+void expectRankKilledMidRunFailsTheOthers(const std::string& transport, const std::string& size,
+                                          std::map<std::string, std::string> env) {
   const std::string job = uniqueJob("kill");
-  Child bench({"bench", "-p", "3", "--transport", GetParam(), "--timeout", "2s", "-b", "256K", "-e",
-               "256K", "-n", "1000000", "-c", "0"},
-              {{"RINGLAB_JOB", job}});
+  env["RINGLAB_JOB"] = job;
+  Child bench({"bench", "-p", "3", "--transport", transport, "--timeout", "2s", "-b", size, "-e",
+               size, "-n", "1000000", "-c", "0"},
+              env);
   const std::map<int, pid_t> ranks = waitForRanks(bench.pid(), 3);
   ASSERT_EQ(ranks.size(), 3u);
   std::this_thread::sleep_for(std::chrono::milliseconds(700));  // connected and running
@@ -240,6 +243,10 @@ TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
   EXPECT_NE(err.find("rank 1"), std::string::npos) << err;
   EXPECT_EQ(err.find("killing"), std::string::npos) << "survivors had to be killed: " << err;
   EXPECT_TRUE(sharedMemoryNames(job).empty());
+}
+
+TEST_P(ProcessTransport, KilledRankMakesEveryOtherRankFailWithinTheTimeout) {
+  expectRankKilledMidRunFailsTheOthers(GetParam(), "256K", {});
 }
 
 // Ranks whose sizes differ fail before any data moves, every rank with both calls named.
@@ -280,6 +287,36 @@ TEST_P(ProcessTransport, CalibrateUnderLaunchMeasuresOverTheJobsTransport) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, ProcessTransport, ::testing::Values("shm", "tcp"));
+
+// Single copy between processes: bench's buffers come from the transport, and with the threshold
+// at 1 KiB its sizes (odd element counts, blocks that are no multiple of a segment) mix messages
+// read straight from the sender's buffer with messages copied through the slots, for every dtype
+// and op; every element is checked against its closed form.
+TEST(SingleCopy, ProcessesReadEachOthersBuffersExactlyForEveryTypeAndOp) {
+  Child bench({"bench",  "-p", "3", "--transport", "shm", "-b",        "1000", "-e",
+               "400000", "-f", "7", "-d",          "all", "-o",        "all",  "-n",
+               "1",      "-w", "0", "-c",          "1",   "--segment", "40000"},
+              {{"RINGLAB_SHM_SINGLE_COPY", "1K"}});
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(60))) << "hung";
+  EXPECT_EQ(bench.exitCode(), 0) << bench.err();
+  EXPECT_NE(bench.out().find("# wrong elements in total: 0"), std::string::npos) << bench.out();
+  EXPECT_EQ(bench.err().find("two-copy path"), std::string::npos) << bench.err();
+}
+
+// SIGKILL a rank while its peers read its buffer in place: the readers' mappings keep the memory,
+// so nothing faults, and both survivors fail naming it within their timeout, leaving no names.
+TEST(SingleCopy, RankKilledWhileItsBufferIsReadMakesTheOthersFailCleanly) {
+  expectRankKilledMidRunFailsTheOthers("shm", "1M", {{"RINGLAB_SHM_SINGLE_COPY", "1K"}});
+}
+
+TEST(SingleCopy, BadThresholdIsOneLineNamingIt) {
+  Child bench({"bench", "-p", "2", "--transport", "shm", "-b", "8", "-e", "8", "-n", "1"},
+              {{"RINGLAB_SHM_SINGLE_COPY", "lots"}});
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(30))) << "hung";
+  EXPECT_NE(bench.exitCode(), 0);
+  EXPECT_NE(bench.err().find("RINGLAB_SHM_SINGLE_COPY 'lots': use a size"), std::string::npos)
+      << bench.err();
+}
 
 TEST(Launch, CtrlCStopsEveryRankAndCleansUp) {
   const std::string job = uniqueJob("int");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,6 +63,32 @@ TEST_P(TransportAgreement, DisagreeingRanksAllFailWithMismatch) {
     EXPECT_NE(errors[r].find("1001 x float32"), std::string::npos) << errors[r];
     EXPECT_TRUE(untouched[r]) << "rank " << r << " wrote its output before the mismatch was found";
   }
+}
+
+// Memory the peers read in place: zeroed, writable, distinct; the table's limit is a one-line
+// error naming it; transports without such memory answer null.
+TEST(SharedBuffers, ShmHandsOutZeroedBuffersUpToItsTable) {
+  auto store = bootstrap::makeMemoryStore();
+  auto shm = transport::connectShm(0, 1, *store, {"", std::chrono::seconds(10)});
+  std::vector<std::byte*> buffers;
+  for (int i = 0; i < 16; ++i) {
+    auto* b = static_cast<std::byte*>(shm->allocateShared(4097));
+    ASSERT_NE(b, nullptr);
+    EXPECT_TRUE(std::all_of(b, b + 4097, [](std::byte x) { return x == std::byte{0}; }));
+    b[4096] = std::byte{1};
+    buffers.push_back(b);
+  }
+  EXPECT_EQ(std::set<std::byte*>(buffers.begin(), buffers.end()).size(), buffers.size());
+  try {
+    shm->allocateShared(8);
+    FAIL() << "a 17th buffer was handed out";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Transport);
+    EXPECT_NE(std::string(e.what()).find("already has 16, the most it can"), std::string::npos)
+        << e.what();
+  }
+  transport::InprocWorld inproc(1);
+  EXPECT_EQ(inproc.transport(0).allocateShared(64), nullptr);
 }
 
 std::vector<ContractParam> params(int minRanks) {

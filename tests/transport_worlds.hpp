@@ -22,13 +22,19 @@
 
 namespace ringlab::test {
 
+// "shm_single_copy": shm with the single-copy threshold at 1000 bytes, so that one call mixes
+// messages read straight from the sender's buffer (ranks are threads: any address) with messages
+// copied through the slots.
 inline std::vector<std::string> worldKinds() {
-  return {"inproc", "shm", "tcp"};
+  return {"inproc", "shm", "shm_single_copy", "tcp"};
 }
 
 inline std::unique_ptr<transport::Transport> connectRank(const std::string& kind, int rank, int p,
                                                          bootstrap::Store& store) {
   if (kind == "shm") return transport::connectShm(rank, p, store, {"", std::chrono::seconds(10)});
+  if (kind == "shm_single_copy") {
+    return transport::connectShm(rank, p, store, {"", std::chrono::seconds(10), 1000});
+  }
   if (kind == "tcp") {
     return transport::connectTcp(rank, p, store,
                                  {"127.0.0.1", "contract-test-token", std::chrono::seconds(10)});

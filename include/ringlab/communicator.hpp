@@ -38,6 +38,8 @@ class Communicator {
 
   int rank() const { return transport_.rank(); }
   int size() const { return transport_.size(); }
+  // Buffers the peers on this host read in place (Transport::allocateShared), or null.
+  void* allocateShared(std::size_t bytes) { return transport_.allocateShared(bytes); }
 
   // recv[i] = op over ranks of send[i], for i < count, on every rank.
   void allreduce(const void* send, void* recv, std::uint64_t count, DataType type, ReduceOp op,

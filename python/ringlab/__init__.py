@@ -97,6 +97,18 @@ class Communicator:
     def __repr__(self):
         return f"<ringlab.Communicator rank {self.rank} of {self.size} over {self.transport}>"
 
+    def empty(self, shape, dtype="float32"):
+        """A zeroed numpy array that this rank's peers on the host can read in place: over shm,
+        large collectives on it go single-copy (the receiver reduces straight from the sender's
+        array) instead of copying through shared slots; over other transports it is ordinary
+        memory. torch.from_numpy(comm.empty(...)) gives a tensor on the same memory. The memory
+        lives as long as the array, and the communicator's transport with it."""
+        import numpy
+        dtype = numpy.dtype(dtype)
+        count = int(numpy.prod(shape, dtype=numpy.int64))
+        raw = self._native.shared_buffer(count * dtype.itemsize)
+        return raw.view(dtype).reshape(shape)
+
     def allreduce(self, send, out=None, *, op="sum", algo="ring", **algorithm):
         """out[i] = op over ranks of send[i]. In place (into send) unless out is given.
         op: sum, prod, min, max, avg. Returns the buffer holding the result."""

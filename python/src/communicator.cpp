@@ -1,12 +1,14 @@
 // ringlab.Communicator: one rank's collectives on numpy arrays and torch tensors, over inproc
 // (ranks as Python threads of this process), shm, tcp and mpi (this process as one rank of a job).
 // The GIL is released while a collective runs, so p ranks on p Python threads run at once.
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <pybind11/functional.h>
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include "algorithm_args.hpp"
@@ -44,6 +46,22 @@ class PyCommunicator {
   int rank() const { return communicator_.rank(); }
   int size() const { return communicator_.size(); }
   std::string transport() const { return transport_.name(); }
+
+  // `bytes` of zeroed memory as a numpy uint8 array: where the transport has memory its peers read
+  // in place (shm), from there, so that large collectives on it go single-copy; else ordinary
+  // memory. The array keeps the transport alive.
+  py::array sharedBuffer(std::size_t bytes) {
+    void* shared = transport_.allocateShared(bytes);
+    if (!shared) {
+      py::array_t<std::uint8_t> plain(static_cast<py::ssize_t>(bytes));
+      std::memset(plain.mutable_data(), 0, bytes);
+      return plain;
+    }
+    auto* keep = new std::shared_ptr<void>(owner_);
+    const py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
+    return py::array_t<std::uint8_t>({static_cast<py::ssize_t>(bytes)}, {1},
+                                     static_cast<std::uint8_t*>(shared), base);
+  }
 
   void allreduce(const py::handle& send, const py::handle& out, const std::string& op,
                  const AlgorithmArgs& algorithm) {
@@ -200,6 +218,7 @@ void bindCommunicator(py::module_& module) {
       .def_property_readonly("rank", &PyCommunicator::rank)
       .def_property_readonly("size", &PyCommunicator::size)
       .def_property_readonly("transport", &PyCommunicator::transport)
+      .def("shared_buffer", &PyCommunicator::sharedBuffer, py::arg("bytes"))
       .def("allreduce", &PyCommunicator::allreduce, py::arg("send"), py::arg("out"), py::arg("op"),
            py::arg("algorithm"))
       .def("reduce_scatter", &PyCommunicator::reduceScatter, py::arg("send"), py::arg("out"),

@@ -85,11 +85,19 @@ std::vector<std::vector<double>> gatherRankTimes(Communicator& comm,
 class RankSweep {
  public:
   RankSweep(const BenchConfig& config, Communicator& comm, RankBuffers& buffers)
-      : config_(config), comm_(comm), send_(buffers.send), recv_(buffers.recv) {
+      : config_(config), comm_(comm) {
     helpers_.exec.timeout = config.collective.exec.timeout;
-    // Allocate and touch once, up front: first touches would otherwise be timed.
-    if (send_.size() < config.maxBytes) send_.resize(config.maxBytes);
-    if (recv_.size() < config.maxBytes) recv_.resize(config.maxBytes);
+    // Allocate and touch once, up front (first touches would otherwise be timed), and keep them in
+    // the caller's RankBuffers for its next sweep. Where the transport has memory its peers read
+    // in place (shm), the buffers come from it, as an application's would, so that large
+    // messages go single-copy.
+    if (buffers.bytes < config.maxBytes) {
+      buffers.send = buffer(config.maxBytes, buffers.sendStorage);
+      buffers.recv = buffer(config.maxBytes, buffers.recvStorage);
+      buffers.bytes = config.maxBytes;
+    }
+    send_ = buffers.send;
+    recv_ = buffers.recv;
     times_.resize(config.secondsPerSize > 0 ? kMaxIterations : config.iterations);
   }
 
@@ -97,7 +105,7 @@ class RankSweep {
   void setCase(DataType type, ReduceOp op) {
     type_ = type;
     op_ = op;
-    fillCheckInput(type, op, comm_.rank(), send_.data(), config_.maxBytes / esize());
+    fillCheckInput(type, op, comm_.rank(), send_, config_.maxBytes / esize());
   }
 
   RecordRow row(std::uint64_t bytes) {
@@ -133,9 +141,9 @@ class RankSweep {
 
   template <typename Allreduce>
   Timing measure(std::uint64_t count, bool inPlace, const Allreduce& allreduce) {
-    const void* src = inPlace ? recv_.data() : send_.data();
-    auto once = [&] { allreduce(src, recv_.data(), count); };
-    if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
+    const void* src = inPlace ? recv_ : send_;
+    auto once = [&] { allreduce(src, recv_, count); };
+    if (inPlace) std::memcpy(recv_, send_, count * esize());
     for (int i = 0; i < config_.warmup; ++i) once();
     const int iterations = iterationCount(once);
     syncRanks(comm_, helpers_);
@@ -180,11 +188,10 @@ class RankSweep {
   std::uint64_t checkedRuns(std::uint64_t count, bool inPlace, const Once& once) {
     std::uint64_t wrong = 0;
     for (int c = 0; c < config_.check && wrong == 0; ++c) {
-      fillCheckInput(type_, op_, comm_.rank(), inPlace ? recv_.data() : send_.data(), count);
+      fillCheckInput(type_, op_, comm_.rank(), inPlace ? recv_ : send_, count);
       once();
-      wrong =
-          sumOverRanks(comm_, helpers_, countWrong(type_, op_, comm_.size(), recv_.data(), count));
-      if (inPlace) std::memcpy(recv_.data(), send_.data(), count * esize());
+      wrong = sumOverRanks(comm_, helpers_, countWrong(type_, op_, comm_.size(), recv_, count));
+      if (inPlace) std::memcpy(recv_, send_, count * esize());
     }
     return wrong;
   }
@@ -194,8 +201,14 @@ class RankSweep {
   CollectiveOptions helpers_;  // bench's own collectives: default algorithm, the bench's timeout
   DataType type_ = DataType::Float32;
   ReduceOp op_ = ReduceOp::Sum;
-  std::vector<std::byte>& send_;  // the caller's RankBuffers
-  std::vector<std::byte>& recv_;
+  std::byte* buffer(std::size_t bytes, std::vector<std::byte>& storage) {
+    if (void* shared = comm_.allocateShared(bytes)) return static_cast<std::byte*>(shared);
+    storage.resize(bytes);
+    return storage.data();
+  }
+
+  std::byte* send_ = nullptr;  // the caller's RankBuffers
+  std::byte* recv_ = nullptr;
   std::vector<double> times_;
 };
 

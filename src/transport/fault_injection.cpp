@@ -38,6 +38,7 @@ class FaultyTransport final : public Transport {
   int size() const override { return inner_.size(); }
   std::string name() const override { return inner_.name(); }
   bool reducesOnReceive() const override { return inner_.reducesOnReceive(); }
+  void* allocateShared(std::size_t bytes) override { return inner_.allocateShared(bytes); }
 
   void setCallStamp(const CallStamp& stamp) override {
     Transport::setCallStamp(stamp);

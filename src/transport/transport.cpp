@@ -43,6 +43,10 @@ Request Transport::irecvReduce(int, void*, const void*, std::uint64_t, DataType,
   throw Error(ErrorCode::Internal, name() + " transport does not reduce on receive");
 }
 
+void* Transport::allocateShared(std::size_t) {
+  return nullptr;
+}
+
 std::vector<PeerState> Transport::survey(std::chrono::steady_clock::time_point) {
   std::vector<PeerState> states(static_cast<std::size_t>(size()), PeerState::Unknown);
   states[static_cast<std::size_t>(rank())] = PeerState::Answered;

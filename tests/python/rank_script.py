@@ -23,6 +23,12 @@ def main(transport, folder):
                 comm.allreduce(send, op=op)  # in place
                 assert send.tobytes() == out.tobytes()
                 results[f"allreduce_{np.dtype(dtype).name}_{op}_{count}"] = out
+    # Large enough for single copy over shm (blocks above its threshold), odd in length.
+    big = comm.empty(300001, np.float32)
+    big[:] = (r + 1) + np.arange(big.size) % 5
+    results["allreduce_shared_300001"] = comm.allreduce(big, comm.empty(big.size, np.float32))
+    comm.allreduce(big)  # in place
+    assert big.tobytes() == results["allreduce_shared_300001"].tobytes()
     send = np.arange(p * 5, dtype=np.float64) + r
     results["reduce_scatter"] = comm.reduce_scatter(send)
     results["allgather"] = comm.allgather(np.full(3, r, dtype=np.int32))

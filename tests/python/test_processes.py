@@ -26,6 +26,9 @@ def check(folder, ranks, transport):
         assert np.array_equal(saved["allgather"], np.repeat(np.arange(ranks), 3))
     i = np.arange(1000) % 5
     sums = ranks * (ranks + 1) // 2 + ranks * i
+    big = np.arange(300001) % 5
+    assert np.array_equal(per_rank[0]["allreduce_shared_300001"],
+                          ranks * (ranks + 1) // 2 + ranks * big)
     for dtype in ("int8", "uint32", "int64", "float16", "float32", "float64"):
         got = per_rank[0]
         assert np.array_equal(got[f"allreduce_{dtype}_sum_1000"], sums)

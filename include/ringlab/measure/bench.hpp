@@ -79,7 +79,10 @@ void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallba
 // sweep that needs them, reused by the next (tune runs one sweep per algorithm and round, and a
 // first touch costs more than a small allreduce).
 struct RankBuffers {
-  std::vector<std::byte> send, recv;
+  std::byte* send = nullptr;  // from the transport's shared memory where it has one (shm)
+  std::byte* recv = nullptr;
+  std::uint64_t bytes = 0;
+  std::vector<std::byte> sendStorage, recvStorage;  // where the transport has no shared memory
 };
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow,
                   RankBuffers& buffers);

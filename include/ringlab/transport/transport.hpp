@@ -85,6 +85,11 @@ class Transport {
   virtual Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count,
                               DataType type, ReduceOp op, std::uint32_t tag);
 
+  // `bytes` of memory that this rank's peers can read in place: sends from it skip the copy into
+  // the transport's own buffers (shm, single copy). Zeroed and already touched; it lives as long
+  // as the transport. Null where the transport has no such memory: use ordinary memory then.
+  virtual void* allocateShared(std::size_t bytes);
+
   // Blocks until the request completes and releases it. Throws Timeout after `timeout`,
   // PeerLost when a peer is gone, Mismatch on a size, tag or stamp mismatch, or the code of an
   // abort. After a throw the transport must not be used again, except for abort().

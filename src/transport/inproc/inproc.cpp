@@ -15,6 +15,14 @@ namespace {
 
 enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kSleeping = 2 };
 
+// A reducing receive: data = op(mine, sent), straight from the sender's buffer.
+struct Reduction {
+  bool reduce = false;
+  const void* mine = nullptr;
+  DataType type = DataType::Uint8;
+  ReduceOp op = ReduceOp::Sum;
+};
+
 struct Slot {
   std::atomic<std::uint32_t> state{kPending};
   void* data = nullptr;  // const for sends
@@ -27,6 +35,7 @@ struct Slot {
   CallStamp stamp;  // this side's stamp when posted
   bool stampMismatch = false;
   CallStamp peerStamp;  // the other side's, when they differ
+  Reduction reduction;  // receives only
 };
 
 void complete(Slot* slot) {
@@ -52,7 +61,6 @@ struct InprocWorld::Shared {
   int ranks = 0;
   std::vector<Channel> channels;  // [src * ranks + dst]
   std::vector<std::unique_ptr<InprocTransport>> transports;
-  WaitPolicy waitPolicy{1};
   std::atomic<bool> aborted{false};
   std::mutex reasonMutex;
   ErrorCode abortCode = ErrorCode::PeerLost;
@@ -66,11 +74,15 @@ namespace {
 
 class InprocTransport final : public Transport {
  public:
-  InprocTransport(InprocWorld::Shared& shared, int rank) : shared_(shared), rank_(rank) {}
+  InprocTransport(InprocWorld::Shared& shared, int rank)
+      : shared_(shared), rank_(rank), waitPolicy_(shared.ranks) {}
 
   int rank() const override { return rank_; }
   int size() const override { return shared_.ranks; }
   std::string name() const override { return "inproc"; }
+  // Whichever rank matches a pair reads the sender's buffer in place: a reducing receive combines
+  // straight from it, one pass instead of a copy into scratch and a pass.
+  bool reducesOnReceive() const override { return true; }
 
   Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
     checkPeer(peer);
@@ -82,11 +94,17 @@ class InprocTransport final : public Transport {
     return post(shared_.channel(peer, rank_), peer, data, bytes, tag, false);
   }
 
+  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count, DataType type,
+                      ReduceOp op, std::uint32_t tag) override {
+    checkPeer(peer);
+    return post(shared_.channel(peer, rank_), peer, dst, count * dataTypeSize(type), tag, false,
+                Reduction{true, mine, type, op});
+  }
+
   void wait(Request request, std::chrono::milliseconds timeout) override {
     Slot& slot = slots_[request.slot];
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    shared_.waitPolicy.spinThenYield(
-        [&] { return slot.state.load(std::memory_order_acquire) == kDone; });
+    waitPolicy_.spinThenYield([&] { return slot.state.load(std::memory_order_acquire) == kDone; });
     while (slot.state.load(std::memory_order_acquire) != kDone) {
       throwIfAborted();
       const auto now = std::chrono::steady_clock::now();
@@ -149,7 +167,7 @@ class InprocTransport final : public Transport {
 
  private:
   Request post(Channel& channel, int peer, void* data, std::size_t bytes, std::uint32_t tag,
-               bool isSend) {
+               bool isSend, const Reduction& reduction = {}) {
     throwIfAborted();
     const std::uint32_t index = allocateSlot();
     Slot* mine = &slots_[index];
@@ -162,6 +180,7 @@ class InprocTransport final : public Transport {
     mine->peer = peer;
     mine->stamp = stamp_;
     mine->stampMismatch = false;
+    mine->reduction = reduction;
     Slot* match = nullptr;
     {
       std::lock_guard lock(channel.mutex);
@@ -186,6 +205,9 @@ class InprocTransport final : public Transport {
         send->sizeMismatch = recv->sizeMismatch = true;
         send->peerBytes = recv->bytes;
         recv->peerBytes = send->bytes;
+      } else if (send->bytes && recv->reduction.reduce) {
+        const Reduction& r = recv->reduction;
+        reduce(r.type, r.op, recv->data, r.mine, send->data, send->bytes / dataTypeSize(r.type));
       } else if (send->bytes) {
         copyBytes(recv->data, send->data, send->bytes);
       }
@@ -199,6 +221,7 @@ class InprocTransport final : public Transport {
   const int rank_;
   std::deque<Slot> slots_;
   std::vector<std::uint32_t> freeSlots_;
+  WaitPolicy waitPolicy_;  // each rank learns on its own whether its core is shared
 };
 
 }  // namespace
@@ -207,7 +230,6 @@ InprocWorld::InprocWorld(int ranks) : shared_(std::make_unique<Shared>()) {
   if (ranks < 1)
     throwInvalid("p = " + std::to_string(ranks) + ": the number of ranks must be >= 1");
   shared_->ranks = ranks;
-  shared_->waitPolicy = WaitPolicy(ranks);
   shared_->channels = std::vector<Channel>(static_cast<std::size_t>(ranks) * ranks);
   for (int r = 0; r < ranks; ++r)
     shared_->transports.push_back(std::make_unique<InprocTransport>(*shared_, r));

@@ -17,6 +17,16 @@ inline constexpr std::size_t kSlotBytes = 64 * 1024;
 inline constexpr std::uint64_t kSlotsPerChannel = 8;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kAbortReasonBytes = 480;
+// Buffers a rank can hand out for peers to read from directly (shared_buffers.hpp).
+inline constexpr int kMaxSharedBuffers = 16;
+// SlotHeader::directBuffer: the bytes are in the slot, or at an address of this same process.
+inline constexpr std::int32_t kInSlots = -1;
+inline constexpr std::int32_t kSameProcess = -2;
+
+struct SharedBufferEntry {
+  std::int32_t fd;  // the owner's memfd, for peers to duplicate with pidfd_getfd
+  std::uint64_t bytes;
+};
 
 struct alignas(kCacheLine) SegmentHeader {
   std::uint32_t magic;
@@ -28,14 +38,23 @@ struct alignas(kCacheLine) SegmentHeader {
   std::int32_t abortCode;
   std::int32_t abortRank;
   char abortReason[kAbortReasonBytes];
+  std::int32_t probeFd;  // a descriptor peers try to duplicate at set-up (shared_buffers.hpp)
+  // Entries [0, sharedBuffers) are valid: each is written before the count is released.
+  alignas(kCacheLine) std::atomic<std::uint32_t> sharedBuffers;
+  SharedBufferEntry buffers[kMaxSharedBuffers];
 };
 
 // One piece of a message.
 struct alignas(kCacheLine) SlotHeader {
   std::uint64_t messageBytes;  // the whole message
-  std::uint32_t pieceBytes;    // this slot's payload
+  std::uint32_t pieceBytes;    // this slot's payload (0 for a direct message)
   std::uint32_t tag;
   CallStamp stamp;
+  // A direct message's bytes stay with the sender: in its shared buffer `directBuffer` at
+  // `directOffset`, or (kSameProcess) at the address `directOffset`. The slot is freed, and the
+  // sender's send completes, once the receiver has read the whole message.
+  std::int32_t directBuffer;
+  std::uint64_t directOffset;
 };
 
 struct alignas(kCacheLine) Slot {
@@ -51,6 +70,8 @@ struct alignas(kCacheLine) Channel {
   // 1 once the sender has aborted: every aborting rank says so, even where another rank's abort
   // notice took the segment header first.
   alignas(kCacheLine) std::atomic<std::uint32_t> senderAborted;
+  // Set by the receiver at set-up: 1 if it can map the sender's shared buffers.
+  std::atomic<std::uint32_t> receiverMapsSender;
   Slot slots[kSlotsPerChannel];
 };
 

@@ -1,7 +1,9 @@
 // The shared-memory transport's progress engine. Every posted operation joins a FIFO per peer;
 // whenever this rank posts or waits, it moves whatever it can: pieces of pending sends into free
-// slots of the peer's inbound ring, arrived pieces into (or reduced into) posted receives. Nothing
-// runs in the background, so a rank only spends CPU while it is inside the transport.
+// slots of the peer's inbound ring, arrived pieces into (or reduced into) posted receives. A large
+// send whose bytes the receiver can read where they lie (single copy) takes one slot that says
+// where they are; the receiver reads them from there and frees the slot, which completes the send.
+// Nothing runs in the background, so a rank only spends CPU while it is inside the transport.
 //
 // Waking: a rank about to sleep sets `sleeping` in its own header, re-checks its work, then sleeps
 // on its doorbell. A peer that publishes or frees a slot issues a fence and rings the doorbell only
@@ -9,21 +11,28 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <random>
+#include <string_view>
 #include <vector>
 
 #include "ringlab/core/process.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/text.hpp"
+#include "ringlab/core/units.hpp"
 #include "ringlab/transport/fault_injection.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "transport/futex.hpp"
+#include "transport/shm/shared_buffers.hpp"
 #include "transport/shm/shm_layout.hpp"
 #include "transport/shm/shm_segment.hpp"
 #include "transport/wait_policy.hpp"
@@ -49,6 +58,11 @@ struct Op {
   DataType type = DataType::Uint8;
   ReduceOp op = ReduceOp::Sum;
   CallStamp stamp;
+  // A direct send: its bytes stay where they are (directSource); it completes when the receiver
+  // frees slot `freedAt - 1`, having read them all.
+  bool direct = false;
+  DirectSource directSource;
+  std::uint64_t freedAt = 0;
 };
 
 // A FIFO of operation indices that keeps its capacity: no allocation once warm.
@@ -76,16 +90,22 @@ int openPidFd(int pid) {
 
 class ShmTransport final : public Transport {
  public:
-  ShmTransport(int rank, int size, std::vector<MappedSegment> segments)
+  ShmTransport(int rank, int size, std::vector<MappedSegment> segments, int probeFd,
+               std::uint64_t singleCopyBytes)
       : rank_(rank),
         size_(size),
         segments_(std::move(segments)),
         sendQueues_(size),
         recvQueues_(size),
+        unreadQueues_(size),
         pidFds_(size, -1),
         isActive_(size, 0),
-        waitPolicy_(size) {
-    own_ = headerOf(segments_[rank_].data());
+        waitPolicy_(size),
+        own_(headerOf(segments_[rank_].data())),
+        ownBuffers_(own_),
+        peerBuffers_(size),
+        probeFd_(probeFd),
+        singleCopyBytes_(singleCopyBytes) {
     for (int q = 0; q < size_; ++q) {
       const int pid = headerOf(segments_[q].data())->ownerPid;
       if (q != rank_ && pid != getpid()) pidFds_[q] = openPidFd(pid);
@@ -96,7 +116,10 @@ class ShmTransport final : public Transport {
     for (int fd : pidFds_) {
       if (fd >= 0) close(fd);
     }
+    if (probeFd_ >= 0) close(probeFd_);
   }
+
+  void* allocateShared(std::size_t bytes) override { return ownBuffers_.allocate(bytes); }
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
@@ -106,6 +129,7 @@ class ShmTransport final : public Transport {
   Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
     Op& op = post(peer, tag, bytes, true);
     op.source = static_cast<const std::byte*>(data);
+    if (bytes >= singleCopyBytes_) chooseDirect(op);
     sendQueues_[peer].push(lastIndex_);
     progressSends(peer);  // start copying now: the receiver may already be waiting
     return Request{lastIndex_};
@@ -225,8 +249,9 @@ class ShmTransport final : public Transport {
     for (std::size_t i = 0; i < active_.size();) {
       const int peer = active_[i];
       if (!sendQueues_[peer].empty()) progressSends(peer);
+      if (!unreadQueues_[peer].empty()) completeReadSends(peer);
       if (!recvQueues_[peer].empty()) progressRecvs(peer);
-      if (sendQueues_[peer].empty() && recvQueues_[peer].empty()) {
+      if (sendQueues_[peer].empty() && unreadQueues_[peer].empty() && recvQueues_[peer].empty()) {
         isActive_[peer] = 0;
         active_[i] = active_.back();
         active_.pop_back();
@@ -246,14 +271,23 @@ class ShmTransport final : public Transport {
       if (w - channel->read.load(std::memory_order_acquire) >= kSlotsPerChannel) break;
       Op& op = ops_[queue.front()];
       Slot& slot = channel->slots[w % kSlotsPerChannel];
-      const std::uint64_t piece = std::min<std::uint64_t>(kSlotBytes, op.bytes - op.progressed);
+      const std::uint64_t piece =
+          op.direct ? 0 : std::min<std::uint64_t>(kSlotBytes, op.bytes - op.progressed);
       slot.header.messageBytes = op.bytes;
       slot.header.pieceBytes = static_cast<std::uint32_t>(piece);
       slot.header.tag = op.tag;
       slot.header.stamp = op.stamp;
+      slot.header.directBuffer = op.direct ? op.directSource.buffer : kInSlots;
+      slot.header.directOffset = op.directSource.offset;
       if (piece) copyBytes(slot.payload, op.source + op.progressed, piece);
       channel->written.store(w + 1, std::memory_order_release);
       published = true;
+      if (op.direct) {
+        op.freedAt = w + 1;
+        unreadQueues_[peer].push(queue.front());
+        queue.pop();
+        continue;
+      }
       op.progressed += piece;
       if (op.progressed == op.bytes) {
         op.done = true;
@@ -261,6 +295,64 @@ class ShmTransport final : public Transport {
       }
     }
     if (published) ring(peer);
+  }
+
+  // A direct send goes without copying where its receiver can read the bytes where they are:
+  // a thread of this process reads any address; another process reads our shared buffers, if
+  // set-up found that it may.
+  void chooseDirect(Op& op) {
+    if (isSameProcess(op.peer)) {
+      op.direct = true;
+      op.directSource = {kSameProcess, reinterpret_cast<std::uintptr_t>(op.source)};
+    } else if (channelOf(segments_[op.peer].data(), rank_)
+                   ->receiverMapsSender.load(std::memory_order_relaxed)) {
+      if (const auto found = ownBuffers_.find(op.source, op.bytes)) {
+        op.direct = true;
+        op.directSource = *found;
+      }
+    }
+  }
+
+  bool isSameProcess(int peer) const {
+    return headerOf(segments_[peer].data())->ownerPid == own_->ownerPid;
+  }
+
+  // Direct sends are done once their receiver has freed their slot: it has read every byte.
+  void completeReadSends(int peer) {
+    IndexQueue& queue = unreadQueues_[peer];
+    const Channel* channel = channelOf(segments_[peer].data(), rank_);
+    const std::uint64_t read = channel->read.load(std::memory_order_acquire);
+    while (!queue.empty() && ops_[queue.front()].freedAt <= read) {
+      Op& op = ops_[queue.front()];
+      op.progressed = op.bytes;
+      op.done = true;
+      queue.pop();
+    }
+  }
+
+  // Where a direct message's bytes are, as this process sees them.
+  const std::byte* directBytes(const Op& op, const SlotHeader& header) {
+    // A sender that gave up may free its buffer (a thread's memory is not kept by any mapping):
+    // its abort is the answer, not its bytes.
+    if (channelOf(segments_[rank_].data(), op.peer)
+            ->senderAborted.load(std::memory_order_acquire)) {
+      // Its notice in our header follows at once, unless it died on the way.
+      while (own_->aborted.load(std::memory_order_acquire) == 0 && !processExited(op.peer)) {
+        sched_yield();
+      }
+      throwIfAborted();
+      throwIfPeerDied();
+    }
+    if (header.directBuffer == kSameProcess) {
+      if (!isSameProcess(op.peer)) {
+        throw Error(ErrorCode::Internal, "rank " + std::to_string(rank_) + ": rank " +
+                                             std::to_string(op.peer) +
+                                             " sent an address of another process");
+      }
+      return reinterpret_cast<const std::byte*>(static_cast<std::uintptr_t>(header.directOffset));
+    }
+    return peerBuffers_[op.peer].at(pidFds_[op.peer], *headerOf(segments_[op.peer].data()), rank_,
+                                    op.peer, header.directBuffer, header.directOffset, op.bytes);
   }
 
   // Drains arrived pieces from `peer` into the posted receives, in order.
@@ -275,12 +367,14 @@ class ShmTransport final : public Transport {
       const Slot& slot = channel->slots[r % kSlotsPerChannel];
       const std::uint64_t piece = checkPiece(op, slot.header);
       if (piece) {
+        const std::byte* from =
+            slot.header.directBuffer == kInSlots ? slot.payload : directBytes(op, slot.header);
         std::byte* dst = op.destination + op.progressed;
         if (op.reduce) {
-          reduce(op.type, op.op, dst, op.source + op.progressed, slot.payload,
+          reduce(op.type, op.op, dst, op.source + op.progressed, from,
                  piece / dataTypeSize(op.type));
         } else {
-          copyBytes(dst, slot.payload, piece);
+          copyBytes(dst, from, piece);
         }
       }
       channel->read.store(r + 1, std::memory_order_release);
@@ -305,8 +399,10 @@ class ShmTransport final : public Transport {
                       std::to_string(header.messageBytes) + " bytes (tag " +
                       std::to_string(header.tag) + "); ranks disagree on count, dtype or schedule");
     }
+    // A direct message comes whole: its slot holds no bytes.
+    if (header.directBuffer != kInSlots && op.progressed == 0) return op.bytes;
     const std::uint64_t expected = std::min<std::uint64_t>(kSlotBytes, op.bytes - op.progressed);
-    if (header.pieceBytes != expected) {
+    if (header.directBuffer != kInSlots || header.pieceBytes != expected) {
       throw Error(ErrorCode::Internal, "rank " + std::to_string(rank_) + ": piece of " +
                                            std::to_string(header.pieceBytes) + " bytes from rank " +
                                            std::to_string(op.peer) + ", expected " +
@@ -369,15 +465,20 @@ class ShmTransport final : public Transport {
   const int rank_;
   const int size_;
   std::vector<MappedSegment> segments_;  // by rank; ours included
-  SegmentHeader* own_ = nullptr;
   std::vector<Op> ops_;
   std::vector<std::uint32_t> freeOps_;
   std::uint32_t lastIndex_ = 0;
-  std::vector<IndexQueue> sendQueues_, recvQueues_;
+  // Per peer: sends still to publish, direct sends published but not yet read, receives.
+  std::vector<IndexQueue> sendQueues_, recvQueues_, unreadQueues_;
   std::vector<int> pidFds_;
   std::vector<int> active_;
   std::vector<char> isActive_;
   WaitPolicy waitPolicy_;
+  SegmentHeader* own_;
+  OwnBuffers ownBuffers_;
+  std::vector<PeerBuffers> peerBuffers_;  // by rank
+  int probeFd_;
+  std::uint64_t singleCopyBytes_;  // messages this large or larger go direct where they can
 };
 
 std::string randomJobId() {
@@ -389,6 +490,42 @@ std::string randomJobId() {
 
 std::string segmentName(const std::string& job, int rank) {
   return "/ringlab-" + job + "-" + std::to_string(rank);
+}
+
+// RINGLAB_SHM_SINGLE_COPY overrides the options' threshold: a size (64K, 1M) or "off".
+std::uint64_t singleCopyThreshold(const ShmOptions& options) {
+  const char* value = std::getenv("RINGLAB_SHM_SINGLE_COPY");
+  if (!value || !*value) return options.singleCopyBytes;
+  if (std::string_view(value) == "off") return kSingleCopyOff;
+  try {
+    return parseSize(value);
+  } catch (const Error&) {
+    throwInvalid("RINGLAB_SHM_SINGLE_COPY '" + printableText(value) +
+                 "': use a size from which messages go single-copy (e.g. 64K, 1M) or off");
+  }
+}
+
+// Whether this rank can map each peer's shared buffers (same process: nothing to map). A refusal
+// is said once per process, with the kernel's reason; those peers' messages take the slots.
+void probeSingleCopy(int rank, int size, const std::vector<MappedSegment>& segments) {
+  static std::once_flag said;
+  for (int q = 0; q < size; ++q) {
+    const SegmentHeader* peer = headerOf(segments[q].data());
+    if (q == rank || peer->ownerPid == getpid()) continue;
+    const int pidFd = openPidFd(peer->ownerPid);
+    std::string why;
+    const bool can = canDuplicateFd(pidFd, peer->probeFd, &why);
+    if (pidFd >= 0) close(pidFd);
+    channelOf(segments[rank].data(), q)->receiverMapsSender.store(can ? 1 : 0);
+    if (!can) {
+      std::call_once(said, [&] {
+        std::fprintf(stderr,
+                     "ringlab: shm: rank %d cannot map rank %d's buffers (%s); large messages "
+                     "between processes take the two-copy path\n",
+                     rank, q, why.c_str());
+      });
+    }
+  }
 }
 
 // Unlinks our name however set-up ends: after everyone mapped it, or on failure.
@@ -425,6 +562,15 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
   own->magic = kSegmentMagic;
   own->ranks = size;
   own->ownerPid = getpid();
+  // Peers duplicate this descriptor at set-up to learn whether they may map our buffers.
+  const int probeFd = memfd_create("ringlab-probe", MFD_CLOEXEC);
+  own->probeFd = probeFd;
+  struct CloseOnFailure {
+    int fd;
+    ~CloseOnFailure() {
+      if (fd >= 0) close(fd);
+    }
+  } probeGuard{probeFd};
   injectSetupFault(rank);  // test-only: RINGLAB_FAULT=stop|kill,...,at=setup
   bootstrap::barrier(store, "shm-created-" + job, rank, size, options.timeout);
   for (int q = 0; q < size; ++q) {
@@ -438,8 +584,12 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
                                            std::to_string(size));
     }
   }
+  probeSingleCopy(rank, size, segments);
   bootstrap::barrier(store, "shm-mapped-" + job, rank, size, options.timeout);
-  return std::make_unique<ShmTransport>(rank, size, std::move(segments));
+  auto transport = std::make_unique<ShmTransport>(rank, size, std::move(segments), probeFd,
+                                                  singleCopyThreshold(options));
+  probeGuard.fd = -1;  // the transport closes it
+  return transport;
 }
 
 }  // namespace ringlab::transport
