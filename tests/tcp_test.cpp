@@ -397,12 +397,15 @@ void sendBytes(const bootstrap::net::Socket& s, const void* data, std::size_t n)
   bootstrap::net::sendAll(s.fd(), data, n, bootstrap::net::Clock::now() + 1s, "test");
 }
 
+// A data connection's hello, for channel `channel` of `channels` per peer.
 std::vector<std::uint8_t> hello(bootstrap::wire::HelloKind kind, int rank, int size,
-                                const std::string& token) {
+                                const std::string& token, int channel = 0, int channels = 1) {
   bootstrap::wire::Hello h;
   h.kind = kind;
   h.rank = static_cast<std::uint32_t>(rank);
   h.size = static_cast<std::uint32_t>(size);
+  h.channel = static_cast<std::uint8_t>(channel);
+  h.channels = static_cast<std::uint8_t>(channels);
   h.token = token;
   std::vector<std::uint8_t> bytes(bootstrap::wire::kHelloBytes);
   bootstrap::wire::encodeHello(h, bytes.data());

@@ -22,16 +22,22 @@
 
 namespace ringlab::test {
 
+// tcp_channels: tcp with three connections per pair of ranks (so that consecutive segments of a
+// transfer, and consecutive messages, travel on different connections) and fixed socket buffers.
 inline std::vector<std::string> worldKinds() {
-  return {"inproc", "shm", "tcp"};
+  return {"inproc", "shm", "tcp", "tcp_channels"};
 }
 
 inline std::unique_ptr<transport::Transport> connectRank(const std::string& kind, int rank, int p,
                                                          bootstrap::Store& store) {
   if (kind == "shm") return transport::connectShm(rank, p, store, {"", std::chrono::seconds(10)});
-  if (kind == "tcp") {
-    return transport::connectTcp(rank, p, store,
-                                 {"127.0.0.1", "contract-test-token", std::chrono::seconds(10)});
+  if (kind == "tcp" || kind == "tcp_channels") {
+    transport::TcpOptions options{"127.0.0.1", "contract-test-token", std::chrono::seconds(10)};
+    if (kind == "tcp_channels") {
+      options.channels = 3;
+      options.socketBufferBytes = 256 * 1024;
+    }
+    return transport::connectTcp(rank, p, store, options);
   }
   throw Error(ErrorCode::Internal, "no such test world: " + kind);
 }
