@@ -86,8 +86,8 @@ std::vector<std::string> rowFields(const std::string& out, const std::string& by
 std::string bench(const std::string& transport, int p, const std::string& size,
                   const std::string& timeout, int iterations = 1) {
   const std::string kind = transport == "tcp_channels" ? "tcp" : transport;
-  return "bench -p " + std::to_string(p) + " --transport " + kind + " -b " + size + " -e " +
-         size + " -n " + std::to_string(iterations) + " -w 0 -c 1 --timeout " + timeout;
+  return "bench -p " + std::to_string(p) + " --transport " + kind + " -b " + size + " -e " + size +
+         " -n " + std::to_string(iterations) + " -w 0 -c 1 --timeout " + timeout;
 }
 
 // RINGLAB_TCP_CHANNELS=3 for the children of a "tcp_channels" test, unset again at its end: a
@@ -194,8 +194,7 @@ TEST_P(Attribution, RankKilledMidCollectiveIsNamedByEverySurvivor) {
                             1.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Transports, Attribution,
-                         ::testing::Values("shm", "tcp", "tcp_channels"));
+INSTANTIATE_TEST_SUITE_P(Transports, Attribution, ::testing::Values("shm", "tcp", "tcp_channels"));
 
 // p = 4 over tcp, rank 1 stopped or killed while connecting (after it reached rank 0, before it
 // accepted ranks 2 and 3): rank 0, already through setup, must not blame rank 3.

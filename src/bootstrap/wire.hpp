@@ -42,7 +42,8 @@ struct Hello {
 // Writes exactly kHelloBytes to `out`. The token must be at most kMaxTokenBytes.
 void encodeHello(const Hello& hello, std::uint8_t* out);
 // Parses exactly kHelloBytes. Checks magic, version, kind, status, rank < size, channel <
-// channels (or both zero), token length and zero padding; does not judge the token (see tokensEqual).
+// channels (or both zero), token length and zero padding; does not judge the token (see
+// tokensEqual).
 const char* parseHello(const std::uint8_t* data, std::size_t bytes, Hello& out);
 // Constant-time comparison (the time does not depend on where the tokens differ).
 bool tokensEqual(std::string_view a, std::string_view b);

@@ -59,8 +59,8 @@ void splitHostPort(const std::string& text, std::string& host, std::uint16_t& po
   port = static_cast<std::uint16_t>(value);
 }
 
-wire::Hello helloOf(wire::HelloKind kind, int rank, int size, const std::string& token,
-                    int channel, int channels, wire::HelloStatus status = wire::HelloStatus::Ok) {
+wire::Hello helloOf(wire::HelloKind kind, int rank, int size, const std::string& token, int channel,
+                    int channels, wire::HelloStatus status = wire::HelloStatus::Ok) {
   wire::Hello h;
   h.kind = kind;
   h.status = status;
@@ -93,9 +93,9 @@ net::Socket connectToPeer(int rank, int size, int peer, int channel, bootstrap::
   std::string host;
   std::uint16_t port = 0;
   splitHostPort(address, host, port, peer);
-  const std::string what = "rank " + std::to_string(rank) + " connecting to rank " +
-                           std::to_string(peer) + " at " + address +
-                           (options.channels > 1 ? " (channel " + std::to_string(channel) + ")" : "");
+  const std::string what =
+      "rank " + std::to_string(rank) + " connecting to rank " + std::to_string(peer) + " at " +
+      address + (options.channels > 1 ? " (channel " + std::to_string(channel) + ")" : "");
   net::Socket s = net::connectTo(host, port, deadline, what, true);
   std::uint8_t buffer[wire::kHelloBytes];
   wire::encodeHello(
@@ -116,9 +116,10 @@ net::Socket connectToPeer(int rank, int size, int peer, int channel, bootstrap::
   if (!bad && answer.kind != wire::HelloKind::DataAccept) bad = "not a data-port answer";
   if (bad) throw Error(ErrorCode::Transport, what + ": " + bad);
   if (answer.status != wire::HelloStatus::Ok) {
-    throw Error(ErrorCode::Transport, what + ": rank " + std::to_string(peer) +
-                                          " refused the connection; every rank must have the same "
-                                          "RINGLAB_TOKEN, number of ranks and RINGLAB_TCP_CHANNELS");
+    throw Error(ErrorCode::Transport,
+                what + ": rank " + std::to_string(peer) +
+                    " refused the connection; every rank must have the same "
+                    "RINGLAB_TOKEN, number of ranks and RINGLAB_TCP_CHANNELS");
   }
   if (!wire::tokensEqual(answer.token, options.token) ||
       answer.rank != static_cast<std::uint32_t>(peer) ||
@@ -176,8 +177,8 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
                  std::to_string(size);
       }
       if (reason.empty() && hello.channels != options.channels) {
-        reason = "opens " + std::to_string(hello.channels) +
-                 " channels per peer; this rank uses " + std::to_string(options.channels) +
+        reason = "opens " + std::to_string(hello.channels) + " channels per peer; this rank uses " +
+                 std::to_string(options.channels) +
                  " (RINGLAB_TCP_CHANNELS must be the same on every rank)";
       }
       if (reason.empty() && (hello.rank <= static_cast<std::uint32_t>(rank) ||
@@ -190,9 +191,9 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
       if (!reason.empty()) {
         refused.refused(p.peer, reason);
         // Tell a misconfigured rank why it failed; a stranger learns nothing from it.
-        wire::encodeHello(helloOf(wire::HelloKind::DataAccept, rank, size, "", 0, 0,
-                                  wire::HelloStatus::Refused),
-                          answer);
+        wire::encodeHello(
+            helloOf(wire::HelloKind::DataAccept, rank, size, "", 0, 0, wire::HelloStatus::Refused),
+            answer);
         [[maybe_unused]] ssize_t ignored =
             ::send(p.socket.fd(), answer, sizeof answer, MSG_NOSIGNAL);
         p.socket.reset();

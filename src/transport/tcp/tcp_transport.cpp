@@ -687,7 +687,7 @@ class TcpTransport final : public Transport {
   const int size_;
   const int channels_;
   const bool busyPoll_ = size_ <= static_cast<int>(std::thread::hardware_concurrency());
-  std::vector<Link> links_;  // [peer * channels_ + channel]
+  std::vector<Link> links_;                           // [peer * channels_ + channel]
   std::vector<std::uint64_t> sendCount_, recvCount_;  // messages posted per peer
   std::deque<Op> slots_;
   std::vector<std::int32_t> free_;
@@ -752,8 +752,8 @@ std::unique_ptr<Transport> connectTcp(int rank, int size, bootstrap::Store& stor
     throwInvalid("tcp transport: " + std::to_string(options.channels) +
                  " channels per peer: must be 1 to " + std::to_string(kMaxTcpChannels));
   }
-  return std::make_unique<tcp::TcpTransport>(
-      rank, size, tcp::connectMesh(rank, size, store, options), options);
+  return std::make_unique<tcp::TcpTransport>(rank, size,
+                                             tcp::connectMesh(rank, size, store, options), options);
 }
 
 }  // namespace ringlab::transport
