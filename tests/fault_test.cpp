@@ -90,14 +90,20 @@ std::string bench(const std::string& transport, int p, const std::string& size,
          " -n " + std::to_string(iterations) + " -w 0 -c 1 --timeout " + timeout;
 }
 
-// RINGLAB_TCP_CHANNELS=3 for the children of a "tcp_channels" test, unset again at its end: a
-// fault then hits one connection of several, and the rank to blame must still be found.
+// RINGLAB_TCP_CHANNELS=3 and RINGLAB_TCP_REDUCE_ON_RECEIVE=1 for the children of a "tcp_channels"
+// test, unset again at its end: a fault then hits one connection of several, and the rank to
+// blame must still be found.
 class ChannelsEnvironment : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (GetParam() == "tcp_channels") setenv("RINGLAB_TCP_CHANNELS", "3", 1);
+    if (GetParam() != "tcp_channels") return;
+    setenv("RINGLAB_TCP_CHANNELS", "3", 1);
+    setenv("RINGLAB_TCP_REDUCE_ON_RECEIVE", "1", 1);
   }
-  void TearDown() override { unsetenv("RINGLAB_TCP_CHANNELS"); }
+  void TearDown() override {
+    unsetenv("RINGLAB_TCP_CHANNELS");
+    unsetenv("RINGLAB_TCP_REDUCE_ON_RECEIVE");
+  }
 };
 
 class Faults : public ChannelsEnvironment {};

@@ -791,12 +791,16 @@ TEST(TcpChannels, BadSettingsAreOneLineNamingTheValue) {
   }
   setenv("RINGLAB_TCP_CHANNELS", "4", 1);
   setenv("RINGLAB_TCP_SOCKET_BUFFER", "2M", 1);
+  setenv("RINGLAB_TCP_REDUCE_ON_RECEIVE", "0", 1);
   transport::TcpOptions options;
+  options.reduceOnReceive = true;
   transport::applyTcpEnvironment(options);
   unsetenv("RINGLAB_TCP_CHANNELS");
   unsetenv("RINGLAB_TCP_SOCKET_BUFFER");
+  unsetenv("RINGLAB_TCP_REDUCE_ON_RECEIVE");
   EXPECT_EQ(options.channels, 4);
   EXPECT_EQ(options.socketBufferBytes, 2u << 20);
+  EXPECT_FALSE(options.reduceOnReceive);
 }
 
 }  // namespace

@@ -23,7 +23,8 @@
 namespace ringlab::test {
 
 // tcp_channels: tcp with three connections per pair of ranks (so that consecutive segments of a
-// transfer, and consecutive messages, travel on different connections) and fixed socket buffers.
+// transfer, and consecutive messages, travel on different connections), fixed socket buffers,
+// and reducing receives that combine out of staging as bytes arrive (elements split across reads).
 inline std::vector<std::string> worldKinds() {
   return {"inproc", "shm", "tcp", "tcp_channels"};
 }
@@ -36,6 +37,7 @@ inline std::unique_ptr<transport::Transport> connectRank(const std::string& kind
     if (kind == "tcp_channels") {
       options.channels = 3;
       options.socketBufferBytes = 256 * 1024;
+      options.reduceOnReceive = true;
     }
     return transport::connectTcp(rank, p, store, options);
   }

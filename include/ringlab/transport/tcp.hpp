@@ -26,10 +26,15 @@ struct TcpOptions {
   // SO_SNDBUF and SO_RCVBUF of every connection, in bytes; 0 leaves them to the kernel's
   // autotuning. The kernel caps them at net.core.wmem_max and rmem_max.
   std::uint64_t socketBufferBytes = 0;
+  // Reducing receives combine each piece of a payload as it arrives, out of the connection's
+  // small staging buffer (still in cache), instead of landing whole segments in the executor's
+  // scratch and combining them afterwards.
+  bool reduceOnReceive = false;
 };
 
-// Takes channels from RINGLAB_TCP_CHANNELS (1..kMaxTcpChannels) and socketBufferBytes from
-// RINGLAB_TCP_SOCKET_BUFFER (a size such as 4M; 0: the kernel's autotuning) where they are set.
+// Takes channels from RINGLAB_TCP_CHANNELS (1..kMaxTcpChannels), socketBufferBytes from
+// RINGLAB_TCP_SOCKET_BUFFER (a size such as 4M; 0: the kernel's autotuning) and reduceOnReceive
+// from RINGLAB_TCP_REDUCE_ON_RECEIVE (0 or 1) where they are set.
 // Throws InvalidArgument naming the variable, its value and what is valid.
 void applyTcpEnvironment(TcpOptions& options);
 

@@ -35,6 +35,7 @@
 #include "bootstrap/net.hpp"
 #include "bootstrap/wire.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/reduce.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/transport/tcp.hpp"
@@ -74,6 +75,12 @@ struct Op {
   std::size_t headerSent = 0;  // sends: header bytes written
   std::int32_t next = -1;      // next op in its peer's queue
   CallStamp stamp;             // receives: the stamp when posted
+  // Reducing receives (irecvReduce): data[i] = op(mine[i], received[i]), combined out of staging
+  // as the payload arrives; moved stays a whole number of elements.
+  bool reduces = false;
+  DataType type = DataType::Float32;
+  ReduceOp reduceOp = ReduceOp::Sum;
+  const std::byte* mine = nullptr;
   std::uint8_t header[kFrameHeaderBytes];
 };
 
@@ -100,7 +107,10 @@ class TcpTransport final : public Transport {
  public:
   TcpTransport(int rank, int size, std::vector<std::vector<net::Socket>> sockets,
                const TcpOptions& options)
-      : rank_(rank), size_(size), channels_(options.channels) {
+      : rank_(rank),
+        size_(size),
+        channels_(options.channels),
+        reduceOnReceive_(options.reduceOnReceive) {
     links_.resize(static_cast<std::size_t>(size) * channels_);
     for (int r = 0; r < size; ++r) {
       for (int c = 0; c < channels_; ++c) {
@@ -149,6 +159,20 @@ class TcpTransport final : public Transport {
     push(p.sends, index);
     if (idle) pushSends(op.link);  // most small messages leave here, in one sendmsg
     return Request{static_cast<std::uint32_t>(index)};
+  }
+
+  bool reducesOnReceive() const override { return reduceOnReceive_; }
+
+  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count, DataType type,
+                      ReduceOp op, std::uint32_t tag) override {
+    if (!reduceOnReceive_) return Transport::irecvReduce(peer, dst, mine, count, type, op, tag);
+    const Request request = irecv(peer, dst, count * dataTypeSize(type), tag);
+    Op& o = slots_[request.slot];
+    o.reduces = true;
+    o.type = type;
+    o.reduceOp = op;
+    o.mine = static_cast<const std::byte*>(mine);
+    return request;
   }
 
   Request irecv(int peer, void* data, std::size_t bytes, std::uint32_t tag) override {
@@ -357,6 +381,7 @@ class TcpTransport final : public Transport {
     op.moved = 0;
     op.headerSent = 0;
     op.next = -1;
+    op.reduces = false;
     return index;
   }
 
@@ -442,7 +467,9 @@ class TcpTransport final : public Transport {
         Op& op = slots_[p.reading];
         const std::size_t left = op.bytes - op.moved;
         const std::size_t staged = p.end - p.begin;
-        if (left > 0 && staged > 0) {
+        if (op.reduces && left > 0) {
+          if (!reduceStaged(op, p) && !readIntoStaging(p)) return;
+        } else if (left > 0 && staged > 0) {
           const std::size_t n = std::min(left, staged);
           std::memcpy(op.data + op.moved, p.staging.get() + p.begin, n);
           p.begin += n;
@@ -530,6 +557,32 @@ class TcpTransport final : public Transport {
         // data unread, or an abort that could not get through): fatal whatever we wait on.
         throw lost(peer, "reading from it", errno);
       }
+    }
+  }
+
+  // A reducing receive combines the whole elements of its payload that are staged; false when
+  // not one whole element is.
+  static bool reduceStaged(Op& op, Link& p) {
+    const std::size_t esize = dataTypeSize(op.type);
+    const std::size_t n = std::min(op.bytes - op.moved, p.end - p.begin) / esize;
+    if (n == 0) return false;
+    reduce(op.type, op.reduceOp, op.data + op.moved, op.mine + op.moved, p.staging.get() + p.begin,
+           n);
+    p.begin += n * esize;
+    op.moved += n * esize;
+    return true;
+  }
+
+  // Reads into `p`'s staging behind the part of an element staged already, for a reducing
+  // receive: staging is small enough to stay in cache between the read and the reduction.
+  // False when the socket would block; throws when the connection is lost.
+  bool readIntoStaging(Link& p) {
+    for (;;) {
+      const ssize_t n = compactAndRead(p);
+      if (n > 0) return true;
+      if (n == 0) throw lost(p.rank, "receiving from it", 0);
+      if (errno == EAGAIN || errno == EWOULDBLOCK) return false;
+      if (errno != EINTR) throw lost(p.rank, "receiving from it", errno);
     }
   }
 
@@ -686,6 +739,7 @@ class TcpTransport final : public Transport {
   const int rank_;
   const int size_;
   const int channels_;
+  const bool reduceOnReceive_;
   const bool busyPoll_ = size_ <= static_cast<int>(std::thread::hardware_concurrency());
   std::vector<Link> links_;                           // [peer * channels_ + channel]
   std::vector<std::uint64_t> sendCount_, recvCount_;  // messages posted per peer
@@ -711,6 +765,15 @@ void applyTcpEnvironment(TcpOptions& options) {
                    std::to_string(kMaxTcpChannels));
     }
     options.channels = channels;
+  }
+  if (const char* text = std::getenv("RINGLAB_TCP_REDUCE_ON_RECEIVE")) {
+    const std::string value = text;
+    if (value != "0" && value != "1") {
+      throwInvalid("RINGLAB_TCP_REDUCE_ON_RECEIVE='" + printableText(value) +
+                   "': 1 (combine received data as it arrives) or 0 (receive into scratch, "
+                   "then combine)");
+    }
+    options.reduceOnReceive = value == "1";
   }
   if (const char* text = std::getenv("RINGLAB_TCP_SOCKET_BUFFER")) {
     try {
