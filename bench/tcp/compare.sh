@@ -7,8 +7,9 @@
 #   bench/tcp/compare.sh                         p = 2, 5 rounds, 1M 16M 64M 256M
 #   P=4 ROUNDS=3 VARIANTS="1:0:0 2:0:0" bench/tcp/compare.sh
 #
-# A variant is CHANNELS:SOCKET_BUFFER:REDUCE_ON_RECEIVE, the values of RINGLAB_TCP_CHANNELS,
-# RINGLAB_TCP_SOCKET_BUFFER and RINGLAB_TCP_REDUCE_ON_RECEIVE (docs/transports.md). RINGLAB names
+# A variant is CHANNELS:SOCKET_BUFFER:REDUCE_ON_RECEIVE[:SEGMENT], the values of
+# RINGLAB_TCP_CHANNELS, RINGLAB_TCP_SOCKET_BUFFER, RINGLAB_TCP_REDUCE_ON_RECEIVE
+# (docs/transports.md) and bench's --segment (default 256K). RINGLAB names
 # the binary (default build/ringlab). Every element is checked: the summary counts wrong ones.
 # GLOO=PATH adds Gloo's three variants (bench/peers/gloo_bench.cpp, built by bench/peers/run.sh
 # into build-peers/gloo_bench) to every round and size, and the summary then gives, per variant,
@@ -28,10 +29,11 @@ for round in $(seq "$ROUNDS"); do
     # Large sizes: a fixed 5 iterations rather than a time, so that one run stays short.
     case $size in 1[0-9][0-9]M | [2-9][0-9][0-9]M | [0-9]*G) iters="-n 5 -w 1" ;; *) iters="--time 200ms" ;; esac
     for v in $VARIANTS; do
-      IFS=: read -r ch sb ror <<<"$v"
+      IFS=: read -r ch sb ror seg <<<"$v"
       # shellcheck disable=SC2086
       RINGLAB_TCP_CHANNELS=$ch RINGLAB_TCP_SOCKET_BUFFER=$sb RINGLAB_TCP_REDUCE_ON_RECEIVE=$ror \
-        "$RINGLAB" bench -p "$P" --transport tcp -b "$size" -e "$size" $iters 2>&1 |
+        "$RINGLAB" bench -p "$P" --transport tcp -b "$size" -e "$size" --segment "${seg:-256K}" \
+        $iters 2>&1 |
         awk -v v="$v" '/^ +[0-9]/ {print v, $1, $5, $8}' >>"$out"
     done
     if [ -n "${GLOO:-}" ]; then
