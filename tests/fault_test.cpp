@@ -82,13 +82,31 @@ std::vector<std::string> rowFields(const std::string& out, const std::string& by
   return {};
 }
 
+// "tcp_channels" is tcp with three connections per pair of ranks (ChannelsEnvironment).
 std::string bench(const std::string& transport, int p, const std::string& size,
                   const std::string& timeout, int iterations = 1) {
-  return "bench -p " + std::to_string(p) + " --transport " + transport + " -b " + size + " -e " +
-         size + " -n " + std::to_string(iterations) + " -w 0 -c 1 --timeout " + timeout;
+  const std::string kind = transport == "tcp_channels" ? "tcp" : transport;
+  return "bench -p " + std::to_string(p) + " --transport " + kind + " -b " + size + " -e " + size +
+         " -n " + std::to_string(iterations) + " -w 0 -c 1 --timeout " + timeout;
 }
 
-class Faults : public ::testing::TestWithParam<std::string> {};
+// RINGLAB_TCP_CHANNELS=3 and RINGLAB_TCP_REDUCE_ON_RECEIVE=1 for the children of a "tcp_channels"
+// test, unset again at its end: a fault then hits one connection of several, and the rank to
+// blame must still be found.
+class ChannelsEnvironment : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() != "tcp_channels") return;
+    setenv("RINGLAB_TCP_CHANNELS", "3", 1);
+    setenv("RINGLAB_TCP_REDUCE_ON_RECEIVE", "1", 1);
+  }
+  void TearDown() override {
+    unsetenv("RINGLAB_TCP_CHANNELS");
+    unsetenv("RINGLAB_TCP_REDUCE_ON_RECEIVE");
+  }
+};
+
+class Faults : public ChannelsEnvironment {};
 
 // One element corrupted on the wire per call, in rank 1's first message of the reduce-scatter:
 // the wrong partial sum is then gathered to all p = 3 ranks, so each checked run has exactly 3
@@ -139,7 +157,8 @@ TEST_P(Faults, DelayWithinTheDeadlineChangesNothing) {
   EXPECT_GE(std::stod(row[4]), 300000.0) << "the delay was not injected: " << t.result.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Transports, Faults, ::testing::Values("inproc", "shm", "tcp"));
+INSTANTIATE_TEST_SUITE_P(Transports, Faults,
+                         ::testing::Values("inproc", "shm", "tcp", "tcp_channels"));
 
 TEST(FaultSwitch, BadPlanIsOneCleanLine) {
   const Timed t = runWithFault("explode,rank=1", bench("inproc", 2, "4K", "1s"));
@@ -166,7 +185,7 @@ void expectEverySurvivorBlames(const std::string& plan, const std::string& comma
   EXPECT_EQ(right, kRepeats) << "the right rank named in " << right << " of " << kRepeats;
 }
 
-class Attribution : public ::testing::TestWithParam<std::string> {};
+class Attribution : public ChannelsEnvironment {};
 
 // Rank 1 stops (SIGSTOP) in the middle of its first allreduce at p = 3: both survivors name it.
 TEST_P(Attribution, RankStoppedMidCollectiveIsNamedByEverySurvivor) {
@@ -174,7 +193,14 @@ TEST_P(Attribution, RankStoppedMidCollectiveIsNamedByEverySurvivor) {
                             1.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Transports, Attribution, ::testing::Values("shm", "tcp"));
+// Rank 1 killed (SIGKILL) at its first data message of a 1 MiB allreduce at p = 3: with several
+// channels per pair, its segments were spread over all of them when it died.
+TEST_P(Attribution, RankKilledMidCollectiveIsNamedByEverySurvivor) {
+  expectEverySurvivorBlames("kill,rank=1,count=262144", bench(GetParam(), 3, "1M", "1s", 20), 2, 1,
+                            1.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, Attribution, ::testing::Values("shm", "tcp", "tcp_channels"));
 
 // p = 4 over tcp, rank 1 stopped or killed while connecting (after it reached rank 0, before it
 // accepted ranks 2 and 3): rank 0, already through setup, must not blame rank 3.

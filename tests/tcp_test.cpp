@@ -397,12 +397,15 @@ void sendBytes(const bootstrap::net::Socket& s, const void* data, std::size_t n)
   bootstrap::net::sendAll(s.fd(), data, n, bootstrap::net::Clock::now() + 1s, "test");
 }
 
+// A data connection's hello, for channel `channel` of `channels` per peer.
 std::vector<std::uint8_t> hello(bootstrap::wire::HelloKind kind, int rank, int size,
-                                const std::string& token) {
+                                const std::string& token, int channel = 0, int channels = 1) {
   bootstrap::wire::Hello h;
   h.kind = kind;
   h.rank = static_cast<std::uint32_t>(rank);
   h.size = static_cast<std::uint32_t>(size);
+  h.channel = static_cast<std::uint8_t>(channel);
+  h.channels = static_cast<std::uint8_t>(channels);
   h.token = token;
   std::vector<std::uint8_t> bytes(bootstrap::wire::kHelloBytes);
   bootstrap::wire::encodeHello(h, bytes.data());
@@ -679,6 +682,125 @@ TEST(TcpHostile, RefusedConnectionsAreRateLimitedWithACount) {
   }
   EXPECT_LE(lines, bootstrap::net::kRefusedBurst) << log;
   EXPECT_EQ(lines + counted, kAttempts) << log;
+}
+
+// --- Channels: several connections per pair of ranks ----------------------------------------
+
+transport::TcpOptions channelOptions(int channels, std::chrono::milliseconds timeout = kTimeout) {
+  transport::TcpOptions o = tcpOptions(timeout);
+  o.channels = channels;
+  return o;
+}
+
+TEST(TcpChannels, HelloCarriesTheChannelAndRefusesOneOutOfRange) {
+  namespace wire = bootstrap::wire;
+  wire::Hello parsed;
+  auto bytes = hello(wire::HelloKind::DataConnect, 1, 3, kToken, 2, 3);
+  ASSERT_EQ(wire::parseHello(bytes.data(), bytes.size(), parsed), nullptr);
+  EXPECT_EQ(parsed.channel, 2);
+  EXPECT_EQ(parsed.channels, 3);
+  for (auto [channel, channels] : {std::pair{3, 3}, std::pair{1, 0}, std::pair{255, 16}}) {
+    bytes = hello(wire::HelloKind::DataConnect, 1, 3, kToken, channel, channels);
+    const char* why = wire::parseHello(bytes.data(), bytes.size(), parsed);
+    ASSERT_NE(why, nullptr) << channel << " of " << channels;
+    EXPECT_STREQ(why, "channel out of range");
+  }
+}
+
+// Ranks set up with 2 and 3 channels: the one with 3 is refused, told why, and the other times
+// out naming it; the listener's log names both numbers.
+TEST(TcpChannels, RanksThatDisagreeOnTheNumberOfChannelsFailNamingIt) {
+  auto store = bootstrap::makeMemoryStore();
+  testing::internal::CaptureStderr();
+  auto outcomes = onThreads(2, [&](int r) {
+    transport::connectTcp(r, 2, *store, channelOptions(r == 0 ? 2 : 3, 500ms));
+  });
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(outcomes[0].code, ErrorCode::Timeout) << outcomes[0].message;
+  EXPECT_NE(outcomes[0].message.find("rank(s) 1 did not connect"), std::string::npos)
+      << outcomes[0].message;
+  EXPECT_EQ(outcomes[1].code, ErrorCode::Transport) << outcomes[1].message;
+  EXPECT_NE(outcomes[1].message.find("RINGLAB_TCP_CHANNELS"), std::string::npos)
+      << outcomes[1].message;
+  EXPECT_NE(log.find("opens 3 channels per peer; this rank uses 2"), std::string::npos) << log;
+}
+
+// Every channel is authenticated on its own: with rank 1's first channel in, a second channel
+// with the wrong token and a second claim to the first channel are refused and logged; the real
+// second channel then completes the setup.
+TEST(TcpChannels, EveryChannelPresentsTheToken) {
+  auto store = bootstrap::makeMemoryStore();
+  std::unique_ptr<Transport> t0;
+  std::string error0;
+  testing::internal::CaptureStderr();
+  std::thread rank0([&] {
+    try {
+      t0 = transport::connectTcp(0, 2, *store, channelOptions(2));
+    } catch (const std::exception& e) {
+      error0 = e.what();
+    }
+  });
+  const std::string address = store->get(addressKey(0), 2s);
+  auto connectChannel = [&](int channel, const std::string& token) {
+    auto s = dial(address);
+    auto h = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, token, channel, 2);
+    sendBytes(s, h.data(), h.size());
+    std::vector<std::uint8_t> answer(bootstrap::wire::kHelloBytes);
+    bootstrap::wire::Hello parsed;
+    const bool got = bootstrap::net::recvAll(s.fd(), answer.data(), answer.size(),
+                                             bootstrap::net::Clock::now() + 2s, "test");
+    const bool ok = got && !bootstrap::wire::parseHello(answer.data(), answer.size(), parsed) &&
+                    parsed.status == bootstrap::wire::HelloStatus::Ok;
+    return std::pair{std::move(s), ok};
+  };
+  auto first = connectChannel(0, kToken);
+  EXPECT_TRUE(first.second);
+  EXPECT_FALSE(connectChannel(1, "not-the-token").second);
+  EXPECT_FALSE(connectChannel(0, kToken).second);
+  auto second = connectChannel(1, kToken);
+  EXPECT_TRUE(second.second);
+  rank0.join();
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(error0, "");
+  EXPECT_TRUE(t0);
+  EXPECT_NE(log.find("wrong token"), std::string::npos) << log;
+  EXPECT_NE(log.find("claims rank 1 channel 0"), std::string::npos) << log;
+}
+
+TEST(TcpChannels, BadSettingsAreOneLineNamingTheValue) {
+  auto store = bootstrap::makeMemoryStore();
+  for (int channels : {0, transport::kMaxTcpChannels + 1}) {
+    test::expectInvalid([&] { transport::connectTcp(0, 2, *store, channelOptions(channels)); },
+                        {std::to_string(channels) + " channels per peer", "1 to 16"});
+  }
+  struct Case {
+    const char* variable;
+    const char* value;
+    const char* valid;
+  };
+  for (const Case& c :
+       {Case{"RINGLAB_TCP_CHANNELS", "0", "1..16"}, Case{"RINGLAB_TCP_CHANNELS", "17", "1..16"},
+        Case{"RINGLAB_TCP_CHANNELS", "two", "1..16"}, Case{"RINGLAB_TCP_CHANNELS", "", "1..16"},
+        Case{"RINGLAB_TCP_SOCKET_BUFFER", "lots", "such as 0"},
+        Case{"RINGLAB_TCP_SOCKET_BUFFER", "2G", "at most 1G"}}) {
+    setenv(c.variable, c.value, 1);
+    transport::TcpOptions options;
+    test::expectInvalid([&] { transport::applyTcpEnvironment(options); },
+                        {std::string(c.variable) + "='" + c.value + "'", c.valid});
+    unsetenv(c.variable);
+  }
+  setenv("RINGLAB_TCP_CHANNELS", "4", 1);
+  setenv("RINGLAB_TCP_SOCKET_BUFFER", "2M", 1);
+  setenv("RINGLAB_TCP_REDUCE_ON_RECEIVE", "0", 1);
+  transport::TcpOptions options;
+  options.reduceOnReceive = true;
+  transport::applyTcpEnvironment(options);
+  unsetenv("RINGLAB_TCP_CHANNELS");
+  unsetenv("RINGLAB_TCP_SOCKET_BUFFER");
+  unsetenv("RINGLAB_TCP_REDUCE_ON_RECEIVE");
+  EXPECT_EQ(options.channels, 4);
+  EXPECT_EQ(options.socketBufferBytes, 2u << 20);
+  EXPECT_FALSE(options.reduceOnReceive);
 }
 
 }  // namespace

@@ -24,9 +24,12 @@ namespace ringlab::test {
 
 // "shm_single_copy": shm with the single-copy threshold at 1000 bytes, so that one call mixes
 // messages read straight from the sender's buffer (ranks are threads: any address) with messages
-// copied through the slots.
+// copied through the slots. tcp_channels: tcp with three connections per pair of ranks (so that
+// consecutive segments of a transfer, and consecutive messages, travel on different connections),
+// fixed socket buffers, and reducing receives that combine out of staging as bytes arrive
+// (elements split across reads).
 inline std::vector<std::string> worldKinds() {
-  return {"inproc", "shm", "shm_single_copy", "tcp"};
+  return {"inproc", "shm", "shm_single_copy", "tcp", "tcp_channels"};
 }
 
 inline std::unique_ptr<transport::Transport> connectRank(const std::string& kind, int rank, int p,
@@ -35,9 +38,14 @@ inline std::unique_ptr<transport::Transport> connectRank(const std::string& kind
   if (kind == "shm_single_copy") {
     return transport::connectShm(rank, p, store, {"", std::chrono::seconds(10), 1000});
   }
-  if (kind == "tcp") {
-    return transport::connectTcp(rank, p, store,
-                                 {"127.0.0.1", "contract-test-token", std::chrono::seconds(10)});
+  if (kind == "tcp" || kind == "tcp_channels") {
+    transport::TcpOptions options{"127.0.0.1", "contract-test-token", std::chrono::seconds(10)};
+    if (kind == "tcp_channels") {
+      options.channels = 3;
+      options.socketBufferBytes = 256 * 1024;
+      options.reduceOnReceive = true;
+    }
+    return transport::connectTcp(rank, p, store, options);
   }
   throw Error(ErrorCode::Internal, "no such test world: " + kind);
 }

@@ -70,7 +70,9 @@ void ProcessGroupRinglab::connect(const BackendOptions& options) {
     if (rank_ != 0) token = store_.get("ringlab/token", timeout_);
     std::string bind = options.bindHost;
     if (bind.empty()) bind = hosts == 1 ? "127.0.0.1" : "0.0.0.0";
-    transport_ = transport::connectTcp(rank_, size_, store_, {bind, token, timeout_});
+    transport::TcpOptions tcp{bind, token, timeout_};
+    transport::applyTcpEnvironment(tcp);
+    transport_ = transport::connectTcp(rank_, size_, store_, tcp);
   } else {
     throwInvalid("ringlab transport '" + options.transport + "': valid are auto, shm, tcp");
   }

@@ -18,7 +18,7 @@ bool allZero(const std::uint8_t* p, std::size_t n) {
 }  // namespace
 
 // Layout: magic u32 | version u16 | kind u8 | status u8 | rank u32 | size u32 | token length u16 |
-// reserved u16 (zero) | token, zero padded to kMaxTokenBytes.
+// channel u8 | channels u8 | token, zero padded to kMaxTokenBytes.
 void encodeHello(const Hello& hello, std::uint8_t* out) {
   std::memset(out, 0, kHelloBytes);
   putU32(out, kHelloMagic);
@@ -29,6 +29,8 @@ void encodeHello(const Hello& hello, std::uint8_t* out) {
   putU32(out + 12, hello.size);
   const std::size_t n = hello.token.size() < kMaxTokenBytes ? hello.token.size() : kMaxTokenBytes;
   putU16(out + 16, static_cast<std::uint16_t>(n));
+  out[18] = hello.channel;
+  out[19] = hello.channels;
   std::memcpy(out + 20, hello.token.data(), n);
 }
 
@@ -43,13 +45,16 @@ const char* parseHello(const std::uint8_t* data, std::size_t bytes, Hello& out) 
   if (size == 0 || rank >= size) return "rank out of range";
   const std::uint16_t tokenBytes = getU16(data + 16);
   if (tokenBytes > kMaxTokenBytes) return "token longer than allowed";
-  if (getU16(data + 18) != 0) return "reserved field not zero";
+  const std::uint8_t channel = data[18], channels = data[19];
+  if (channels == 0 ? channel != 0 : channel >= channels) return "channel out of range";
   if (!allZero(data + 20 + tokenBytes, kMaxTokenBytes - tokenBytes))
     return "token padding not zero";
   out.kind = static_cast<HelloKind>(kind);
   out.status = static_cast<HelloStatus>(data[7]);
   out.rank = rank;
   out.size = size;
+  out.channel = channel;
+  out.channels = channels;
   out.token.assign(reinterpret_cast<const char*>(data + 20), tokenBytes);
   return nullptr;
 }

@@ -32,13 +32,18 @@ struct Hello {
   HelloStatus status = HelloStatus::Ok;
   std::uint32_t rank = 0;
   std::uint32_t size = 0;
+  // Data connections: this connection's channel and how many the connecting rank opens per peer
+  // (transport/tcp); zero for the store's connections.
+  std::uint8_t channel = 0;
+  std::uint8_t channels = 0;
   std::string token;  // at most kMaxTokenBytes
 };
 
 // Writes exactly kHelloBytes to `out`. The token must be at most kMaxTokenBytes.
 void encodeHello(const Hello& hello, std::uint8_t* out);
-// Parses exactly kHelloBytes. Checks magic, version, kind, status, rank < size, token length and
-// zero padding; does not judge the token (see tokensEqual).
+// Parses exactly kHelloBytes. Checks magic, version, kind, status, rank < size, channel <
+// channels (or both zero), token length and zero padding; does not judge the token (see
+// tokensEqual).
 const char* parseHello(const std::uint8_t* data, std::size_t bytes, Hello& out);
 // Constant-time comparison (the time does not depend on where the tokens differ).
 bool tokensEqual(std::string_view a, std::string_view b);

@@ -51,8 +51,9 @@ RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds ti
   if (kind == "shm") {
     world.transport = transport::connectShm(env->rank, env->size, *world.store, {env->job, setup});
   } else if (kind == "tcp") {
-    world.transport = transport::connectTcp(env->rank, env->size, *world.store,
-                                            {env->bindHost, env->token, setup});
+    transport::TcpOptions options{env->bindHost, env->token, setup};
+    transport::applyTcpEnvironment(options);
+    world.transport = transport::connectTcp(env->rank, env->size, *world.store, options);
   } else {
     throwInvalid("--transport " + kind + ": valid are inproc, shm, tcp, mpi");
   }

@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <string>
@@ -58,18 +59,22 @@ void splitHostPort(const std::string& text, std::string& host, std::uint16_t& po
   port = static_cast<std::uint16_t>(value);
 }
 
-wire::Hello helloOf(wire::HelloKind kind, int rank, int size, const std::string& token,
-                    wire::HelloStatus status = wire::HelloStatus::Ok) {
+wire::Hello helloOf(wire::HelloKind kind, int rank, int size, const std::string& token, int channel,
+                    int channels, wire::HelloStatus status = wire::HelloStatus::Ok) {
   wire::Hello h;
   h.kind = kind;
   h.status = status;
   h.rank = static_cast<std::uint32_t>(rank);
   h.size = static_cast<std::uint32_t>(size);
+  h.channel = static_cast<std::uint8_t>(channel);
+  h.channels = static_cast<std::uint8_t>(channels);
   h.token = token;
   return h;
 }
 
-net::Socket connectToPeer(int rank, int size, int peer, bootstrap::Store& store,
+// Connects channel `channel` to `peer`, handshake included: a rank opens its channels to a peer
+// one after another, so the peer sees them arrive in order.
+net::Socket connectToPeer(int rank, int size, int peer, int channel, bootstrap::Store& store,
                           const TcpOptions& options, Clock::time_point deadline) {
   std::string address;
   try {
@@ -88,11 +93,14 @@ net::Socket connectToPeer(int rank, int size, int peer, bootstrap::Store& store,
   std::string host;
   std::uint16_t port = 0;
   splitHostPort(address, host, port, peer);
-  const std::string what = "rank " + std::to_string(rank) + " connecting to rank " +
-                           std::to_string(peer) + " at " + address;
+  const std::string what =
+      "rank " + std::to_string(rank) + " connecting to rank " + std::to_string(peer) + " at " +
+      address + (options.channels > 1 ? " (channel " + std::to_string(channel) + ")" : "");
   net::Socket s = net::connectTo(host, port, deadline, what, true);
   std::uint8_t buffer[wire::kHelloBytes];
-  wire::encodeHello(helloOf(wire::HelloKind::DataConnect, rank, size, options.token), buffer);
+  wire::encodeHello(
+      helloOf(wire::HelloKind::DataConnect, rank, size, options.token, channel, options.channels),
+      buffer);
   bool ok = net::sendAll(s.fd(), buffer, sizeof buffer, deadline, what);
   try {
     ok = ok && net::recvAll(s.fd(), buffer, sizeof buffer, deadline, what);
@@ -108,9 +116,10 @@ net::Socket connectToPeer(int rank, int size, int peer, bootstrap::Store& store,
   if (!bad && answer.kind != wire::HelloKind::DataAccept) bad = "not a data-port answer";
   if (bad) throw Error(ErrorCode::Transport, what + ": " + bad);
   if (answer.status != wire::HelloStatus::Ok) {
-    throw Error(ErrorCode::Transport, what + ": rank " + std::to_string(peer) +
-                                          " refused the connection; every rank must have the same "
-                                          "RINGLAB_TOKEN and the same number of ranks");
+    throw Error(ErrorCode::Transport,
+                what + ": rank " + std::to_string(peer) +
+                    " refused the connection; every rank must have the same "
+                    "RINGLAB_TOKEN, number of ranks and RINGLAB_TCP_CHANNELS");
   }
   if (!wire::tokensEqual(answer.token, options.token) ||
       answer.rank != static_cast<std::uint32_t>(peer) ||
@@ -129,11 +138,11 @@ struct Pending {
   std::size_t got = 0;
 };
 
-// Accepts until every rank above `rank` has connected with the right token.
+// Accepts until every rank above `rank` has connected all its channels with the right token.
 void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::string& address,
                        const TcpOptions& options, Clock::time_point deadline,
-                       std::vector<net::Socket>& sockets) {
-  int missing = size - 1 - rank;
+                       std::vector<std::vector<net::Socket>>& sockets) {
+  int missing = (size - 1 - rank) * options.channels;
   net::RefusedLog refused("rank " + std::to_string(rank) + " data port");
   std::vector<std::unique_ptr<Pending>> pending;
   std::vector<pollfd> fds;
@@ -167,30 +176,38 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
         reason = "claims a job of " + std::to_string(hello.size) + " ranks; this one has " +
                  std::to_string(size);
       }
-      if (reason.empty() &&
-          (hello.rank <= static_cast<std::uint32_t>(rank) || sockets[hello.rank].valid())) {
-        reason = "claims rank " + std::to_string(hello.rank) + ", which is not a rank above " +
-                 std::to_string(rank) + " still to connect";
+      if (reason.empty() && hello.channels != options.channels) {
+        reason = "opens " + std::to_string(hello.channels) + " channels per peer; this rank uses " +
+                 std::to_string(options.channels) +
+                 " (RINGLAB_TCP_CHANNELS must be the same on every rank)";
+      }
+      if (reason.empty() && (hello.rank <= static_cast<std::uint32_t>(rank) ||
+                             sockets[hello.rank][hello.channel].valid())) {
+        reason = "claims rank " + std::to_string(hello.rank) + " channel " +
+                 std::to_string(hello.channel) + ", which is not a connection from a rank above " +
+                 std::to_string(rank) + " still to come";
       }
       std::uint8_t answer[wire::kHelloBytes];
       if (!reason.empty()) {
         refused.refused(p.peer, reason);
         // Tell a misconfigured rank why it failed; a stranger learns nothing from it.
         wire::encodeHello(
-            helloOf(wire::HelloKind::DataAccept, rank, size, "", wire::HelloStatus::Refused),
+            helloOf(wire::HelloKind::DataAccept, rank, size, "", 0, 0, wire::HelloStatus::Refused),
             answer);
         [[maybe_unused]] ssize_t ignored =
             ::send(p.socket.fd(), answer, sizeof answer, MSG_NOSIGNAL);
         p.socket.reset();
         continue;
       }
-      wire::encodeHello(helloOf(wire::HelloKind::DataAccept, rank, size, options.token), answer);
+      wire::encodeHello(helloOf(wire::HelloKind::DataAccept, rank, size, options.token,
+                                hello.channel, options.channels),
+                        answer);
       if (!net::sendAll(
               p.socket.fd(), answer, sizeof answer, deadline,
               "rank " + std::to_string(rank) + " answering rank " + std::to_string(hello.rank))) {
         continue;  // the deadline check below reports the missing rank
       }
-      sockets[hello.rank] = std::move(p.socket);
+      sockets[hello.rank][hello.channel] = std::move(p.socket);
       --missing;
     }
     std::erase_if(pending, [](const std::unique_ptr<Pending>& p) { return !p->socket.valid(); });
@@ -210,7 +227,9 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
   if (missing > 0) {
     std::string names;
     for (int r = rank + 1; r < size; ++r) {
-      if (!sockets[r].valid()) names += (names.empty() ? "" : ", ") + std::to_string(r);
+      const bool all = std::all_of(sockets[r].begin(), sockets[r].end(),
+                                   [](const net::Socket& s) { return s.valid(); });
+      if (!all) names += (names.empty() ? "" : ", ") + std::to_string(r);
     }
     throw Error(ErrorCode::Timeout,
                 "rank " + std::to_string(rank) + ": rank(s) " + names +
@@ -221,13 +240,15 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
 }
 
 // Setup failed: every peer connected so far hears it, best effort and briefly.
-void abortConnected(std::vector<net::Socket>& sockets, const Error& cause) {
-  for (net::Socket& s : sockets) {
-    if (!s.valid()) continue;
-    try {
-      sendAbortFrame(s.fd(), cause, Clock::now() + std::chrono::milliseconds(100));
-    } catch (const Error&) {
-      // that peer is gone: nothing to tell it
+void abortConnected(std::vector<std::vector<net::Socket>>& sockets, const Error& cause) {
+  for (auto& channels : sockets) {
+    for (net::Socket& s : channels) {
+      if (!s.valid()) continue;
+      try {
+        sendAbortFrame(s.fd(), cause, Clock::now() + std::chrono::milliseconds(100));
+      } catch (const Error&) {
+        // that peer is gone: nothing to tell it
+      }
     }
   }
 }
@@ -250,10 +271,13 @@ bool sendAbortFrame(int fd, const Error& cause, Clock::time_point deadline) {
   return ::send(fd, &urgent, 1, MSG_OOB | MSG_NOSIGNAL | MSG_DONTWAIT) == 1;
 }
 
-std::vector<net::Socket> connectMesh(int rank, int size, bootstrap::Store& store,
-                                     const TcpOptions& options) {
+std::vector<std::vector<net::Socket>> connectMesh(int rank, int size, bootstrap::Store& store,
+                                                  const TcpOptions& options) {
   const auto deadline = Clock::now() + options.timeout;
-  std::vector<net::Socket> sockets(static_cast<std::size_t>(size));
+  std::vector<std::vector<net::Socket>> sockets(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    if (r != rank) sockets[r].resize(static_cast<std::size_t>(options.channels));
+  }
   if (size == 1) return sockets;
   const std::string what = "rank " + std::to_string(rank) + " data port";
   net::Socket listener = net::listenOn(options.bindHost, 0, what);
@@ -264,7 +288,9 @@ std::vector<net::Socket> connectMesh(int rank, int size, bootstrap::Store& store
   // is accepting by then, so the setup cannot wait in a circle.
   try {
     for (int peer = 0; peer < rank; ++peer) {
-      sockets[peer] = connectToPeer(rank, size, peer, store, options, deadline);
+      for (int c = 0; c < options.channels; ++c) {
+        sockets[peer][c] = connectToPeer(rank, size, peer, c, store, options, deadline);
+      }
     }
     injectSetupFault(rank);  // test-only: RINGLAB_FAULT=stop|kill,...,at=setup
     acceptHigherRanks(rank, size, listener, address, options, deadline, sockets);

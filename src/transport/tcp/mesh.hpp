@@ -13,12 +13,14 @@
 
 namespace ringlab::transport::tcp {
 
-// One connected, authenticated, non-blocking socket per rank (none for `rank` itself). Throws
+// options.channels connected, authenticated, non-blocking sockets per rank, indexed [rank][channel]
+// (none for `rank` itself); every channel presents the token and its index in its hello. Throws
 // Timeout naming the ranks that did not show up, Transport for a port or connection failure.
 // A rank whose setup fails tells the peers it has connected already, with an abort (below), so
 // that they know it is alive and gave up, rather than blame it for closing.
-std::vector<bootstrap::net::Socket> connectMesh(int rank, int size, bootstrap::Store& store,
-                                                const TcpOptions& options);
+std::vector<std::vector<bootstrap::net::Socket>> connectMesh(int rank, int size,
+                                                             bootstrap::Store& store,
+                                                             const TcpOptions& options);
 
 // Writes an Abort frame (cause's code and text) at a frame boundary of `fd`, then one byte of
 // urgent data. Returns false when the urgent byte did not fit (the stream is full); throws when
