@@ -150,13 +150,16 @@ record_failure() {  # peer variant p version note
   failures=$((failures + 1))
   say "FAILED: $1 $2 p=$3 round $round: $5"
 }
+# CSV rows on stdin with the round appended as the 11th field (a program that prints no note
+# column gets an empty one first).
+with_round() { awk -F, -v OFS=, -v round="$round" '{ while (NF < 10) $(NF + 1) = ""; print $0, round }'; }
 run_rows() {
   local peer=$1 variant=$2 p=$3 version=$4 log=$5
   shift 6
   say "$peer $variant p=$p round $round"
   supervised "$@" >"$log.rows" 2>"$log"
   local rc=$?
-  grep "^$peer," "$log.rows" | sed "s/\$/,$round/" >>"$csv"
+  grep "^$peer," "$log.rows" | with_round >>"$csv"
   case $rc in
     0) ;;
     # Exit 1 means wrong elements, which the rows then show; without such a row it is a failure.
@@ -176,7 +179,7 @@ run_ringlab() {
   supervised "$@" --json "$json" >"$log" 2>&1
   local rc=$?
   if [ -s "$json" ]; then
-    "$python" "$here/report.py" ringlab-rows "$json" --variant "$variant" | sed "s/\$/,$round/" >>"$csv" ||
+    "$python" "$here/report.py" ringlab-rows "$json" --variant "$variant" | with_round >>"$csv" ||
       record_failure ringlab "$variant" "$p" "$ringlab_version" "cannot read $json"
   fi
   # Exit 1 with a JSON file: some elements were wrong, and the rows say how many.
