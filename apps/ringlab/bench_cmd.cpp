@@ -228,8 +228,8 @@ int runBenchCommand(BenchArgs args) {
   // Priced after the sweep, on the rank that speaks for the job: the other ranks are gone and
   // leave the cores to the rate measurements.
   if (args.roofline && speaks) {
-    const measure::RooflineReport roof = measure::priceRows(
-        record, config, args.transport, job::usableCores(args.transport));
+    const measure::RooflineReport roof =
+        measure::priceRows(record, config, args.transport, job::usableCores(args.transport));
     args.json.printText(report::rooflineTable(roof));
     json["roofline"] = measure::toJson(roof);
   }

@@ -46,17 +46,16 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
                  report.loopbackBytesPerSecond, cores};
     // The profile's gamma is a float32 sum's (calibrate's kCalibrateReduceType).
     if (config.profile && type == DataType::Float32) {
-      const double gamma =
-          model::forMessage(config.profile->params, static_cast<double>(row.bytes))
-              .reduce.gamma_s_per_byte;
+      const double gamma = model::forMessage(config.profile->params, static_cast<double>(row.bytes))
+                               .reduce.gamma_s_per_byte;
       if (gamma > 0) {
         out.rates.reduceBytesPerSecond = 1 / gamma;
         report.reduceFromProfile = true;
       }
     }
     const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
-        config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count,
-        type, config.collective.autoModel, config.collective.autoTable.get());
+        config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count, type,
+        config.collective.autoModel, config.collective.autoTable.get());
     const schedule::Schedule schedule =
         model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec);
     out.roof = model::roofline(schedule, row.count, type, report.traffic, out.rates);

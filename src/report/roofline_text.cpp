@@ -24,9 +24,9 @@ std::string counted(const measure::RooflineReport& r) {
 std::string rooflineTable(const measure::RooflineReport& r) {
   std::string text = "#\n# roofline (" + counted(r) + "; reduce rate " +
                      (r.reduceFromProfile ? "of float32 from the profile" : "measured") + ")\n";
-  text += fmt::format("# {:>12} {:>8} {:>5} {:>16} {:>10} {:>10} {:>7} {:>8} {:>8}\n", "size",
-                      "type", "op", "algorithm", "time(us)", "roof(us)", "of-roof", "copyGB/s",
-                      "reduGB/s");
+  text +=
+      fmt::format("# {:>12} {:>8} {:>5} {:>16} {:>10} {:>10} {:>7} {:>8} {:>8}\n", "size", "type",
+                  "op", "algorithm", "time(us)", "roof(us)", "of-roof", "copyGB/s", "reduGB/s");
   for (const measure::RooflineRow& row : r.rows) {
     // Comment lines all: the table above stays the one that nccl-tests' readers parse.
     text += fmt::format("# {:>12} {:>8} {:>5} {:>16} {:10.1f} {:10.1f} {:6.0f}% {:8.2f} {:8.2f}\n",
