@@ -193,55 +193,55 @@ openmpi_run=(mpirun.openmpi --oversubscribe)
 [ "$(id -u)" -eq 0 ] && openmpi_run+=(--allow-run-as-root)
 
 for round in $(seq "$rounds"); do
-[ "$rounds" -gt 1 ] && tag="-r$round"
-for p in $ps_list; do
-  if wants ringlab; then
-    for transport in inproc shm tcp; do
-      run_ringlab "$transport" "$p" "$out/logs/ringlab-$transport-p$p$tag.log" -- \
-        "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+  [ "$rounds" -gt 1 ] && tag="-r$round"
+  for p in $ps_list; do
+    if wants ringlab; then
+      for transport in inproc shm tcp; do
+        run_ringlab "$transport" "$p" "$out/logs/ringlab-$transport-p$p$tag.log" -- \
+          "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+      done
+      # The ring is ringlab's default; `--algo auto` picks per size from the model, as MPI libraries
+      # pick their algorithm per size (recursive doubling for small messages at p = 4, for example).
+      for transport in shm tcp; do
+        run_ringlab "$transport+auto" "$p" "$out/logs/ringlab-$transport-auto-p$p$tag.log" -- \
+          "$ringlab" bench -p "$p" --transport "$transport" --algo auto "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+      done
+      # Under Open MPI; --peer-mpi also times MPI_Allreduce on the same buffers in the same run.
+      run_ringlab mpi "$p" "$out/logs/ringlab-mpi-p$p$tag.log" -- \
+        "${openmpi_run[@]}" -np "$p" "$ringlab" bench --transport mpi --peer-mpi "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+    fi
+    for mpi in openmpi mpich; do
+      wants $mpi || continue
+      if [ $mpi = openmpi ]; then launcher=("${openmpi_run[@]}" -np "$p"); else launcher=(mpirun.mpich -np "$p"); fi
+      program=("$build/mpi_allreduce_bench_$mpi" "${sweep[@]}" -T "$seconds" -w "$warmup" --peer $mpi)
+      mpi_version="$mpi (lib$mpi-dev $(pkg_version lib$mpi-dev))"
+      run_rows $mpi MPI_Allreduce "$p" "$mpi_version" "$out/logs/$mpi-p$p$tag.log" -- \
+        "${launcher[@]}" "${program[@]}" --variant MPI_Allreduce
+      if [ "$tunables" = 1 ]; then
+        # Open MPI's mpirun passes the variable on with -x; MPICH's passes the whole environment.
+        extra=()
+        [ $mpi = openmpi ] && extra=(-x GLIBC_TUNABLES)
+        run_rows $mpi MPI_Allreduce+malloc-tunables "$p" "$mpi_version" "$out/logs/$mpi-tunables-p$p$tag.log" -- \
+          env GLIBC_TUNABLES="$malloc_tunables" "${launcher[@]}" "${extra[@]}" "${program[@]}" \
+          --variant MPI_Allreduce+malloc-tunables
+      fi
     done
-    # The ring is ringlab's default; `--algo auto` picks per size from the model, as MPI libraries
-    # pick their algorithm per size (recursive doubling for small messages at p = 4, for example).
-    for transport in shm tcp; do
-      run_ringlab "$transport+auto" "$p" "$out/logs/ringlab-$transport-auto-p$p$tag.log" -- \
-        "$ringlab" bench -p "$p" --transport "$transport" --algo auto "${sweep[@]}" --time "${seconds}s" -w "$warmup"
-    done
-    # Under Open MPI; --peer-mpi also times MPI_Allreduce on the same buffers in the same run.
-    run_ringlab mpi "$p" "$out/logs/ringlab-mpi-p$p$tag.log" -- \
-      "${openmpi_run[@]}" -np "$p" "$ringlab" bench --transport mpi --peer-mpi "${sweep[@]}" --time "${seconds}s" -w "$warmup"
-  fi
-  for mpi in openmpi mpich; do
-    wants $mpi || continue
-    if [ $mpi = openmpi ]; then launcher=("${openmpi_run[@]}" -np "$p"); else launcher=(mpirun.mpich -np "$p"); fi
-    program=("$build/mpi_allreduce_bench_$mpi" "${sweep[@]}" -T "$seconds" -w "$warmup" --peer $mpi)
-    mpi_version="$mpi (lib$mpi-dev $(pkg_version lib$mpi-dev))"
-    run_rows $mpi MPI_Allreduce "$p" "$mpi_version" "$out/logs/$mpi-p$p$tag.log" -- \
-      "${launcher[@]}" "${program[@]}" --variant MPI_Allreduce
-    if [ "$tunables" = 1 ]; then
-      # Open MPI's mpirun passes the variable on with -x; MPICH's passes the whole environment.
-      extra=()
-      [ $mpi = openmpi ] && extra=(-x GLIBC_TUNABLES)
-      run_rows $mpi MPI_Allreduce+malloc-tunables "$p" "$mpi_version" "$out/logs/$mpi-tunables-p$p$tag.log" -- \
-        env GLIBC_TUNABLES="$malloc_tunables" "${launcher[@]}" "${extra[@]}" "${program[@]}" \
-        --variant MPI_Allreduce+malloc-tunables
+    if wants gloo; then
+      # One run per variant, so that a variant that fails or crawls cannot take the others with it.
+      for variant in ring ring_chunked allreduce; do
+        store=$(mktemp -d "${TMPDIR:-/tmp}/gloo_bench.XXXXXX") || die "no temporary directory"
+        run_rows gloo "$variant" "$p" "$gloo_version" "$out/logs/gloo-$variant-p$p$tag.log" -- \
+          "$build/gloo_bench" -p "$p" --store "$store" --variants "$variant" "${sweep[@]}" -T "$seconds" -w "$warmup" \
+          --version "$gloo_version"
+        rm -rf "$store"
+        store=""
+      done
+    fi
+    if wants torch; then
+      run_rows torch all_reduce "$p" "torch (python3-torch $torch_package)" "$out/logs/torch-p$p$tag.log" -- \
+        "$python" "$here/torch_bench.py" -p "$p" "${sweep[@]}" -T "$seconds" -w "$warmup" --package "$torch_package"
     fi
   done
-  if wants gloo; then
-    # One run per variant, so that a variant that fails or crawls cannot take the others with it.
-    for variant in ring ring_chunked allreduce; do
-      store=$(mktemp -d "${TMPDIR:-/tmp}/gloo_bench.XXXXXX") || die "no temporary directory"
-      run_rows gloo "$variant" "$p" "$gloo_version" "$out/logs/gloo-$variant-p$p$tag.log" -- \
-        "$build/gloo_bench" -p "$p" --store "$store" --variants "$variant" "${sweep[@]}" -T "$seconds" -w "$warmup" \
-        --version "$gloo_version"
-      rm -rf "$store"
-      store=""
-    done
-  fi
-  if wants torch; then
-    run_rows torch all_reduce "$p" "torch (python3-torch $torch_package)" "$out/logs/torch-p$p$tag.log" -- \
-      "$python" "$here/torch_bench.py" -p "$p" "${sweep[@]}" -T "$seconds" -w "$warmup" --package "$torch_package"
-  fi
-done
 done
 
 # ---- report ------------------------------------------------------------------------------------
