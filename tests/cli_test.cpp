@@ -694,6 +694,22 @@ TEST(CliBench, Int32MaxThreeRanks) {
                           {"8", "16", "32", "64", "128", "256", "512", "1024", "2048", "4096"});
 }
 
+TEST(CliBench, RooflinePricesEveryRow) {
+  const RunResult r = runRinglab(
+      {"bench", "-p", "3", "-b", "8", "-e", "4K", "-f", "8", "-n", "2", "-w", "1", "--roofline"});
+  expectSuccess(r);
+  expectCorrectBenchTable(r, "float32", "sum", {"8", "64", "512", "4096"});
+  const std::size_t table = r.out.find("# roofline (inproc: 1 memory pass");
+  ASSERT_NE(table, std::string::npos) << r.out;
+  for (const char* size :
+       {"\n#            8 ", "\n#           64 ", "\n#          512 ", "\n#         4096 "})
+    EXPECT_NE(r.out.find(size, table), std::string::npos) << "no roofline row for" << size;
+}
+
+TEST(CliBenchBadInput, RooflineOfMpiIsRefused) {
+  expectCleanError(runRinglab({"bench", "--transport", "mpi", "--roofline"}), {"mpi"});
+}
+
 TEST(CliBench, Float16AvgSevenRanks) {
   const RunResult r = runRinglab(
       {"bench", "-p", "7", "-d", "float16", "-o", "avg", "-b", "2", "-e", "2K", "-n", "1"});

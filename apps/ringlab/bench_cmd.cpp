@@ -18,10 +18,13 @@
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/bench.hpp"
+#include "ringlab/measure/roofline_rows.hpp"
 #include "ringlab/measure/statistics.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/model/roofline.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/pictures.hpp"
+#include "ringlab/report/roofline_text.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
 #include "ringlab/transport/mpi.hpp"
 
@@ -71,6 +74,7 @@ struct BenchArgs {
   const RefusedFlag* refused = nullptr;  // an nccl-tests flag given that does not apply here
   std::string refusedValue;              // what it was given (unused)
   bool peerMpi = false, samples = false;
+  bool roofline = false;  // --roofline: each row against this machine's copy/reduce/loopback limit
   bool ranksGiven = false;      // -p on the command line (processes take p from their launcher)
   bool transportGiven = false;  // else the launcher's, if one started this process
   std::string timeout = "60s";
@@ -97,6 +101,7 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
   measure::parseStatistics(args.stats);  // refused before any rank process starts
   if (!args.overlays.empty() && args.svg.empty())
     throwInvalid("--overlay draws other runs into the --svg picture: add --svg FILE");
+  if (args.roofline) model::transportTraffic(args.transport);  // refused before measuring (mpi)
   if (!args.svg.empty() && (args.sweep.dtype == "all" || args.sweep.op == "all"))
     throwInvalid("--svg draws one busbw curve: with it, name one -d datatype and one -o op");
   return exec::timeoutFromSeconds(parseSeconds(args.timeout), "--timeout");
@@ -201,7 +206,8 @@ int runBenchCommand(BenchArgs args) {
       config.peerLibrary = transport::mpiLibraryVersion();
     }
   }
-  if (!job::speaksForTheJob(part)) {
+  const bool speaks = job::speaksForTheJob(part);
+  if (!speaks) {
     args.json.path.clear();
     args.svg.clear();
   }
@@ -227,7 +233,16 @@ int runBenchCommand(BenchArgs args) {
   const std::uint64_t totalWrong =
       measureAndPrint(config, processComm.get(), columns, record, args.json);
   args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");
-  if (args.json.given()) args.json.write(measure::toJson(record).dump(2) + "\n");
+  nlohmann::json json = measure::toJson(record);
+  // Priced after the sweep, on the rank that speaks for the job: the other ranks are gone and
+  // leave the cores to the rate measurements.
+  if (args.roofline && speaks) {
+    const measure::RooflineReport roof =
+        measure::priceRows(record, config, args.transport, job::usableCores(args.transport));
+    args.json.printText(report::rooflineTable(roof));
+    json["roofline"] = measure::toJson(roof);
+  }
+  if (args.json.given()) args.json.write(json.dump(2) + "\n");
   if (!args.svg.empty()) {
     io::writeTextFile(args.svg, report::chartSvg(report::benchChart(record, overlays)), "--svg");
     args.json.printText("# busbw plot written to " + args.svg + "\n");
@@ -280,6 +295,10 @@ Action addBenchCommand(CLI::App& app) {
   cmd->add_flag("--samples", args->samples,
                 "keep every iteration's time in the --json record (samples_us), and each "
                 "rank's (rank_samples_us)");
+  cmd->add_flag("--roofline", args->roofline,
+                "after the sweep, price each row against this machine's limit: the time its "
+                "memory traffic needs at the copy and reduce rates (tcp: the loopback rate) "
+                "measured here, and the row's share of it (docs/roofline.md)");
   cmd->add_flag("--peer-mpi", args->peerMpi,
                 "also time MPI_Allreduce on the same buffers (--transport mpi, under mpirun)");
   return [args, cmd] {

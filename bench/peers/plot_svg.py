@@ -9,6 +9,7 @@ A point whose result had wrong elements is drawn as a red cross, never left out.
 
 import csv
 import math
+import statistics
 import sys
 from collections import defaultdict
 from xml.sax.saxutils import escape
@@ -32,18 +33,21 @@ def size_text(n):
 
 
 def load(path):
-    series = defaultdict(list)  # (p, label) -> [(size, busbw, right)]
+    rounds = defaultdict(list)  # (p, label, size) -> [(time_us, right)], one per round (PEERS_ROUNDS)
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             if not r["time_us"] or not r["size_bytes"] or r["variant"].endswith("/in-place"):
                 continue
-            p, size, time_us = int(r["p"]), int(r["size_bytes"]), float(r["time_us"])
-            # From the time rather than the rounded CSV column; p = 1 has no bus bandwidth.
-            busbw = size / (time_us * 1e3) * 2 * (p - 1) / p if time_us > 0 else 0
-            if busbw <= 0:
-                continue
-            series[(int(r["p"]), f"{r['peer']}:{r['variant']}")].append(
-                (int(r["size_bytes"]), busbw, r["wrong"] == "0"))
+            rounds[(int(r["p"]), f"{r['peer']}:{r['variant']}", int(r["size_bytes"]))].append(
+                (float(r["time_us"]), r["wrong"] == "0"))
+    series = defaultdict(list)  # (p, label) -> [(size, busbw, right)]
+    for (p, label, size), times in sorted(rounds.items()):
+        # The median over rounds, as the table's times; wrong if any round was.
+        time_us = statistics.median(t for t, _ in times)
+        # From the time rather than the rounded CSV column; p = 1 has no bus bandwidth.
+        busbw = size / (time_us * 1e3) * 2 * (p - 1) / p if time_us > 0 else 0
+        if busbw > 0:
+            series[(p, label)].append((size, busbw, all(right for _, right in times)))
     return series
 
 

@@ -6,10 +6,10 @@
 # slowest rank's, median reported, every element checked against its closed form.
 #
 # Output, in $PEERS_OUT (default build-peers/results-DATE):
-#   results.csv  peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note
+#   results.csv  peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,round
 #                (a run that failed leaves a row with empty time and the reason in note)
-#   table.md     per p: ringlab's variants against the best peer at each size (ratios), then
-#                every variant's time
+#   table.md     per p: ringlab's variants against the best peer at each size (ratios: the worst
+#                and the median over rounds), then every variant's time; goals judged by the worst
 #   busbw.svg    busbw against size, log-log, one line per variant, one panel per p
 #   versions.txt, host.txt, logs/, json/
 #
@@ -17,6 +17,7 @@
 #   PEERS_P="2 4"  PEERS_MIN=4  PEERS_MAX=256M  PEERS_FACTOR=4  PEERS_TIME=0.3  PEERS_WARMUP=2
 #   PEERS_ONLY="ringlab openmpi mpich gloo torch"   which families to run
 #   PEERS_TUNABLES=1    also run each MPI with the malloc tunables below (0: skip)
+#   PEERS_ROUNDS=1      interleaved rounds: round 1 runs every variant at every p, then round 2...
 #   PEERS_TIMEOUT=1800  seconds before one run is declared hung and stopped
 #   PEERS_OUT=DIR       where results go
 #   RINGLAB=PATH        use this ringlab binary as it is; by default the repository's build/
@@ -39,6 +40,8 @@ warmup=${PEERS_WARMUP:-2}
 only=${PEERS_ONLY:-"ringlab openmpi mpich gloo torch"}
 tunables=${PEERS_TUNABLES:-1}
 run_timeout=${PEERS_TIMEOUT:-1800}
+rounds=${PEERS_ROUNDS:-1}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: PEERS_ROUNDS=$rounds: must be a whole number >= 1" >&2; exit 2; }
 build="$root/build-peers"
 out=${PEERS_OUT:-"$build/results-$(date +%Y%m%d-%H%M%S)"}
 python=/usr/bin/python3  # Debian's interpreter, the one python3-torch installs into
@@ -111,12 +114,14 @@ torch_package=$(pkg_version python3-torch)
 {
   echo "host $(hostname)  date $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpus $(nproc)  $(uname -sr)"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "settings: p='$ps_list' sizes $min..$max x$factor  T=${seconds}s  warm-up $warmup  only='$only'  tunables=$tunables"
+  echo "settings: rounds $rounds  p='$ps_list' sizes $min..$max x$factor  T=${seconds}s  warm-up $warmup  only='$only'  tunables=$tunables"
 } >"$out/host.txt"
 cat "$out/versions.txt" "$out/host.txt" >&3
 
 csv="$out/results.csv"
-echo "peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note" >"$csv"
+echo "peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,round" >"$csv"
+round=1
+tag=""  # log and JSON names carry the round when there are several
 
 # ---- running -----------------------------------------------------------------------------------
 # run_rows PEER VARIANT P VERSION LOG -- COMMAND...: runs a command that prints CSV rows and
@@ -141,17 +146,20 @@ supervised() {  # COMMAND...; returns its exit status (124 or 137 when it was st
   return $rc
 }
 record_failure() {  # peer variant p version note
-  echo "$1,$2,$3,,,,,$4,,$5" >>"$csv"
+  echo "$1,$2,$3,,,,,$4,,$5,$round" >>"$csv"
   failures=$((failures + 1))
-  say "FAILED: $1 $2 p=$3: $5"
+  say "FAILED: $1 $2 p=$3 round $round: $5"
 }
+# CSV rows on stdin with the round appended as the 11th field (a program that prints no note
+# column gets an empty one first).
+with_round() { awk -F, -v OFS=, -v round="$round" '{ while (NF < 10) $(NF + 1) = ""; print $0, round }'; }
 run_rows() {
   local peer=$1 variant=$2 p=$3 version=$4 log=$5
   shift 6
-  say "$peer $variant p=$p"
+  say "$peer $variant p=$p round $round"
   supervised "$@" >"$log.rows" 2>"$log"
   local rc=$?
-  grep "^$peer," "$log.rows" >>"$csv"
+  grep "^$peer," "$log.rows" | with_round >>"$csv"
   case $rc in
     0) ;;
     # Exit 1 means wrong elements, which the rows then show; without such a row it is a failure.
@@ -165,13 +173,13 @@ run_rows() {
 run_ringlab() {
   local variant=$1 p=$2 log=$3
   shift 4
-  local json="$out/json/ringlab-$variant-p$p.json"
-  say "ringlab $variant p=$p"
+  local json="$out/json/ringlab-$variant-p$p$tag.json"
+  say "ringlab $variant p=$p round $round"
   rm -f "$json"
   supervised "$@" --json "$json" >"$log" 2>&1
   local rc=$?
   if [ -s "$json" ]; then
-    "$python" "$here/report.py" ringlab-rows "$json" --variant "$variant" >>"$csv" ||
+    "$python" "$here/report.py" ringlab-rows "$json" --variant "$variant" | with_round >>"$csv" ||
       record_failure ringlab "$variant" "$p" "$ringlab_version" "cannot read $json"
   fi
   # Exit 1 with a JSON file: some elements were wrong, and the rows say how many.
@@ -184,53 +192,56 @@ sweep=(-b "$min" -e "$max" -f "$factor")
 openmpi_run=(mpirun.openmpi --oversubscribe)
 [ "$(id -u)" -eq 0 ] && openmpi_run+=(--allow-run-as-root)
 
-for p in $ps_list; do
-  if wants ringlab; then
-    for transport in inproc shm tcp; do
-      run_ringlab "$transport" "$p" "$out/logs/ringlab-$transport-p$p.log" -- \
-        "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+for round in $(seq "$rounds"); do
+  [ "$rounds" -gt 1 ] && tag="-r$round"
+  for p in $ps_list; do
+    if wants ringlab; then
+      for transport in inproc shm tcp; do
+        run_ringlab "$transport" "$p" "$out/logs/ringlab-$transport-p$p$tag.log" -- \
+          "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+      done
+      # The ring is ringlab's default; `--algo auto` picks per size from the model, as MPI libraries
+      # pick their algorithm per size (recursive doubling for small messages at p = 4, for example).
+      for transport in shm tcp; do
+        run_ringlab "$transport+auto" "$p" "$out/logs/ringlab-$transport-auto-p$p$tag.log" -- \
+          "$ringlab" bench -p "$p" --transport "$transport" --algo auto "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+      done
+      # Under Open MPI; --peer-mpi also times MPI_Allreduce on the same buffers in the same run.
+      run_ringlab mpi "$p" "$out/logs/ringlab-mpi-p$p$tag.log" -- \
+        "${openmpi_run[@]}" -np "$p" "$ringlab" bench --transport mpi --peer-mpi "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+    fi
+    for mpi in openmpi mpich; do
+      wants $mpi || continue
+      if [ $mpi = openmpi ]; then launcher=("${openmpi_run[@]}" -np "$p"); else launcher=(mpirun.mpich -np "$p"); fi
+      program=("$build/mpi_allreduce_bench_$mpi" "${sweep[@]}" -T "$seconds" -w "$warmup" --peer $mpi)
+      mpi_version="$mpi (lib$mpi-dev $(pkg_version lib$mpi-dev))"
+      run_rows $mpi MPI_Allreduce "$p" "$mpi_version" "$out/logs/$mpi-p$p$tag.log" -- \
+        "${launcher[@]}" "${program[@]}" --variant MPI_Allreduce
+      if [ "$tunables" = 1 ]; then
+        # Open MPI's mpirun passes the variable on with -x; MPICH's passes the whole environment.
+        extra=()
+        [ $mpi = openmpi ] && extra=(-x GLIBC_TUNABLES)
+        run_rows $mpi MPI_Allreduce+malloc-tunables "$p" "$mpi_version" "$out/logs/$mpi-tunables-p$p$tag.log" -- \
+          env GLIBC_TUNABLES="$malloc_tunables" "${launcher[@]}" "${extra[@]}" "${program[@]}" \
+          --variant MPI_Allreduce+malloc-tunables
+      fi
     done
-    # The ring is ringlab's default; `--algo auto` picks per size from the model, as MPI libraries
-    # pick their algorithm per size (recursive doubling for small messages at p = 4, for example).
-    for transport in shm tcp; do
-      run_ringlab "$transport+auto" "$p" "$out/logs/ringlab-$transport-auto-p$p.log" -- \
-        "$ringlab" bench -p "$p" --transport "$transport" --algo auto "${sweep[@]}" --time "${seconds}s" -w "$warmup"
-    done
-    # Under Open MPI; --peer-mpi also times MPI_Allreduce on the same buffers in the same run.
-    run_ringlab mpi "$p" "$out/logs/ringlab-mpi-p$p.log" -- \
-      "${openmpi_run[@]}" -np "$p" "$ringlab" bench --transport mpi --peer-mpi "${sweep[@]}" --time "${seconds}s" -w "$warmup"
-  fi
-  for mpi in openmpi mpich; do
-    wants $mpi || continue
-    if [ $mpi = openmpi ]; then launcher=("${openmpi_run[@]}" -np "$p"); else launcher=(mpirun.mpich -np "$p"); fi
-    program=("$build/mpi_allreduce_bench_$mpi" "${sweep[@]}" -T "$seconds" -w "$warmup" --peer $mpi)
-    mpi_version="$mpi (lib$mpi-dev $(pkg_version lib$mpi-dev))"
-    run_rows $mpi MPI_Allreduce "$p" "$mpi_version" "$out/logs/$mpi-p$p.log" -- \
-      "${launcher[@]}" "${program[@]}" --variant MPI_Allreduce
-    if [ "$tunables" = 1 ]; then
-      # Open MPI's mpirun passes the variable on with -x; MPICH's passes the whole environment.
-      extra=()
-      [ $mpi = openmpi ] && extra=(-x GLIBC_TUNABLES)
-      run_rows $mpi MPI_Allreduce+malloc-tunables "$p" "$mpi_version" "$out/logs/$mpi-tunables-p$p.log" -- \
-        env GLIBC_TUNABLES="$malloc_tunables" "${launcher[@]}" "${extra[@]}" "${program[@]}" \
-        --variant MPI_Allreduce+malloc-tunables
+    if wants gloo; then
+      # One run per variant, so that a variant that fails or crawls cannot take the others with it.
+      for variant in ring ring_chunked allreduce; do
+        store=$(mktemp -d "${TMPDIR:-/tmp}/gloo_bench.XXXXXX") || die "no temporary directory"
+        run_rows gloo "$variant" "$p" "$gloo_version" "$out/logs/gloo-$variant-p$p$tag.log" -- \
+          "$build/gloo_bench" -p "$p" --store "$store" --variants "$variant" "${sweep[@]}" -T "$seconds" -w "$warmup" \
+          --version "$gloo_version"
+        rm -rf "$store"
+        store=""
+      done
+    fi
+    if wants torch; then
+      run_rows torch all_reduce "$p" "torch (python3-torch $torch_package)" "$out/logs/torch-p$p$tag.log" -- \
+        "$python" "$here/torch_bench.py" -p "$p" "${sweep[@]}" -T "$seconds" -w "$warmup" --package "$torch_package"
     fi
   done
-  if wants gloo; then
-    # One run per variant, so that a variant that fails or crawls cannot take the others with it.
-    for variant in ring ring_chunked allreduce; do
-      store=$(mktemp -d "${TMPDIR:-/tmp}/gloo_bench.XXXXXX") || die "no temporary directory"
-      run_rows gloo "$variant" "$p" "$gloo_version" "$out/logs/gloo-$variant-p$p.log" -- \
-        "$build/gloo_bench" -p "$p" --store "$store" --variants "$variant" "${sweep[@]}" -T "$seconds" -w "$warmup" \
-        --version "$gloo_version"
-      rm -rf "$store"
-      store=""
-    done
-  fi
-  if wants torch; then
-    run_rows torch all_reduce "$p" "torch (python3-torch $torch_package)" "$out/logs/torch-p$p.log" -- \
-      "$python" "$here/torch_bench.py" -p "$p" "${sweep[@]}" -T "$seconds" -w "$warmup" --package "$torch_package"
-  fi
 done
 
 # ---- report ------------------------------------------------------------------------------------

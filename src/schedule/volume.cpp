@@ -63,6 +63,7 @@ VolumeReport countVolume(const Schedule& schedule, std::uint64_t count, DataType
       RankVolume& dst = report.perRank[t.dst];
       src.sentBytes = add(src.sentBytes, bytes, count, type);
       dst.receivedBytes = add(dst.receivedBytes, bytes, count, type);
+      if (t.mode == RecvMode::Reduce) dst.reducedBytes += bytes;  // <= receivedBytes: no overflow
     }
   }
   for (const RankVolume& v : report.perRank) {

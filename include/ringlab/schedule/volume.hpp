@@ -18,6 +18,7 @@ const char* volumeConventionName(VolumeConvention convention);  // "send", "send
 struct RankVolume {
   std::uint64_t sentBytes = 0;
   std::uint64_t receivedBytes = 0;
+  std::uint64_t reducedBytes = 0;  // of receivedBytes, those the rank reduces (RecvMode::Reduce)
   std::uint64_t inConvention(VolumeConvention convention) const;  // Send or SendRecv
 };
 

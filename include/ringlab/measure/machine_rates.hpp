@@ -1,0 +1,32 @@
+#pragma once
+// This machine's own rates, for the roofline (model/roofline.hpp): one core's copy rate
+// (copyBytes), a datatype's reduction rate (reduce, sum, in place: out = out + in), per message
+// size, and one TCP connection's rate over the loopback. Timed here; the arithmetic is model's.
+#include <cstdint>
+#include <vector>
+
+#include "ringlab/core/dtype.hpp"
+
+namespace ringlab::measure {
+
+// Sizes above this are measured at it: past the caches the rates no longer change, and larger
+// buffers cost page faults and memory for nothing.
+inline constexpr std::uint64_t kRateMaxBytes = 64ull << 20;
+
+struct SizeRates {
+  std::uint64_t bytes = 0;
+  double copyBytesPerSecond = 0;
+  double reduceBytesPerSecond = 0;
+};
+
+// Copy and `type` sum rates at each size (min(size, kRateMaxBytes), rounded down to whole
+// elements, at least one): buffers allocated and touched once, each size repeated for at least
+// a few milliseconds, the best repetition taken (the machine's limit, not its noise).
+std::vector<SizeRates> measureSizeRates(const std::vector<std::uint64_t>& sizes, DataType type);
+
+// Bytes per second through one TCP connection over 127.0.0.1 (a sender thread, a receiver
+// thread), the best of a few transfers of 64 MiB. Throws Error(Transport) when no socket can be
+// made.
+double measureLoopbackRate();
+
+}  // namespace ringlab::measure

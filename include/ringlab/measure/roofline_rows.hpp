@@ -1,0 +1,45 @@
+#pragma once
+// `ringlab bench --roofline`: each row of a bench record priced against this machine's limit
+// (model/roofline.hpp), with the rates measured here (machine_rates.hpp) or, for the reduction of
+// float32, taken from the profile when one was given.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ringlab/measure/bench.hpp"
+#include "ringlab/measure/record.hpp"
+#include "ringlab/model/roofline.hpp"
+
+namespace ringlab::measure {
+
+struct RooflineRow {
+  std::uint64_t bytes = 0;
+  std::string dtype, op, algorithm;
+  double timeUs = 0;  // the row's out-of-place time (median)
+  model::MachineRates rates;
+  model::Roofline roof;
+  double ofRoofline = 0;  // roofline time / row time: 1 is the machine's limit
+};
+
+struct RooflineReport {
+  std::string transport;
+  model::TransportTraffic traffic;
+  int cores = 1;
+  double loopbackBytesPerSecond = 0;  // tcp only
+  bool reduceFromProfile = false;     // float32 reduce rates from the profile's gamma
+  std::vector<RooflineRow> rows;
+};
+
+// Measures the rates and prices every row of `record` (run by `config` over `transport` on a host
+// of `cores` cores). Throws InvalidArgument for a transport without a roofline (mpi).
+RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
+                         const std::string& transport, int cores);
+
+// "roofline": {transport, copies, cores, loopback_GBps, reduce_rate_from, rows: [{size_bytes,
+// dtype, op, algorithm, time_us, roofline_us, of_roofline, copy_GBps, reduce_GBps, copy_bytes,
+// reduce_bytes, wire_bytes}]}: the part `bench --json` adds beside the record.
+nlohmann::json toJson(const RooflineReport& report);
+
+}  // namespace ringlab::measure

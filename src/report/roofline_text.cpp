@@ -1,0 +1,40 @@
+#include "ringlab/report/roofline_text.hpp"
+
+#include <fmt/format.h>
+
+namespace ringlab::report {
+
+namespace {
+
+std::string counted(const measure::RooflineReport& r) {
+  if (r.traffic.network) {
+    return fmt::format(
+        "{}: a rank's larger of sent and received bytes at the loopback rate ({:.2f} GB/s, one "
+        "connection), its reductions overlapped; {} cores",
+        r.transport, r.loopbackBytesPerSecond / 1e9, r.cores);
+  }
+  return fmt::format(
+      "{}: {} memory pass(es) per byte received, the last one the reduce where the schedule "
+      "reduces; copy and reduce rates of one core at each size; {} cores",
+      r.transport, r.traffic.copies, r.cores);
+}
+
+}  // namespace
+
+std::string rooflineTable(const measure::RooflineReport& r) {
+  std::string text = "#\n# roofline (" + counted(r) + "; reduce rate " +
+                     (r.reduceFromProfile ? "of float32 from the profile" : "measured") + ")\n";
+  text +=
+      fmt::format("# {:>12} {:>8} {:>5} {:>16} {:>10} {:>10} {:>7} {:>8} {:>8}\n", "size", "type",
+                  "op", "algorithm", "time(us)", "roof(us)", "of-roof", "copyGB/s", "reduGB/s");
+  for (const measure::RooflineRow& row : r.rows) {
+    // Comment lines all: the table above stays the one that nccl-tests' readers parse.
+    text += fmt::format("# {:>12} {:>8} {:>5} {:>16} {:10.1f} {:10.1f} {:6.0f}% {:8.2f} {:8.2f}\n",
+                        row.bytes, row.dtype, row.op, row.algorithm, row.timeUs,
+                        row.roof.seconds * 1e6, row.ofRoofline * 100,
+                        row.rates.copyBytesPerSecond / 1e9, row.rates.reduceBytesPerSecond / 1e9);
+  }
+  return text;
+}
+
+}  // namespace ringlab::report
