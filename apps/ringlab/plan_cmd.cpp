@@ -15,6 +15,7 @@
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/model_files.hpp"
 #include "ringlab/io/timeline_files.hpp"
+#include "ringlab/job/launch_environment.hpp"
 #include "ringlab/measure/bucket_plan.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/report/gantt.hpp"
@@ -36,9 +37,7 @@ struct PlanArgs {
 int runPlan(const PlanArgs& a) {
   checkRanks(a.ranks);
   a.json.checkWritable();
-  if (a.transport != "inproc" && a.transport != "shm" && a.transport != "tcp" &&
-      a.transport != "mpi")
-    throwInvalid("--transport '" + a.transport + "': valid are inproc, shm, tcp and mpi");
+  job::checkTransportName(a.transport);
   if (!a.model.profilePath.empty()) {
     io::checkProfileRanks(a.model.profilePath, a.ranks);  // a profile for one p only: refused
     const std::string note = model::checkProfileUse(

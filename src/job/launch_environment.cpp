@@ -142,6 +142,11 @@ std::string launcherName(Launcher launcher) {
   return "a launcher";
 }
 
+void checkTransportName(const std::string& kind) {
+  if (kind != "inproc" && kind != "shm" && kind != "tcp" && kind != "mpi")
+    throwInvalid("--transport '" + kind + "': valid are inproc, shm, tcp and mpi");
+}
+
 std::string chooseTransport(const std::optional<std::string>& given, const LaunchEnvironment& env,
                             std::string_view mpiBuiltFor, std::string_view command,
                             const std::vector<std::string>& available) {

@@ -11,11 +11,7 @@
 namespace ringlab::job {
 namespace {
 
-// The transports whose ranks are processes, and which the launcher can start.
-bool isProcessTransport(const std::string& kind) {
-  return kind == "shm" || kind == "tcp" || kind == "mpi";
-}
-
+// The transports whose ranks the launcher can start as processes.
 bool isLaunchable(const std::string& kind) {
   return kind == "shm" || kind == "tcp";
 }
@@ -62,9 +58,7 @@ RankWorld connectRankWorld(const std::string& kind, std::chrono::milliseconds ti
 
 Participation participate(const std::string& kind, int ranks, bool ranksGiven,
                           std::chrono::milliseconds timeout) {
-  if (kind != "inproc" && !isProcessTransport(kind)) {
-    throwInvalid("--transport " + kind + ": valid are inproc, shm, tcp, mpi");
-  }
+  checkTransportName(kind);
   Participation part;
   part.ranks = ranks;
   if (kind == "inproc") return part;

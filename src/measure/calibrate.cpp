@@ -11,6 +11,7 @@
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/exec/pingpong.hpp"
+#include "ringlab/job/launch_environment.hpp"
 #include "ringlab/measure/rank_threads.hpp"
 #include "ringlab/transport/inproc.hpp"
 
@@ -133,9 +134,7 @@ FittedSizes fitted(const std::map<std::uint64_t, std::vector<double>>& bySize) {
 }  // namespace
 
 void validate(const CalibrateConfig& c) {
-  if (c.transport != "inproc" && c.transport != "shm" && c.transport != "tcp" &&
-      c.transport != "mpi")
-    throwInvalid("--transport '" + c.transport + "': valid are inproc, shm, tcp and mpi");
+  job::checkTransportName(c.transport);
   if (c.ranks < 2)
     throwInvalid("-p/--ranks " + std::to_string(c.ranks) +
                  ": calibration needs at least 2 ranks for a ping-pong");

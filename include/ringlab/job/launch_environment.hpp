@@ -39,6 +39,9 @@ LaunchEnvironment detectLaunchEnvironment();  // this process's environment
 // The launcher in words, for messages: "Open MPI's mpirun".
 std::string launcherName(Launcher launcher);
 
+// Throws InvalidArgument naming `kind` and the valid ones unless it is inproc, shm, tcp or mpi.
+void checkTransportName(const std::string& kind);
+
 // The transport a command that measures runs on: `given` (--transport as typed) when there is
 // one; else the launcher's (mpi where `mpiBuiltFor`, "openmpi", "mpich" or "" for none, matches
 // it; tcp for torchrun); else "inproc". `available` lists the transports the command has; a
