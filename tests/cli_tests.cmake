@@ -51,3 +51,10 @@ gtest_discover_tests(ringlab_fault_tests DISCOVERY_TIMEOUT 60)
 add_test(NAME bench_model_vs_measured_harness
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/model_vs_measured_test.sh $<TARGET_FILE:ringlab_cli>)
 set_tests_properties(bench_model_vs_measured_harness PROPERTIES TIMEOUT 60)
+
+# shm's two-copy fallback when pidfd_getfd is refused: a seccomp filter refuses it for real.
+add_executable(refuse_pidfd_getfd refuse_pidfd_getfd.cpp)
+add_test(NAME shm_single_copy_refused
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/shm_single_copy_refused_test.sh
+                 $<TARGET_FILE:ringlab_cli> $<TARGET_FILE:refuse_pidfd_getfd>)
+set_tests_properties(shm_single_copy_refused PROPERTIES PROCESSORS 2 TIMEOUT 120 LABELS shm)

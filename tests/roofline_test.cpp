@@ -2,12 +2,18 @@
 // rates it is priced at (measure/machine_rates.hpp).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
+
 #include "expect_error.hpp"
+#include "ringlab/bootstrap/store.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/measure/machine_rates.hpp"
 #include "ringlab/model/roofline.hpp"
 #include "ringlab/schedule/ring.hpp"
 #include "ringlab/schedule/volume.hpp"
+#include "ringlab/transport/inproc.hpp"
+#include "ringlab/transport/shm.hpp"
 
 namespace ringlab::model {
 namespace {
@@ -25,6 +31,9 @@ const schedule::Schedule& ring4() {
 }
 constexpr MachineRates kRates{.copyBytesPerSecond = 1e9,
                               .reduceBytesPerSecond = 2e9,
+                              .slotCopyInBytesPerSecond = 4e9,
+                              .slotCopyOutBytesPerSecond = 5e9,
+                              .slotReduceBytesPerSecond = 8e9,
                               .loopbackBytesPerSecond = 1e9,
                               .cores = kP};
 
@@ -37,14 +46,61 @@ TEST(Roofline, RingVolumeCountsTheReducedHalf) {
   }
 }
 
+// Two copies through slots, each slot side at its slot rate: 6144 B into slots at 4 GB/s, 3072 B
+// copied out at 5 GB/s, 3072 B reduced out at 8 GB/s.
+constexpr double kRing4ThroughSlots = 6144 / 4e9 + 3072 / 5e9 + 3072 / 8e9;
+
 TEST(Roofline, SharedMemoryTwoCopies) {
-  // The sender's copy of all 6144 bytes into slots, the receiver's copy of the 3072 allgathered
-  // ones (9216 bytes at 1 GB/s), and its reduce of 3072 at 2 GB/s.
+  // shm's traffic until told its single-copy size: every message through the slots.
   const Roofline r = roofline(ring4(), kCount, DataType::Float32, transportTraffic("shm"), kRates);
   EXPECT_DOUBLE_EQ(r.copyBytes, 9216);
   EXPECT_DOUBLE_EQ(r.reduceBytes, 3072);
+  EXPECT_DOUBLE_EQ(r.slotBytes, 12288);
   EXPECT_DOUBLE_EQ(r.wireBytes, 0);
-  EXPECT_NEAR(r.seconds, 9.216e-6 + 1.536e-6, 1e-15);
+  EXPECT_NEAR(r.seconds, kRing4ThroughSlots, 1e-15);
+}
+
+// p = 2 ring on `blockBytes` x 2 of float32: each rank sends one block in each phase, reduces the
+// one it receives first and copies the second.
+Roofline ring2(std::uint64_t blockBytes, std::uint64_t singleCopyBytes,
+               std::uint64_t segmentBytes = 256 * 1024) {
+  static const schedule::Schedule s = schedule::ringAllReduce(RingOrder::identity(2));
+  TransportTraffic shm = transportTraffic("shm");
+  shm.singleCopyBytes = singleCopyBytes;
+  shm.segmentBytes = segmentBytes;
+  return roofline(s, blockBytes * 2 / 4, DataType::Float32, shm, kRates);
+}
+
+TEST(Roofline, ShmCopiesOnceFromItsSingleCopySizeUp) {
+  constexpr std::uint64_t kThreshold = 128 * 1024;
+  // A block of exactly the threshold: one pass, the reduce and the copy from the peer's buffer.
+  const Roofline at = ring2(kThreshold, kThreshold);
+  EXPECT_DOUBLE_EQ(at.slotBytes, 0);
+  EXPECT_NEAR(at.seconds, 131072 / 2e9 + 131072 / 1e9, 1e-15);
+  // One element less: every message through the slots, 2 x 131068 in, one out by each pass.
+  const Roofline below = ring2(kThreshold - 4, kThreshold);
+  EXPECT_DOUBLE_EQ(below.slotBytes, 4 * 131068.0);
+  EXPECT_NEAR(below.seconds, 2 * 131068 / 4e9 + 131068 / 8e9 + 131068 / 5e9, 1e-15);
+  // Off (RINGLAB_SHM_SINGLE_COPY=off): the slots at every size.
+  const Roofline off = ring2(1 << 20, kNeverSingleCopy);
+  EXPECT_DOUBLE_EQ(off.slotBytes, 4.0 * (1 << 20));
+  EXPECT_NEAR(off.seconds, 2.0 * (1 << 20) / 4e9 + (1 << 20) / 8e9 + (1 << 20) / 5e9, 1e-15);
+}
+
+TEST(Roofline, TheSegmentIsTheMessageThatDecides) {
+  // A 1 MiB block is above the threshold, but cut into 64 KiB segments every message is below.
+  const Roofline cut = ring2(1 << 20, 128 * 1024, 64 * 1024);
+  EXPECT_DOUBLE_EQ(cut.slotBytes, 4.0 * (1 << 20));
+  // 200 KiB in 96 KiB segments with a 64 KiB threshold: 96 + 96 go direct, the 8 KiB tail
+  // through the slots.
+  const Roofline tail = ring2(200 * 1024, 64 * 1024, 96 * 1024);
+  constexpr double kDirect = 192 * 1024, kTail = 8 * 1024;
+  EXPECT_DOUBLE_EQ(tail.slotBytes, 4 * kTail);
+  EXPECT_NEAR(tail.seconds,
+              2 * kTail / 4e9 + kTail / 8e9 + kTail / 5e9 + kDirect / 2e9 + kDirect / 1e9, 1e-15);
+  // A segment that is not whole elements is cut at whole elements (as the executor does): 6 B of
+  // float32 is one element, below any threshold of more.
+  EXPECT_DOUBLE_EQ(ring2(64, 8, 6).slotBytes, 4 * 64.0);
 }
 
 TEST(Roofline, SingleCopyIsTheCountsParameter) {
@@ -59,7 +115,7 @@ TEST(Roofline, FewerCoresThanRanksShareTheWork) {
   MachineRates two = kRates;
   two.cores = 2;  // four ranks' equal work on two cores: twice one rank's time
   const Roofline r = roofline(ring4(), kCount, DataType::Float32, transportTraffic("shm"), two);
-  EXPECT_NEAR(r.seconds, 2 * (9.216e-6 + 1.536e-6), 1e-15);
+  EXPECT_NEAR(r.seconds, 2 * kRing4ThroughSlots, 1e-15);
 }
 
 TEST(Roofline, TcpAtTheLoopbackRateOrTheReduceWhicheverIsSlower) {
@@ -86,11 +142,20 @@ TEST(Roofline, RingAtTwoRanksSendsTheWholeBuffer) {
 TEST(Roofline, BadRatesAndTransportsAreNamed) {
   MachineRates noCopy = kRates;
   noCopy.copyBytesPerSecond = 0;
+  expectInvalid([&] { roofline(ring4(), kCount, DataType::Float32, {.copies = 1}, noCopy); },
+                {"copy rate", "0"});
+  MachineRates noSlot = kRates;
+  noSlot.slotReduceBytesPerSecond = std::nan("");
   expectInvalid(
-      [&] { roofline(ring4(), kCount, DataType::Float32, transportTraffic("shm"), noCopy); },
-      {"copy rate", "0"});
+      [&] { roofline(ring4(), kCount, DataType::Float32, transportTraffic("shm"), noSlot); },
+      {"slot reduce rate", "nan"});
   expectInvalid([&] { roofline(ring4(), kCount, DataType::Float32, {.copies = 0}, kRates); },
-                {"copies = 0", ">= 1"});
+                {"copies = 0", "1 (in place) or 2"});
+  expectInvalid(
+      [&] {
+        roofline(ring4(), kCount, DataType::Float32, {.copies = 2, .segmentBytes = 0}, kRates);
+      },
+      {"segment size 0"});
   expectInvalid([] { transportTraffic("mpi"); }, {"mpi", "inproc, shm and tcp"});
   // A rate a row does not need is not asked for: a single rank moves nothing.
   const auto one = schedule::ringAllReduce(RingOrder::identity(1));
@@ -104,8 +169,32 @@ TEST(MachineRates, PositiveAtAwkwardSizes) {
   for (const auto& r : rates) {
     EXPECT_GT(r.copyBytesPerSecond, 0) << r.bytes;
     EXPECT_GT(r.reduceBytesPerSecond, 0) << r.bytes;
+    EXPECT_GT(r.slotCopyInBytesPerSecond, 0) << r.bytes;
+    EXPECT_GT(r.slotCopyOutBytesPerSecond, 0) << r.bytes;
+    EXPECT_GT(r.slotReduceBytesPerSecond, 0) << r.bytes;
   }
   EXPECT_GT(measure::measureLoopbackRate(), 0);
+}
+
+// The size the roofline asks shm for is the one its sends use: the default, or
+// RINGLAB_SHM_SINGLE_COPY's size or "off", read where the transport reads it.
+TEST(Roofline, ShmSaysItsSingleCopySize) {
+  const auto sizeWith = [](const char* value) {
+    if (value)
+      ::setenv("RINGLAB_SHM_SINGLE_COPY", value, 1);
+    else
+      ::unsetenv("RINGLAB_SHM_SINGLE_COPY");
+    auto store = bootstrap::makeMemoryStore();
+    const auto shm = transport::connectShm(0, 1, *store, {"", std::chrono::seconds(10)});
+    ::unsetenv("RINGLAB_SHM_SINGLE_COPY");
+    return shm->singleCopyBytes();
+  };
+  EXPECT_EQ(sizeWith(nullptr), transport::kDefaultSingleCopyBytes);
+  EXPECT_EQ(sizeWith("64K"), 65536u);
+  EXPECT_EQ(sizeWith("off"), kNeverSingleCopy);
+  // inproc moves every message in one pass: it has no slots to skip.
+  transport::InprocWorld inproc(1);
+  EXPECT_EQ(inproc.transport(0).singleCopyBytes(), kNeverSingleCopy);
 }
 
 }  // namespace

@@ -238,7 +238,8 @@ int runBenchCommand(BenchArgs args) {
   // leave the cores to the rate measurements.
   if (args.roofline && speaks) {
     const measure::RooflineReport roof =
-        measure::priceRows(record, config, args.transport, job::usableCores(args.transport));
+        measure::priceRows(record, config, args.transport, part.world.transport.get(),
+                           job::usableCores(args.transport));
     args.json.printText(report::rooflineTable(roof));
     json["roofline"] = measure::toJson(roof);
   }

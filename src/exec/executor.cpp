@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/partition.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/text.hpp"
 
@@ -50,7 +51,7 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
   const std::size_t esize = dataTypeSize(type);
   const auto* in = static_cast<const std::byte*>(input ? input : output);
   auto* out = static_cast<std::byte*>(output);
-  const std::uint64_t segElems = std::max<std::uint64_t>(1, options.segmentBytes / esize);
+  const std::uint64_t segElems = segmentElements(options.segmentBytes, esize);
   const std::size_t slotBytes = segElems * esize;
   const bool reduceOnReceive = transport_.reducesOnReceive();
 

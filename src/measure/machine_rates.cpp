@@ -12,6 +12,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
+#include "transport/shm/shm_layout.hpp"
 
 namespace ringlab::measure {
 
@@ -33,6 +34,18 @@ double bestSeconds(const Work& work) {
   return std::max(best, 1e-9);
 }
 
+// `bytes` of a buffer in slot-sized pieces, each paired with the next slot of a ring laid out as
+// shm's (transport/shm/shm_layout.hpp), as `pass(offset, slot, pieceBytes)`.
+template <typename Pass>
+void throughSlots(std::uint64_t bytes, std::byte* ring, const Pass& pass) {
+  using transport::shm::kSlotBytes, transport::shm::kSlotsPerChannel;
+  std::uint64_t next = 0;
+  for (std::uint64_t offset = 0; offset < bytes; offset += kSlotBytes) {
+    pass(offset, ring + (next++ % kSlotsPerChannel) * kSlotBytes,
+         std::min<std::uint64_t>(kSlotBytes, bytes - offset));
+  }
+}
+
 }  // namespace
 
 std::vector<SizeRates> measureSizeRates(const std::vector<std::uint64_t>& sizes, DataType type) {
@@ -41,6 +54,8 @@ std::vector<SizeRates> measureSizeRates(const std::vector<std::uint64_t>& sizes,
   for (std::uint64_t s : sizes) largest = std::max(largest, std::min(s, kRateMaxBytes));
   // 0x3f in every byte: a normal number in every floating type (no denormal slow path).
   std::vector<std::byte> a(largest, std::byte{0x3f}), b(largest, std::byte{0x3f});
+  std::vector<std::byte> ring(transport::shm::kSlotBytes * transport::shm::kSlotsPerChannel,
+                              std::byte{0x3f});
   std::vector<SizeRates> rates;
   for (std::uint64_t size : sizes) {
     const std::uint64_t count = std::max<std::uint64_t>(1, std::min(size, kRateMaxBytes) / element);
@@ -48,7 +63,24 @@ std::vector<SizeRates> measureSizeRates(const std::vector<std::uint64_t>& sizes,
     const double copy = bestSeconds([&] { copyBytes(a.data(), b.data(), bytes); });
     const double sum =
         bestSeconds([&] { reduce(type, ReduceOp::Sum, a.data(), a.data(), b.data(), count); });
-    rates.push_back({size, bytes / copy, bytes / sum});
+    // Slot sizes are whole elements of every datatype, so no piece splits one.
+    const double slotIn = bestSeconds([&] {
+      throughSlots(bytes, ring.data(), [&](std::uint64_t at, std::byte* slot, std::uint64_t n) {
+        copyBytes(slot, a.data() + at, n);
+      });
+    });
+    const double slotOut = bestSeconds([&] {
+      throughSlots(bytes, ring.data(), [&](std::uint64_t at, std::byte* slot, std::uint64_t n) {
+        copyBytes(b.data() + at, slot, n);
+      });
+    });
+    const double slotSum = bestSeconds([&] {
+      throughSlots(bytes, ring.data(), [&](std::uint64_t at, std::byte* slot, std::uint64_t n) {
+        reduce(type, ReduceOp::Sum, b.data() + at, b.data() + at, slot, n / element);
+      });
+    });
+    rates.push_back(
+        {size, bytes / copy, bytes / sum, bytes / slotIn, bytes / slotOut, bytes / slotSum});
   }
   return rates;
 }

@@ -25,10 +25,14 @@ std::map<std::string, std::map<std::uint64_t, SizeRates>> measureRates(const Run
 }  // namespace
 
 RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
-                         const std::string& transport, int cores) {
+                         const std::string& transport, const transport::Transport* ranksTransport,
+                         int cores) {
   RooflineReport report;
   report.transport = transport;
   report.traffic = model::transportTraffic(transport);
+  // Messages are the executor's segments; which of them skip the slots is the transport's say.
+  report.traffic.segmentBytes = config.collective.exec.segmentBytes;
+  if (ranksTransport) report.traffic.singleCopyBytes = ranksTransport->singleCopyBytes();
   report.cores = cores;
   if (report.traffic.network) report.loopbackBytesPerSecond = measureLoopbackRate();
   const auto rates = measureRates(record);
@@ -42,8 +46,13 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
     out.algorithm = row.algorithm;
     out.timeUs = row.outOfPlace->timeUs;
     const SizeRates& measured = rates.at(row.dtype).at(row.bytes);
-    out.rates = {measured.copyBytesPerSecond, measured.reduceBytesPerSecond,
-                 report.loopbackBytesPerSecond, cores};
+    out.rates = {.copyBytesPerSecond = measured.copyBytesPerSecond,
+                 .reduceBytesPerSecond = measured.reduceBytesPerSecond,
+                 .slotCopyInBytesPerSecond = measured.slotCopyInBytesPerSecond,
+                 .slotCopyOutBytesPerSecond = measured.slotCopyOutBytesPerSecond,
+                 .slotReduceBytesPerSecond = measured.slotReduceBytesPerSecond,
+                 .loopbackBytesPerSecond = report.loopbackBytesPerSecond,
+                 .cores = cores};
     // The profile's gamma is a float32 sum's (calibrate's kCalibrateReduceType).
     if (config.profile && type == DataType::Float32) {
       const double gamma = model::forMessage(config.profile->params, static_cast<double>(row.bytes))
@@ -77,17 +86,26 @@ nlohmann::json toJson(const RooflineReport& report) {
                     {"of_roofline", r.ofRoofline},
                     {"copy_GBps", r.rates.copyBytesPerSecond / 1e9},
                     {"reduce_GBps", r.rates.reduceBytesPerSecond / 1e9},
+                    {"slot_copy_in_GBps", r.rates.slotCopyInBytesPerSecond / 1e9},
+                    {"slot_copy_out_GBps", r.rates.slotCopyOutBytesPerSecond / 1e9},
+                    {"slot_reduce_GBps", r.rates.slotReduceBytesPerSecond / 1e9},
                     {"copy_bytes", r.roof.copyBytes},
+                    {"slot_bytes", r.roof.slotBytes},
                     {"reduce_bytes", r.roof.reduceBytes},
                     {"wire_bytes", r.roof.wireBytes}});
   }
   nlohmann::json out = {{"transport", report.transport},
                         {"copies", report.traffic.copies},
+                        {"segment_bytes", report.traffic.segmentBytes},
                         {"network", report.traffic.network},
                         {"cores", report.cores},
                         {"reduce_rate_from", report.reduceFromProfile ? "profile" : "measured"},
                         {"rows", rows}};
   if (report.traffic.network) out["loopback_GBps"] = report.loopbackBytesPerSecond / 1e9;
+  // null: no message skips the slots.
+  out["single_copy_bytes"] = report.traffic.singleCopyBytes == model::kNeverSingleCopy
+                                 ? nlohmann::json()
+                                 : nlohmann::json(report.traffic.singleCopyBytes);
   return out;
 }
 

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/partition.hpp"
 #include "ringlab/schedule/volume.hpp"
 
 namespace ringlab::model {
@@ -26,53 +28,101 @@ double perSecond(double bytes, double rate, const char* name) {
   return bytes / rate;
 }
 
-struct RankWork {
-  double copyBytes = 0, reduceBytes = 0, wireBytes = 0;
-  double seconds = 0;
+// One rank's memory passes over shared memory, in bytes.
+struct MemoryPasses {
+  double slotIn = 0;                       // its copies of sent messages into slots
+  double slotCopyOut = 0, slotReduce = 0;  // its receives out of slots
+  double copy = 0, reduce = 0;             // its receives straight from the sender's buffer
 };
 
-RankWork rankWork(const schedule::RankVolume& v, const TransportTraffic& traffic,
-                  const MachineRates& rates) {
-  RankWork w;
-  const double received = static_cast<double>(v.receivedBytes);
-  const double reduced = static_cast<double>(v.reducedBytes);
-  w.reduceBytes = reduced;
-  if (traffic.network) {
-    w.wireBytes = static_cast<double>(std::max(v.sentBytes, v.receivedBytes));
-    w.seconds = std::max(perSecond(w.wireBytes, rates.loopbackBytesPerSecond, "loopback rate"),
-                         perSecond(reduced, rates.reduceBytesPerSecond, "reduce rate"));
-    return w;
+// Bytes of an `elements`-element block that go through the slots: the messages the executor cuts
+// it into (segments) that are smaller than the transport's single-copy size.
+double slotBytesOf(std::uint64_t elements, std::uint64_t elementBytes,
+                   const TransportTraffic& traffic) {
+  if (traffic.copies == 1) return 0;
+  const std::uint64_t perSegment = segmentElements(traffic.segmentBytes, elementBytes);
+  const std::uint64_t whole = elements / perSegment, tail = elements % perSegment;
+  double bytes = 0;
+  if (perSegment * elementBytes < traffic.singleCopyBytes)
+    bytes += static_cast<double>(whole) * static_cast<double>(perSegment * elementBytes);
+  if (tail * elementBytes < traffic.singleCopyBytes)
+    bytes += static_cast<double>(tail * elementBytes);
+  return bytes;
+}
+
+std::vector<MemoryPasses> memoryPasses(const schedule::Schedule& schedule, std::uint64_t count,
+                                       DataType type, const TransportTraffic& traffic) {
+  std::vector<MemoryPasses> passes(schedule.ranks);
+  const std::uint64_t elementBytes = dataTypeSize(type);
+  for (const schedule::Step& step : schedule.steps) {
+    for (const schedule::Transfer& t : step.transfers) {
+      // The executor sends block by block (exec/rank_plan), each block cut into segments.
+      for (std::uint32_t b = t.firstBlock; b < t.lastBlock; ++b) {
+        const std::uint64_t elements = partitionChunk(count, schedule.blocks, b).count;
+        const double bytes = static_cast<double>(elements * elementBytes);
+        const double slotted = slotBytesOf(elements, elementBytes, traffic);
+        MemoryPasses& dst = passes[t.dst];
+        passes[t.src].slotIn += slotted;
+        if (t.mode == schedule::RecvMode::Reduce) {
+          dst.slotReduce += slotted;
+          dst.reduce += bytes - slotted;
+        } else {
+          dst.slotCopyOut += slotted;
+          dst.copy += bytes - slotted;
+        }
+      }
+    }
   }
-  // The sender's copies (all passes but the last) and the receiver's last pass if not a reduce.
-  w.copyBytes = static_cast<double>(v.sentBytes) * (traffic.copies - 1) + (received - reduced);
-  w.seconds = perSecond(w.copyBytes, rates.copyBytesPerSecond, "copy rate") +
-              perSecond(reduced, rates.reduceBytesPerSecond, "reduce rate");
-  return w;
+  return passes;
+}
+
+double secondsOf(const MemoryPasses& m, const MachineRates& rates) {
+  return perSecond(m.slotIn, rates.slotCopyInBytesPerSecond, "slot copy-in rate") +
+         perSecond(m.slotCopyOut, rates.slotCopyOutBytesPerSecond, "slot copy-out rate") +
+         perSecond(m.slotReduce, rates.slotReduceBytesPerSecond, "slot reduce rate") +
+         perSecond(m.copy, rates.copyBytesPerSecond, "copy rate") +
+         perSecond(m.reduce, rates.reduceBytesPerSecond, "reduce rate");
+}
+
+Roofline overNetwork(const schedule::Schedule& schedule, std::uint64_t count, DataType type,
+                     const MachineRates& rates) {
+  Roofline result;
+  for (const schedule::RankVolume& v : schedule::countVolume(schedule, count, type).perRank) {
+    const double wire = static_cast<double>(std::max(v.sentBytes, v.receivedBytes));
+    const double reduced = static_cast<double>(v.reducedBytes);
+    const double seconds = std::max(perSecond(wire, rates.loopbackBytesPerSecond, "loopback rate"),
+                                    perSecond(reduced, rates.reduceBytesPerSecond, "reduce rate"));
+    if (seconds >= result.seconds) result = {0, reduced, wire, 0, seconds};
+  }
+  // Not shared over the cores: the loopback rate of one connection is not a per-core rate, and
+  // small messages in flight both ways beat it.
+  return result;
 }
 
 }  // namespace
 
 Roofline roofline(const schedule::Schedule& schedule, std::uint64_t count, DataType type,
                   const TransportTraffic& traffic, const MachineRates& rates) {
-  if (traffic.copies < 1)
-    throwInvalid("roofline: copies = " + std::to_string(traffic.copies) + ": must be >= 1");
+  if (traffic.copies != 1 && traffic.copies != 2)
+    throwInvalid("roofline: copies = " + std::to_string(traffic.copies) +
+                 ": must be 1 (in place) or 2 (through slots)");
+  if (traffic.segmentBytes == 0) throwInvalid("roofline: segment size 0: must be >= 1 byte");
   if (rates.cores < 1)
     throwInvalid("roofline: cores = " + std::to_string(rates.cores) + ": must be >= 1");
-  const schedule::VolumeReport volume = schedule::countVolume(schedule, count, type);
+  if (traffic.network) return overNetwork(schedule, count, type, rates);
   Roofline result;
   double allRanksSeconds = 0;
-  for (const schedule::RankVolume& v : volume.perRank) {
-    const RankWork w = rankWork(v, traffic, rates);
-    allRanksSeconds += w.seconds;
-    if (w.seconds >= result.seconds) {
-      result = {w.copyBytes, w.reduceBytes, w.wireBytes, w.seconds};
+  for (const MemoryPasses& m : memoryPasses(schedule, count, type, traffic)) {
+    const double seconds = secondsOf(m, rates);
+    allRanksSeconds += seconds;
+    if (seconds >= result.seconds) {
+      result = {m.slotIn + m.slotCopyOut + m.copy, m.slotReduce + m.reduce, 0,
+                m.slotIn + m.slotCopyOut + m.slotReduce, seconds};
     }
   }
-  // Memory passes of all ranks share the cores. (Not so over tcp: the loopback rate of one
-  // connection is not a per-core rate, and small messages in flight both ways beat it.)
-  if (!traffic.network)
-    result.seconds =
-        std::max(result.seconds, allRanksSeconds / std::min(schedule.ranks, rates.cores));
+  // Memory passes of all ranks share the cores.
+  result.seconds =
+      std::max(result.seconds, allRanksSeconds / std::min(schedule.ranks, rates.cores));
   return result;
 }
 

@@ -6,6 +6,16 @@ namespace ringlab::report {
 
 namespace {
 
+std::string passes(const model::TransportTraffic& t) {
+  if (t.copies == 1) return "1 memory pass per byte received";
+  const std::string slots = "2 memory passes through slots (their side at the slot rates)";
+  if (t.singleCopyBytes == model::kNeverSingleCopy) return slots + " for every message";
+  return fmt::format(
+      "{} for messages below {} B, 1 pass from the sender's buffer from it up ({} B "
+      "segments)",
+      slots, t.singleCopyBytes, t.segmentBytes);
+}
+
 std::string counted(const measure::RooflineReport& r) {
   if (r.traffic.network) {
     return fmt::format(
@@ -14,9 +24,9 @@ std::string counted(const measure::RooflineReport& r) {
         r.transport, r.loopbackBytesPerSecond / 1e9, r.cores);
   }
   return fmt::format(
-      "{}: {} memory pass(es) per byte received, the last one the reduce where the schedule "
-      "reduces; copy and reduce rates of one core at each size; {} cores",
-      r.transport, r.traffic.copies, r.cores);
+      "{}: {}, the last pass the reduce where the schedule reduces; copy and reduce rates of one "
+      "core at each size; {} cores",
+      r.transport, passes(r.traffic), r.cores);
 }
 
 }  // namespace

@@ -20,4 +20,12 @@ ElementRange partitionChunk(std::uint64_t count, std::uint32_t parts, std::uint3
 ElementRange partitionSpan(std::uint64_t count, std::uint32_t parts, std::uint32_t first,
                            std::uint32_t last);
 
+// Elements per segment when a transfer is cut into segments of `segmentBytes`: rounded down to
+// whole elements, at least one. The executor sends each segment as one message, and the roofline
+// counts the transport's copies per message (a transport may move large messages differently).
+inline std::uint64_t segmentElements(std::uint64_t segmentBytes, std::uint64_t elementBytes) {
+  const std::uint64_t whole = segmentBytes / elementBytes;
+  return whole > 0 ? whole : 1;
+}
+
 }  // namespace ringlab

@@ -1,7 +1,8 @@
 #pragma once
 // This machine's own rates, for the roofline (model/roofline.hpp): one core's copy rate
-// (copyBytes), a datatype's reduction rate (reduce, sum, in place: out = out + in), per message
-// size, and one TCP connection's rate over the loopback. Timed here; the arithmetic is model's.
+// (copyBytes), a datatype's reduction rate (reduce, sum, in place: out = out + in), each between
+// buffers of the message's size and with one side in shm's slots, per message size, and one TCP
+// connection's rate over the loopback. Timed here; the arithmetic is model's.
 #include <cstdint>
 #include <vector>
 
@@ -17,11 +18,17 @@ struct SizeRates {
   std::uint64_t bytes = 0;
   double copyBytesPerSecond = 0;
   double reduceBytesPerSecond = 0;
+  // The same passes with one side in shm's ring of slots (which stays in cache): a buffer copied
+  // into the slots, the slots copied into a buffer, a buffer reduced with the slots in place.
+  double slotCopyInBytesPerSecond = 0;
+  double slotCopyOutBytesPerSecond = 0;
+  double slotReduceBytesPerSecond = 0;
 };
 
-// Copy and `type` sum rates at each size (min(size, kRateMaxBytes), rounded down to whole
-// elements, at least one): buffers allocated and touched once, each size repeated for at least
-// a few milliseconds, the best repetition taken (the machine's limit, not its noise).
+// Copy and `type` sum rates, direct and through slots, at each size (min(size, kRateMaxBytes),
+// rounded down to whole elements, at least one): buffers allocated and touched once, each size
+// repeated for at least a few milliseconds, the best repetition taken (the machine's limit, not its
+// noise).
 std::vector<SizeRates> measureSizeRates(const std::vector<std::uint64_t>& sizes, DataType type);
 
 // Bytes per second through one TCP connection over 127.0.0.1 (a sender thread, a receiver

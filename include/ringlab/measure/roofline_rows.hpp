@@ -11,6 +11,7 @@
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/roofline.hpp"
+#include "ringlab/transport/transport.hpp"
 
 namespace ringlab::measure {
 
@@ -33,13 +34,18 @@ struct RooflineReport {
 };
 
 // Measures the rates and prices every row of `record` (run by `config` over `transport` on a host
-// of `cores` cores). Throws InvalidArgument for a transport without a roofline (mpi).
+// of `cores` cores). `ranksTransport`, this rank's connection where the ranks are processes (null
+// for threads), says which messages go single-copy. Throws InvalidArgument for a transport without
+// a roofline (mpi).
 RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
-                         const std::string& transport, int cores);
+                         const std::string& transport, const transport::Transport* ranksTransport,
+                         int cores);
 
-// "roofline": {transport, copies, cores, loopback_GBps, reduce_rate_from, rows: [{size_bytes,
-// dtype, op, algorithm, time_us, roofline_us, of_roofline, copy_GBps, reduce_GBps, copy_bytes,
-// reduce_bytes, wire_bytes}]}: the part `bench --json` adds beside the record.
+// "roofline": {transport, copies, segment_bytes, single_copy_bytes (null: never), cores,
+// loopback_GBps, reduce_rate_from, rows: [{size_bytes, dtype, op, algorithm, time_us,
+// roofline_us, of_roofline, copy_GBps, reduce_GBps, slot_copy_in_GBps, slot_copy_out_GBps,
+// slot_reduce_GBps, copy_bytes, slot_bytes, reduce_bytes, wire_bytes}]}: the part `bench --json`
+// adds beside the record.
 nlohmann::json toJson(const RooflineReport& report);
 
 }  // namespace ringlab::measure

@@ -3,13 +3,15 @@
 // reduce rates (and, over tcp, at the loopback rate), with nothing else (no startup, no waiting).
 // A row's measured time over it says how far from the physical limit the row is.
 //
-// What is counted, per rank, from the schedule's own volumes (schedule/volume.hpp):
-//   shared memory (shm, inproc): every byte a rank receives passes through memory `copies` times
-//     (shm today: 2, into a slot by the sender and out of it by the receiver; a single-copy path:
-//     1; inproc: 1). All passes but the last are copies done by the sender; the last is the
-//     receiver's: a copy, or the reduction itself where the schedule reduces (the reduce reads
-//     the incoming bytes in the same pass). Copies run at the copy rate, reductions at the reduce
-//     rate (bytes of the message reduced per second), one after the other on the rank's core.
+// What is counted, per rank, from the schedule's own transfers, cut into messages as the executor
+// cuts them (segments of TransportTraffic::segmentBytes, core/partition.hpp):
+//   shared memory (shm, inproc): a message moves in one memory pass (the receiver copies, or
+//     reduces where the schedule reduces, straight from the sender's buffer: inproc always, shm
+//     from TransportTraffic::singleCopyBytes up) or in two through the transport's slots (shm
+//     below it: the sender copies into a slot, the receiver copies or reduces out of it). The
+//     slot side of each pass stays in cache, so slot passes are priced at the slot rates; passes
+//     between rank buffers at the copy and reduce rates. A rank's passes run one after the
+//     other on its core.
 //   network (tcp): the larger of a rank's sent and received bytes at the loopback rate (the
 //     kernel's copies are inside that rate), overlapped at best with its reductions.
 // Shared memory: ranks share the host's cores, so the roofline is also at least the memory
@@ -22,32 +24,44 @@
 
 namespace ringlab::model {
 
-// How a transport moves a byte from one rank's buffer to another's.
+inline constexpr std::uint64_t kNeverSingleCopy = UINT64_MAX;
+
+// How a transport moves a message from one rank's buffer to another's.
 struct TransportTraffic {
   bool network = false;  // tcp: bytes cross the loopback, not memory copies
-  int copies = 1;        // shared memory: memory passes per byte received (>= 1)
+  // Shared memory: memory passes per byte of a message below singleCopyBytes: 1 (in place) or 2
+  // (through slots). Messages of at least singleCopyBytes take one pass.
+  int copies = 1;
+  std::uint64_t singleCopyBytes = kNeverSingleCopy;
+  std::uint64_t segmentBytes = UINT64_MAX;  // the executor cuts transfers into messages this large
 };
 
-// shm: two copies (a single-copy path passes 1 instead); inproc: one; tcp: network. Throws
-// InvalidArgument naming the transport otherwise (mpi: another library moves the bytes).
+// shm: two copies, single copy never (the caller sets singleCopyBytes and segmentBytes to what the
+// transport and the executor use); inproc: one; tcp: network. Throws InvalidArgument naming the
+// transport otherwise (mpi: another library moves the bytes).
 TransportTraffic transportTraffic(const std::string& transport);
 
 // Bytes per second, each > 0 where it is used.
 struct MachineRates {
-  double copyBytesPerSecond = 0;
-  double reduceBytesPerSecond = 0;    // of the row's datatype
-  double loopbackBytesPerSecond = 0;  // tcp only
+  double copyBytesPerSecond = 0;         // between two buffers of the message's size
+  double reduceBytesPerSecond = 0;       // of the row's datatype
+  double slotCopyInBytesPerSecond = 0;   // from a buffer into cache-resident slots
+  double slotCopyOutBytesPerSecond = 0;  // from slots into a buffer
+  double slotReduceBytesPerSecond = 0;   // a buffer reduced with a slot into a buffer
+  double loopbackBytesPerSecond = 0;     // tcp only
   int cores = 1;
 };
 
 // The busiest rank's passes (bytes) and the roofline time.
 struct Roofline {
   double copyBytes = 0, reduceBytes = 0, wireBytes = 0;  // of the busiest rank
+  double slotBytes = 0;  // of copyBytes + reduceBytes, those that go through slots (both sides)
   double seconds = 0;
 };
 
 // The roofline of `schedule` on `count` elements of `type`. Throws InvalidArgument naming the
-// rate that a needed term lacks (not finite or not > 0), or copies < 1.
+// rate that a needed term lacks (not finite or not > 0), or copies other than 1 or 2, or a
+// segment size of 0.
 Roofline roofline(const schedule::Schedule& schedule, std::uint64_t count, DataType type,
                   const TransportTraffic& traffic, const MachineRates& rates);
 

@@ -89,6 +89,10 @@ class Transport {
   // the transport's own buffers (shm, single copy). Zeroed and already touched; it lives as long
   // as the transport. Null where the transport has no such memory: use ordinary memory then.
   virtual void* allocateShared(std::size_t bytes);
+  // Messages sent from allocateShared memory that are at least this many bytes are read by every
+  // receiver where they lie (one memory pass instead of two through the transport's buffers);
+  // UINT64_MAX where none are (no such memory, or a receiver that may not map it).
+  virtual std::uint64_t singleCopyBytes() const { return UINT64_MAX; }
 
   // Blocks until the request completes and releases it. Throws Timeout after `timeout`,
   // PeerLost when a peer is gone, Mismatch on a size, tag or stamp mismatch, or the code of an

@@ -121,6 +121,22 @@ class ShmTransport final : public Transport {
 
   void* allocateShared(std::size_t bytes) override { return ownBuffers_.allocate(bytes); }
 
+  // The threshold, unless some receiver was refused its sender's buffers at set-up (each
+  // receiver's verdict is in its own segment, which every rank maps).
+  std::uint64_t singleCopyBytes() const override {
+    for (int receiver = 0; receiver < size_; ++receiver) {
+      for (int sender = 0; sender < size_; ++sender) {
+        if (sender == receiver || headerOf(segments_[sender].data())->ownerPid ==
+                                      headerOf(segments_[receiver].data())->ownerPid)
+          continue;
+        if (!channelOf(segments_[receiver].data(), sender)
+                 ->receiverMapsSender.load(std::memory_order_relaxed))
+          return kSingleCopyOff;
+      }
+    }
+    return singleCopyBytes_;
+  }
+
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   std::string name() const override { return "shm"; }
