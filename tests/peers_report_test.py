@@ -1,43 +1,86 @@
-"""bench/peers/report.py on a small synthetic results.csv of three rounds: ratios within each
-round, the worst and the median over rounds, goals judged by the worst round, a wrong round
-marked; and a results.csv of the format before rounds (one round, no round column).
+"""bench/peers/report.py on a small synthetic results directory of three rounds: ratios within
+each round, the worst and the median over rounds, a wrong round marked, and issue 18's goals
+judged by the worst round, one met and one missed of each kind (against peers, busbw against a
+baseline, share of the roofline read from the bench JSON, right in every round); and a results.csv
+of the format before rounds (one round, no round column).
 
 Usage: peers_report_test.py REPORT_PY"""
 
+import json
 import os
 import subprocess
 import sys
 import tempfile
 
 HEADER = "peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,round"
-KIB64, MIB16 = 64 << 10, 16 << 20
+KIB, MIB = 1 << 10, 1 << 20
 
 
-def row(peer, variant, size, time, rnd, wrong=0):
-    return f"{peer},{variant},2,{size},{time},1,{wrong},v,3,,{rnd}"
+def row(peer, variant, size, time, rnd, wrong=0, p=2, busbw=1):
+    return f"{peer},{variant},{p},{size},{time},{busbw},{wrong},v,3,,{rnd}"
+
+
+def each_round(peer, variant, size, time, **kw):
+    return [row(peer, variant, size, time, rnd, **kw) for rnd in (1, 2, 3)]
 
 
 ROWS = [
     # 64 KiB: shm's ratios against the faster MPI of each round are 100/50, 80/100, 90/60.
-    row("openmpi", "MPI_Allreduce", KIB64, 100, 1), row("mpich", "MPI_Allreduce", KIB64, 120, 1),
-    row("ringlab", "shm", KIB64, 50, 1),
-    row("openmpi", "MPI_Allreduce", KIB64, 100, 2), row("mpich", "MPI_Allreduce", KIB64, 80, 2),
-    row("ringlab", "shm", KIB64, 100, 2),
-    row("openmpi", "MPI_Allreduce", KIB64, 90, 3), row("mpich", "MPI_Allreduce", KIB64, 200, 3),
-    row("ringlab", "shm", KIB64, 60, 3),
+    row("openmpi", "MPI_Allreduce", 64 * KIB, 100, 1), row("mpich", "MPI_Allreduce", 64 * KIB, 120, 1),
+    row("ringlab", "shm", 64 * KIB, 50, 1),
+    row("openmpi", "MPI_Allreduce", 64 * KIB, 100, 2), row("mpich", "MPI_Allreduce", 64 * KIB, 80, 2),
+    row("ringlab", "shm", 64 * KIB, 100, 2),
+    row("openmpi", "MPI_Allreduce", 64 * KIB, 90, 3), row("mpich", "MPI_Allreduce", 64 * KIB, 200, 3),
+    row("ringlab", "shm", 64 * KIB, 60, 3),
     # 16 MiB: tcp 3x and 2x Gloo, then wrong in round 3.
-    row("gloo", "ring", MIB16, 3000, 1), row("ringlab", "tcp", MIB16, 1000, 1),
-    row("gloo", "ring", MIB16, 2000, 2), row("ringlab", "tcp", MIB16, 1000, 2),
-    row("gloo", "ring", MIB16, 1800, 3), row("ringlab", "tcp", MIB16, 1000, 3, wrong=5),
+    row("gloo", "ring", 16 * MIB, 3000, 1), row("ringlab", "tcp", 16 * MIB, 1000, 1),
+    row("gloo", "ring", 16 * MIB, 2000, 2), row("ringlab", "tcp", 16 * MIB, 1000, 2),
+    row("gloo", "ring", 16 * MIB, 1800, 3), row("ringlab", "tcp", 16 * MIB, 1000, 3, wrong=5),
 ]
+GOAL_ROWS = (
+    # shm p=2 ring against the faster MPI: 2.0 at 256 KiB; auto against the best peer: 100/50, 80/50,
+    # 90/50 (1.60) at 64 KiB, 100/200 at 256 KiB.
+    each_round("openmpi", "MPI_Allreduce", 256 * KIB, 100) + each_round("ringlab", "shm", 256 * KIB, 50)
+    + each_round("ringlab", "shm+auto", 64 * KIB, 50) + each_round("ringlab", "shm+auto", 256 * KIB, 200)
+    # shm p=4 auto against Open MPI: 10/8 at 1 KiB, 10/20 at 4 KiB.
+    + each_round("openmpi", "MPI_Allreduce", KIB, 10, p=4) + each_round("ringlab", "shm+auto", KIB, 8, p=4)
+    + each_round("openmpi", "MPI_Allreduce", 4 * KIB, 10, p=4)
+    + each_round("ringlab", "shm+auto", 4 * KIB, 20, p=4)
+    # shm p=2 busbw: 8 then 7 GB/s at 32 MiB against 4 in the baseline; 5 at 64 MiB.
+    + [row("ringlab", "shm", 32 * MIB, 100, 1, busbw=8), row("ringlab", "shm", 32 * MIB, 100, 2, busbw=7),
+       row("ringlab", "shm", 32 * MIB, 100, 3, busbw=8)]
+    + each_round("ringlab", "shm", 64 * MIB, 400, busbw=5)
+    # tcp p=2 against Gloo: 3x at 4 MiB.
+    + each_round("gloo", "ring_chunked", 4 * MIB, 3000) + each_round("ringlab", "tcp", 4 * MIB, 1000)
+    + each_round("ringlab", "tcp", 64 * MIB, 9000) + each_round("ringlab", "tcp", 64 * MIB, 9000, p=4)
+)
+BASELINE = [row("ringlab", "shm", 32 * MIB, 200, 1, busbw=4), row("ringlab", "shm", 64 * MIB, 800, 1, busbw=4)]
+# Each bench JSON's share of the roofline, per size, by (variant, p, round).
+ROOFLINES = {
+    ("shm", 2, 1): {32 * MIB: 0.8, 64 * MIB: 0.7}, ("shm", 2, 2): {32 * MIB: 0.9, 64 * MIB: 0.9},
+    ("shm", 2, 3): {32 * MIB: 0.85, 64 * MIB: 0.9},
+    ("tcp", 2, 1): {64 * MIB: 0.75}, ("tcp", 2, 2): {64 * MIB: 0.8}, ("tcp", 2, 3): {64 * MIB: 0.72},
+    ("tcp", 4, 1): {64 * MIB: 0.5}, ("tcp", 4, 2): {64 * MIB: 0.9}, ("tcp", 4, 3): {64 * MIB: 0.9},
+}
 
 
-def table(report, lines):
+def table(report, lines, roofline=None, baseline=None):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "results.csv")
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")
-        return subprocess.run([sys.executable, report, "table", path], check=True, capture_output=True,
+        os.mkdir(os.path.join(d, "json"))
+        for (variant, p, rnd), shares in (roofline or {}).items():
+            doc = {"run": {"p": p}, "roofline": {"rows": [{"size_bytes": s, "of_roofline": x}
+                                                          for s, x in shares.items()]}}
+            with open(os.path.join(d, "json", f"ringlab-{variant}-p{p}-r{rnd}.json"), "w") as f:
+                json.dump(doc, f)
+        extra = []
+        if baseline:
+            extra = ["--baseline", os.path.join(d, "baseline.csv")]
+            with open(extra[1], "w") as f:
+                f.write("\n".join([HEADER] + baseline) + "\n")
+        return subprocess.run([sys.executable, report, "table", path] + extra, check=True, capture_output=True,
                               text=True).stdout
 
 
@@ -47,21 +90,46 @@ def expect(text, needle):
 
 
 def main(report):
-    out = table(report, [HEADER] + ROWS)
+    out = table(report, [HEADER] + ROWS + GOAL_ROWS, ROOFLINES, BASELINE)
     expect(out, "Rounds: 3.")
     # size | best peer | peer us (median over rounds) | shm us | x worst | x median | tcp ...
     expect(out, "| 64 KiB | openmpi:MPI_Allreduce | 100.0 | 60.0 | 0.80 | 1.50 | missing | - | - |")
     expect(out, "| 16 MiB | gloo:ring | 2000.0 | missing | - | - | 1000.0 WRONG(5) | 0.00 | 2.00 |")
-    expect(out, "| shm p=2, 64 KiB..16 MiB: >= 1.0x the faster MPI | shm | 64 KiB | 60.0 | "
-                "openmpi:MPI_Allreduce 100.0 | 0.80 | 1.00 | MISSED |")
-    expect(out, "| tcp p=2, >= 1 MiB: >= 1.5x the best Gloo variant | tcp | 16 MiB | 1000.0 WRONG(5) | "
-                "gloo:ring 2000.0 | 0.00 | 1.50 | MISSED |")
-    # Before rounds: ten columns, one round, the same ratio twice.
+    # goal | ringlab | size | ringlab | reference | x worst | wanted | verdict
+    goal = "| shm p=2, >= 64 KiB: ring >= 1.0x the faster MPI | shm |"
+    expect(out, goal + " 64 KiB | 60.0 | openmpi:MPI_Allreduce 100.0 | 0.80 | 1.00 | MISSED |")
+    expect(out, goal + " 256 KiB | 50.0 | openmpi:MPI_Allreduce 100.0 | 2.00 | 1.00 | met |")
+    goal = "| shm p=2: auto >= 1.0x the best peer | shm+auto |"
+    expect(out, goal + " 64 KiB | 50.0 | openmpi:MPI_Allreduce 100.0 | 1.60 | 1.00 | met |")
+    expect(out, goal + " 256 KiB | 200.0 | openmpi:MPI_Allreduce 100.0 | 0.50 | 1.00 | MISSED |")
+    goal = "| shm p=4: auto >= 1.0x Open MPI | shm+auto |"
+    expect(out, goal + " 1 KiB | 8.0 | openmpi:MPI_Allreduce 10.0 | 1.25 | 1.00 | met |")
+    expect(out, goal + " 4 KiB | 20.0 | openmpi:MPI_Allreduce 10.0 | 0.50 | 1.00 | MISSED |")
+    goal = "| shm p=2, >= 16 MiB: busbw >= 1.6x the baseline's | shm |"
+    expect(out, goal + " 32 MiB | 7.00 GB/s | baseline 4.00 GB/s | 1.75 | 1.60 | met |")
+    expect(out, goal + " 64 MiB | 5.00 GB/s | baseline 4.00 GB/s | 1.25 | 1.60 | MISSED |")
+    goal = "| shm p=2, >= 16 MiB: >= 75% of the roofline | shm |"
+    expect(out, goal + " 32 MiB | 100.0 | roofline (bench --roofline) | 0.80 | 0.75 | met |")
+    expect(out, goal + " 64 MiB | 400.0 | roofline (bench --roofline) | 0.70 | 0.75 | MISSED |")
+    goal = "| tcp p=2, >= 1 MiB: >= 1.5x the best Gloo variant | tcp |"
+    expect(out, goal + " 4 MiB | 1000.0 | gloo:ring_chunked 3000.0 | 3.00 | 1.50 | met |")
+    expect(out, goal + " 16 MiB | 1000.0 WRONG(5) | gloo:ring 2000.0 | 0.00 | 1.50 | MISSED |")
+    expect(out, "| tcp p=2, >= 64 MiB: >= 70% of the loopback roofline | tcp | 64 MiB | 9000.0 | "
+                "roofline (bench --roofline) | 0.72 | 0.70 | met |")
+    expect(out, "| tcp p=4, >= 64 MiB: >= 70% of the loopback roofline | tcp | 64 MiB | 9000.0 | "
+                "roofline (bench --roofline) | 0.50 | 0.70 | MISSED |")
+    expect(out, "| every ringlab transport right in every round | all | all sizes | "
+                "tcp p=2 16 MiB wrong in round(s) 3 of 3 | every element checked | 1 wrong | 0 | MISSED |")
+    # Without a baseline the busbw goal has no data, and says how to give one.
+    expect(table(report, [HEADER] + GOAL_ROWS), "| 32 MiB | 7.00 GB/s | no baseline")
+    # Before rounds: ten columns, one round, the same ratio twice; every cell right.
     old = table(report, [HEADER.rsplit(",", 1)[0]] + [r.rsplit(",", 1)[0] for r in ROWS[:3]])
     expect(old, "Rounds: 1.")
     expect(old, "| 64 KiB | openmpi:MPI_Allreduce | 100.0 | 50.0 | 2.00 | 2.00 |")
-    expect(old, "| shm p=2, 64 KiB..16 MiB: >= 1.0x the faster MPI | shm | 64 KiB | 50.0 | "
+    expect(old, "| shm p=2, >= 64 KiB: ring >= 1.0x the faster MPI | shm | 64 KiB | 50.0 | "
                 "openmpi:MPI_Allreduce 100.0 | 2.00 | 1.00 | met |")
+    expect(old, "| every ringlab transport right in every round | all | all sizes | 1 cells right | "
+                "every element checked | 0 wrong | 0 | met |")
     print("ok")
 
 

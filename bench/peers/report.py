@@ -4,9 +4,12 @@
       prints CSV rows (no header) for one `ringlab bench --json` file: ringlab's out-of-place
       result as variant NAME (default: the transport), its in-place result as NAME/in-place,
       and, when the run had --peer-mpi, the MPI_Allreduce it timed on the same buffers.
-  report.py table RESULTS.csv
+  report.py table RESULTS.csv [--baseline OLD_RESULTS.csv]
       prints, per p, a Markdown table of ringlab's variants against the best peer at each size,
-      then every variant's time.
+      then every variant's time, then issue 18's goals judged by the worst round. Goals on the
+      roofline read the `ringlab bench --json --roofline` files in json/ beside RESULTS.csv; the
+      busbw goal compares with ringlab's shm busbw in OLD_RESULTS.csv (a run of the ringlab before
+      single copy), and says "no data" without one.
 
 CSV columns: peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note[,round]
 A results file of several rounds (PEERS_ROUNDS) holds each variant once per round. A ratio is taken
@@ -17,6 +20,8 @@ a cell wrong in any round is WRONG.
 
 import csv
 import json
+import os
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -143,7 +148,7 @@ def ratios_text(ratios):
     return f"{min(ratios):.2f}", f"{statistics.median(ratios):.2f}"
 
 
-def table(path):
+def table(path, baseline=None):
     rows = read_rows(path)
     failed = [r for r in rows if not is_measured(r)]
     measured = [r for r in rows if is_measured(r)]
@@ -187,7 +192,7 @@ def table(path):
         print("|" + "---|" * (1 + len(variants)))
         for size in sizes:
             print("| " + " | ".join([size_text(size)] + [time_text(merged(cells.get((size, v)))) for v in variants]) + " |")
-    goals(measured)
+    goals(measured, os.path.dirname(os.path.abspath(path)), baseline)
     if failed:
         print()
         print("### Runs that failed")
@@ -203,68 +208,129 @@ def ratio_text(reference, row):
     return f"{float(reference['time_us']) / float(row['time_us']):.2f}" if float(row["time_us"]) > 0 else "-"
 
 
-def goals(rows):
-    """The goals of the issue that asked for this benchmark, judged by the worst round."""
+def roofline_fractions(results_dir):
+    """(variant, p, size) -> {round: row time's share of its roofline}, from the `ringlab bench --json
+    --roofline` files that run.sh keeps in json/ (ringlab-VARIANT-pP[-rN].json)."""
+    fractions = defaultdict(dict)
+    folder = os.path.join(results_dir, "json")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        match = re.fullmatch(r"ringlab-(.+)-p(\d+)(?:-r(\d+))?\.json", name)
+        if not match:
+            continue
+        with open(os.path.join(folder, name)) as f:
+            roofline = json.load(f).get("roofline")
+        for row in (roofline or {}).get("rows", []):
+            key = (match.group(1), int(match.group(2)), int(row["size_bytes"]))
+            fractions[key][int(match.group(3) or 1)] = float(row["of_roofline"])
+    return fractions
+
+
+def busbw_by_size(path, variant, p):
+    """size -> ringlab's busbw (median over rounds) of one variant at one p, from a results.csv."""
+    rows = [r for r in read_rows(path) if is_measured(r) and is_right(r) and r["peer"] == RINGLAB
+            and r["variant"] == variant and int(r["p"]) == p]
+    sizes = defaultdict(list)
+    for r in rows:
+        sizes[int(r["size_bytes"])].append(float(r["busbw_GBps"]))
+    return {size: statistics.median(values) for size, values in sizes.items()}
+
+
+GOALS_TITLE = ("### Goals of issue 18 (worst round; x = the goal's figure in the worst round, wanted = what the "
+               "goal asks for)")
+
+
+def goals(rows, results_dir, baseline=None):
+    """Issue 18's goals, each judged by the worst round: met or MISSED with the figure."""
     cell = cell_map(rows, lambda r: (int(r["p"]), int(r["size_bytes"]), label(r)))
-
-    def refs(p, size, labels):
-        return [cell[(p, size, v)] for v in labels if (p, size, v) in cell]
-
+    roofs = roofline_fractions(results_dir)
     mpi = ["openmpi:MPI_Allreduce", "mpich:MPI_Allreduce"]
-    mpi_tuned = ["openmpi:MPI_Allreduce+malloc-tunables", "mpich:MPI_Allreduce+malloc-tunables"]
     gloo = ["gloo:ring", "gloo:ring_chunked", "gloo:allreduce"]
-    checks = []  # (goal, p, size, ours, reference cells, wanted ratio of reference time / our time)
     sizes = sorted({int(r["size_bytes"]) for r in rows})
-    for size in sizes:
-        if size <= 4 << 10:
-            checks.append(("shm p=2, <= 4 KiB: no slower than 2x Open MPI", 2, size, "ringlab:shm",
-                           refs(2, size, mpi[:1]), 0.5))
-        if 64 << 10 <= size <= 16 << 20:
-            checks.append(("shm p=2, 64 KiB..16 MiB: >= 1.0x the faster MPI", 2, size, "ringlab:shm",
-                           refs(2, size, mpi), 1.0))
-        if size >= 64 << 20:
-            checks.append(("shm p=2, >= 64 MiB: >= 1.5x the faster MPI with malloc tunables", 2, size, "ringlab:shm",
-                           refs(2, size, mpi_tuned), 1.5))
-            checks.append(("(same, against the faster MPI without tunables)", 2, size, "ringlab:shm",
-                           refs(2, size, mpi), 1.5))
-        checks.append(("shm p=4: >= 1.0x Open MPI", 4, size, "ringlab:shm", refs(4, size, mpi[:1]), 1.0))
-        if size >= 1 << 20:
-            checks.append(("tcp p=2, >= 1 MiB: >= 1.5x the best Gloo variant", 2, size, "ringlab:tcp",
-                           refs(2, size, gloo), 1.5))
-        if size == 4:
-            checks.append(("tcp p=2, 4 B: latency <= 0.7x Gloo ring", 2, size, "ringlab:tcp",
-                           refs(2, size, gloo[:1]), 1 / 0.7))
-    order = ["shm p=2, <= 4 KiB", "shm p=2, 64 KiB", "shm p=2, >= 64 MiB", "(same", "shm p=4", "tcp p=2, >= 1 MiB",
-             "tcp p=2, 4 B"]
-    checks.sort(key=lambda c: (next(k for k, prefix in enumerate(order) if c[0].startswith(prefix)), c[2]))
     lines = []
-    for goal, p, size, ours, reference_cells, wanted in checks:
+
+    def line(goal, variant, size, figure, reference, worst, wanted):
+        verdict = "no data" if worst is None else ("met" if worst >= wanted else "MISSED")
+        lines.append(f"| {goal} | {variant} | {size_text(size)} | {figure} | {reference} | "
+                     f"{'-' if worst is None else f'{worst:.2f}'} | {wanted:.2f} | {verdict} |")
+
+    def against(goal, p, size, variant, references, wanted):
+        """ringlab's variant against the fastest right reference of each round."""
+        ours = cell.get((p, size, f"{RINGLAB}:{variant}"))
+        reference_cells = [cell[(p, size, v)] for v in references if (p, size, v) in cell]
+        if ours is None:  # not run at this size (PEERS_ONLY, the sweep); a failed run is listed below
+            return
         reference = fastest([merged(c) for c in reference_cells])
-        # The default ring, and `--algo auto` where it was run, each judged on its own.
-        for variant in (ours, ours + "+auto"):
-            row = cell.get((p, size, variant))
-            if row is None and (reference is None or variant != ours):
-                continue
-            worst, _ = ratios_text(round_ratios(reference_cells, row))
-            verdict = "no data" if worst == "-" else ("met" if float(worst) >= wanted else "MISSED")
-            lines.append(f"| {goal} | {variant.split(':', 1)[1]} | {size_text(size)} | {time_text(merged(row))} | "
-                         f"{label(reference) + ' ' + time_text(reference) if reference else 'missing'} | {worst} | "
-                         f"{wanted:.2f} | {verdict} |")
-    if lines:
-        print()
-        print("### Goals (x = reference time / ringlab time in the worst round; wanted = the ratio the goal asks for)")
-        print()
-        print("| goal | ringlab | size | ringlab us | reference us | x worst | wanted | verdict |")
-        print("|---|---|---|---|---|---|---|---|")
-        print("\n".join(lines))
+        ratios = round_ratios(reference_cells, ours)
+        line(goal, variant, size, time_text(merged(ours)),
+             f"{label(reference)} {time_text(reference)}" if reference else "missing",
+             min(ratios) if ratios else None, wanted)
+
+    def of_roofline(goal, p, size, variant, wanted):
+        ours = cell.get((p, size, f"{RINGLAB}:{variant}"))
+        by_round = roofs.get((variant, p, size))
+        if ours is None:
+            return
+        line(goal, variant, size, time_text(merged(ours)), "roofline (bench --roofline)",
+             min(by_round.values()) if by_round else None, wanted)
+
+    all_peers = sorted({label(r) for r in rows if r["peer"] != RINGLAB})
+    for size in sizes:
+        if size >= 64 << 10:
+            against("shm p=2, >= 64 KiB: ring >= 1.0x the faster MPI", 2, size, "shm", mpi, 1.0)
+    for size in sizes:
+        against("shm p=2: auto >= 1.0x the best peer", 2, size, "shm+auto", all_peers, 1.0)
+    for size in sizes:
+        against("shm p=4: auto >= 1.0x Open MPI", 4, size, "shm+auto", mpi[:1], 1.0)
+    # Busbw against the baseline (the results.csv of the ringlab before single copy), 16 MiB and up.
+    now = {}
+    for (p, size, variant), by_round in cell.items():
+        if p == 2 and variant == f"{RINGLAB}:shm" and size >= 16 << 20:
+            now[size] = [float(r["busbw_GBps"]) if is_right(r) else 0.0 for r in by_round.values()]
+    before = busbw_by_size(baseline, "shm", 2) if baseline else {}
+    for size in sorted(now):
+        old = before.get(size)
+        line("shm p=2, >= 16 MiB: busbw >= 1.6x the baseline's", "shm", size, f"{min(now[size]):.2f} GB/s",
+             f"baseline {old:.2f} GB/s" if old else "no baseline (report.py table ... --baseline FILE)",
+             min(now[size]) / old if old else None, 1.6)
+    for size in sizes:
+        if size >= 16 << 20:
+            of_roofline("shm p=2, >= 16 MiB: >= 75% of the roofline", 2, size, "shm", 0.75)
+    for p in (2, 4):
+        for size in sizes:
+            if size >= 1 << 20:
+                against(f"tcp p={p}, >= 1 MiB: >= 1.5x the best Gloo variant", p, size, "tcp", gloo, 1.5)
+        for size in sizes:
+            if size >= 64 << 20:
+                of_roofline(f"tcp p={p}, >= 64 MiB: >= 70% of the loopback roofline", p, size, "tcp", 0.70)
+    # Right in every round: every ringlab cell, every element checked.
+    mixed = []
+    for (p, size, variant), by_round in sorted(cell.items()):
+        if variant.startswith(RINGLAB + ":"):
+            wrong = sorted(rnd for rnd, r in by_round.items() if not is_right(r))
+            if wrong:
+                mixed.append(f"{variant.split(':', 1)[1]} p={p} {size_text(size)} wrong in round(s) "
+                             f"{', '.join(map(str, wrong))} of {len(by_round)}")
+    checked = sum(len(v) for k, v in cell.items() if k[2].startswith(RINGLAB + ":"))
+    lines.append(f"| every ringlab transport right in every round | all | all sizes | "
+                 f"{'; '.join(mixed) if mixed else f'{checked} cells right'} | every element checked | "
+                 f"{len(mixed)} wrong | 0 | {'MISSED' if mixed else 'met'} |")
+    print()
+    print(GOALS_TITLE)
+    print()
+    print("| goal | ringlab | size | ringlab | reference | x worst | wanted | verdict |")
+    print("|---|---|---|---|---|---|---|---|")
+    print("\n".join(lines))
+    print()
+    print("Not judged here: shm p=4, the ring's time per step against Open MPI's per step of its own algorithm "
+          "(this table does not know which algorithm Open MPI chose).")
 
 
 def main(argv):
     if len(argv) >= 2 and argv[0] == "ringlab-rows":
         variant = argv[argv.index("--variant") + 1] if "--variant" in argv else None
         ringlab_rows(argv[1], variant)
-    elif len(argv) == 2 and argv[0] == "table":
-        table(argv[1])
+    elif len(argv) in (2, 4) and argv[0] == "table" and (len(argv) == 2 or argv[2] == "--baseline"):
+        table(argv[1], argv[3] if len(argv) == 4 else None)
     else:
         sys.exit(__doc__)
 

@@ -9,7 +9,8 @@
 #   results.csv  peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,round
 #                (a run that failed leaves a row with empty time and the reason in note)
 #   table.md     per p: ringlab's variants against the best peer at each size (ratios: the worst
-#                and the median over rounds), then every variant's time; goals judged by the worst
+#                and the median over rounds), then every variant's time; issue 18's goals judged by
+#                the worst round (ringlab's inproc, shm and tcp runs carry --roofline for them)
 #   busbw.svg    busbw against size, log-log, one line per variant, one panel per p
 #   versions.txt, host.txt, logs/, json/
 #
@@ -19,6 +20,7 @@
 #   PEERS_TUNABLES=1    also run each MPI with the malloc tunables below (0: skip)
 #   PEERS_ROUNDS=1      interleaved rounds: round 1 runs every variant at every p, then round 2...
 #   PEERS_TIMEOUT=1800  seconds before one run is declared hung and stopped
+#   PEERS_BASELINE=FILE an earlier results.csv whose ringlab shm busbw the goals compare with
 #   PEERS_OUT=DIR       where results go
 #   RINGLAB=PATH        use this ringlab binary as it is; by default the repository's build/
 #                       folder is brought up to date (cmake --build build --target ringlab)
@@ -42,6 +44,11 @@ tunables=${PEERS_TUNABLES:-1}
 run_timeout=${PEERS_TIMEOUT:-1800}
 rounds=${PEERS_ROUNDS:-1}
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: PEERS_ROUNDS=$rounds: must be a whole number >= 1" >&2; exit 2; }
+baseline=()
+if [ -n "${PEERS_BASELINE:-}" ]; then
+  [ -f "$PEERS_BASELINE" ] || { echo "run.sh: PEERS_BASELINE=$PEERS_BASELINE: not a file (give an earlier results.csv)" >&2; exit 2; }
+  baseline=(--baseline "$(cd "$(dirname "$PEERS_BASELINE")" && pwd)/$(basename "$PEERS_BASELINE")")
+fi
 build="$root/build-peers"
 out=${PEERS_OUT:-"$build/results-$(date +%Y%m%d-%H%M%S)"}
 python=/usr/bin/python3  # Debian's interpreter, the one python3-torch installs into
@@ -198,13 +205,14 @@ for round in $(seq "$rounds"); do
     if wants ringlab; then
       for transport in inproc shm tcp; do
         run_ringlab "$transport" "$p" "$out/logs/ringlab-$transport-p$p$tag.log" -- \
-          "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+          "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" --time "${seconds}s" -w "$warmup" --roofline
       done
       # The ring is ringlab's default; `--algo auto` picks per size from the model, as MPI libraries
       # pick their algorithm per size (recursive doubling for small messages at p = 4, for example).
       for transport in shm tcp; do
         run_ringlab "$transport+auto" "$p" "$out/logs/ringlab-$transport-auto-p$p$tag.log" -- \
-          "$ringlab" bench -p "$p" --transport "$transport" --algo auto "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+          "$ringlab" bench -p "$p" --transport "$transport" --algo auto "${sweep[@]}" --time "${seconds}s" -w "$warmup" \
+          --roofline
       done
       # Under Open MPI; --peer-mpi also times MPI_Allreduce on the same buffers in the same run.
       run_ringlab mpi "$p" "$out/logs/ringlab-mpi-p$p$tag.log" -- \
@@ -246,7 +254,7 @@ done
 
 # ---- report ------------------------------------------------------------------------------------
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/host.txt"
-"$python" "$here/report.py" table "$csv" >"$out/table.md" || say "the table could not be made"
+"$python" "$here/report.py" table "$csv" "${baseline[@]}" >"$out/table.md" || say "the table could not be made"
 "$python" "$here/plot_svg.py" "$csv" "$out/busbw.svg" || say "the plot could not be made"
 cat "$out/table.md"
 wrong_rows=$(awk -F, 'NR > 1 && $7 != "" && $7 != "0"' "$csv" | wc -l)
