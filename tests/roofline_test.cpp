@@ -87,6 +87,15 @@ TEST(Roofline, ShmCopiesOnceFromItsSingleCopySizeUp) {
   EXPECT_NEAR(off.seconds, 2.0 * (1 << 20) / 4e9 + (1 << 20) / 8e9 + (1 << 20) / 5e9, 1e-15);
 }
 
+TEST(Roofline, ASlotPassIsNoSlowerThanTheSamePassBetweenBuffers) {
+  // Slot rates measured below the buffer rates (noise where all is in cache) give way to them.
+  MachineRates slow = kRates;
+  slow.slotCopyInBytesPerSecond = slow.slotCopyOutBytesPerSecond = 0.5e9;
+  slow.slotReduceBytesPerSecond = 1e9;
+  const Roofline r = roofline(ring4(), kCount, DataType::Float32, transportTraffic("shm"), slow);
+  EXPECT_NEAR(r.seconds, 6144 / 1e9 + 3072 / 1e9 + 3072 / 2e9, 1e-15);
+}
+
 TEST(Roofline, TheSegmentIsTheMessageThatDecides) {
   // A 1 MiB block is above the threshold, but cut into 64 KiB segments every message is below.
   const Roofline cut = ring2(1 << 20, 128 * 1024, 64 * 1024);

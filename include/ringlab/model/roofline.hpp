@@ -9,9 +9,9 @@
 //     reduces where the schedule reduces, straight from the sender's buffer: inproc always, shm
 //     from TransportTraffic::singleCopyBytes up) or in two through the transport's slots (shm
 //     below it: the sender copies into a slot, the receiver copies or reduces out of it). The
-//     slot side of each pass stays in cache, so slot passes are priced at the slot rates; passes
-//     between rank buffers at the copy and reduce rates. A rank's passes run one after the
-//     other on its core.
+//     slot side of each pass stays in cache, so slot passes are priced at the slot rates (or the
+//     buffer rates where those measured faster); passes between rank buffers at the copy and
+//     reduce rates. A rank's passes run one after the other on its core.
 //   network (tcp): the larger of a rank's sent and received bytes at the loopback rate (the
 //     kernel's copies are inside that rate), overlapped at best with its reductions.
 // Shared memory: ranks share the host's cores, so the roofline is also at least the memory
