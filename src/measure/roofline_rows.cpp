@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "ringlab/core/partition.hpp"
+
 #include "ringlab/measure/machine_rates.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/registry.hpp"
@@ -10,16 +12,23 @@ namespace ringlab::measure {
 
 namespace {
 
-// Rates per datatype and size, measured once each.
-std::map<std::string, std::map<std::uint64_t, SizeRates>> measureRates(const RunRecord& record) {
-  std::map<std::string, std::vector<std::uint64_t>> sizes;
-  for (const RecordRow& row : record.rows) sizes[row.dtype].push_back(row.bytes);
-  std::map<std::string, std::map<std::uint64_t, SizeRates>> rates;
-  for (const auto& [dtype, list] : sizes) {
-    for (const SizeRates& r : measureSizeRates(list, parseDataType(dtype)))
-      rates[dtype][r.bytes] = r;
-  }
-  return rates;
+// The schedule that ran a row, and the largest block it moves: each memory pass works on one block
+// at a time, so the rates are measured on buffers of that size (a row's whole buffer would price a
+// block that stays in cache at the rate of one that does not).
+struct RowPlan {
+  schedule::Schedule schedule;
+  std::uint64_t passBytes = 0;
+};
+
+RowPlan planRow(const RecordRow& row, const BenchConfig& config) {
+  const DataType type = parseDataType(row.dtype);
+  const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
+      config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count, type,
+      config.collective.autoModel, config.collective.autoTable.get());
+  RowPlan plan{model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec)};
+  // Chunk 0 is the largest: the first count % blocks chunks hold one element more.
+  plan.passBytes = partitionChunk(row.count, plan.schedule.blocks, 0).count * dataTypeSize(type);
+  return plan;
 }
 
 }  // namespace
@@ -35,17 +44,29 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
   if (ranksTransport) report.traffic.singleCopyBytes = ranksTransport->singleCopyBytes();
   report.cores = cores;
   if (report.traffic.network) report.loopbackBytesPerSecond = measureLoopbackRate();
-  const auto rates = measureRates(record);
+  std::vector<RowPlan> plans;
+  std::map<std::string, std::vector<std::uint64_t>> passSizes;  // per datatype
   for (const RecordRow& row : record.rows) {
+    plans.push_back(planRow(row, config));
+    passSizes[row.dtype].push_back(plans.back().passBytes);
+  }
+  std::map<std::string, std::map<std::uint64_t, SizeRates>> rates;  // measured once each
+  for (const auto& [dtype, sizes] : passSizes) {
+    for (const SizeRates& r : measureSizeRates(sizes, parseDataType(dtype)))
+      rates[dtype][r.bytes] = r;
+  }
+  for (std::size_t i = 0; i < record.rows.size(); ++i) {
+    const RecordRow& row = record.rows[i];
     if (!row.outOfPlace) continue;
     const DataType type = parseDataType(row.dtype);
     RooflineRow out;
     out.bytes = row.bytes;
+    out.passBytes = plans[i].passBytes;
     out.dtype = row.dtype;
     out.op = row.op;
     out.algorithm = row.algorithm;
     out.timeUs = row.outOfPlace->timeUs;
-    const SizeRates& measured = rates.at(row.dtype).at(row.bytes);
+    const SizeRates& measured = rates.at(row.dtype).at(out.passBytes);
     out.rates = {.copyBytesPerSecond = measured.copyBytesPerSecond,
                  .reduceBytesPerSecond = measured.reduceBytesPerSecond,
                  .slotCopyInBytesPerSecond = measured.slotCopyInBytesPerSecond,
@@ -62,12 +83,7 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
         report.reduceFromProfile = true;
       }
     }
-    const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
-        config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count, type,
-        config.collective.autoModel, config.collective.autoTable.get());
-    const schedule::Schedule schedule =
-        model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec);
-    out.roof = model::roofline(schedule, row.count, type, report.traffic, out.rates);
+    out.roof = model::roofline(plans[i].schedule, row.count, type, report.traffic, out.rates);
     out.ofRoofline = out.timeUs > 0 ? out.roof.seconds * 1e6 / out.timeUs : 0;
     report.rows.push_back(out);
   }
@@ -78,6 +94,7 @@ nlohmann::json toJson(const RooflineReport& report) {
   nlohmann::json rows = nlohmann::json::array();
   for (const RooflineRow& r : report.rows) {
     rows.push_back({{"size_bytes", r.bytes},
+                    {"pass_bytes", r.passBytes},
                     {"dtype", r.dtype},
                     {"op", r.op},
                     {"algorithm", r.algorithm},

@@ -17,6 +17,7 @@ namespace ringlab::measure {
 
 struct RooflineRow {
   std::uint64_t bytes = 0;
+  std::uint64_t passBytes = 0;  // the largest block the schedule moves: the rates' buffer size
   std::string dtype, op, algorithm;
   double timeUs = 0;  // the row's out-of-place time (median)
   model::MachineRates rates;
@@ -42,7 +43,7 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
                          int cores);
 
 // "roofline": {transport, copies, segment_bytes, single_copy_bytes (null: never), cores,
-// loopback_GBps, reduce_rate_from, rows: [{size_bytes, dtype, op, algorithm, time_us,
+// loopback_GBps, reduce_rate_from, rows: [{size_bytes, pass_bytes, dtype, op, algorithm, time_us,
 // roofline_us, of_roofline, copy_GBps, reduce_GBps, slot_copy_in_GBps, slot_copy_out_GBps,
 // slot_reduce_GBps, copy_bytes, slot_bytes, reduce_bytes, wire_bytes}]}: the part `bench --json`
 // adds beside the record.
