@@ -3,7 +3,8 @@
 # with EPERM in bench's rank processes, as a stricter system policy would. The run must still be
 # right in every element, say the refusal in its one line per rank process, and price its roofline
 # as two copies at every size; the same run without the filter goes single-copy from the default
-# size (unless this system refuses on its own, which the test then says).
+# size (unless this system refuses on its own, which the test then says), and with
+# RINGLAB_SHM_SINGLE_COPY=off through the slots again.
 # usage: shm_single_copy_refused_test.sh RINGLAB_BINARY REFUSE_PIDFD_GETFD_BINARY
 set -euo pipefail
 ringlab=${1:?usage: shm_single_copy_refused_test.sh RINGLAB REFUSE_PIDFD_GETFD}
@@ -46,4 +47,9 @@ else
   [ "$(roofline "$out/plain.json")" = "131072 False" ] ||
     fail "plain run: roofline (single_copy_bytes, all rows through slots) = $(roofline "$out/plain.json")"
 fi
+# Off by the environment: the roofline follows the transport's setting, two copies at every size.
+RINGLAB_SHM_SINGLE_COPY=off "$ringlab" "${bench[@]}" --json "$out/off.json" >"$out/off.out" 2>&1 ||
+  fail "run with RINGLAB_SHM_SINGLE_COPY=off failed: $(cat "$out/off.out")"
+[ "$(roofline "$out/off.json")" = "None True" ] ||
+  fail "RINGLAB_SHM_SINGLE_COPY=off: roofline (single_copy_bytes, all rows through slots) = $(roofline "$out/off.json")"
 echo "ok: refused pidfd_getfd falls back to two copies, right in every element"
