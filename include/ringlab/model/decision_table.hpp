@@ -16,12 +16,18 @@
 namespace ringlab::model {
 
 inline constexpr const char* kDecisionTableFormat = "ringlab-tune/1";
+// The chance, per size, that no noise-only challenger is taken for faster than the default
+// (measure/tune_decision.hpp corrects each interval's level for the number of challengers).
+inline constexpr double kTuneConfidence = 0.95;
 
 // How an algorithm compares with the default at one size: time(algorithm) / time(default) over
-// the interleaved rounds, and that ratio's 95% interval. Below 1 is faster.
+// the interleaved rounds, and that ratio's interval at confidence `level` (95% over the size's
+// challengers together, so each at more where there are several; tables from before the
+// correction: 0.95). Below 1 is faster.
 struct Margin {
   std::string algorithm;
   double ratio = 1, low = 0, high = 0;
+  double level = 0.95;
 };
 
 struct MeasuredSize {
