@@ -251,8 +251,11 @@ TEST(MeasureStatistics, PairedRatioIntervalInClosedForm) {
   const RatioInterval wider =
       pairedRatioInterval({0.5 * std::exp(d) * 10, 0.5 * std::exp(-d) * 20}, {10, 20}, 0.99);
   EXPECT_NEAR(wider.high, 0.5 * std::exp(63.656741 * d), 1e-6);
-  expectError([] { pairedRatioInterval({1, 2}, {1, 2}, 1); }, ErrorCode::InvalidArgument,
-              "(0, 1), not 1");
+  expectError(
+      [] {
+        pairedRatioInterval({1, 2}, {1, 2}, 1);
+      },
+      ErrorCode::InvalidArgument, "(0, 1), not 1");
   // One round cannot tell a lead from noise.
   const RatioInterval one = pairedRatioInterval({1}, {2});
   EXPECT_DOUBLE_EQ(one.ratio, 0.5);

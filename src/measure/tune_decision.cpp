@@ -13,7 +13,8 @@ double comparisonLevel(std::size_t challengers) {
   // step-down would clear more challengers after the first, but its levels differ from one
   // challenger to the next; tune keeps one winner per size, and with one level per size every
   // margin the table records and prints is an interval at the same, stated confidence.
-  return 1 - (1 - model::kTuneConfidence) / static_cast<double>(std::max<std::size_t>(challengers, 1));
+  return 1 -
+         (1 - model::kTuneConfidence) / static_cast<double>(std::max<std::size_t>(challengers, 1));
 }
 
 SizeDecision decideSize(const std::map<std::string, std::vector<double>>& roundsUs,
@@ -34,8 +35,7 @@ SizeDecision decideSize(const std::map<std::string, std::vector<double>>& rounds
   }
   // The size below's winner stays unless this size's fastest beats it beyond the noise too.
   if (winner && kept &&
-      !pairedRatioInterval(roundsUs.at(winner->algorithm), roundsUs.at(preferred), level)
-           .below1())
+      !pairedRatioInterval(roundsUs.at(winner->algorithm), roundsUs.at(preferred), level).below1())
     winner = kept;
   if (winner) d.chosen = winner->algorithm;
   d.margin = winner ? winner : closest;

@@ -109,9 +109,9 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
       size.chosen = m.value("chosen", "");
       if (m.contains("margin")) {
         const auto& g = m["margin"];
-        size.margin = Margin{g.at("algorithm").get<std::string>(), g.at("ratio").get<double>(),
-                             g.at("low").get<double>(), g.at("high").get<double>(),
-                             g.value("level", 0.95)};
+        size.margin =
+            Margin{g.at("algorithm").get<std::string>(), g.at("ratio").get<double>(),
+                   g.at("low").get<double>(), g.at("high").get<double>(), g.value("level", 0.95)};
       }
       const std::vector<std::string> known = algorithmNames();
       const auto measuredHere = [&](const std::string& name, const char* field) {
