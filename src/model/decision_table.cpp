@@ -71,6 +71,13 @@ nlohmann::json toJson(const DecisionTable& t) {
           {"measured", measured}};
 }
 
+std::string checkDecisionTableUse(const DecisionTable& t, const std::string& source,
+                                  const SetupUse& use) {
+  return checkSetupUse({"decision table", "--tuned", "measured", "tune",
+                        "its choices were the fastest there", t.transport, t.ranks, t.host},
+                       source, use);
+}
+
 DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& source) {
   const auto fail = [&](const std::string& what) -> void {
     throwInvalid("decision table " + source + ": " + what +

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ringlab/model/setup_use.hpp"
+
 namespace ringlab::model {
 
 inline constexpr const char* kDecisionTableFormat = "ringlab-tune/1";
@@ -61,6 +63,11 @@ struct DecisionTable {
 };
 
 nlohmann::json toJson(const DecisionTable& table);
+// One line naming what differs between where the table was measured and this run, "" when nothing
+// does; a table from another transport refused (setup_use.hpp's rule).
+std::string checkDecisionTableUse(const DecisionTable& table, const std::string& source,
+                                  const SetupUse& use);
+
 // Throws InvalidArgument naming `source` and the problem (format, missing field, no sizes, an
 // algorithm ringlab does not know).
 DecisionTable decisionTableFromJson(const nlohmann::json& json, const std::string& source);
