@@ -10,6 +10,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <numbers>
 #include <string>
 #include <thread>
@@ -31,6 +32,7 @@
 #include "ringlab/model/predict.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/comparison.hpp"
+#include "ringlab/transport/inproc.hpp"
 
 #ifndef RINGLAB_TEST_DATA
 #error "RINGLAB_TEST_DATA must be defined as the path of tests/data"
@@ -690,6 +692,17 @@ TEST(MeasureTune, MeasuresEveryCandidateAtEverySize) {
     }
     EXPECT_FALSE(m.chosen.empty());
   }
+  // Every rank returns the table, the same to the last bit (rank 0's rounds, decided on each).
+  transport::InprocWorld world(c.ranks);
+  std::vector<std::unique_ptr<Communicator>> comms;
+  for (int r = 0; r < c.ranks; ++r)
+    comms.push_back(std::make_unique<Communicator>(world.transport(r)));
+  std::vector<std::string> tables(c.ranks);
+  const RunInfo info = currentRunInfo();
+  runRankThreads(world,
+                 [&](int r) { tables[r] = model::toJson(tuneRank(c, info, *comms[r])).dump(); });
+  for (int r = 1; r < c.ranks; ++r) EXPECT_EQ(tables[r], tables[0]) << "rank " << r;
+  EXPECT_EQ(nlohmann::json::parse(tables[0])["measured"].size(), 3u);
   c.rounds = 1;
   expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "--rounds 1: must be >= 2");
   c.rounds = 2;

@@ -30,12 +30,14 @@ std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& t
       "# ringlab tune: allreduce, p {}, {}, transport {} ({}), host {}, version {}, {}\n"
       "# time(us): out-of-place, median of {} iterations (slowest rank), median over {} "
       "interleaved rounds; every run checked\n"
+      "# every rank decided this table from rank 0's rounds; the {} ranks' decisions checked "
+      "identical\n"
       "# an algorithm replaces the default, {}, only where its time / {}'s over the rounds has "
       "an interval wholly below 1 at {:.2f}% each ({:.0f}% per size, Bonferroni over {} "
       "challengers)\n# {:>12}",
       table.ranks, table.dtype, table.transport, table.placement, table.host, table.ringlabVersion,
-      table.date, c.iterations, c.rounds, table.defaultAlgorithm, table.defaultAlgorithm,
-      100 * level, 100 * model::kTuneConfidence, challengers, "size (B)");
+      table.date, c.iterations, c.rounds, table.ranks, table.defaultAlgorithm,
+      table.defaultAlgorithm, 100 * level, 100 * model::kTuneConfidence, challengers, "size (B)");
   for (const std::string& name : c.algorithms) text += fmt::format(" {:>19}", name);
   text += fmt::format("  {:<19} margin: time / {}'s [{:.2f}% interval]\n", "chosen",
                       table.defaultAlgorithm, 100 * level);
