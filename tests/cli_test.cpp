@@ -1502,6 +1502,50 @@ TEST(CliTuneBadInput, ExportsNameTheVersionAndTheTable) {
       {"MPICH 3.4.3", "4.0 and later"});
 }
 
+// A table tuned over another transport: refused unless --profile-any-transport (the rule
+// profiles follow); another host is said in one line; another p is refused (auto would not use it).
+TEST(CliTuneTransport, AnotherTransportIsRefusedUnlessAskedAnotherHostIsSaid) {
+  ScratchDir dir;
+  const auto table = [&](const std::string& name, const std::string& transport,
+                         const std::string& host) {
+    std::ofstream(dir.file(name)) << R"({"format": "ringlab-tune/1", "p": 2, "transport": ")"
+                                  << transport << R"(", "dtype": "float32", "host": ")" << host
+                                  << R"(", "ringlab_version": "v", "date": "d", "rules": [],
+      "measured": [{"bytes": 8, "time_us": {"recursive_doubling": 1, "ring": 2}}]})";
+    return dir.file(name);
+  };
+  const std::string tcp = table("tcp.json", "tcp", "elsewhere");
+  const std::vector<std::string> bench = {"bench", "-p", "2", "-b",     "8",    "-e",
+                                          "64",    "-n", "1", "--algo", "auto", "--tuned"};
+  std::vector<std::string> command = bench;
+  command.push_back(tcp);
+  expectCleanError(runRinglab(command),
+                   {"--tuned " + tcp + " was measured over tcp, this run uses inproc",
+                    "ringlab tune --transport inproc", "--profile-any-transport"});
+  command.push_back("--profile-any-transport");
+  const RunResult anyway = runRinglab(command);
+  expectSuccess(anyway);
+  EXPECT_EQ(countLinesStartingWith(anyway.out, "# note: decision table "), 1u) << anyway.out;
+  EXPECT_NE(anyway.out.find("was measured with another transport tcp (this run: inproc), host "
+                            "elsewhere (this run: "),
+            std::string::npos)
+      << anyway.out;
+  // The run's own transport on another host: used, with the note.
+  command = bench;
+  command.push_back(table("inproc.json", "inproc", "elsewhere"));
+  const RunResult host = runRinglab(command);
+  expectSuccess(host);
+  EXPECT_NE(host.out.find("# note: decision table " + dir.file("inproc.json") +
+                          " was measured with another host elsewhere (this run: "),
+            std::string::npos)
+      << host.out;
+  EXPECT_EQ(host.out.find("another transport"), std::string::npos) << host.out;
+  command = bench;
+  command[2] = "3";
+  command.push_back(dir.file("inproc.json"));
+  expectCleanError(runRinglab(command), {"was measured at p = 2, this run has p = 3"});
+}
+
 TEST(CliTuneBadInput, TunedNeedsAuto) {
   ScratchDir dir;
   expectCleanError(runRinglab({"bench", "-p", "2", "-n", "1", "--tuned", dir.file("none.json")}),

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
+#include <numbers>
 #include <string>
 #include <thread>
 
@@ -30,6 +32,7 @@
 #include "ringlab/model/predict.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/comparison.hpp"
+#include "ringlab/transport/inproc.hpp"
 
 #ifndef RINGLAB_TEST_DATA
 #error "RINGLAB_TEST_DATA must be defined as the path of tests/data"
@@ -210,14 +213,26 @@ TEST(MeasureStatistics, MedianMinMaxMeanOfKnownSamples) {
   expectError([] { summarise({}, false); }, ErrorCode::InvalidArgument, "no iterations");
 }
 
-TEST(MeasureStatistics, StudentTQuantilesFromTheTableAndBeyond) {
-  EXPECT_DOUBLE_EQ(studentT95(1), 12.706);
-  EXPECT_DOUBLE_EQ(studentT95(4), 2.776);
-  EXPECT_DOUBLE_EQ(studentT95(30), 2.042);
-  EXPECT_NEAR(studentT95(40), 2.021, 1e-3);  // tables: 2.021, 1.980, 1.960 (df -> infinity)
-  EXPECT_NEAR(studentT95(120), 1.980, 1e-3);
-  EXPECT_NEAR(studentT95(1'000'000), 1.960, 1e-3);
-  expectError([] { studentT95(0); }, ErrorCode::InvalidArgument, "0");
+TEST(MeasureStatistics, StudentTQuantilesMatchTheTablesAtAnyLevel) {
+  // Two-sided 95%: t(0.975, df) from any table (and model::studentT975's 10-digit values).
+  EXPECT_NEAR(studentTQuantile(0.975, 1), 12.7062047362, 1e-9);
+  EXPECT_NEAR(studentTQuantile(0.975, 2), 4.30265272975, 1e-9);  // closed form: sqrt(2/(1/p-1))
+  EXPECT_NEAR(studentTQuantile(0.975, 4), 2.7764451052, 1e-9);
+  EXPECT_NEAR(studentTQuantile(0.975, 30), 2.0422724563, 1e-9);
+  EXPECT_NEAR(studentTQuantile(0.975, 200), 1.971896, 1e-6);
+  EXPECT_NEAR(studentTQuantile(0.975, 201), 1.971808, 1e-4);  // Cornish-Fisher from here
+  EXPECT_NEAR(studentTQuantile(0.975, 1'000'000), 1.959966, 1e-5);
+  // Other levels, in closed form: df = 1 is Cauchy, t = tan(pi (p - 1/2)); df = 2,
+  // t = (2p - 1) sqrt(2 / (1 - (2p - 1)^2)).
+  const double p = 1 - 0.05 / 6;  // Bonferroni's two-sided level for three challengers
+  EXPECT_NEAR(studentTQuantile(p, 1), std::tan(std::numbers::pi * (p - 0.5)), 1e-8);
+  const double a = 2 * p - 1;
+  EXPECT_NEAR(studentTQuantile(p, 2), a * std::sqrt(2 / (1 - a * a)), 1e-9);
+  EXPECT_NEAR(studentTQuantile(0.995, 4), 4.604095, 1e-6);  // the tables' 99% two-sided
+  EXPECT_NEAR(studentTQuantile(0.995, 3), 5.840909, 1e-6);
+  expectError([] { studentTQuantile(0.975, 0); }, ErrorCode::InvalidArgument, "0");
+  expectError([] { studentTQuantile(0.5, 4); }, ErrorCode::InvalidArgument, "(0.5, 1), not 0.5");
+  expectError([] { studentTQuantile(1, 4); }, ErrorCode::InvalidArgument, "not 1");
 }
 
 TEST(MeasureStatistics, PairedRatioIntervalInClosedForm) {
@@ -231,9 +246,18 @@ TEST(MeasureStatistics, PairedRatioIntervalInClosedForm) {
   const RatioInterval two =
       pairedRatioInterval({0.5 * std::exp(d) * 10, 0.5 * std::exp(-d) * 20}, {10, 20});
   EXPECT_NEAR(two.ratio, 0.5, 1e-12);
-  EXPECT_NEAR(two.low, 0.5 * std::exp(-12.706 * d), 1e-12);
-  EXPECT_NEAR(two.high, 0.5 * std::exp(12.706 * d), 1e-12);
+  EXPECT_NEAR(two.low, 0.5 * std::exp(-12.7062047362 * d), 1e-10);
+  EXPECT_NEAR(two.high, 0.5 * std::exp(12.7062047362 * d), 1e-10);
   EXPECT_TRUE(two.below1());
+  // At 99%, t(0.995, 1) = 63.657.
+  const RatioInterval wider =
+      pairedRatioInterval({0.5 * std::exp(d) * 10, 0.5 * std::exp(-d) * 20}, {10, 20}, 0.99);
+  EXPECT_NEAR(wider.high, 0.5 * std::exp(63.656741 * d), 1e-6);
+  expectError(
+      [] {
+        pairedRatioInterval({1, 2}, {1, 2}, 1);
+      },
+      ErrorCode::InvalidArgument, "(0, 1), not 1");
   // One round cannot tell a lead from noise.
   const RatioInterval one = pairedRatioInterval({1}, {2});
   EXPECT_DOUBLE_EQ(one.ratio, 0.5);
@@ -268,6 +292,36 @@ TEST(MeasureTuneDecision, KeepsTheDefaultOnATie) {
   const SizeDecision alone = decideSize({{"ring", {1, 2}}}, "ring");
   EXPECT_EQ(alone.chosen, "ring");
   EXPECT_FALSE(alone.margin);
+}
+
+TEST(MeasureTuneDecision, SeveralChallengersAreHeldToACorrectedLevel) {
+  // Bonferroni over the challengers of a size: 95%, 97.5%, 98.33% each for 1, 2, 3.
+  EXPECT_DOUBLE_EQ(comparisonLevel(1), 0.95);
+  EXPECT_DOUBLE_EQ(comparisonLevel(2), 0.975);
+  EXPECT_NEAR(comparisonLevel(3), 1 - 0.05 / 3, 1e-15);
+  // Three challengers; recursive_doubling ~5.5% ahead: beyond the noise at 95% alone, not at
+  // 98.33%. The other two tie with ring.
+  auto three = rounds("recursive_doubling", 0.945);
+  three["binomial_tree"] = rounds("binomial_tree", 1.0)["binomial_tree"];
+  three["rabenseifner"] = rounds("rabenseifner", 1.01)["rabenseifner"];
+  const auto& lead = three.at("recursive_doubling");
+  const auto& ring = three.at("ring");
+  ASSERT_TRUE(pairedRatioInterval(lead, ring, 0.95).below1()) << "uncorrected, it would win";
+  ASSERT_FALSE(pairedRatioInterval(lead, ring, comparisonLevel(3)).below1());
+  const SizeDecision kept = decideSize(three, "ring");
+  EXPECT_EQ(kept.chosen, "ring");
+  ASSERT_TRUE(kept.margin);
+  EXPECT_EQ(kept.margin->algorithm, "recursive_doubling");
+  EXPECT_NEAR(kept.margin->level, 1 - 0.05 / 3, 1e-15);
+  EXPECT_GT(kept.margin->high, 1);
+  // Alone against ring (one challenger, 95%), the same lead wins.
+  EXPECT_EQ(decideSize(rounds("recursive_doubling", 0.945), "ring").chosen, "recursive_doubling");
+  // Clearly ahead (x0.8) among the same three: it wins at the corrected level.
+  three["recursive_doubling"] = rounds("recursive_doubling", 0.8)["recursive_doubling"];
+  const SizeDecision clear = decideSize(three, "ring");
+  EXPECT_EQ(clear.chosen, "recursive_doubling");
+  EXPECT_LT(clear.margin->high, 1);
+  EXPECT_NEAR(clear.margin->level, 1 - 0.05 / 3, 1e-15);
 }
 
 TEST(MeasureTuneDecision, ChoosesAWinnerClearlyAheadAndTheFastestOfSeveral) {
@@ -353,7 +407,9 @@ TEST(MeasureTuneDecision, TheTableKeepsTheDecisionAndItsMarginsThroughJson) {
   const nlohmann::json j = model::toJson(table);
   EXPECT_EQ(j["default_algorithm"], "ring");
   EXPECT_EQ(j["confidence"], 0.95);
+  EXPECT_EQ(j["multiple_comparisons"], "bonferroni");
   EXPECT_EQ(j["measured"][0]["chosen"], "recursive_doubling");
+  EXPECT_EQ(j["measured"][0]["margin"]["level"], 0.95);  // one challenger: no correction
   const model::DecisionTable back = model::decisionTableFromJson(j, "t.json");
   EXPECT_EQ(back.placement, "one process per rank");
   EXPECT_EQ(back.defaultAlgorithm, "ring");
@@ -362,6 +418,10 @@ TEST(MeasureTuneDecision, TheTableKeepsTheDecisionAndItsMarginsThroughJson) {
   EXPECT_EQ(back.measured[0].chosen, "recursive_doubling");
   ASSERT_TRUE(back.measured[0].margin);
   EXPECT_DOUBLE_EQ(back.measured[0].margin->high, table.measured[0].margin->high);
+  // A table from before the correction: its margins were at 95%.
+  nlohmann::json old = j;
+  old["measured"][0]["margin"].erase("level");
+  EXPECT_DOUBLE_EQ(model::decisionTableFromJson(old, "t.json").measured[0].margin->level, 0.95);
   // A choice that names an algorithm the size did not measure is refused.
   nlohmann::json bad = j;
   bad["measured"][0]["chosen"] = "binomial_tree";
@@ -632,6 +692,17 @@ TEST(MeasureTune, MeasuresEveryCandidateAtEverySize) {
     }
     EXPECT_FALSE(m.chosen.empty());
   }
+  // Every rank returns the table, the same to the last bit (rank 0's rounds, decided on each).
+  transport::InprocWorld world(c.ranks);
+  std::vector<std::unique_ptr<Communicator>> comms;
+  for (int r = 0; r < c.ranks; ++r)
+    comms.push_back(std::make_unique<Communicator>(world.transport(r)));
+  std::vector<std::string> tables(c.ranks);
+  const RunInfo info = currentRunInfo();
+  runRankThreads(world,
+                 [&](int r) { tables[r] = model::toJson(tuneRank(c, info, *comms[r])).dump(); });
+  for (int r = 1; r < c.ranks; ++r) EXPECT_EQ(tables[r], tables[0]) << "rank " << r;
+  EXPECT_EQ(nlohmann::json::parse(tables[0])["measured"].size(), 3u);
   c.rounds = 1;
   expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "--rounds 1: must be >= 2");
   c.rounds = 2;

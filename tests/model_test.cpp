@@ -8,6 +8,7 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/cost.hpp"
+#include "ringlab/model/decision_table.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/profile.hpp"
@@ -371,6 +372,27 @@ TEST(ModelProfile, AnotherTransportIsRefusedAnotherPOrHostIsSaid) {
             "(this run: 4), host a (this run: b); its predictions describe that setup");
   p.jobRanks = 0;  // an old profile: p not recorded, not compared
   EXPECT_EQ(checkProfileUse(p, "t.json", {"tcp", 8, "a", false}), "");
+}
+
+TEST(ModelDecisionTable, TheProfilesRuleHoldsForTables) {
+  DecisionTable t;
+  t.transport = "tcp";
+  t.ranks = 2;
+  t.host = "a";
+  try {
+    checkDecisionTableUse(t, "t.json", {"shm", 2, "a", false});
+    FAIL() << "a tcp table for an shm run was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
+    EXPECT_EQ(std::string(e.what()),
+              "--tuned t.json was measured over tcp, this run uses shm: tune one over shm "
+              "(`ringlab tune --transport shm`), or add --profile-any-transport to use this "
+              "decision table anyway");
+  }
+  EXPECT_EQ(checkDecisionTableUse(t, "t.json", {"tcp", 2, "a", false}), "");
+  EXPECT_EQ(checkDecisionTableUse(t, "t.json", {"shm", 4, "b", true}),
+            "note: decision table t.json was measured with another transport tcp (this run: "
+            "shm), p 2 (this run: 4), host a (this run: b); its choices were the fastest there");
 }
 
 TEST(ModelUnits, DurationsAndBandwidths) {

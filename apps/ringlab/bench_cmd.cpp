@@ -187,12 +187,14 @@ int runBenchCommand(BenchArgs args) {
   job::Participation part = job::participate(args.transport, args.ranks, args.ranksGiven, timeout);
   args.ranks = part.ranks;
   measure::BenchConfig config = benchConfig(args, timeout);
-  // A profile from another transport is refused here, once, before any rank starts.
+  // A profile or table from another transport is refused here, once, before any rank starts.
+  const model::SetupUse use{args.transport, args.ranks, measure::currentRunInfo().host,
+                            args.profileAnyTransport};
   const std::string profileNote =
-      config.profile
-          ? model::checkProfileUse(*config.profile, args.profile,
-                                   {args.transport, args.ranks, measure::currentRunInfo().host,
-                                    args.profileAnyTransport})
+      config.profile ? model::checkProfileUse(*config.profile, args.profile, use) : "";
+  const std::string tableNote =
+      config.collective.autoTable
+          ? model::checkDecisionTableUse(*config.collective.autoTable, args.tuned, use)
           : "";
   // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
   measure::validate(config);
@@ -227,6 +229,7 @@ int runBenchCommand(BenchArgs args) {
   args.json.printText(
       report::benchPreamble(config, record.run, columns.stats, args.tuned, args.profile));
   if (!profileNote.empty()) args.json.printText("# " + profileNote + "\n");
+  if (!tableNote.empty()) args.json.printText("# " + tableNote + "\n");
   args.json.printText(report::oversubscription(
       job::ranksOnThisHost(args.transport, args.ranks, job::detectLaunchEnvironment()), args.ranks,
       job::usableCores(args.transport)));

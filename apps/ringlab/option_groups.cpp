@@ -39,8 +39,9 @@ CLI::Option* addProfile(CLI::App& app, std::string& path, const std::string& hel
 }
 
 CLI::Option* addProfileAnyTransport(CLI::App& app, bool& any) {
-  return app.add_flag("--profile-any-transport", any,
-                      "use a --profile calibrated over another transport than this run's");
+  return app.add_flag(
+      "--profile-any-transport", any,
+      "use a profile (or decision table) measured over another transport than this run's");
 }
 
 CLI::Option* addIterations(CLI::App& app, int& iterations, const std::string& help) {

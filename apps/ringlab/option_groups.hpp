@@ -41,8 +41,8 @@ CLI::Option* addRanks(CLI::App& app, std::optional<int>& ranks, const std::strin
 
 // --profile FILE: a profile from `ringlab calibrate`.
 CLI::Option* addProfile(CLI::App& app, std::string& path, const std::string& help);
-// --profile-any-transport: use a profile calibrated over another transport than the run's
-// (model::checkProfileUse refuses one otherwise).
+// --profile-any-transport: use a profile or decision table measured over another transport than
+// the run's (model::checkSetupUse refuses one otherwise).
 CLI::Option* addProfileAnyTransport(CLI::App& app, bool& any);
 
 // -n,--iters N and -w,--warmup_iters N, nccl-tests' letters.

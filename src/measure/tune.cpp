@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/measure/bench.hpp"
@@ -37,6 +38,56 @@ std::vector<BenchConfig> benchConfigs(const TuneConfig& t) {
     configs.push_back(c);
   }
   return configs;
+}
+
+// Rank 0's rounds onto every rank: an allreduce (sum) of rank 0's times and the other ranks' zeros,
+// which adds nothing to them, so that every rank holds the same numbers to the last bit.
+void shareRounds(model::DecisionTable& table, const std::vector<std::uint64_t>& sizes,
+                 const TuneConfig& t, Communicator& comm, const CollectiveOptions& options) {
+  std::vector<double> flat(sizes.size() * t.algorithms.size() * t.rounds, 0.0);
+  const auto at = [&](std::size_t size, std::size_t algorithm, int round) -> double& {
+    return flat[(size * t.algorithms.size() + algorithm) * t.rounds + round];
+  };
+  for (std::size_t i = 0; i < table.measured.size(); ++i)  // rank 0 only
+    for (std::size_t a = 0; a < t.algorithms.size(); ++a)
+      for (int r = 0; r < t.rounds; ++r)
+        at(i, a, r) = table.measured[i].roundsUs.at(t.algorithms[a])[r];
+  comm.allreduce(flat.data(), flat.data(), flat.size(), DataType::Float64, ReduceOp::Sum, options);
+  table.measured.assign(sizes.size(), {});
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    table.measured[i].bytes = sizes[i];
+    for (std::size_t a = 0; a < t.algorithms.size(); ++a)
+      for (int r = 0; r < t.rounds; ++r)
+        table.measured[i].roundsUs[t.algorithms[a]].push_back(at(i, a, r));
+  }
+}
+
+// The decision's digest (FNV-1a over its JSON: times, choices, margins, rules; not the stamps of
+// date and host, which may differ between ranks).
+std::uint64_t decisionDigest(const model::DecisionTable& table) {
+  const nlohmann::json j = model::toJson(table);
+  std::uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : j.at("measured").dump() + j.at("rules").dump()) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+// Every rank must hold the same decision: `auto` with a table that ranks disagree on would run
+// different algorithms on different ranks, and the job would hang or fail. Throws Internal where
+// the digests differ.
+void checkRanksAgree(const model::DecisionTable& table, Communicator& comm,
+                     const CollectiveOptions& options) {
+  std::uint64_t low = decisionDigest(table), high = low;
+  comm.allreduce(&low, &low, 1, DataType::Uint64, ReduceOp::Min, options);
+  comm.allreduce(&high, &high, 1, DataType::Uint64, ReduceOp::Max, options);
+  if (low != high) {
+    throw Error(ErrorCode::Internal,
+                fmt::format("the {} ranks decided different tables from the same rounds (digests "
+                            "{:016x} to {:016x}); the table is not written",
+                            comm.size(), low, high));
+  }
 }
 
 }  // namespace
@@ -75,10 +126,7 @@ model::DecisionTable tuneRank(const TuneConfig& t, const RunInfo& info, Communic
   table.date = info.date;
   table.defaultAlgorithm = t.defaultAlgorithm;
   const std::vector<std::uint64_t> sizes = sweepSizes(configs.front());
-  if (comm.rank() == 0) {
-    table.measured.resize(sizes.size());
-    for (std::size_t i = 0; i < sizes.size(); ++i) table.measured[i].bytes = sizes[i];
-  }
+  if (comm.rank() == 0) table.measured.resize(sizes.size());
 
   // Rounds interleave the algorithms (A B C D A B C D ...) so that a core slowed for a while
   // slows every algorithm of a round alike; the decision compares times within each round.
@@ -107,9 +155,15 @@ model::DecisionTable tuneRank(const TuneConfig& t, const RunInfo& info, Communic
       before += sizes.size();
     }
   }
+  // Every rank decides from rank 0's rounds (already the slowest rank's times), and the ranks
+  // check that they agree.
+  CollectiveOptions options;
+  options.exec.timeout = t.timeout;
+  shareRounds(table, sizes, t, comm, options);
   for (model::MeasuredSize& m : table.measured)
     for (const auto& [name, rounds] : m.roundsUs) m.timeUs[name] = model::median(rounds);
   decide(table);
+  checkRanksAgree(table, comm, options);
   return table;
 }
 

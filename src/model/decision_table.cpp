@@ -47,7 +47,8 @@ nlohmann::json toJson(const DecisionTable& t) {
       size["margin"] = {{"algorithm", m.margin->algorithm},
                         {"ratio", m.margin->ratio},
                         {"low", m.margin->low},
-                        {"high", m.margin->high}};
+                        {"high", m.margin->high},
+                        {"level", m.margin->level}};
     }
     measured.push_back(size);
   }
@@ -63,9 +64,18 @@ nlohmann::json toJson(const DecisionTable& t) {
           {"ringlab_version", t.ringlabVersion},
           {"date", t.date},
           {"default_algorithm", t.defaultAlgorithm},
-          {"confidence", 0.95},
+          // Per size, over its challengers together (each margin's level is its own interval's).
+          {"confidence", kTuneConfidence},
+          {"multiple_comparisons", "bonferroni"},
           {"rules", rules},
           {"measured", measured}};
+}
+
+std::string checkDecisionTableUse(const DecisionTable& t, const std::string& source,
+                                  const SetupUse& use) {
+  return checkSetupUse({"decision table", "--tuned", "measured", "tune",
+                        "its choices were the fastest there", t.transport, t.ranks, t.host},
+                       source, use);
 }
 
 DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& source) {
@@ -106,8 +116,9 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
       size.chosen = m.value("chosen", "");
       if (m.contains("margin")) {
         const auto& g = m["margin"];
-        size.margin = Margin{g.at("algorithm").get<std::string>(), g.at("ratio").get<double>(),
-                             g.at("low").get<double>(), g.at("high").get<double>()};
+        size.margin =
+            Margin{g.at("algorithm").get<std::string>(), g.at("ratio").get<double>(),
+                   g.at("low").get<double>(), g.at("high").get<double>(), g.value("level", 0.95)};
       }
       const std::vector<std::string> known = algorithmNames();
       const auto measuredHere = [&](const std::string& name, const char* field) {

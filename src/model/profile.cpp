@@ -136,27 +136,10 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
   return p;
 }
 
-std::string checkProfileUse(const Profile& p, const std::string& source, const ProfileUse& use) {
-  if (p.transport != use.transport && !use.anyTransport) {
-    throwInvalid("--profile " + source + " was calibrated over " + p.transport +
-                 ", this run uses " + use.transport + ": calibrate one over " + use.transport +
-                 " (`ringlab calibrate --transport " + use.transport +
-                 "`), or add --profile-any-transport to use this profile anyway");
-  }
-  std::vector<std::string> differences;
-  if (p.transport != use.transport)
-    differences.push_back("transport " + p.transport + " (this run: " + use.transport + ")");
-  if (p.jobRanks > 0 && p.jobRanks != use.ranks) {
-    differences.push_back("p " + std::to_string(p.jobRanks) +
-                          " (this run: " + std::to_string(use.ranks) + ")");
-  }
-  if (!p.host.empty() && p.host != "-" && p.host != use.host)
-    differences.push_back("host " + p.host + " (this run: " + use.host + ")");
-  if (differences.empty()) return "";
-  std::string line = "note: profile " + source + " was calibrated with another ";
-  for (std::size_t i = 0; i < differences.size(); ++i)
-    line.append(i == 0 ? "" : ", ").append(differences[i]);
-  return line + "; its predictions describe that setup";
+std::string checkProfileUse(const Profile& p, const std::string& source, const SetupUse& use) {
+  return checkSetupUse({"profile", "--profile", "calibrated", "calibrate",
+                        "its predictions describe that setup", p.transport, p.jobRanks, p.host},
+                       source, use);
 }
 
 }  // namespace ringlab::model

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "ringlab/measure/tune_decision.hpp"
+
 namespace ringlab::report {
 namespace {
 
-// "x0.412 [0.380, 0.447]": an algorithm's time over the default's, with its 95% interval.
+// "x0.412 [0.380, 0.447]": an algorithm's time over the default's, with its interval (at the
+// level the header states).
 std::string ratioText(const model::Margin& m) {
   return fmt::format("x{:.3f} [{:.3f}, {:.3f}]", m.ratio, m.low, m.high);
 }
@@ -21,18 +24,23 @@ std::string marginText(const model::MeasuredSize& m) {
 }  // namespace
 
 std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& table) {
+  const std::size_t challengers = c.algorithms.size() - 1;
+  const double level = measure::comparisonLevel(challengers);
   std::string text = fmt::format(
       "# ringlab tune: allreduce, p {}, {}, transport {} ({}), host {}, version {}, {}\n"
       "# time(us): out-of-place, median of {} iterations (slowest rank), median over {} "
       "interleaved rounds; every run checked\n"
+      "# every rank decided this table from rank 0's rounds; the {} ranks' decisions checked "
+      "identical\n"
       "# an algorithm replaces the default, {}, only where its time / {}'s over the rounds has "
-      "a 95% interval wholly below 1\n# {:>12}",
+      "an interval wholly below 1 at {:.2f}% each ({:.0f}% per size, Bonferroni over {} "
+      "challengers)\n# {:>12}",
       table.ranks, table.dtype, table.transport, table.placement, table.host, table.ringlabVersion,
-      table.date, c.iterations, c.rounds, table.defaultAlgorithm, table.defaultAlgorithm,
-      "size (B)");
+      table.date, c.iterations, c.rounds, table.ranks, table.defaultAlgorithm,
+      table.defaultAlgorithm, 100 * level, 100 * model::kTuneConfidence, challengers, "size (B)");
   for (const std::string& name : c.algorithms) text += fmt::format(" {:>19}", name);
-  text += fmt::format("  {:<19} margin: time / {}'s [95% interval]\n", "chosen",
-                      table.defaultAlgorithm);
+  text += fmt::format("  {:<19} margin: time / {}'s [{:.2f}% interval]\n", "chosen",
+                      table.defaultAlgorithm, 100 * level);
   for (const model::MeasuredSize& m : table.measured) {
     text += fmt::format("  {:>12}", m.bytes);
     for (const std::string& name : c.algorithms)

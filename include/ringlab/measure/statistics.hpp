@@ -21,20 +21,25 @@ double statisticUs(const Timing& t, Statistic s);
 // Throws InvalidArgument naming the bad entry and the valid names.
 std::vector<Statistic> parseStatistics(const std::string& list);
 
-// Student's t distribution's two-sided 95% quantile, t(0.975, df): exact to three decimals from
-// a table up to 30 degrees of freedom, a Cornish-Fisher expansion beyond (error < 1e-3). Throws
-// InvalidArgument for df < 1.
-double studentT95(int df);
+// Student's t distribution's quantile t(probability, df) for probability in (0.5, 1): exact (to
+// 1e-12 of t) from the closed form of its distribution function for integer df up to 200
+// (Abramowitz and Stegun 26.7.3-4), a Cornish-Fisher expansion around the normal quantile beyond
+// (error < 1e-4). A two-sided interval at confidence c takes probability (1 + c) / 2. Throws
+// InvalidArgument for df < 1 or a probability outside (0.5, 1).
+double studentTQuantile(double probability, int df);
 
 // How two timings measured side by side in rounds (a[r] and b[r] in the same round, so that a
 // core slowed for a while slows both) compare: the ratio a/b as the geometric mean of the rounds'
-// ratios, and its 95% interval from Student's t over the rounds' log ratios. One round gives no
-// interval (low 0, high infinity): a single pair cannot tell a lead from noise. Throws
-// InvalidArgument when the lists differ in length, are empty, or hold a time that is not > 0.
+// ratios, and its interval at `confidence` (0.95 unless a caller corrects for several
+// comparisons) from Student's t over the rounds' log ratios. One round gives no interval (low 0,
+// high infinity): a single pair cannot tell a lead from noise. Throws InvalidArgument when the
+// lists differ in length, are empty, or hold a time that is not > 0, or for a confidence outside
+// (0, 1).
 struct RatioInterval {
   double ratio = 1, low = 0, high = 0;
   bool below1() const { return high < 1; }  // a is faster beyond the noise
 };
-RatioInterval pairedRatioInterval(const std::vector<double>& a, const std::vector<double>& b);
+RatioInterval pairedRatioInterval(const std::vector<double>& a, const std::vector<double>& b,
+                                  double confidence = 0.95);
 
 }  // namespace ringlab::measure

@@ -44,8 +44,10 @@ void validate(const TuneConfig& config);
 // One rank's part of tuning over `comm`; every rank of comm calls it. Measures every algorithm
 // at every size, out of place, every run checked (a wrong element is an Internal error naming the
 // algorithm and size), in config.rounds interleaved rounds, then decides (tune_decision.hpp).
-// The table (on rank 0; the other ranks' holds no sizes) keeps each algorithm's time per round
-// (the median over iterations of the slowest rank's times) and their median over the rounds.
+// The table keeps each algorithm's time per round (the median over iterations of the slowest
+// rank's times) and their median over the rounds. Every rank returns it: each decides from rank
+// 0's rounds, shared with all, and the ranks check that their decisions are the same (an Internal
+// error where they are not: `auto` with tables that differ would hang the job).
 // `info` stamps it (transport, placement, host, version, date). `progress`, on rank 0, hears
 // each size of each algorithm in each round start and end (stage "ring 64 KiB (round 1/2)";
 // units: sizes).

@@ -1,10 +1,12 @@
 #pragma once
 // tune's decision, from measurements given as data: per size, an algorithm replaces the default
-// only where it was ahead beyond the noise, i.e. where the 95% interval of its time over the
-// default's (paired by interleaved round, measure/statistics.hpp) lies wholly below 1. A lead
+// only where it was ahead beyond the noise, i.e. where the interval of its time over the
+// default's (paired by interleaved round, measure/statistics.hpp) lies wholly below 1, at a level
+// corrected for the number of challengers so that the size as a whole keeps 95%. A lead
 // the rounds cannot tell from noise keeps the default, so that the table does not flip between
 // algorithms on luck; adjacent sizes with the same choice merge into one rule
 // (model::DecisionTable::rules).
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,11 +16,16 @@
 
 namespace ringlab::measure {
 
+// The confidence of each interval at a size with `challengers` algorithms besides the default:
+// Bonferroni's 1 - (1 - model::kTuneConfidence) / challengers (0.95 for one, 0.9833 for three).
+double comparisonLevel(std::size_t challengers);
+
 // The decision at one size from each algorithm's time in each round (every list as long as the
 // default's): `chosen` the fastest of those ahead of the default beyond the noise, else the
 // default; but `preferred` (the choice at the size below) where it is ahead of the default beyond
 // the noise too and the fastest is not ahead of it beyond the noise, so that two winners within
-// noise of each other do not split a band. `margin`: the chosen one's lead over the default, or
+// noise of each other do not split a band. "Beyond the noise": an interval wholly below 1 at
+// comparisonLevel(the number of challengers). `margin`: the chosen one's lead over the default, or
 // where the default was kept the closest other algorithm's (none when the default is the only
 // one). Throws InvalidArgument when the default has no times or a list has another length.
 struct SizeDecision {

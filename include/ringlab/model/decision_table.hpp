@@ -13,15 +13,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ringlab/model/setup_use.hpp"
+
 namespace ringlab::model {
 
 inline constexpr const char* kDecisionTableFormat = "ringlab-tune/1";
+// The chance, per size, that no noise-only challenger is taken for faster than the default
+// (measure/tune_decision.hpp corrects each interval's level for the number of challengers).
+inline constexpr double kTuneConfidence = 0.95;
 
 // How an algorithm compares with the default at one size: time(algorithm) / time(default) over
-// the interleaved rounds, and that ratio's 95% interval. Below 1 is faster.
+// the interleaved rounds, and that ratio's interval at confidence `level` (95% over the size's
+// challengers together, so each at more where there are several; tables from before the
+// correction: 0.95). Below 1 is faster.
 struct Margin {
   std::string algorithm;
   double ratio = 1, low = 0, high = 0;
+  double level = 0.95;
 };
 
 struct MeasuredSize {
@@ -55,6 +63,11 @@ struct DecisionTable {
 };
 
 nlohmann::json toJson(const DecisionTable& table);
+// One line naming what differs between where the table was measured and this run, "" when nothing
+// does; a table from another transport refused (setup_use.hpp's rule).
+std::string checkDecisionTableUse(const DecisionTable& table, const std::string& source,
+                                  const SetupUse& use);
+
 // Throws InvalidArgument naming `source` and the problem (format, missing field, no sizes, an
 // algorithm ringlab does not know).
 DecisionTable decisionTableFromJson(const nlohmann::json& json, const std::string& source);

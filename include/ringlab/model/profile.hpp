@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ringlab/model/params.hpp"
+#include "ringlab/model/setup_use.hpp"
 
 namespace ringlab::model {
 
@@ -41,19 +42,9 @@ Profile defaultProfile();
 
 nlohmann::json toJson(const Profile& profile);
 
-// The run that is about to use a profile: what it is checked against.
-struct ProfileUse {
-  std::string transport;      // the run's transport
-  int ranks = 0;              // the run's p
-  std::string host;           // this host
-  bool anyTransport = false;  // --profile-any-transport: a profile from another transport is used
-};
-// One line naming what differs between where the profile was calibrated and this run (transport,
-// p, host; a field the profile does not record is not compared), "" when nothing does. Throws
-// InvalidArgument when the transports differ and !use.anyTransport: alpha and beta over one
-// transport say little about another.
-std::string checkProfileUse(const Profile& profile, const std::string& source,
-                            const ProfileUse& use);
+// One line naming what differs between where the profile was calibrated and this run, "" when
+// nothing does; a profile from another transport refused (setup_use.hpp's rule).
+std::string checkProfileUse(const Profile& profile, const std::string& source, const SetupUse& use);
 
 // Throws InvalidArgument naming `source` and the problem: another format version, a missing or
 // mistyped field, a negative or non-finite parameter.
