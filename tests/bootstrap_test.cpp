@@ -242,7 +242,7 @@ class Environment {
       "RINGLAB_RANK",  "RINGLAB_WORLD_SIZE", "RINGLAB_RENDEZVOUS",
       "RINGLAB_TOKEN", "RINGLAB_JOB",        "RINGLAB_BIND",
       "RANK",          "WORLD_SIZE",         "MASTER_ADDR",
-      "MASTER_PORT"};
+      "MASTER_PORT",   "TORCHELASTIC_USE_AGENT_STORE"};
   std::map<std::string, std::string> saved_;
 };
 
@@ -282,6 +282,19 @@ TEST(RankEnvironment, TorchrunVariables) {
   Environment v6(
       {{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "::1"}, {"MASTER_PORT", "29500"}});
   EXPECT_EQ(bootstrap::rankEnvironmentFromEnv()->rendezvous, "tcp://[::1]:29500");
+  // Under torchrun's agent store, which serves MASTER_PORT itself, ringlab takes the next port.
+  Environment agent({{"RANK", "0"},
+                     {"WORLD_SIZE", "2"},
+                     {"MASTER_ADDR", "127.0.0.1"},
+                     {"MASTER_PORT", "29500"},
+                     {"TORCHELASTIC_USE_AGENT_STORE", "True"}});
+  EXPECT_EQ(bootstrap::rankEnvironmentFromEnv()->rendezvous, "tcp://127.0.0.1:29501");
+  Environment agentAtTheTop({{"RANK", "0"},
+                             {"WORLD_SIZE", "2"},
+                             {"MASTER_ADDR", "127.0.0.1"},
+                             {"MASTER_PORT", "65535"},
+                             {"TORCHELASTIC_USE_AGENT_STORE", "True"}});
+  EXPECT_THROW(bootstrap::rankEnvironmentFromEnv(), Error);
   Environment single({{"RANK", "0"}, {"WORLD_SIZE", "1"}});  // p = 1 needs no rendezvous
   EXPECT_EQ(bootstrap::rankEnvironmentFromEnv()->size, 1);
 }

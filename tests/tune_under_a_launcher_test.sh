@@ -22,16 +22,15 @@ if [ "$mode" = mpirun ]; then
   fi
 else
   torchrun=$3 transport=tcp
-  # torchrun's own store holds MASTER_PORT, so ringlab's rendezvous takes another free port; Debian's
+  # A plain torchrun (and the job token every TCP rendezvous needs): its agent's store holds
+  # --master_port and ringlab's takes the port after it (bootstrap/rendezvous.hpp). Debian's
   # torchrun (torch 1.13) needs -r 1 -t 1 (tests/python/torchrun_jobs.py says why).
-  ports=$(/usr/bin/python3 -c 'import socket
-ss = [socket.socket() for _ in range(2)]
-for s in ss: s.bind(("127.0.0.1", 0))
-print(" ".join(str(s.getsockname()[1]) for s in ss))')
-  set -- $ports
-  RINGLAB_RENDEZVOUS=tcp://127.0.0.1:$2 RINGLAB_TOKEN=tune-under-torchrun OMP_NUM_THREADS=1 \
-    timeout 120 "$torchrun" -r 1 -t 1 --nproc_per_node 2 --master_port "$1" --no_python \
-    "$binary" $tune >"$out" 2>"$err"
+  port=$(/usr/bin/python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+  RINGLAB_TOKEN=tune-under-torchrun OMP_NUM_THREADS=1 timeout 120 "$torchrun" -r 1 -t 1 \
+    --nproc_per_node 2 --master_port "$port" --no_python "$binary" $tune >"$out" 2>"$err"
 fi
 status=$?
 failures=0

@@ -129,9 +129,21 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
       if (!validHost(*addr.value)) {
         throwInvalid("MASTER_ADDR='" + *addr.value + "' is not a host name or IP address");
       }
-      parseInteger(port, 1, 65535, "the port");
+      long long portNumber = parseInteger(port, 1, 65535, "the port");
+      // torchrun's elastic agent serves its own store on MASTER_PORT and says so with
+      // TORCHELASTIC_USE_AGENT_STORE=True; a rank process that bound it too would fail with
+      // "address already in use". ringlab's store then takes the port after it.
+      const Variable agentStore = variable("TORCHELASTIC_USE_AGENT_STORE");
+      if (agentStore.value && *agentStore.value == "True") {
+        if (portNumber == 65535) {
+          throwInvalid("MASTER_PORT=65535 is torchrun's own store and ringlab's would take the "
+                       "port after it; use --master_port below 65535 (or set RINGLAB_RENDEZVOUS)");
+        }
+        ++portNumber;
+      }
       const bool v6 = addr.value->find(':') != std::string::npos;
-      env.rendezvous = "tcp://" + (v6 ? "[" + *addr.value + "]" : *addr.value) + ":" + *port.value;
+      env.rendezvous = "tcp://" + (v6 ? "[" + *addr.value + "]" : *addr.value) + ":" +
+                       std::to_string(portNumber);
     } else if (env.size > 1) {
       throwInvalid("RINGLAB_RENDEZVOUS is not set (nor MASTER_ADDR and MASTER_PORT): " +
                    std::to_string(env.size) +

@@ -5,7 +5,9 @@
 //   RINGLAB_RANK, RINGLAB_WORLD_SIZE     this rank, and p           (torchrun: RANK, WORLD_SIZE)
 //   RINGLAB_RENDEZVOUS                   tcp://HOST:PORT (rank 0 serves a TCP store there) or
 //                                        file:///DIR (a directory every rank sees)
-//                                        (torchrun: MASTER_ADDR + MASTER_PORT -> tcp://)
+//                                        (torchrun: MASTER_ADDR + MASTER_PORT -> tcp://; under
+//                                        torchrun's agent store, which holds MASTER_PORT, the
+//                                        port after it)
 //   RINGLAB_TOKEN                        shared secret every TCP connection must present
 //   RINGLAB_JOB                          job id; names shared-memory objects (optional)
 //   RINGLAB_BIND                         address data ports listen on (default 127.0.0.1)
