@@ -238,11 +238,17 @@ class Environment {
   }
 
  private:
-  static constexpr const char* kNames[] = {
-      "RINGLAB_RANK",  "RINGLAB_WORLD_SIZE", "RINGLAB_RENDEZVOUS",
-      "RINGLAB_TOKEN", "RINGLAB_JOB",        "RINGLAB_BIND",
-      "RANK",          "WORLD_SIZE",         "MASTER_ADDR",
-      "MASTER_PORT",   "TORCHELASTIC_USE_AGENT_STORE"};
+  static constexpr const char* kNames[] = {"RINGLAB_RANK",
+                                           "RINGLAB_WORLD_SIZE",
+                                           "RINGLAB_RENDEZVOUS",
+                                           "RINGLAB_TOKEN",
+                                           "RINGLAB_JOB",
+                                           "RINGLAB_BIND",
+                                           "RANK",
+                                           "WORLD_SIZE",
+                                           "MASTER_ADDR",
+                                           "MASTER_PORT",
+                                           "TORCHELASTIC_USE_AGENT_STORE"};
   std::map<std::string, std::string> saved_;
 };
 

@@ -136,8 +136,9 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
       const Variable agentStore = variable("TORCHELASTIC_USE_AGENT_STORE");
       if (agentStore.value && *agentStore.value == "True") {
         if (portNumber == 65535) {
-          throwInvalid("MASTER_PORT=65535 is torchrun's own store and ringlab's would take the "
-                       "port after it; use --master_port below 65535 (or set RINGLAB_RENDEZVOUS)");
+          throwInvalid(
+              "MASTER_PORT=65535 is torchrun's own store and ringlab's would take the "
+              "port after it; use --master_port below 65535 (or set RINGLAB_RENDEZVOUS)");
         }
         ++portNumber;
       }
