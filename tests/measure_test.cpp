@@ -592,6 +592,23 @@ TEST(MeasureCalibrate, NoisyFitIsUnreliableNotInternal) {
   EXPECT_EQ(p.transport, "inproc");
 }
 
+// The concurrency figure: the best ratio to one pair, never below 1, never above the pairs that
+// produced it (the figures of docs/MODEL_VS_MEASURED.md: one pair slowed to 3.05 GB/s, two pairs
+// 19.57 GB/s, 6.41x on two cores), and not measured with one pair only.
+TEST(MeasureCalibrate, ConcurrencyFigureIsCappedAtItsPairs) {
+  ConcurrencyFigure f = concurrencyFigure({{1, 3.05e9, 1}, {2, 19.57e9, 19.57 / 3.05}});
+  EXPECT_DOUBLE_EQ(f.transfers, 2);
+  EXPECT_TRUE(f.capped);
+  f = concurrencyFigure({{1, 10e9, 1}, {2, 17e9, 1.7}, {4, 12e9, 1.2}});
+  EXPECT_DOUBLE_EQ(f.transfers, 1.7);
+  EXPECT_FALSE(f.capped);
+  f = concurrencyFigure({{1, 10e9, 1}, {2, 5e9, 0.5}});
+  EXPECT_DOUBLE_EQ(f.transfers, 1);  // two pairs slower than one: still one transfer at a time
+  EXPECT_FALSE(f.capped);
+  f = concurrencyFigure({{1, 10e9, 1}});
+  EXPECT_DOUBLE_EQ(f.transfers, 0);  // p < 4: unlimited, not measured
+}
+
 TEST(MeasureCalibrate, ValidateNamesTheOption) {
   CalibrateConfig c;
   c.transport = "udp";

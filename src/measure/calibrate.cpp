@@ -77,7 +77,7 @@ double timeKernel(const CalibrateConfig& c, std::vector<float>& a, const std::ve
 // This rank's side of one round's measurement. Returns rank 0's time (link, kernel) or this pair's
 // rate (pairs), 0 where the rank took no part.
 double measureItem(const CalibrateConfig& c, transport::Transport& t, const Item& item,
-                   std::vector<std::byte>& buffer, std::vector<float>& a,
+                   std::byte* buffer, std::vector<float>& a,
                    const std::vector<float>& b) {
   const int r = t.rank();
   const bool initiator = r % 2 == 0;
@@ -87,7 +87,7 @@ double measureItem(const CalibrateConfig& c, transport::Transport& t, const Item
       // The best one-way time: the transport's own cost. Not the median: on a shared machine a
       // waiting rank that was put to sleep takes ~50 us to wake, which is the scheduler's delay,
       // not the transport's (docs/MODEL_VS_MEASURED.md).
-      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer.data(),
+      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer,
                                          item.value, 2, c.iterations, c.timeout);
       return initiator ? *std::min_element(oneWay.begin(), oneWay.end()) : 0;
     }
@@ -98,7 +98,7 @@ double measureItem(const CalibrateConfig& c, transport::Transport& t, const Item
       const std::uint64_t bytes = concurrencyBytes(c);
       // Medians here: the pairs contend, and the best sample of each would come from moments when
       // the others happened to be idle.
-      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer.data(),
+      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer,
                                          bytes, 2, c.iterations, c.timeout);
       return initiator ? static_cast<double>(bytes) / median(oneWay) : 0;
     }
@@ -149,6 +149,19 @@ void validate(const CalibrateConfig& c) {
     throwInvalid("calibration needs at least 3 sizes: widen -b/-e (sizes grow x4)");
 }
 
+ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps) {
+  if (steps.size() < 2) return {0, false};
+  ConcurrencyFigure figure{1, false};
+  for (const ConcurrencyStep& s : steps) {
+    // k pairs cannot move more than k times one pair's bytes: a ratio above k says the single
+    // pair was measured in a slow moment, not that the host has more than k paths.
+    const double ratio = std::min(s.overOnePair, static_cast<double>(s.pairs));
+    figure.capped = figure.capped || s.overOnePair > s.pairs;
+    figure.transfers = std::max(figure.transfers, ratio);
+  }
+  return figure;
+}
+
 std::vector<SizeSummary> summarize(const FittedSizes& f) {
   std::map<std::uint64_t, std::vector<double>> bySize;
   for (std::size_t i = 0; i < f.sizes.size(); ++i) bySize[f.sizes[i]].push_back(f.seconds[i]);
@@ -176,7 +189,16 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
       config.timeout * (2 * (static_cast<std::int64_t>(config.iterations) + 2)),
       std::chrono::hours(24));
   // Allocated and touched once, before anything is timed.
-  std::vector<std::byte> buffer(std::max(config.maxBytes, concurrencyBytes(config)), std::byte{1});
+  // The ping-pong buffer comes from the transport's shared memory where it has one, as bench's
+  // do: over shm a send from it is read in place by the receiver (one copy, not two), and the
+  // profile must describe the path the job's transfers take.
+  const std::size_t bufferBytes = std::max(config.maxBytes, concurrencyBytes(config));
+  std::vector<std::byte> ordinary;
+  auto* buffer = static_cast<std::byte*>(t.allocateShared(bufferBytes));
+  if (!buffer) {
+    ordinary.assign(bufferBytes, std::byte{1});
+    buffer = ordinary.data();
+  }
   const std::uint64_t reduceMax = t.rank() == 0 ? reduceSizes(config).back() / 4 : 0;
   std::vector<float> a(reduceMax, 1.0f), b(reduceMax, 2.0f);
   const std::size_t perRound = roundOrder(config, ranks, 0).size();
@@ -203,13 +225,13 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   out.reduce = fitted(kernel);
   out.concurrencyBytes = concurrencyBytes(config);
   const double single = median(pairRates.at(1));
-  out.concurrentTransfers = pairRates.size() > 1 ? 1 : 0;
   for (const auto& [pairs, rates] : pairRates) {
     const double rate = median(rates);
     out.concurrency.push_back({pairs, rate, rate / single});
-    if (pairRates.size() > 1)
-      out.concurrentTransfers = std::max(out.concurrentTransfers, rate / single);
   }
+  const ConcurrencyFigure figure = concurrencyFigure(out.concurrency);
+  out.concurrentTransfers = figure.transfers;
+  out.concurrencyCapped = figure.capped;
   return out;
 }
 

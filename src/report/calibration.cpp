@@ -76,6 +76,11 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
   if (c.concurrentTransfers == 0) {
     text += "# concurrent transfers: not measured (p < 4 holds one pair); 0 = unlimited\n";
   }
+  if (c.concurrencyCapped) {
+    text +=
+        "# concurrent transfers: capped at the number of pairs (k pairs measured more than k "
+        "times one pair: the single pair was slowed; rerun on a quieter machine)\n";
+  }
   const model::MemoryParams& m = p.params.memory;
   if (m.cache_bytes > 0) {
     text += fmt::format(

@@ -48,13 +48,24 @@ struct ConcurrencyStep {
   double overOnePair = 0;
 };
 
+// The profile's concurrent_transfers from the k-pair steps (k = 1 first): the best ratio to one
+// pair, at least 1, each capped at its k (k pairs cannot carry more than k pairs' bytes; a ratio
+// above k means the one pair was slowed). Fewer than 2 steps (p < 4): 0, not measured.
+struct ConcurrencyFigure {
+  double transfers = 0;
+  bool capped = false;
+};
+ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps);
+
 struct Calibration {
   FittedSizes link;    // one-way time (round trip / 2), best of the round trips
   FittedSizes reduce;  // kCalibrateReduceType sum in place, median of the runs
   std::uint64_t concurrencyBytes = 0;
   std::vector<ConcurrencyStep> concurrency;  // k = 1, 2, 4, ... pairs, as many as p holds
-  // The best overOnePair; 0 (unlimited) when the job holds one pair only (p < 4): not measured.
+  // The best overOnePair, each capped at its number of pairs (concurrencyFigure); 0 (unlimited)
+  // when the job holds one pair only (p < 4): not measured.
   double concurrentTransfers = 1;
+  bool concurrencyCapped = false;  // some overOnePair was above its number of pairs
   int ranks = 0;   // p of the job measured in
   int rounds = 0;  // interleaved rounds
 };
