@@ -77,8 +77,7 @@ double timeKernel(const CalibrateConfig& c, std::vector<float>& a, const std::ve
 // This rank's side of one round's measurement. Returns rank 0's time (link, kernel) or this pair's
 // rate (pairs), 0 where the rank took no part.
 double measureItem(const CalibrateConfig& c, transport::Transport& t, const Item& item,
-                   std::byte* buffer, std::vector<float>& a,
-                   const std::vector<float>& b) {
+                   std::byte* buffer, std::vector<float>& a, const std::vector<float>& b) {
   const int r = t.rank();
   const bool initiator = r % 2 == 0;
   switch (item.kind) {
@@ -98,8 +97,8 @@ double measureItem(const CalibrateConfig& c, transport::Transport& t, const Item
       const std::uint64_t bytes = concurrencyBytes(c);
       // Medians here: the pairs contend, and the best sample of each would come from moments when
       // the others happened to be idle.
-      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer,
-                                         bytes, 2, c.iterations, c.timeout);
+      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer, bytes, 2,
+                                         c.iterations, c.timeout);
       return initiator ? static_cast<double>(bytes) / median(oneWay) : 0;
     }
   }

@@ -66,8 +66,8 @@ struct Calibration {
   // when the job holds one pair only (p < 4): not measured.
   double concurrentTransfers = 1;
   bool concurrencyCapped = false;  // some overOnePair was above its number of pairs
-  int ranks = 0;   // p of the job measured in
-  int rounds = 0;  // interleaved rounds
+  int ranks = 0;                   // p of the job measured in
+  int rounds = 0;                  // interleaved rounds
 };
 
 // Per size: the median over rounds, and the spread (max - min) over that median.
