@@ -668,12 +668,13 @@ TEST(MeasureCompare, RowsAgainstTheModelAndTheirMedianError) {
   const Comparison c = compare(r, comparedAlgorithm(r, ""), profile, "r.json");
   EXPECT_EQ(c.label, "ring, p = 3");
   ASSERT_EQ(c.rows.size(), 2u);
-  EXPECT_DOUBLE_EQ(c.rows[0].predictedUs,
-                   predictedMicros(comparedAlgorithm(r, ""), 3, 28, DataType::Float32, profile));
+  EXPECT_DOUBLE_EQ(c.rows[0].predictedUs, predictedMicros(comparedAlgorithm(r, ""), 3, 28,
+                                                          DataType::Float32, profile.params));
+  EXPECT_DOUBLE_EQ(c.rows[0].predictedInPlaceUs, c.rows[0].predictedUs);  // no out-of-place gamma
   EXPECT_EQ(comparedAlgorithm(r, "rabenseifner").name, "rabenseifner");
   EXPECT_TRUE(std::isnan(medianAbsoluteError(c, 1 << 20)));
   Comparison known;
-  known.rows = {{1 << 20, 10, 11, 12}, {1 << 21, 10, 10, 9}};  // errors .1 .2 0 .1
+  known.rows = {{1 << 20, 10, 11, 8, 9.6}, {1 << 21, 10, 10, 10, 9}};  // errors .1 .2 0 .1
   EXPECT_NEAR(medianAbsoluteError(known, 1 << 20), 0.1, 1e-12);
   r.rows[1].inPlace.reset();  // OSU has none: compared without
   EXPECT_FALSE(compare(r, comparedAlgorithm(r, ""), profile, "r.json").rows[1].inPlaceUs);

@@ -81,13 +81,20 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
         "# concurrent transfers: capped at the number of pairs (k pairs measured more than k "
         "times one pair: the single pair was slowed; rerun on a quieter machine)\n";
   }
+  if (p.params.reduce.gamma_out_of_place_s_per_byte > 0) {
+    text += fmt::format("# gamma out of place (c = a + b) = {:.4f} ns/B, {:.2f}x in place\n",
+                        p.params.reduce.gamma_out_of_place_s_per_byte * 1e9,
+                        p.params.reduce.gamma_out_of_place_s_per_byte / gamma);
+  }
   const model::MemoryParams& m = p.params.memory;
   if (m.cache_bytes > 0) {
     text += fmt::format(
         "# memory regime: messages above {}: beta_mem = {:.4f} ns/B ({:.2f} GB/s), gamma_mem = "
-        "{:.4f} ns/B ({:.2f} GB/s); median per-byte time of the larger sizes\n",
+        "{:.4f} ns/B ({:.2f} GB/s), out of place {:.4f} ns/B; median per-byte time of the larger "
+        "sizes\n",
         formatSize(static_cast<std::uint64_t>(m.cache_bytes)), m.beta_mem_s_per_byte * 1e9,
-        1e-9 / m.beta_mem_s_per_byte, m.gamma_mem_s_per_byte * 1e9, 1e-9 / m.gamma_mem_s_per_byte);
+        1e-9 / m.beta_mem_s_per_byte, m.gamma_mem_s_per_byte * 1e9, 1e-9 / m.gamma_mem_s_per_byte,
+        m.gamma_mem_out_of_place_s_per_byte * 1e9);
   } else {
     text += "# memory regime: none seen (no size's per-byte time doubled); one regime\n";
   }
@@ -115,6 +122,10 @@ std::string calibrationText(const measure::Calibration& c, const model::Profile&
              c.link, c.rounds) +
          fitText("reduction kernel on rank 0, float32 sum in place, median of the runs", c.reduce,
                  c.rounds) +
+         fitText(
+             "reduction kernel on rank 0, float32 sum out of place (c = a + b), median of the "
+             "runs",
+             c.reduceOutOfPlace, c.rounds) +
          parametersText(c, profile) + intervalsText(c, profile);
 }
 

@@ -58,8 +58,9 @@ struct ConcurrencyFigure {
 ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps);
 
 struct Calibration {
-  FittedSizes link;    // one-way time (round trip / 2), best of the round trips
-  FittedSizes reduce;  // kCalibrateReduceType sum in place, median of the runs
+  FittedSizes link;              // one-way time (round trip / 2), best of the round trips
+  FittedSizes reduce;            // kCalibrateReduceType sum in place, median of the runs
+  FittedSizes reduceOutOfPlace;  // the same into a third buffer (c = a + b)
   std::uint64_t concurrencyBytes = 0;
   std::vector<ConcurrencyStep> concurrency;  // k = 1, 2, 4, ... pairs, as many as p holds
   // The best overOnePair, each capped at its number of pairs (concurrencyFigure); 0 (unlimited)
@@ -83,11 +84,11 @@ std::vector<SizeSummary> summarize(const FittedSizes& fitted);
 void validate(const CalibrateConfig& config);
 
 // This rank's part of a calibration over `transport` (p = its size, at least 2), called on every
-// rank of the job: ranks 0 and 1 ping-pong, rank 0 times the kernel, pairs (2i, 2i+1) ping-pong at
-// once for concurrency, the others wait; between measurements every rank meets the others in a
-// small AllReduce (which also sums the pairs' rates). The result is complete on rank 0 only.
-// `progress` hears each measurement start and end on rank 0 (stage "ping-pong 64 KiB",
-// "reduce 4 MiB", "concurrency 4 pairs"; units: measurements).
+// rank of the job: ranks 0 and 1 ping-pong, rank 0 times the kernel (in and out of place), pairs
+// (2i, 2i+1) ping-pong at once for concurrency, the others wait; between measurements every rank
+// meets the others in a small AllReduce (which also sums the pairs' rates). The result is complete
+// on rank 0 only. `progress` hears each measurement start and end on rank 0 (stage "ping-pong 64
+// KiB", "reduce 4 MiB", "concurrency 4 pairs"; units: measurements).
 Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& transport,
                           const ProgressCallback& progress = {});
 
