@@ -671,6 +671,15 @@ TEST(MeasureCompare, RowsAgainstTheModelAndTheirMedianError) {
   EXPECT_DOUBLE_EQ(c.rows[0].predictedUs, predictedMicros(comparedAlgorithm(r, ""), 3, 28,
                                                           DataType::Float32, profile.params));
   EXPECT_DOUBLE_EQ(c.rows[0].predictedInPlaceUs, c.rows[0].predictedUs);  // no out-of-place gamma
+  model::Profile outOfPlace = profile;
+  outOfPlace.params.reduce.gamma_out_of_place_s_per_byte =
+      3 * profile.params.reduce.gamma_s_per_byte;
+  const ComparedRow apart = compare(r, comparedAlgorithm(r, ""), outOfPlace, "r.json").rows[1];
+  EXPECT_DOUBLE_EQ(apart.predictedInPlaceUs, c.rows[1].predictedUs);
+  EXPECT_DOUBLE_EQ(apart.predictedUs,
+                   predictedMicros(comparedAlgorithm(r, ""), 3, r.rows[1].bytes, DataType::Float32,
+                                   model::forOutOfPlace(outOfPlace.params)));
+  EXPECT_GT(apart.predictedUs, apart.predictedInPlaceUs);
   EXPECT_EQ(comparedAlgorithm(r, "rabenseifner").name, "rabenseifner");
   EXPECT_TRUE(std::isnan(medianAbsoluteError(c, 1 << 20)));
   Comparison known;
