@@ -130,6 +130,15 @@ TEST(MeasureRecord, JsonRoundTripKeepsEveryField) {
   // Samples only where they were kept.
   EXPECT_TRUE(j["rows"][0]["out_of_place"].contains("samples_us"));
   EXPECT_FALSE(j["rows"][0]["in_place"].contains("samples_us"));
+  // Priced apart out of place (a profile with an out-of-place gamma): each mode against its own.
+  RunRecord apart = sampleRecord();
+  apart.rows[0].predictedOutOfPlaceUs = 20.5;
+  const nlohmann::json k = toJson(apart);
+  EXPECT_TRUE(recordFromJson(nlohmann::json::parse(k.dump()), "r.json") == apart);
+  EXPECT_DOUBLE_EQ(k["rows"][0]["out_of_place"]["measured_over_predicted"].get<double>(),
+                   10.25 / 20.5);
+  EXPECT_DOUBLE_EQ(k["rows"][0]["in_place"]["measured_over_predicted"].get<double>(), 11 / 12.5);
+  EXPECT_TRUE(j["rows"][0]["predicted_out_of_place_us"].is_null());
 }
 
 TEST(MeasureRecord, ReadsAFrameworksShapeAndNamesBadRecords) {
