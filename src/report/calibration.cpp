@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "ringlab/core/units.hpp"
@@ -77,9 +78,12 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
     text += "# concurrent transfers: not measured (p < 4 holds one pair); 0 = unlimited\n";
   }
   if (c.concurrencyCapped) {
-    text +=
-        "# concurrent transfers: capped at the number of pairs (k pairs measured more than k "
-        "times one pair: the single pair was slowed; rerun on a quieter machine)\n";
+    double best = 0;
+    for (const measure::ConcurrencyStep& s : c.concurrency) best = std::max(best, s.overOnePair);
+    text += fmt::format(
+        "# concurrent transfers: capped at the number of pairs (measured {:.2f}x one pair; k pairs "
+        "cannot carry more than k times one pair's bytes, so the single pair ran below its rate)\n",
+        best);
   }
   if (p.params.reduce.gamma_out_of_place_s_per_byte > 0) {
     text += fmt::format("# gamma out of place (c = a + b) = {:.4f} ns/B, {:.2f}x in place\n",
