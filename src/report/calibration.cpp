@@ -81,8 +81,8 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
     double best = 0;
     for (const measure::ConcurrencyStep& s : c.concurrency) best = std::max(best, s.overOnePair);
     text += fmt::format(
-        "# concurrent transfers: capped at the number of pairs (measured {:.2f}x one pair; k pairs "
-        "cannot carry more than k times one pair's bytes, so the single pair ran below its rate)\n",
+        "# concurrent transfers: capped at the number of pairs (measured {:.2f}x one pair; the "
+        "figure is never above the pairs that produced it)\n",
         best);
   }
   if (p.params.reduce.gamma_out_of_place_s_per_byte > 0) {
