@@ -62,6 +62,21 @@ TEST(IoFiles, ProfileRoundTripsAndStatesItsRanks) {
   expectInvalid([&] { io::checkProfileRanks(two, 8); }, "measured for p = 2, not -p 8");
 }
 
+// A profile's out-of-place gamma is kept and said; --gamma replaces both gammas with one.
+TEST(IoModel, GammaFlagPricesBothModesAlike) {
+  model::Profile p = model::defaultProfile();
+  p.params.reduce.gamma_out_of_place_s_per_byte = 3e-10;
+  io::ModelSource s;
+  s.profilePath = writeTemp("profile_oop.json", model::toJson(p).dump());
+  const io::ResolvedModel kept = io::resolveModel(s);
+  EXPECT_EQ(kept.profile.params.reduce.gamma_out_of_place_s_per_byte, 3e-10);
+  EXPECT_CONTAINS(model::describeModel(kept.profile), "(out of place 0.3000 ns/B)");
+  s.gamma = "0.1ns/B";
+  const model::ModelParams given = io::resolveModel(s).profile.params;
+  EXPECT_DOUBLE_EQ(given.reduce.gamma_s_per_byte, 1e-10);
+  EXPECT_EQ(given.reduce.gamma_out_of_place_s_per_byte, 0);
+}
+
 TEST(IoModel, FlagsOverrideTheProfileAndConventionsWarn) {
   io::ModelSource s;
   io::ResolvedModel r = io::resolveModel(s);

@@ -19,11 +19,12 @@ namespace ringlab::model {
 namespace {
 
 // Distinct, awkward parameters so that a term on the wrong coefficient shows.
-const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10}, {0}, {0, 0, 0}};
+const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {0}, {0, 0, 0, 0}};
 // The same with a host that runs only 1.7 transfers at full speed at once.
-const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10}, {1.7}, {0, 0, 0}};
+const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {0, 0, 0, 0}};
 // And with a 64 KiB cache beyond which data moves 3x and reduces 2.5x slower.
-const ModelParams kTwoRegimes{{3.7e-6, 1.3e-10}, {0.71e-10}, {1.7}, {65536, 3.9e-10, 1.775e-10}};
+const ModelParams kTwoRegimes{
+    {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}};
 
 void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
   EXPECT_EQ(closed.steps, walked.steps) << what;
@@ -137,6 +138,25 @@ TEST(ModelClosedForm, MessagesBeyondTheCacheUseTheMemoryCoefficients) {
   EXPECT_DOUBLE_EQ(beyond.reduce_s,
                    3 * 16388.0 * kTwoRegimes.memory.gamma_mem_s_per_byte * (4 / 1.7));
   EXPECT_DOUBLE_EQ(beyond.startup_s, inCache.startup_s);
+}
+
+// Out of place: the reduction into a separate output costs gamma_out_of_place (and its memory
+// regime's) in every reducing step; the transfers and startups are the in-place ones.
+TEST(ModelClosedForm, OutOfPlaceUsesTheOutOfPlaceKernel) {
+  ModelParams m = kTwoRegimes;
+  m.reduce.gamma_out_of_place_s_per_byte = 1.9e-10;
+  m.memory.gamma_mem_out_of_place_s_per_byte = 4.3e-10;
+  const ModelParams oop = forOutOfPlace(m);
+  const double f = 3.0 / 4;  // (p - 1) / p of the vector reduced per rank, ring at p = 4
+  for (std::uint64_t count : {16384ull, 16388ull}) {  // in the 64 KiB cache, beyond it
+    const Cost in = ringAllReduceCost(4, count, 4, m), out = ringAllReduceCost(4, count, 4, oop);
+    const double gammaOut = count == 16384 ? 1.9e-10 : 4.3e-10;
+    EXPECT_DOUBLE_EQ(out.reduce_s, f * count * 4 * gammaOut * (4 / 1.7)) << count;
+    EXPECT_DOUBLE_EQ(out.bandwidth_s, in.bandwidth_s) << count;
+    EXPECT_DOUBLE_EQ(out.startup_s, in.startup_s) << count;
+  }
+  // Not measured (0): out of place is priced as in place.
+  EXPECT_EQ(forOutOfPlace(kTwoRegimes), kTwoRegimes);
 }
 
 TEST(ModelClosedForm, UnevenCountIsPricedByTheLargestChunk) {
@@ -333,9 +353,14 @@ TEST(ModelProfile, NoiseAndPlacementRoundTripAndOldProfilesReadAsNotRecorded) {
   ASSERT_TRUE(back.halfWidths95.has_value());
   EXPECT_EQ(back.halfWidths95->beta_s_per_byte, 2e-11);
   EXPECT_EQ(back.unstable, p.unstable);
-  // A profile from before these fields: read, with every one "not recorded".
+  p.params.reduce.gamma_out_of_place_s_per_byte = 1.25e-10;
+  p.params.memory = {4 << 20, 2.8e-10, 1.9e-10, 3.3e-10};
+  EXPECT_EQ(profileFromJson(toJson(p), "new.json").params, p.params);
+  // A profile from before these fields: read, with every one "not recorded" (the out-of-place
+  // kernel: 0, priced as in place).
   nlohmann::json old = toJson(p);
-  for (const char* key : {"job_ranks", "placement", "rounds", "half_width_95", "unstable"})
+  for (const char* key : {"job_ranks", "placement", "rounds", "half_width_95", "unstable",
+                          "gamma_out_of_place_s_per_byte", "gamma_mem_out_of_place_s_per_byte"})
     old.erase(key);
   const Profile o = profileFromJson(old, "old.json");
   EXPECT_EQ(o.jobRanks, 0);
@@ -343,7 +368,13 @@ TEST(ModelProfile, NoiseAndPlacementRoundTripAndOldProfilesReadAsNotRecorded) {
   EXPECT_EQ(o.rounds, 0);
   EXPECT_FALSE(o.halfWidths95.has_value());
   EXPECT_TRUE(o.unstable.empty());
+  EXPECT_EQ(o.params.reduce.gamma_out_of_place_s_per_byte, 0);
+  EXPECT_EQ(o.params.memory.gamma_mem_out_of_place_s_per_byte, 0);
+  EXPECT_EQ(o.params.memory.gamma_mem_s_per_byte, 1.9e-10);
   nlohmann::json bad = toJson(p);
+  bad["gamma_out_of_place_s_per_byte"] = -1;
+  EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
+  bad = toJson(p);
   bad["unstable"] = "yes";
   EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
   bad = toJson(p);

@@ -111,7 +111,7 @@ TEST(Progress, TuneCountsEverySizeOfEveryAlgorithmInEveryRound) {
 TEST(Progress, CalibrateCountsPingPongsReductionsAndConcurrencySteps) {
   measure::CalibrateConfig config;
   config.minBytes = 8;
-  config.maxBytes = 512;  // ping-pong 8, 32, 128, 512; reduce 64 KiB, 256 KiB, 1 MiB
+  config.maxBytes = 512;  // ping-pong 8, 32, 128, 512; reduce (in, out of place) 64 KiB-1 MiB
   config.iterations = 3;
   config.rounds = 1;
   Recorder r;
@@ -123,7 +123,8 @@ TEST(Progress, CalibrateCountsPingPongsReductionsAndConcurrencySteps) {
   EXPECT_EQ(stages[0], "ping-pong 8 B");
   EXPECT_EQ(stages[3], "ping-pong 512 B");
   EXPECT_EQ(stages[4], "reduce 64 KiB");
-  EXPECT_EQ(stages[7], "concurrency 1 pair");
+  EXPECT_EQ(stages[7], "reduce out of place 64 KiB");
+  EXPECT_EQ(stages[10], "concurrency 1 pair");
   EXPECT_EQ(stages.back().rfind("concurrency ", 0), 0u) << stages.back();
   // Two interleaved rounds: every measurement twice, the second round starting half-way through.
   config.rounds = 2;

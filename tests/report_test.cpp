@@ -427,4 +427,13 @@ TEST(ReportCalibration, IntervalsSpreadAndTheVerdict) {
   EXPECT_NE(flagged.find("# UNSTABLE fit: do not trust this profile"), std::string::npos);
   EXPECT_NE(flagged.find("#   ping-pong fit: R^2 = 0.500 (limit 0.9)\n"), std::string::npos);
   EXPECT_EQ(flagged.find("# fit: stable"), std::string::npos);
+  EXPECT_EQ(text.find("capped"), std::string::npos) << text;
+  // Two pairs at 6.50x one pair: capped at 2, and said with the figure measured.
+  c.concurrency = {{1, 3e9, 1}, {2, 19.5e9, 6.5}};
+  c.concurrentTransfers = 2;
+  c.concurrencyCapped = true;
+  EXPECT_NE(report::calibrationText(c, stable).find(
+                "# concurrent transfers: capped at the number of pairs (measured 6.50x one "
+                "pair;"),
+            std::string::npos);
 }

@@ -90,9 +90,12 @@ ResolvedModel resolveModel(const ModelSource& s) {
   if (!s.alpha.empty())
     m.link.alpha_s = coefficient("--alpha", s.alpha, parseSeconds, model::kAlphaRange);
   if (!s.bandwidth.empty()) applyBandwidth(s, r);
-  if (!s.gamma.empty())
+  if (!s.gamma.empty()) {
     m.reduce.gamma_s_per_byte =
         coefficient("--gamma", s.gamma, parseSecondsPerByte, model::kGammaRange);
+    // One gamma given: it prices in-place and out-of-place reductions alike.
+    m.reduce.gamma_out_of_place_s_per_byte = 0;
+  }
   return r;
 }
 

@@ -120,7 +120,12 @@ class RankSweep {
         type_, config_.collective.autoModel, config_.collective.autoTable.get());
     row.algorithm = ran.name;
     if (config_.profile) {
-      row.predictedUs = predictedMicros(ran, config_.ranks, bytes, type_, *config_.profile);
+      const model::ModelParams& params = config_.profile->params;
+      row.predictedUs = predictedMicros(ran, config_.ranks, bytes, type_, params);
+      if (model::forOutOfPlace(params) != params) {
+        row.predictedOutOfPlaceUs =
+            predictedMicros(ran, config_.ranks, bytes, type_, model::forOutOfPlace(params));
+      }
     }
     const auto ringlab = [&](const void* src, void* dst, std::uint64_t n) {
       comm_.allreduce(src, dst, n, type_, op_, config_.collective);

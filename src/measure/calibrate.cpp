@@ -43,7 +43,7 @@ std::uint64_t concurrencyBytes(const CalibrateConfig& c) {
 
 // One measurement of a round: a ping-pong size, a kernel size or a number of pairs.
 struct Item {
-  enum class Kind { Link, Reduce, Pairs } kind;
+  enum class Kind { Link, Reduce, ReduceOutOfPlace, Pairs } kind;
   std::uint64_t value;  // bytes, or pairs
 };
 
@@ -54,19 +54,27 @@ std::vector<Item> roundOrder(const CalibrateConfig& c, int ranks, int round) {
   std::vector<Item> items;
   for (std::uint64_t b : linkSizes(c)) items.push_back({Item::Kind::Link, b});
   for (std::uint64_t b : reduceSizes(c)) items.push_back({Item::Kind::Reduce, b});
+  for (std::uint64_t b : reduceSizes(c)) items.push_back({Item::Kind::ReduceOutOfPlace, b});
   for (int k : concurrencyPairs(ranks)) items.push_back({Item::Kind::Pairs, std::uint64_t(k)});
   std::rotate(items.begin(), items.begin() + (round * items.size()) / c.rounds, items.end());
   return items;
 }
 
-// Median time of reduce(kCalibrateReduceType, sum) in place over `bytes`, after two untimed runs.
-double timeKernel(const CalibrateConfig& c, std::vector<float>& a, const std::vector<float>& b,
-                  std::uint64_t bytes) {
+// Rank 0's kernel inputs and the separate output of the out-of-place kernel, touched before
+// anything is timed.
+struct KernelBuffers {
+  std::vector<float> a, b, out;
+};
+
+// Median time of out = a + b (kCalibrateReduceType, sum) over `bytes`, after two untimed runs: in
+// place when out is a, out of place when it is a third buffer.
+double timeKernel(const CalibrateConfig& c, float* out, const std::vector<float>& a,
+                  const std::vector<float>& b, std::uint64_t bytes) {
   static_assert(kCalibrateReduceType == DataType::Float32, "the buffers hold floats");
   std::vector<double> samples;
   for (int i = 0; i < c.iterations + 2; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    reduce(kCalibrateReduceType, ReduceOp::Sum, a.data(), a.data(), b.data(), bytes / 4);
+    reduce(kCalibrateReduceType, ReduceOp::Sum, out, a.data(), b.data(), bytes / 4);
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (i >= 2) samples.push_back(s);
@@ -77,8 +85,7 @@ double timeKernel(const CalibrateConfig& c, std::vector<float>& a, const std::ve
 // This rank's side of one round's measurement. Returns rank 0's time (link, kernel) or this pair's
 // rate (pairs), 0 where the rank took no part.
 double measureItem(const CalibrateConfig& c, transport::Transport& t, const Item& item,
-                   std::vector<std::byte>& buffer, std::vector<float>& a,
-                   const std::vector<float>& b) {
+                   std::byte* buffer, KernelBuffers& k) {
   const int r = t.rank();
   const bool initiator = r % 2 == 0;
   switch (item.kind) {
@@ -87,19 +94,21 @@ double measureItem(const CalibrateConfig& c, transport::Transport& t, const Item
       // The best one-way time: the transport's own cost. Not the median: on a shared machine a
       // waiting rank that was put to sleep takes ~50 us to wake, which is the scheduler's delay,
       // not the transport's (docs/MODEL_VS_MEASURED.md).
-      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer.data(),
+      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer,
                                          item.value, 2, c.iterations, c.timeout);
       return initiator ? *std::min_element(oneWay.begin(), oneWay.end()) : 0;
     }
     case Item::Kind::Reduce:
-      return r == 0 ? timeKernel(c, a, b, item.value) : 0;
+      return r == 0 ? timeKernel(c, k.a.data(), k.a, k.b, item.value) : 0;
+    case Item::Kind::ReduceOutOfPlace:
+      return r == 0 ? timeKernel(c, k.out.data(), k.a, k.b, item.value) : 0;
     case Item::Kind::Pairs: {
       if (r >= 2 * static_cast<int>(item.value)) return 0;
       const std::uint64_t bytes = concurrencyBytes(c);
       // Medians here: the pairs contend, and the best sample of each would come from moments when
       // the others happened to be idle.
-      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer.data(),
-                                         bytes, 2, c.iterations, c.timeout);
+      const auto oneWay = exec::pingPong(t, initiator ? r + 1 : r - 1, initiator, buffer, bytes, 2,
+                                         c.iterations, c.timeout);
       return initiator ? static_cast<double>(bytes) / median(oneWay) : 0;
     }
   }
@@ -112,6 +121,8 @@ std::string stageName(const Item& item) {
       return "ping-pong " + formatSize(item.value);
     case Item::Kind::Reduce:
       return "reduce " + formatSize(item.value);
+    case Item::Kind::ReduceOutOfPlace:
+      return "reduce out of place " + formatSize(item.value);
     case Item::Kind::Pairs:
       return fmt::format("concurrency {} pair{}", item.value, item.value == 1 ? "" : "s");
   }
@@ -149,6 +160,19 @@ void validate(const CalibrateConfig& c) {
     throwInvalid("calibration needs at least 3 sizes: widen -b/-e (sizes grow x4)");
 }
 
+ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps) {
+  if (steps.size() < 2) return {0, false};
+  ConcurrencyFigure figure{1, false};
+  for (const ConcurrencyStep& s : steps) {
+    // k pairs cannot move more than k times one pair's bytes: a ratio above k says the single
+    // pair was measured in a slow moment, not that the host has more than k paths.
+    const double ratio = std::min(s.overOnePair, static_cast<double>(s.pairs));
+    figure.capped = figure.capped || s.overOnePair > s.pairs;
+    figure.transfers = std::max(figure.transfers, ratio);
+  }
+  return figure;
+}
+
 std::vector<SizeSummary> summarize(const FittedSizes& f) {
   std::map<std::uint64_t, std::vector<double>> bySize;
   for (std::size_t i = 0; i < f.sizes.size(); ++i) bySize[f.sizes[i]].push_back(f.seconds[i]);
@@ -176,22 +200,33 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
       config.timeout * (2 * (static_cast<std::int64_t>(config.iterations) + 2)),
       std::chrono::hours(24));
   // Allocated and touched once, before anything is timed.
-  std::vector<std::byte> buffer(std::max(config.maxBytes, concurrencyBytes(config)), std::byte{1});
+  // The ping-pong buffer comes from the transport's shared memory where it has one, as bench's
+  // do: over shm a send from it is read in place by the receiver (one copy, not two), and the
+  // profile must describe the path the job's transfers take.
+  const std::size_t bufferBytes = std::max(config.maxBytes, concurrencyBytes(config));
+  std::vector<std::byte> ordinary;
+  auto* buffer = static_cast<std::byte*>(t.allocateShared(bufferBytes));
+  if (!buffer) {
+    ordinary.assign(bufferBytes, std::byte{1});
+    buffer = ordinary.data();
+  }
   const std::uint64_t reduceMax = t.rank() == 0 ? reduceSizes(config).back() / 4 : 0;
-  std::vector<float> a(reduceMax, 1.0f), b(reduceMax, 2.0f);
+  KernelBuffers kernelBuffers{std::vector<float>(reduceMax, 1.0f),
+                              std::vector<float>(reduceMax, 2.0f), std::vector<float>(reduceMax)};
   const std::size_t perRound = roundOrder(config, ranks, 0).size();
   ProgressMeter meter(t.rank() == 0 ? progress : ProgressCallback{}, perRound * config.rounds);
-  std::map<std::uint64_t, std::vector<double>> link, kernel;
+  std::map<std::uint64_t, std::vector<double>> link, kernel, kernelOutOfPlace;
   std::map<int, std::vector<double>> pairRates;
   for (int round = 0; round < config.rounds; ++round) {
     for (const Item& item : roundOrder(config, ranks, round)) {
       meter.stage(stageName(item));
-      double value = measureItem(config, t, item, buffer, a, b);
+      double value = measureItem(config, t, item, buffer, kernelBuffers);
       // Every rank meets here before the next measurement; the sum brings the pairs' rates (and
       // rank 0's own times, the others adding 0) to every rank.
       comm.allreduce(&value, &value, 1, DataType::Float64, ReduceOp::Sum, meet);
       if (item.kind == Item::Kind::Link) link[item.value].push_back(value);
       if (item.kind == Item::Kind::Reduce) kernel[item.value].push_back(value);
+      if (item.kind == Item::Kind::ReduceOutOfPlace) kernelOutOfPlace[item.value].push_back(value);
       if (item.kind == Item::Kind::Pairs) pairRates[static_cast<int>(item.value)].push_back(value);
       meter.advance();
     }
@@ -201,15 +236,16 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   out.rounds = config.rounds;
   out.link = fitted(link);
   out.reduce = fitted(kernel);
+  out.reduceOutOfPlace = fitted(kernelOutOfPlace);
   out.concurrencyBytes = concurrencyBytes(config);
   const double single = median(pairRates.at(1));
-  out.concurrentTransfers = pairRates.size() > 1 ? 1 : 0;
   for (const auto& [pairs, rates] : pairRates) {
     const double rate = median(rates);
     out.concurrency.push_back({pairs, rate, rate / single});
-    if (pairRates.size() > 1)
-      out.concurrentTransfers = std::max(out.concurrentTransfers, rate / single);
   }
+  const ConcurrencyFigure figure = concurrencyFigure(out.concurrency);
+  out.concurrentTransfers = figure.transfers;
+  out.concurrencyCapped = figure.capped;
   return out;
 }
 
@@ -236,7 +272,7 @@ model::Profile calibratedProfile(const Calibration& c, const std::string& transp
                             link.slope, red.slope));
   }
   // The regimes are read from the medians over rounds, one point per size.
-  std::vector<double> xs, linkSeconds, rx, reduceSeconds;
+  std::vector<double> xs, linkSeconds, rx, reduceSeconds, outOfPlaceSeconds;
   for (const SizeSummary& s : summarize(c.link)) {
     xs.push_back(static_cast<double>(s.bytes));
     linkSeconds.push_back(s.medianSeconds);
@@ -245,15 +281,22 @@ model::Profile calibratedProfile(const Calibration& c, const std::string& transp
     rx.push_back(static_cast<double>(s.bytes));
     reduceSeconds.push_back(s.medianSeconds);
   }
+  for (const SizeSummary& s : summarize(c.reduceOutOfPlace))
+    outOfPlaceSeconds.push_back(s.medianSeconds);
+  // Out of place: measured where its fit has a positive slope, else "as in place" (0).
+  const double gammaOutOfPlace = std::max(0.0, c.reduceOutOfPlace.fit.slope);
   model::Profile p;
   p.params.link = {std::max(0.0, link.intercept), link.slope};
-  p.params.reduce = {red.slope};
+  p.params.reduce = {red.slope, gammaOutOfPlace};
   p.params.host = {c.concurrentTransfers};
   const model::MemoryRegime regime = model::detectMemoryRegime(xs, linkSeconds);
-  p.params.memory = {regime.cacheBytes, regime.secondsPerByte,
-                     regime.cacheBytes > 0 ? model::medianPerByteAbove(rx, reduceSeconds,
-                                                                       regime.cacheBytes, red.slope)
-                                           : 0};
+  const bool beyondCache = regime.cacheBytes > 0;
+  p.params.memory = {
+      regime.cacheBytes, regime.secondsPerByte,
+      beyondCache ? model::medianPerByteAbove(rx, reduceSeconds, regime.cacheBytes, red.slope) : 0,
+      beyondCache && gammaOutOfPlace > 0
+          ? model::medianPerByteAbove(rx, outOfPlaceSeconds, regime.cacheBytes, gammaOutOfPlace)
+          : 0};
   p.transport = transport;
   p.host = info.host;
   p.ringlabVersion = info.version;

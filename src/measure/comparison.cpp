@@ -12,9 +12,8 @@
 namespace ringlab::measure {
 
 double predictedMicros(const schedule::AlgorithmSpec& spec, int ranks, std::uint64_t bytes,
-                       DataType type, const model::Profile& profile) {
-  return model::predictAllReduce(spec, ranks, bytes / dataTypeSize(type), type, profile.params)
-             .total_s() *
+                       DataType type, const model::ModelParams& params) {
+  return model::predictAllReduce(spec, ranks, bytes / dataTypeSize(type), type, params).total_s() *
          1e6;
 }
 
@@ -42,8 +41,10 @@ Comparison compare(const RunRecord& record, const schedule::AlgorithmSpec& spec,
       throwInvalid(
           fmt::format("{}: row {} lacks its out_of_place time, which compare plots", name, k));
     }
-    c.rows.push_back({r.bytes, predictedMicros(spec, record.run.ranks, r.bytes, type, profile),
-                      r.outOfPlace->timeUs,
+    const int p = record.run.ranks;
+    c.rows.push_back({r.bytes,
+                      predictedMicros(spec, p, r.bytes, type, model::forOutOfPlace(profile.params)),
+                      r.outOfPlace->timeUs, predictedMicros(spec, p, r.bytes, type, profile.params),
                       r.inPlace ? std::optional<double>(r.inPlace->timeUs) : std::nullopt});
   }
   return c;
@@ -109,7 +110,7 @@ std::vector<std::string> setupDifferences(const LoggedRun& run, const ModelSetup
 double medianAbsoluteError(const Comparison& c, std::uint64_t fromBytes) {
   std::vector<double> errors;
   for (const ComparedRow& r : c.rows) {
-    if (r.bytes < fromBytes || r.predictedUs <= 0) continue;
+    if (r.bytes < fromBytes || r.predictedUs <= 0 || r.predictedInPlaceUs <= 0) continue;
     errors.push_back(std::fabs(r.outOfPlaceRatio() - 1));
     if (r.inPlaceRatio()) errors.push_back(std::fabs(*r.inPlaceRatio() - 1));
   }

@@ -39,9 +39,11 @@ json timingJson(const Timing& t, std::uint64_t bytes, int ranks,
 
 json rowJson(const RecordRow& row, const RunInfo& run) {
   const int ranks = run.ranks;
-  const auto timing = [&](const std::optional<Timing>& t) {
-    return t ? timingJson(*t, row.bytes, ranks, row.predictedUs) : json(nullptr);
+  const auto timing = [&](const std::optional<Timing>& t, const std::optional<double>& predicted) {
+    return t ? timingJson(*t, row.bytes, ranks, predicted) : json(nullptr);
   };
+  const std::optional<double> predictedOutOfPlace =
+      row.predictedUs ? std::optional<double>(row.predictedOutOfPlace()) : std::nullopt;
   json peer = nullptr;
   if (row.peer) {
     peer = timingJson(*row.peer, row.bytes, ranks, std::nullopt);
@@ -53,8 +55,10 @@ json rowJson(const RecordRow& row, const RunInfo& run) {
           {"op", row.op.empty() ? run.op : row.op},
           {"algorithm", row.algorithm},
           {"predicted_us", row.predictedUs ? json(*row.predictedUs) : json(nullptr)},
-          {"out_of_place", timing(row.outOfPlace)},
-          {"in_place", timing(row.inPlace)},
+          {"predicted_out_of_place_us",
+           row.predictedOutOfPlaceUs ? json(*row.predictedOutOfPlaceUs) : json(nullptr)},
+          {"out_of_place", timing(row.outOfPlace, predictedOutOfPlace)},
+          {"in_place", timing(row.inPlace, row.predictedUs)},
           {"peer_mpi", peer}};
 }
 
@@ -167,6 +171,11 @@ class JsonReader {
       row.algorithm = j["algorithm"].get<std::string>();
     if (j.contains("predicted_us") && j["predicted_us"].is_number())
       row.predictedUs = real(j["predicted_us"], at + ": predicted_us", 0, HUGE_VAL);
+    if (row.predictedUs && j.contains("predicted_out_of_place_us") &&
+        j["predicted_out_of_place_us"].is_number()) {
+      row.predictedOutOfPlaceUs =
+          real(j["predicted_out_of_place_us"], at + ": predicted_out_of_place_us", 0, HUGE_VAL);
+    }
     row.outOfPlace = timing(j, "out_of_place", at);
     row.inPlace = timing(j, "in_place", at);
     row.peer = timing(j, "peer_mpi", at);

@@ -6,6 +6,16 @@
 
 namespace ringlab::model {
 
+namespace {
+
+// " (out of place 0.2100 ns/B)" where the out-of-place kernel was measured, else "".
+std::string outOfPlaceText(double secondsPerByte) {
+  return secondsPerByte > 0 ? fmt::format(" (out of place {:.4f} ns/B)", secondsPerByte * 1e9)
+                            : std::string();
+}
+
+}  // namespace
+
 std::string describeModel(const Profile& p) {
   const ModelParams& m = p.params;
   const std::string concurrency = m.host.concurrent_transfers > 0
@@ -13,15 +23,17 @@ std::string describeModel(const Profile& p) {
                                       : std::string("unlimited");
   const std::string memory =
       m.memory.cache_bytes > 0
-          ? fmt::format(", beyond {} of cache: beta {:.4f} ns/B, gamma {:.4f} ns/B",
+          ? fmt::format(", beyond {} of cache: beta {:.4f} ns/B, gamma {:.4f} ns/B{}",
                         formatSize(static_cast<std::uint64_t>(m.memory.cache_bytes)),
-                        m.memory.beta_mem_s_per_byte * 1e9, m.memory.gamma_mem_s_per_byte * 1e9)
+                        m.memory.beta_mem_s_per_byte * 1e9, m.memory.gamma_mem_s_per_byte * 1e9,
+                        outOfPlaceText(m.memory.gamma_mem_out_of_place_s_per_byte))
           : std::string();
   return fmt::format(
-      "alpha {}, beta {:.4f} ns/B ({:.2f} GB/s per direction), gamma {:.4f} ns/B, "
+      "alpha {}, beta {:.4f} ns/B ({:.2f} GB/s per direction), gamma {:.4f} ns/B{}, "
       "concurrent transfers {}{}",
       formatMicros(m.link.alpha_s), m.link.beta_s_per_byte * 1e9, 1e-9 / m.link.beta_s_per_byte,
-      m.reduce.gamma_s_per_byte * 1e9, concurrency, memory);
+      m.reduce.gamma_s_per_byte * 1e9, outOfPlaceText(m.reduce.gamma_out_of_place_s_per_byte),
+      concurrency, memory);
 }
 
 }  // namespace ringlab::model

@@ -9,7 +9,7 @@ namespace ringlab::model {
 Profile defaultProfile() {
   // Built in one expression: assigning short literals member by member trips a false GCC 12
   // -Wrestrict warning.
-  return Profile{ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9}, {0}, {0, 0, 0}},
+  return Profile{ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9, 0}, {0}, {0, 0, 0, 0}},
                  "default (not calibrated)",
                  "-",
                  "-",
@@ -33,6 +33,8 @@ nlohmann::json toJson(const Profile& p) {
       {"cache_bytes", p.params.memory.cache_bytes},
       {"beta_mem_s_per_byte", p.params.memory.beta_mem_s_per_byte},
       {"gamma_mem_s_per_byte", p.params.memory.gamma_mem_s_per_byte},
+      {"gamma_out_of_place_s_per_byte", p.params.reduce.gamma_out_of_place_s_per_byte},
+      {"gamma_mem_out_of_place_s_per_byte", p.params.memory.gamma_mem_out_of_place_s_per_byte},
       {"units",
        {{"alpha_s", "seconds per message"},
         {"beta_s_per_byte", "seconds per byte, one direction"},
@@ -40,7 +42,11 @@ nlohmann::json toJson(const Profile& p) {
         {"concurrent_transfers", "transfers that progress at full speed at once; 0 = unlimited"},
         {"cache_bytes", "messages larger than this use the *_mem coefficients; 0 = one regime"},
         {"beta_mem_s_per_byte", "seconds per byte, one direction, for messages beyond the cache"},
-        {"gamma_mem_s_per_byte", "seconds per reduced byte, for messages beyond the cache"}}},
+        {"gamma_mem_s_per_byte", "seconds per reduced byte, for messages beyond the cache"},
+        {"gamma_out_of_place_s_per_byte",
+         "seconds per byte reduced into a separate output (c = a + b); 0 = as gamma"},
+        {"gamma_mem_out_of_place_s_per_byte",
+         "the same for messages beyond the cache; 0 = as gamma_mem"}}},
       {"transport", p.transport},
       {"host", p.host},
       {"ringlab_version", p.ringlabVersion},
@@ -96,6 +102,13 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
   p.params.memory.cache_bytes = param(kCacheRange);
   p.params.memory.beta_mem_s_per_byte = param(kBetaMemRange);
   p.params.memory.gamma_mem_s_per_byte = param(kGammaMemRange);
+  // Fields added later (the out-of-place kernel): absent in older profiles, which read as 0, "as
+  // in place".
+  const auto laterParam = [&](const ParamRange& range) {
+    return j.contains(range.field) ? param(range) : 0.0;
+  };
+  p.params.reduce.gamma_out_of_place_s_per_byte = laterParam(kGammaOutOfPlaceRange);
+  p.params.memory.gamma_mem_out_of_place_s_per_byte = laterParam(kGammaMemOutOfPlaceRange);
   if (p.params.memory.cache_bytes > 0 && p.params.memory.beta_mem_s_per_byte == 0) {
     fail("cache_bytes is set but beta_mem_s_per_byte is 0 (infinite bandwidth beyond the cache)");
   }

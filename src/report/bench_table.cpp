@@ -88,7 +88,8 @@ std::string benchPreamble(const measure::BenchConfig& config, const measure::Run
   if (config.profile) {
     text += fmt::format(
         "# model: profile {} (transport {}, host {}): {}; model(us) is the prediction for this "
-        "algorithm\n",
+        "algorithm in place; oop/model is against its out-of-place prediction (the profile's "
+        "out-of-place gamma, where it has one)\n",
         profileName, config.profile->transport, config.profile->host,
         model::describeModel(*config.profile));
   }
@@ -125,8 +126,9 @@ std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::s
   }
   if (c.model) {
     const double us = *row.predictedUs;
-    extra += fmt::format(" {:10.1f} {:9.2f} {:8.2f}", us, row.outOfPlace->timeUs / us,
-                         row.inPlace->timeUs / us);
+    extra +=
+        fmt::format(" {:10.1f} {:9.2f} {:8.2f}", us,
+                    row.outOfPlace->timeUs / row.predictedOutOfPlace(), row.inPlace->timeUs / us);
   }
   if (c.algorithm) extra += "  " + row.algorithm;
   return fmt::format("  {:>12} {:>12} {:>8} {:>6} {} {}{}\n", row.bytes, row.count, dtype, op,

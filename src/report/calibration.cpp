@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "ringlab/core/units.hpp"
@@ -76,13 +77,28 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
   if (c.concurrentTransfers == 0) {
     text += "# concurrent transfers: not measured (p < 4 holds one pair); 0 = unlimited\n";
   }
+  if (c.concurrencyCapped) {
+    double best = 0;
+    for (const measure::ConcurrencyStep& s : c.concurrency) best = std::max(best, s.overOnePair);
+    text += fmt::format(
+        "# concurrent transfers: capped at the number of pairs (measured {:.2f}x one pair; the "
+        "figure is never above the pairs that produced it)\n",
+        best);
+  }
+  if (p.params.reduce.gamma_out_of_place_s_per_byte > 0) {
+    text += fmt::format("# gamma out of place (c = a + b) = {:.4f} ns/B, {:.2f}x in place\n",
+                        p.params.reduce.gamma_out_of_place_s_per_byte * 1e9,
+                        p.params.reduce.gamma_out_of_place_s_per_byte / gamma);
+  }
   const model::MemoryParams& m = p.params.memory;
   if (m.cache_bytes > 0) {
     text += fmt::format(
         "# memory regime: messages above {}: beta_mem = {:.4f} ns/B ({:.2f} GB/s), gamma_mem = "
-        "{:.4f} ns/B ({:.2f} GB/s); median per-byte time of the larger sizes\n",
+        "{:.4f} ns/B ({:.2f} GB/s), out of place {:.4f} ns/B; median per-byte time of the larger "
+        "sizes\n",
         formatSize(static_cast<std::uint64_t>(m.cache_bytes)), m.beta_mem_s_per_byte * 1e9,
-        1e-9 / m.beta_mem_s_per_byte, m.gamma_mem_s_per_byte * 1e9, 1e-9 / m.gamma_mem_s_per_byte);
+        1e-9 / m.beta_mem_s_per_byte, m.gamma_mem_s_per_byte * 1e9, 1e-9 / m.gamma_mem_s_per_byte,
+        m.gamma_mem_out_of_place_s_per_byte * 1e9);
   } else {
     text += "# memory regime: none seen (no size's per-byte time doubled); one regime\n";
   }
@@ -110,6 +126,10 @@ std::string calibrationText(const measure::Calibration& c, const model::Profile&
              c.link, c.rounds) +
          fitText("reduction kernel on rank 0, float32 sum in place, median of the runs", c.reduce,
                  c.rounds) +
+         fitText(
+             "reduction kernel on rank 0, float32 sum out of place (c = a + b), median of the "
+             "runs",
+             c.reduceOutOfPlace, c.rounds) +
          parametersText(c, profile) + intervalsText(c, profile);
 }
 

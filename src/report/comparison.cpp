@@ -15,21 +15,23 @@ namespace ringlab::report {
 std::string comparisonPreamble(const std::string& modelSource, const model::Profile& profile) {
   return fmt::format(
       "# ringlab compare: measured against the alpha-beta-gamma model [{}]\n# {}; model(us) is the "
-      "prediction for the algorithm named on each table\n",
+      "prediction for the algorithm named on each table, out of place (oop) and in place (ip)\n",
       modelSource, model::describeModel(profile));
 }
 
 std::string comparisonTable(const measure::Comparison& c) {
   std::string out = fmt::format("# {}, measured by {}\n", c.label, c.source);
   for (const std::string& note : c.notes) out += "# " + note + "\n";
-  out += fmt::format("# {:>12} {:>12} {:>14} {:>10} {:>14} {:>10}\n", "size (B)", "model(us)",
-                     "out-of-place", "meas/model", "in-place", "meas/model");
+  out += fmt::format("# {:>12} {:>13} {:>14} {:>10} {:>13} {:>14} {:>10}\n", "size (B)",
+                     "oop model(us)", "out-of-place", "meas/model", "ip model(us)", "in-place",
+                     "meas/model");
   for (const measure::ComparedRow& r : c.rows) {
     const std::string inPlace =
         r.inPlaceUs ? fmt::format("{:>14.1f} {:>10.2f}", *r.inPlaceUs, *r.inPlaceRatio())
                     : fmt::format("{:>14} {:>10}", "-", "-");
-    out += fmt::format("  {:>12} {:>12.1f} {:>14.1f} {:>10.2f} {}\n", r.bytes, r.predictedUs,
-                       r.outOfPlaceUs, r.outOfPlaceRatio(), inPlace);
+    out +=
+        fmt::format("  {:>12} {:>13.1f} {:>14.1f} {:>10.2f} {:>13.1f} {}\n", r.bytes, r.predictedUs,
+                    r.outOfPlaceUs, r.outOfPlaceRatio(), r.predictedInPlaceUs, inPlace);
   }
   const double mae = measure::medianAbsoluteError(c, 1 << 20);
   if (std::isnan(mae)) {

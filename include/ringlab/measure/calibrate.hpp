@@ -48,15 +48,27 @@ struct ConcurrencyStep {
   double overOnePair = 0;
 };
 
+// The profile's concurrent_transfers from the k-pair steps (k = 1 first): the best ratio to one
+// pair, at least 1, each capped at its k (k pairs cannot carry more than k pairs' bytes; a ratio
+// above k means the one pair was slowed). Fewer than 2 steps (p < 4): 0, not measured.
+struct ConcurrencyFigure {
+  double transfers = 0;
+  bool capped = false;
+};
+ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps);
+
 struct Calibration {
-  FittedSizes link;    // one-way time (round trip / 2), best of the round trips
-  FittedSizes reduce;  // kCalibrateReduceType sum in place, median of the runs
+  FittedSizes link;              // one-way time (round trip / 2), best of the round trips
+  FittedSizes reduce;            // kCalibrateReduceType sum in place, median of the runs
+  FittedSizes reduceOutOfPlace;  // the same into a third buffer (c = a + b)
   std::uint64_t concurrencyBytes = 0;
   std::vector<ConcurrencyStep> concurrency;  // k = 1, 2, 4, ... pairs, as many as p holds
-  // The best overOnePair; 0 (unlimited) when the job holds one pair only (p < 4): not measured.
+  // The best overOnePair, each capped at its number of pairs (concurrencyFigure); 0 (unlimited)
+  // when the job holds one pair only (p < 4): not measured.
   double concurrentTransfers = 1;
-  int ranks = 0;   // p of the job measured in
-  int rounds = 0;  // interleaved rounds
+  bool concurrencyCapped = false;  // some overOnePair was above its number of pairs
+  int ranks = 0;                   // p of the job measured in
+  int rounds = 0;                  // interleaved rounds
 };
 
 // Per size: the median over rounds, and the spread (max - min) over that median.
@@ -72,11 +84,11 @@ std::vector<SizeSummary> summarize(const FittedSizes& fitted);
 void validate(const CalibrateConfig& config);
 
 // This rank's part of a calibration over `transport` (p = its size, at least 2), called on every
-// rank of the job: ranks 0 and 1 ping-pong, rank 0 times the kernel, pairs (2i, 2i+1) ping-pong at
-// once for concurrency, the others wait; between measurements every rank meets the others in a
-// small AllReduce (which also sums the pairs' rates). The result is complete on rank 0 only.
-// `progress` hears each measurement start and end on rank 0 (stage "ping-pong 64 KiB",
-// "reduce 4 MiB", "concurrency 4 pairs"; units: measurements).
+// rank of the job: ranks 0 and 1 ping-pong, rank 0 times the kernel (in and out of place), pairs
+// (2i, 2i+1) ping-pong at once for concurrency, the others wait; between measurements every rank
+// meets the others in a small AllReduce (which also sums the pairs' rates). The result is complete
+// on rank 0 only. `progress` hears each measurement start and end on rank 0 (stage "ping-pong 64
+// KiB", "reduce 4 MiB", "concurrency 4 pairs"; units: measurements).
 Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& transport,
                           const ProgressCallback& progress = {});
 

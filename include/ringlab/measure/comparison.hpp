@@ -16,14 +16,17 @@
 
 namespace ringlab::measure {
 
+// The model prices the two modes apart where the profile measured the out-of-place kernel
+// (model::forOutOfPlace), and alike otherwise.
 struct ComparedRow {
   std::uint64_t bytes = 0;
-  double predictedUs = 0;
+  double predictedUs = 0;  // out of place
   double outOfPlaceUs = 0;
+  double predictedInPlaceUs = 0;
   std::optional<double> inPlaceUs;  // none where the source times one buffer pair (OSU)
   double outOfPlaceRatio() const { return outOfPlaceUs / predictedUs; }
   std::optional<double> inPlaceRatio() const {
-    return inPlaceUs ? std::optional<double>(*inPlaceUs / predictedUs) : std::nullopt;
+    return inPlaceUs ? std::optional<double>(*inPlaceUs / predictedInPlaceUs) : std::nullopt;
   }
 };
 
@@ -49,9 +52,10 @@ ModelSetup modelSetup(const io::ResolvedModel& model, const io::ModelSource& sou
 // another transport, another p, another datatype than gamma's.
 std::vector<std::string> setupDifferences(const LoggedRun& run, const ModelSetup& setup);
 
-// Predicted microseconds for one AllReduce of `bytes` under the profile.
+// Predicted microseconds for one AllReduce of `bytes` under the parameters (a profile's, or
+// model::forOutOfPlace of them for an output buffer apart from the input).
 double predictedMicros(const schedule::AlgorithmSpec& spec, int ranks, std::uint64_t bytes,
-                       DataType type, const model::Profile& profile);
+                       DataType type, const model::ModelParams& params);
 
 // The algorithm a record is compared with: `requested` when given, else the one it recorded, else
 // ring (an nccl-tests log names none).

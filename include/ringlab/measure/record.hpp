@@ -75,6 +75,10 @@ struct RecordRow {
   std::string dtype, op;              // the case this row measured (-d all, -o all: several)
   std::string algorithm;              // the algorithm that ran this size ("auto" resolved)
   std::optional<double> predictedUs;  // the model's time for it, when a profile was given
+  // The same out of place, where the profile prices it apart (its out-of-place gamma); else none,
+  // and predictedUs prices both.
+  std::optional<double> predictedOutOfPlaceUs;
+  double predictedOutOfPlace() const { return predictedOutOfPlaceUs.value_or(*predictedUs); }
   std::optional<Timing> outOfPlace;
   std::optional<Timing> inPlace;
   std::optional<Timing> peer;  // another library's allreduce on the same buffers

@@ -13,9 +13,12 @@ struct LinkParams {
   bool operator==(const LinkParams&) const = default;
 };
 
-// Reducing m bytes locally (read two inputs, write one) costs m * gamma.
+// Reducing m bytes locally (read two inputs, write one) costs m * gamma: a += b, in place. Out of
+// place (c = a + b, the first reduction of each chunk into a separate output buffer) writes a third
+// buffer and can cost more: gamma_out_of_place; 0 means not measured, the same as gamma.
 struct ReduceParams {
   double gamma_s_per_byte = 0;
+  double gamma_out_of_place_s_per_byte = 0;
   bool operator==(const ReduceParams&) const = default;
 };
 
@@ -36,6 +39,7 @@ struct MemoryParams {
   double cache_bytes = 0;
   double beta_mem_s_per_byte = 0;
   double gamma_mem_s_per_byte = 0;
+  double gamma_mem_out_of_place_s_per_byte = 0;  // 0: not measured, the same as gamma_mem
   bool operator==(const MemoryParams&) const = default;
 };
 
@@ -58,6 +62,17 @@ inline ModelParams forMessage(const ModelParams& m, double messageBytes) {
   return e;
 }
 
+// The parameters of an out-of-place AllReduce (output buffer apart from the input): the
+// out-of-place reduction coefficients swapped in for gamma and gamma_mem where they were measured.
+inline ModelParams forOutOfPlace(const ModelParams& m) {
+  ModelParams e = m;
+  if (m.reduce.gamma_out_of_place_s_per_byte > 0)
+    e.reduce.gamma_s_per_byte = m.reduce.gamma_out_of_place_s_per_byte;
+  if (m.memory.gamma_mem_out_of_place_s_per_byte > 0)
+    e.memory.gamma_mem_s_per_byte = m.memory.gamma_mem_out_of_place_s_per_byte;
+  return e;
+}
+
 // The range a coefficient is accepted in, wherever it comes from (a profile, --alpha, --bw,
 // --gamma, --concurrency): far wider than any machine, narrow enough that every predicted time
 // stays finite (alpha_s = 1e308 made every time inf).
@@ -73,6 +88,10 @@ inline constexpr ParamRange kConcurrencyRange{"concurrent_transfers", 0, 1e6, "(
 inline constexpr ParamRange kCacheRange{"cache_bytes", 0, 9007199254740992.0, "B (2^53)"};
 inline constexpr ParamRange kBetaMemRange{"beta_mem_s_per_byte", 0, 1e-3, "s/B"};
 inline constexpr ParamRange kGammaMemRange{"gamma_mem_s_per_byte", 0, 1e-3, "s/B"};
+inline constexpr ParamRange kGammaOutOfPlaceRange{"gamma_out_of_place_s_per_byte", 0, 1e-3,
+                                                  "s/B (0: as gamma)"};
+inline constexpr ParamRange kGammaMemOutOfPlaceRange{"gamma_mem_out_of_place_s_per_byte", 0, 1e-3,
+                                                     "s/B (0: as gamma_mem)"};
 
 // `value` when it is finite and in range; else throws InvalidArgument
 // "<who>: alpha_s = 1e+308: must be in 0..1 s".
