@@ -191,6 +191,106 @@ TEST(TcpTransport, LargeExchangeBothWaysDoesNotDeadlock) {
   for (int r = 0; r < 2; ++r) EXPECT_FALSE(results[r].code) << results[r].message;
 }
 
+// A receive of 64 KiB or more has its frame header read alone and its payload read straight into
+// its buffer; smaller ones come through staging. Sizes on both sides of that threshold, and of a
+// full staging buffer with its header, back to back in both directions, with the receives posted
+// before the data arrives and after it: every byte must land where it belongs, and nothing past it.
+TEST(TcpTransport, PayloadsAcrossTheDirectReadThresholdArriveWhole) {
+  constexpr std::size_t kStaging = 64 * 1024;
+  constexpr std::size_t kHeader = transport::tcp::kFrameHeaderBytes;
+  const std::vector<std::size_t> sizes = {0,
+                                          1,
+                                          kStaging - kHeader - 1,
+                                          kStaging - kHeader,
+                                          kStaging - 1,
+                                          kStaging,
+                                          kStaging + 1,
+                                          3,
+                                          kStaging + 7,
+                                          2 * kStaging - 5,
+                                          5 * kStaging + 3,
+                                          17};
+  const auto byteOf = [](int from, std::size_t message, std::size_t i) {
+    return static_cast<std::uint8_t>((i * 31 + message * 7 + static_cast<std::size_t>(from)) % 251);
+  };
+  auto store = bootstrap::makeMemoryStore();
+  auto transports = connectAll(2, *store);
+  auto results = onThreads(2, [&](int r) {
+    Transport& t = *transports[r];
+    const int peer = 1 - r;
+    for (bool postReceivesFirst : {true, false}) {
+      std::vector<std::vector<std::uint8_t>> out(sizes.size()), in(sizes.size());
+      std::vector<transport::Request> sends, recvs;
+      const auto postReceives = [&] {
+        for (std::size_t m = 0; m < sizes.size(); ++m) {
+          in[m].assign(sizes[m] + 8, 0xEE);  // 8 guard bytes that must stay untouched
+          recvs.push_back(t.irecv(peer, in[m].data(), sizes[m], 5));
+        }
+      };
+      if (postReceivesFirst) postReceives();
+      for (std::size_t m = 0; m < sizes.size(); ++m) {
+        out[m].resize(sizes[m]);
+        for (std::size_t i = 0; i < sizes[m]; ++i) out[m][i] = byteOf(r, m, i);
+        sends.push_back(t.isend(peer, out[m].data(), sizes[m], 5));
+      }
+      if (!postReceivesFirst) {
+        std::this_thread::sleep_for(20ms);  // let the frames reach this rank's socket first
+        postReceives();
+      }
+      for (transport::Request q : recvs) t.wait(q, kTimeout);
+      for (transport::Request q : sends) t.wait(q, kTimeout);
+      for (std::size_t m = 0; m < sizes.size(); ++m) {
+        for (std::size_t i = 0; i < sizes[m]; ++i) {
+          ASSERT_EQ(in[m][i], byteOf(peer, m, i)) << "message " << m << " byte " << i;
+        }
+        for (std::size_t i = sizes[m]; i < in[m].size(); ++i) {
+          ASSERT_EQ(in[m][i], 0xEE) << "message " << m << " guard byte " << i - sizes[m];
+        }
+      }
+    }
+  });
+  for (int r = 0; r < 2; ++r) EXPECT_FALSE(results[r].code) << results[r].message;
+}
+
+// Allreduce with segments on both sides of the direct-read threshold (and reducing on receive,
+// which always reads through staging): every rank ends with the same bits, the exact sums.
+TEST(TcpTransport, SegmentsAcrossTheDirectReadThresholdReduceExactly) {
+  constexpr std::uint64_t kCount = 100'003;  // not divisible by p, several segments per block
+  for (bool reduceOnReceive : {false, true}) {
+    for (int p : {2, 3}) {
+      auto store = bootstrap::makeMemoryStore();
+      std::vector<std::unique_ptr<Transport>> transports(p);
+      onThreads(p, [&](int r) {
+        transport::TcpOptions o = tcpOptions();
+        o.reduceOnReceive = reduceOnReceive;
+        transports[r] = transport::connectTcp(r, p, *store, o);
+      });
+      std::vector<std::vector<std::int32_t>> results(p);
+      for (std::uint64_t segment : {64 * 1024 - 4, 64 * 1024, 64 * 1024 + 4}) {
+        auto outcomes = onThreads(p, [&](int r) {
+          ASSERT_TRUE(transports[r]);
+          Communicator comm(*transports[r]);
+          CollectiveOptions options;
+          options.exec.timeout = kTimeout;
+          options.exec.segmentBytes = segment;
+          std::vector<std::int32_t>& data = results[r];
+          data.resize(kCount);
+          for (std::uint64_t i = 0; i < kCount; ++i) data[i] = inputValue(i, r);
+          comm.allreduce(data.data(), data.data(), kCount, DataType::Int32, ReduceOp::Sum, options);
+        });
+        for (int r = 0; r < p; ++r) ASSERT_FALSE(outcomes[r].code) << outcomes[r].message;
+        for (std::uint64_t i = 0; i < kCount; ++i) {
+          ASSERT_EQ(results[0][i], expectedSum(i, p)) << "segment " << segment << " element " << i;
+        }
+        for (int r = 1; r < p; ++r) {
+          ASSERT_EQ(std::memcmp(results[r].data(), results[0].data(), kCount * 4), 0)
+              << "rank " << r << " differs from rank 0, p " << p << ", segment " << segment;
+        }
+      }
+    }
+  }
+}
+
 TEST(TcpTransport, StampMismatchIsDetectedOnEveryRank) {
   auto store = bootstrap::makeMemoryStore();
   constexpr int p = 3;

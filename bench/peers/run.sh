@@ -17,6 +17,7 @@
 # Settings (environment variables; defaults are the full benchmark):
 #   PEERS_P="2 4"  PEERS_MIN=4  PEERS_MAX=256M  PEERS_FACTOR=4  PEERS_TIME=0.3  PEERS_WARMUP=2
 #   PEERS_ONLY="ringlab openmpi mpich gloo torch"   which families to run
+#   PEERS_TRANSPORTS="inproc shm tcp mpi"          which of ringlab's transports to run
 #   PEERS_TUNABLES=1    also run each MPI with the malloc tunables below (0: skip)
 #   PEERS_ROUNDS=1      interleaved rounds: round 1 runs every variant at every p, then round 2...
 #   PEERS_TIMEOUT=1800  seconds before one run is declared hung and stopped
@@ -40,6 +41,7 @@ factor=${PEERS_FACTOR:-4}
 seconds=${PEERS_TIME:-0.3}
 warmup=${PEERS_WARMUP:-2}
 only=${PEERS_ONLY:-"ringlab openmpi mpich gloo torch"}
+transports=${PEERS_TRANSPORTS:-"inproc shm tcp mpi"}
 tunables=${PEERS_TUNABLES:-1}
 run_timeout=${PEERS_TIMEOUT:-1800}
 rounds=${PEERS_ROUNDS:-1}
@@ -57,6 +59,7 @@ python=/usr/bin/python3  # Debian's interpreter, the one python3-torch installs 
 malloc_tunables="glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=17179869184"
 
 wants() { [[ " $only " == *" $1 "* ]]; }
+wants_transport() { [[ " $transports " == *" $1 "* ]]; }
 exec 3>&2  # this script's own messages, even from inside a redirected run
 say() { echo "run.sh: $*" >&3; }
 die() { say "$*"; exit 2; }
@@ -121,7 +124,7 @@ torch_package=$(pkg_version python3-torch)
 {
   echo "host $(hostname)  date $(date -u +%Y-%m-%dT%H:%M:%SZ)  cpus $(nproc)  $(uname -sr)"
   echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "settings: rounds $rounds  p='$ps_list' sizes $min..$max x$factor  T=${seconds}s  warm-up $warmup  only='$only'  tunables=$tunables"
+  echo "settings: rounds $rounds  p='$ps_list' sizes $min..$max x$factor  T=${seconds}s  warm-up $warmup  only='$only'  transports='$transports'  tunables=$tunables"
 } >"$out/host.txt"
 cat "$out/versions.txt" "$out/host.txt" >&3
 
@@ -204,19 +207,22 @@ for round in $(seq "$rounds"); do
   for p in $ps_list; do
     if wants ringlab; then
       for transport in inproc shm tcp; do
+        wants_transport $transport || continue
         run_ringlab "$transport" "$p" "$out/logs/ringlab-$transport-p$p$tag.log" -- \
           "$ringlab" bench -p "$p" --transport "$transport" "${sweep[@]}" --time "${seconds}s" -w "$warmup" --roofline
       done
       # The ring is ringlab's default; `--algo auto` picks per size from the model, as MPI libraries
       # pick their algorithm per size (recursive doubling for small messages at p = 4, for example).
       for transport in shm tcp; do
+        wants_transport $transport || continue
         run_ringlab "$transport+auto" "$p" "$out/logs/ringlab-$transport-auto-p$p$tag.log" -- \
           "$ringlab" bench -p "$p" --transport "$transport" --algo auto "${sweep[@]}" --time "${seconds}s" -w "$warmup" \
           --roofline
       done
       # Under Open MPI; --peer-mpi also times MPI_Allreduce on the same buffers in the same run.
-      run_ringlab mpi "$p" "$out/logs/ringlab-mpi-p$p$tag.log" -- \
-        "${openmpi_run[@]}" -np "$p" "$ringlab" bench --transport mpi --peer-mpi "${sweep[@]}" --time "${seconds}s" -w "$warmup"
+      wants_transport mpi &&
+        run_ringlab mpi "$p" "$out/logs/ringlab-mpi-p$p$tag.log" -- \
+          "${openmpi_run[@]}" -np "$p" "$ringlab" bench --transport mpi --peer-mpi "${sweep[@]}" --time "${seconds}s" -w "$warmup"
     fi
     for mpi in openmpi mpich; do
       wants $mpi || continue

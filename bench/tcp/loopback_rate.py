@@ -1,18 +1,24 @@
 #!/usr/bin/python3
 """This host's TCP loopback rate: the ceiling under ringlab's tcp transport on one host.
 
-Usage: bench/tcp/loopback_rate.py [--streams 1,2,4] [--seconds 2] [--chunk 4M] [--both]
+Usage: bench/tcp/loopback_rate.py [--streams 1,2,4] [--seconds 2] [--chunk 4M] [--both] [--zerocopy]
 
 For each number of streams it starts that many connected pairs of processes over 127.0.0.1; each
 sender writes `chunk`-byte buffers (allocated and touched once) for `seconds`, each receiver
 reads into one reused buffer. Prints the bytes received per second over all streams (GB/s = 1e9
 B/s). With --both every pair also sends the other way at the same time, as the two neighbours of a
-ring do (the rate is then per direction: what each of the two ranks receives per second).
+ring do (the rate is then per direction: what each of the two ranks receives per second). With
+--zerocopy the senders use MSG_ZEROCOPY (and drain its completions), to see what it buys here.
 """
 import argparse
 import multiprocessing as mp
 import socket
 import time
+
+# Linux's values; Python's socket module does not name them.
+SO_ZEROCOPY = 60
+MSG_ZEROCOPY = 0x4000000
+ENOBUFS = 105
 
 
 def parse_size(text):
@@ -20,12 +26,33 @@ def parse_size(text):
     return int(text[:-1]) * units[text[-1].upper()] if text[-1].upper() in units else int(text)
 
 
-def sender(sock, chunk, seconds):
+def drain_completions(sock):
+    while True:
+        try:
+            sock.recvmsg(0, 4096, socket.MSG_ERRQUEUE | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return
+
+
+def sender(sock, chunk, seconds, zerocopy):
     buffer = bytearray(b"\x5a" * chunk)
     view = memoryview(buffer)
     end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        sock.sendall(view)
+    if not zerocopy:
+        while time.monotonic() < end:
+            sock.sendall(view)
+    else:
+        # The buffer is never changed, so reusing it before its completion arrives is harmless.
+        sock.setsockopt(socket.SOL_SOCKET, SO_ZEROCOPY, 1)
+        while time.monotonic() < end:
+            try:
+                sent = 0
+                while sent < chunk:
+                    sent += sock.send(view[sent:], MSG_ZEROCOPY)
+            except OSError as e:
+                if e.errno != ENOBUFS:
+                    raise
+            drain_completions(sock)
     sock.shutdown(socket.SHUT_WR)
 
 
@@ -44,7 +71,7 @@ def receiver(sock, chunk, result):
     result.put((total, time.monotonic() - start))
 
 
-def measure(streams, chunk, seconds, both):
+def measure(streams, chunk, seconds, both, zerocopy):
     result = mp.Queue()
     procs = []
     for _ in range(streams):
@@ -56,10 +83,10 @@ def measure(streams, chunk, seconds, both):
         listener.close()
         for s in (a, b):
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        procs.append(mp.Process(target=sender, args=(a, chunk, seconds)))
+        procs.append(mp.Process(target=sender, args=(a, chunk, seconds, zerocopy)))
         procs.append(mp.Process(target=receiver, args=(b, chunk, result)))
         if both:
-            procs.append(mp.Process(target=sender, args=(b, chunk, seconds)))
+            procs.append(mp.Process(target=sender, args=(b, chunk, seconds, zerocopy)))
             procs.append(mp.Process(target=receiver, args=(a, chunk, result)))
     for p in procs:
         p.start()
@@ -77,12 +104,14 @@ def main():
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--chunk", default="4M")
     parser.add_argument("--both", action="store_true")
+    parser.add_argument("--zerocopy", action="store_true")
     args = parser.parse_args()
     chunk = parse_size(args.chunk)
     print(f"# loopback 127.0.0.1, chunk {chunk} B, {args.seconds} s per line,"
-          f" {'both directions (rate per direction)' if args.both else 'one direction'}")
+          f" {'both directions (rate per direction)' if args.both else 'one direction'}"
+          f"{', MSG_ZEROCOPY' if args.zerocopy else ''}")
     for streams in [int(s) for s in args.streams.split(",")]:
-        rate = measure(streams, chunk, args.seconds, args.both)
+        rate = measure(streams, chunk, args.seconds, args.both, args.zerocopy)
         print(f"streams {streams}: {rate / 1e9:.2f} GB/s")
 
 
