@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
@@ -104,9 +107,48 @@ void check(int rc, const char* what) {
                 std::string("loopback rate: ") + what + ": " + std::string(strerror(errno)));
 }
 
+// Moves `bytes` over each connected pair (from, to) at once, a sender and a receiver thread per
+// pair; returns the seconds until every pair is done. Throws when a receiver gets less.
+double transferSeconds(const std::vector<std::pair<int, int>>& pairs, std::size_t bytes,
+                       const std::vector<std::byte>& out, std::vector<std::vector<std::byte>>& in) {
+  const std::size_t chunk = out.size();
+  std::vector<std::size_t> got(pairs.size(), 0);
+  const Clock::time_point t0 = Clock::now();
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      threads.emplace_back([&, from = pairs[i].first] {
+        for (std::size_t sent = 0; sent < bytes;) {
+          const ssize_t n =
+              ::send(from, out.data(), std::min(chunk, bytes - sent), MSG_NOSIGNAL);
+          if (n <= 0) {
+            ::shutdown(from, SHUT_WR);  // the receiver sees the end, and the shortfall
+            return;
+          }
+          sent += static_cast<std::size_t>(n);
+        }
+      });
+      threads.emplace_back([&, i, to = pairs[i].second] {
+        while (got[i] < bytes) {
+          const ssize_t n = ::recv(to, in[i].data(), chunk, 0);
+          if (n <= 0) break;
+          got[i] += static_cast<std::size_t>(n);
+        }
+      });
+    }
+  }  // joined
+  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  for (std::size_t g : got) {
+    if (g < bytes)
+      throw Error(ErrorCode::Transport, "loopback rate: received " + std::to_string(g) + " of " +
+                                            std::to_string(bytes) + " bytes");
+  }
+  return seconds;
+}
+
 }  // namespace
 
-double measureLoopbackRate() {
+LoopbackRates measureLoopbackRates() {
   constexpr std::size_t kTransfer = 64u << 20, kChunk = 1u << 20;
   Fd listener(::socket(AF_INET, SOCK_STREAM, 0));
   sockaddr_in addr{};
@@ -116,35 +158,21 @@ double measureLoopbackRate() {
   check(::bind(listener.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), "bind");
   check(::listen(listener.fd, 1), "listen");
   check(::getsockname(listener.fd, reinterpret_cast<sockaddr*>(&addr), &len), "getsockname");
-  Fd sender(::socket(AF_INET, SOCK_STREAM, 0));
-  check(::connect(sender.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), "connect");
-  Fd receiver(::accept(listener.fd, nullptr, nullptr));
-  std::vector<std::byte> out(kChunk, std::byte{1}), in(kChunk);
-  double best = 1e300;
+  Fd a(::socket(AF_INET, SOCK_STREAM, 0));
+  check(::connect(a.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), "connect");
+  Fd b(::accept(listener.fd, nullptr, nullptr));
+  const std::vector<std::byte> out(kChunk, std::byte{1});
+  std::vector<std::vector<std::byte>> in(2, std::vector<std::byte>(kChunk));
+  const std::vector<std::pair<int, int>> oneWay{{a.fd, b.fd}}, twoWay{{a.fd, b.fd}, {b.fd, a.fd}};
+  double bestOne = 1e300, bestTwo = 1e300;
   for (int rep = 0; rep < 4; ++rep) {  // the first warms the connection's buffers
-    const Clock::time_point t0 = Clock::now();
-    std::thread send([&] {
-      for (std::size_t sent = 0; sent < kTransfer;) {
-        const ssize_t n =
-            ::send(sender.fd, out.data(), std::min(kChunk, kTransfer - sent), MSG_NOSIGNAL);
-        if (n <= 0) {
-          ::shutdown(sender.fd, SHUT_WR);  // the receiver sees the end, and the shortfall
-          return;
-        }
-        sent += static_cast<std::size_t>(n);
-      }
-    });
-    std::size_t got = 0;
-    while (got < kTransfer) {
-      const ssize_t n = ::recv(receiver.fd, in.data(), kChunk, 0);
-      if (n <= 0) break;
-      got += static_cast<std::size_t>(n);
-    }
-    send.join();
-    if (got < kTransfer) check(-1, "recv");
-    if (rep > 0) best = std::min(best, std::chrono::duration<double>(Clock::now() - t0).count());
+    const double one = transferSeconds(oneWay, kTransfer, out, in);
+    const double two = transferSeconds(twoWay, kTransfer, out, in);
+    if (rep == 0) continue;
+    bestOne = std::min(bestOne, one);
+    bestTwo = std::min(bestTwo, two);
   }
-  return kTransfer / best;
+  return {kTransfer / bestOne, kTransfer / bestTwo};
 }
 
 }  // namespace ringlab::measure

@@ -43,7 +43,11 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
   report.traffic.segmentBytes = config.collective.exec.segmentBytes;
   if (ranksTransport) report.traffic.singleCopyBytes = ranksTransport->singleCopyBytes();
   report.cores = cores;
-  if (report.traffic.network) report.loopbackBytesPerSecond = measureLoopbackRate();
+  if (report.traffic.network) {
+    const LoopbackRates loopback = measureLoopbackRates();
+    report.loopbackBytesPerSecond = loopback.oneWayBytesPerSecond;
+    report.loopbackTwoWayBytesPerSecond = loopback.twoWayBytesPerSecond;
+  }
   std::vector<RowPlan> plans;
   std::map<std::string, std::vector<std::uint64_t>> passSizes;  // per datatype
   for (const RecordRow& row : record.rows) {
@@ -73,6 +77,7 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
                  .slotCopyOutBytesPerSecond = measured.slotCopyOutBytesPerSecond,
                  .slotReduceBytesPerSecond = measured.slotReduceBytesPerSecond,
                  .loopbackBytesPerSecond = report.loopbackBytesPerSecond,
+                 .loopbackTwoWayBytesPerSecond = report.loopbackTwoWayBytesPerSecond,
                  .cores = cores};
     // The profile's gamma is a float32 sum's (calibrate's kCalibrateReduceType).
     if (config.profile && type == DataType::Float32) {
@@ -90,10 +95,16 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
   return report;
 }
 
+const char* loopbackRateUsed(const model::Roofline& roof) {
+  if (roof.wireBytes == 0) return "none";
+  if (roof.twoWayWireBytes == roof.wireBytes) return "two-way";
+  return roof.twoWayWireBytes == 0 ? "one-way" : "two-way and one-way";
+}
+
 nlohmann::json toJson(const RooflineReport& report) {
   nlohmann::json rows = nlohmann::json::array();
   for (const RooflineRow& r : report.rows) {
-    rows.push_back({{"size_bytes", r.bytes},
+    nlohmann::json& row = rows.emplace_back(nlohmann::json{{"size_bytes", r.bytes},
                     {"pass_bytes", r.passBytes},
                     {"dtype", r.dtype},
                     {"op", r.op},
@@ -110,6 +121,10 @@ nlohmann::json toJson(const RooflineReport& report) {
                     {"slot_bytes", r.roof.slotBytes},
                     {"reduce_bytes", r.roof.reduceBytes},
                     {"wire_bytes", r.roof.wireBytes}});
+    if (report.traffic.network) {
+      row["two_way_wire_bytes"] = r.roof.twoWayWireBytes;
+      row["loopback_rate"] = loopbackRateUsed(r.roof);
+    }
   }
   nlohmann::json out = {{"transport", report.transport},
                         {"copies", report.traffic.copies},
@@ -118,7 +133,10 @@ nlohmann::json toJson(const RooflineReport& report) {
                         {"cores", report.cores},
                         {"reduce_rate_from", report.reduceFromProfile ? "profile" : "measured"},
                         {"rows", rows}};
-  if (report.traffic.network) out["loopback_GBps"] = report.loopbackBytesPerSecond / 1e9;
+  if (report.traffic.network) {
+    out["loopback_GBps"] = report.loopbackBytesPerSecond / 1e9;
+    out["loopback_two_way_GBps"] = report.loopbackTwoWayBytesPerSecond / 1e9;
+  }
   // null: no message skips the slots.
   out["single_copy_bytes"] = report.traffic.singleCopyBytes == model::kNeverSingleCopy
                                  ? nlohmann::json()

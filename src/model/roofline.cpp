@@ -93,18 +93,51 @@ double secondsOf(const MemoryPasses& m, const MachineRates& rates) {
          perSecond(m.reduce, rates.reduceBytesPerSecond, "reduce rate");
 }
 
+// One rank's bytes over the loopback, summed over steps: those sent while it also receives in
+// the same step (two-way), and the rest of the larger direction (one-way).
+struct WireBytes {
+  double twoWay = 0, oneWay = 0;
+};
+
+std::vector<WireBytes> wireBytes(const schedule::Schedule& schedule, std::uint64_t count,
+                                 DataType type) {
+  std::vector<WireBytes> wire(schedule.ranks);
+  const std::uint64_t elementBytes = dataTypeSize(type);
+  for (const schedule::Step& step : schedule.steps) {
+    std::vector<double> sent(schedule.ranks, 0), received(schedule.ranks, 0);
+    for (const schedule::Transfer& t : step.transfers) {
+      const double bytes = static_cast<double>(
+          partitionSpan(count, schedule.blocks, t.firstBlock, t.lastBlock).count * elementBytes);
+      sent[t.src] += bytes;
+      received[t.dst] += bytes;
+    }
+    for (int r = 0; r < schedule.ranks; ++r) {
+      wire[r].twoWay += std::min(sent[r], received[r]);
+      wire[r].oneWay += std::abs(sent[r] - received[r]);
+    }
+  }
+  return wire;
+}
+
 Roofline overNetwork(const schedule::Schedule& schedule, std::uint64_t count, DataType type,
                      const MachineRates& rates) {
   Roofline result;
-  for (const schedule::RankVolume& v : schedule::countVolume(schedule, count, type).perRank) {
-    const double wire = static_cast<double>(std::max(v.sentBytes, v.receivedBytes));
-    const double reduced = static_cast<double>(v.reducedBytes);
-    const double seconds = std::max(perSecond(wire, rates.loopbackBytesPerSecond, "loopback rate"),
-                                    perSecond(reduced, rates.reduceBytesPerSecond, "reduce rate"));
-    if (seconds >= result.seconds) result = {0, reduced, wire, 0, seconds};
+  const std::vector<WireBytes> wire = wireBytes(schedule, count, type);
+  const auto volume = schedule::countVolume(schedule, count, type).perRank;
+  for (int r = 0; r < schedule.ranks; ++r) {
+    const double reduced = static_cast<double>(volume[r].reducedBytes);
+    const double wireSeconds =
+        perSecond(wire[r].twoWay, rates.loopbackTwoWayBytesPerSecond, "two-way loopback rate") +
+        perSecond(wire[r].oneWay, rates.loopbackBytesPerSecond, "loopback rate");
+    const double seconds =
+        std::max(wireSeconds, perSecond(reduced, rates.reduceBytesPerSecond, "reduce rate"));
+    if (seconds >= result.seconds)
+      result = {.reduceBytes = reduced,
+                .wireBytes = wire[r].twoWay + wire[r].oneWay,
+                .twoWayWireBytes = wire[r].twoWay,
+                .seconds = seconds};
   }
-  // Not shared over the cores: the loopback rate of one connection is not a per-core rate, and
-  // small messages in flight both ways beat it.
+  // Not shared over the cores: the loopback rates are of one connection, not per core.
   return result;
 }
 
@@ -125,8 +158,10 @@ Roofline roofline(const schedule::Schedule& schedule, std::uint64_t count, DataT
     const double seconds = secondsOf(m, rates);
     allRanksSeconds += seconds;
     if (seconds >= result.seconds) {
-      result = {m.slotIn + m.slotCopyOut + m.copy, m.slotReduce + m.reduce, 0,
-                m.slotIn + m.slotCopyOut + m.slotReduce, seconds};
+      result = {.copyBytes = m.slotIn + m.slotCopyOut + m.copy,
+                .reduceBytes = m.slotReduce + m.reduce,
+                .slotBytes = m.slotIn + m.slotCopyOut + m.slotReduce,
+                .seconds = seconds};
     }
   }
   // Memory passes of all ranks share the cores.

@@ -19,9 +19,12 @@ std::string passes(const model::TransportTraffic& t) {
 std::string counted(const measure::RooflineReport& r) {
   if (r.traffic.network) {
     return fmt::format(
-        "{}: a rank's larger of sent and received bytes at the loopback rate ({:.2f} GB/s, one "
-        "connection), its reductions overlapped; {} cores",
-        r.transport, r.loopbackBytesPerSecond / 1e9, r.cores);
+        "{}: per step, a rank's larger of sent and received bytes over one loopback connection: "
+        "while it sends and receives at once at the two-way rate ({:.2f} GB/s per direction), "
+        "otherwise at the one-way rate ({:.2f} GB/s); column `wire` says which; its reductions "
+        "overlapped; {} cores",
+        r.transport, r.loopbackTwoWayBytesPerSecond / 1e9, r.loopbackBytesPerSecond / 1e9,
+        r.cores);
   }
   return fmt::format(
       "{}: {}, the last pass the reduce where the schedule reduces; copy and reduce rates of one "
@@ -35,14 +38,16 @@ std::string rooflineTable(const measure::RooflineReport& r) {
   std::string text = "#\n# roofline (" + counted(r) + "; reduce rate " +
                      (r.reduceFromProfile ? "of float32 from the profile" : "measured") + ")\n";
   text +=
-      fmt::format("# {:>12} {:>8} {:>5} {:>16} {:>10} {:>10} {:>7} {:>8} {:>8}\n", "size", "type",
+      fmt::format("# {:>12} {:>8} {:>5} {:>16} {:>10} {:>10} {:>7} {:>8} {:>8}", "size", "type",
                   "op", "algorithm", "time(us)", "roof(us)", "of-roof", "copyGB/s", "reduGB/s");
+  text += r.traffic.network ? " wire\n" : "\n";
   for (const measure::RooflineRow& row : r.rows) {
     // Comment lines all: the table above stays the one that nccl-tests' readers parse.
-    text += fmt::format("# {:>12} {:>8} {:>5} {:>16} {:10.1f} {:10.1f} {:6.0f}% {:8.2f} {:8.2f}\n",
+    text += fmt::format("# {:>12} {:>8} {:>5} {:>16} {:10.1f} {:10.1f} {:6.0f}% {:8.2f} {:8.2f}",
                         row.bytes, row.dtype, row.op, row.algorithm, row.timeUs,
                         row.roof.seconds * 1e6, row.ofRoofline * 100,
                         row.rates.copyBytesPerSecond / 1e9, row.rates.reduceBytesPerSecond / 1e9);
+    text += r.traffic.network ? fmt::format(" {}\n", measure::loopbackRateUsed(row.roof)) : "\n";
   }
   return text;
 }

@@ -2,7 +2,8 @@
 // This machine's own rates, for the roofline (model/roofline.hpp): one core's copy rate
 // (copyBytes), a datatype's reduction rate (reduce, sum, in place: out = out + in), each between
 // buffers of the message's size and with one side in shm's slots, per message size, and one TCP
-// connection's rate over the loopback. Timed here; the arithmetic is model's.
+// connection's rates over the loopback, one way and both ways at once. Timed here; the arithmetic
+// is model's.
 #include <cstdint>
 #include <vector>
 
@@ -31,9 +32,18 @@ struct SizeRates {
 // noise).
 std::vector<SizeRates> measureSizeRates(const std::vector<std::uint64_t>& sizes, DataType type);
 
-// Bytes per second through one TCP connection over 127.0.0.1 (a sender thread, a receiver
-// thread), the best of a few transfers of 64 MiB. Throws Error(Transport) when no socket can be
-// made.
-double measureLoopbackRate();
+// Bytes per second through one TCP connection over 127.0.0.1.
+struct LoopbackRates {
+  // One direction alone: a sender thread and a receiver thread.
+  double oneWayBytesPerSecond = 0;
+  // Per direction, with both directions at once (a sender and a receiver thread at each end), as
+  // a ring rank sends to one neighbour while it receives from the other: on one host both
+  // directions' kernel copies share the cores, so each gets less than one direction alone.
+  double twoWayBytesPerSecond = 0;
+};
+
+// Each rate the best of a few transfers of 64 MiB (per direction). Throws Error(Transport) when
+// no socket can be made or a transfer falls short.
+LoopbackRates measureLoopbackRates();
 
 }  // namespace ringlab::measure

@@ -29,7 +29,8 @@ struct RooflineReport {
   std::string transport;
   model::TransportTraffic traffic;
   int cores = 1;
-  double loopbackBytesPerSecond = 0;  // tcp only
+  double loopbackBytesPerSecond = 0;        // tcp only: one direction alone
+  double loopbackTwoWayBytesPerSecond = 0;  // tcp only: per direction, both at once
   bool reduceFromProfile = false;     // float32 reduce rates from the profile's gamma
   std::vector<RooflineRow> rows;
 };
@@ -43,10 +44,15 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
                          int cores);
 
 // "roofline": {transport, copies, segment_bytes, single_copy_bytes (null: never), cores,
-// loopback_GBps, reduce_rate_from, rows: [{size_bytes, pass_bytes, dtype, op, algorithm, time_us,
-// roofline_us, of_roofline, copy_GBps, reduce_GBps, slot_copy_in_GBps, slot_copy_out_GBps,
-// slot_reduce_GBps, copy_bytes, slot_bytes, reduce_bytes, wire_bytes}]}: the part `bench --json`
-// adds beside the record.
+// loopback_GBps and loopback_two_way_GBps (tcp), reduce_rate_from, rows: [{size_bytes,
+// pass_bytes, dtype, op, algorithm, time_us, roofline_us, of_roofline, copy_GBps, reduce_GBps,
+// slot_copy_in_GBps, slot_copy_out_GBps, slot_reduce_GBps, copy_bytes, slot_bytes, reduce_bytes,
+// wire_bytes, and for tcp two_way_wire_bytes and loopback_rate}]}: the part `bench --json` adds
+// beside the record.
 nlohmann::json toJson(const RooflineReport& report);
+
+// Which loopback rate priced a row's wire bytes: "two-way", "one-way", "two-way and one-way", or
+// "none" (no bytes on the wire).
+const char* loopbackRateUsed(const model::Roofline& roof);
 
 }  // namespace ringlab::measure

@@ -12,8 +12,12 @@
 //     slot side of each pass stays in cache, so slot passes are priced at the slot rates (or the
 //     buffer rates where those measured faster); passes between rank buffers at the copy and
 //     reduce rates. A rank's passes run one after the other on its core.
-//   network (tcp): the larger of a rank's sent and received bytes at the loopback rate (the
-//     kernel's copies are inside that rate), overlapped at best with its reductions.
+//   network (tcp): per step, the larger of a rank's sent and received bytes over the loopback
+//     (the kernel's copies are inside its rates): the bytes it sends while it also receives (the
+//     smaller of the two) at the two-way rate, per direction with both directions at once, the
+//     rest at the one-way rate. A ring sends and receives in every step, so all its bytes go at
+//     the two-way rate; a schedule whose rank only sends or only receives in a step (a tree's
+//     reduce, a broadcast) gets the one-way rate there. Overlapped at best with its reductions.
 // Shared memory: ranks share the host's cores, so the roofline is also at least the memory
 // passes of all ranks over min(p, cores) cores.
 #include <cstdint>
@@ -48,7 +52,8 @@ struct MachineRates {
   double slotCopyInBytesPerSecond = 0;   // from a buffer into cache-resident slots
   double slotCopyOutBytesPerSecond = 0;  // from slots into a buffer
   double slotReduceBytesPerSecond = 0;   // a buffer reduced with a slot into a buffer
-  double loopbackBytesPerSecond = 0;     // tcp only
+  double loopbackBytesPerSecond = 0;     // tcp only: one direction alone
+  double loopbackTwoWayBytesPerSecond = 0;  // tcp only: per direction, both directions at once
   int cores = 1;
 };
 
@@ -56,6 +61,7 @@ struct MachineRates {
 struct Roofline {
   double copyBytes = 0, reduceBytes = 0, wireBytes = 0;  // of the busiest rank
   double slotBytes = 0;  // of copyBytes + reduceBytes, those that go through slots (both sides)
+  double twoWayWireBytes = 0;  // of wireBytes, those priced at the two-way loopback rate
   double seconds = 0;
 };
 
