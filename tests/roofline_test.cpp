@@ -159,8 +159,9 @@ TEST(Roofline, TcpStepsThatOnlySendOrOnlyReceiveGoAtTheOneWayRate) {
   s.ranks = 2;
   s.blocks = 2;
   s.steps.push_back({"reduce", {{0, 1, 0, 2, schedule::RecvMode::Reduce}}});
-  s.steps.push_back({"exchange", {{1, 0, 0, 1, schedule::RecvMode::Copy},
-                                  {0, 1, 0, 2, schedule::RecvMode::Copy}}});
+  s.steps.push_back(
+      {"exchange",
+       {{1, 0, 0, 1, schedule::RecvMode::Copy}, {0, 1, 0, 2, schedule::RecvMode::Copy}}});
   s.steps.push_back({"broadcast", {{1, 0, 0, 2, schedule::RecvMode::Copy}}});
   // Each rank: 1024 one-way in step 1, 512 two-way + 512 one-way in step 2, 1024 one-way in 3.
   const Roofline r = roofline(s, 256, DataType::Float32, transportTraffic("tcp"), kRates);

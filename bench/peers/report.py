@@ -16,6 +16,11 @@ A results file of several rounds (PEERS_ROUNDS) holds each variant once per roun
 within a round (the best peer of that round against ringlab in that round); the table gives the
 worst and the median over rounds, the goals judge by the worst, times are medians over rounds, and
 a cell wrong in any round is WRONG.
+
+Ratios compare like with like: Gloo's variants and torch reduce in place (gloo_bench.cpp,
+torch_bench.py), so against them ringlab's in-place row (NAME/in-place) counts; MPI_Allreduce in
+mpi_allreduce_bench.c (and --peer-mpi) reduces out of place, so against MPI ringlab's out-of-place
+row counts. Against several peers the best peer is the one with the lowest such ratio.
 """
 
 import csv
@@ -127,25 +132,59 @@ def fastest(rows):
     return min(right, key=lambda r: float(r["time_us"])) if right else None
 
 
-def round_ratios(reference_cells, ours):
-    """Per round: the fastest right reference of that round / ringlab's time in that round."""
+# Peers whose benchmark reduces in place; the others (MPI) reduce out of place.
+IN_PLACE_PEERS = ("gloo", "torch")
+
+
+def reduces_in_place(peer_label):
+    return peer_label.split(":", 1)[0] in IN_PLACE_PEERS
+
+
+def like_for_like(variant, peer_label):
+    """ringlab's variant in the mode the peer reduces in: 'tcp/in-place' against Gloo, 'tcp' against MPI."""
+    return f"{variant}/in-place" if reduces_in_place(peer_label) else variant
+
+
+def mode_text(peer_label):
+    return "in place" if reduces_in_place(peer_label) else "out of place"
+
+
+def round_ratios(references, ours):
+    """references: peer label -> {round: row}; ours: peer label -> {round: ringlab's row in that peer's mode}.
+    Per round, (the lowest of right peer's time / ringlab's time, the peer that sets it): the best peer
+    like for like. A wrong ringlab row in a round makes that round 0."""
+    rounds = sorted({rnd for by_round in ours.values() for rnd in by_round})
     ratios = []
-    for rnd, row in sorted((ours or {}).items()):
-        if not is_right(row):
-            ratios.append(0.0)  # a wrong answer in any round is the worst round
-            continue
-        best = fastest([c.get(rnd) for c in reference_cells])
-        ratio = ratio_text(best, row)
-        if ratio == "-":
+    for rnd in rounds:
+        pairs = []
+        for peer, by_round in references.items():
+            theirs, mine = by_round.get(rnd), ours.get(peer, {}).get(rnd)
+            if theirs is None or mine is None or not is_right(theirs):
+                continue
+            if not is_right(mine):
+                pairs.append((0.0, peer))  # a wrong answer in any round is the worst round
+            elif float(mine["time_us"]) > 0:
+                pairs.append((float(theirs["time_us"]) / float(mine["time_us"]), peer))
+        if not pairs:
             return []  # a round without a right pair: no ratio claims for this size
-        ratios.append(float(ratio))
+        ratios.append(min(pairs))
     return ratios
 
 
 def ratios_text(ratios):
     if not ratios:
         return "-", "-"
-    return f"{min(ratios):.2f}", f"{statistics.median(ratios):.2f}"
+    values = [r for r, _ in ratios]
+    return f"{min(values):.2f}", f"{statistics.median(values):.2f}"
+
+
+def compared(variant, references, cells_of):
+    """ringlab's variant against references (peer label -> {round: row}) like for like:
+    (the worst round's (ratio, peer) or None, the per-round ratios, ringlab's cells in that peer's mode)."""
+    ours = {peer: cells_of(like_for_like(variant, peer)) or {} for peer in references}
+    ratios = round_ratios(references, ours)
+    worst = min(ratios) if ratios else None
+    return worst, ratios, ours[worst[1]] if worst else None
 
 
 def table(path, baseline=None):
@@ -165,6 +204,10 @@ def table(path, baseline=None):
     print()
     print(f"Rounds: {rounds}. x worst and x median are over rounds, each round's ringlab time against that "
           "round's best peer; times are medians over rounds; a cell wrong in any round is WRONG.")
+    print()
+    print("Like for like: Gloo and torch reduce in place, so against them ringlab's in-place time counts; MPI "
+          "reduces out of place, so against it ringlab's out-of-place time counts. `against` names the peer "
+          "of the worst round and the mode compared, and ringlab's time is the one in that mode.")
     for p in sorted(by_p):
         cells = cell_map(by_p[p], lambda r: (int(r["size_bytes"]), label(r)))
         sizes = sorted({int(r["size_bytes"]) for r in by_p[p]})
@@ -172,17 +215,22 @@ def table(path, baseline=None):
         ours = [v for v in ringlab_all if "/in-place" not in v]
         peers = sorted({label(r) for r in by_p[p] if r["peer"] != RINGLAB})
         print()
-        print(f"### p = {p}: ringlab (out of place) against the best peer")
+        print(f"### p = {p}: ringlab against the best peer, like for like")
         print()
-        head = ["size", "best peer", "peer us"] + [f"{v.split(':')[1]} us | x worst | x median" for v in ours]
+        head = ["size", "best peer", "peer us"] + [f"{v.split(':')[1]} us | x worst | x median | against"
+                                                   for v in ours]
         print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * (3 + 3 * len(ours)))
+        print("|" + "---|" * (3 + 4 * len(ours)))
         for size in sizes:
-            peer_cells = [cells[(size, v)] for v in peers if (size, v) in cells]
-            best = fastest([merged(c) for c in peer_cells])
+            references = {v: cells[(size, v)] for v in peers if (size, v) in cells}
+            best = fastest([merged(c) for c in references.values()])
             line = [size_text(size), label(best) if best else "none right", time_text(best) if best else "-"]
             for v in ours:
-                line += [time_text(merged(cells.get((size, v)))), *ratios_text(round_ratios(peer_cells, cells.get((size, v))))]
+                worst, ratios, mine = compared(v, references, lambda name: cells.get((size, name)))
+                if worst is None:  # no ratio: show the out-of-place time
+                    line += [time_text(merged(cells.get((size, v)))), "-", "-", "-"]
+                else:
+                    line += [time_text(merged(mine)), *ratios_text(ratios), f"{worst[1]}, {mode_text(worst[1])}"]
             print("| " + " | ".join(line) + " |")
         print()
         print(f"### p = {p}: every variant, time (us)")
@@ -254,16 +302,20 @@ def goals(rows, results_dir, baseline=None):
                      f"{'-' if worst is None else f'{worst:.2f}'} | {wanted:.2f} | {verdict} |")
 
     def against(goal, p, size, variant, references, wanted):
-        """ringlab's variant against the fastest right reference of each round."""
-        ours = cell.get((p, size, f"{RINGLAB}:{variant}"))
-        reference_cells = [cell[(p, size, v)] for v in references if (p, size, v) in cell]
-        if ours is None:  # not run at this size (PEERS_ONLY, the sweep); a failed run is listed below
+        """ringlab's variant against the best right reference of each round, like for like: the ringlab
+        column names the mode compared (NAME/in-place against peers that reduce in place)."""
+        modes = {variant} | {like_for_like(variant, v) for v in references}
+        if not any((p, size, f"{RINGLAB}:{name}") in cell for name in modes):
+            return  # not run at this size (PEERS_ONLY, the sweep); a failed run is listed below
+        present = {v: cell[(p, size, v)] for v in references if (p, size, v) in cell}
+        worst, _, mine = compared(variant, present, lambda name: cell.get((p, size, f"{RINGLAB}:{name}")))
+        if worst is None:
+            line(goal, variant, size, time_text(merged(cell.get((p, size, f"{RINGLAB}:{variant}")))),
+                 "missing", None, wanted)
             return
-        reference = fastest([merged(c) for c in reference_cells])
-        ratios = round_ratios(reference_cells, ours)
-        line(goal, variant, size, time_text(merged(ours)),
-             f"{label(reference)} {time_text(reference)}" if reference else "missing",
-             min(ratios) if ratios else None, wanted)
+        peer = worst[1]
+        line(goal, like_for_like(variant, peer), size, time_text(merged(mine)),
+             f"{peer} {time_text(merged(present[peer]))}", worst[0], wanted)
 
     def of_roofline(goal, p, size, variant, wanted):
         ours = cell.get((p, size, f"{RINGLAB}:{variant}"))

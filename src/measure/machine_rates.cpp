@@ -119,8 +119,7 @@ double transferSeconds(const std::vector<std::pair<int, int>>& pairs, std::size_
     for (std::size_t i = 0; i < pairs.size(); ++i) {
       threads.emplace_back([&, from = pairs[i].first] {
         for (std::size_t sent = 0; sent < bytes;) {
-          const ssize_t n =
-              ::send(from, out.data(), std::min(chunk, bytes - sent), MSG_NOSIGNAL);
+          const ssize_t n = ::send(from, out.data(), std::min(chunk, bytes - sent), MSG_NOSIGNAL);
           if (n <= 0) {
             ::shutdown(from, SHUT_WR);  // the receiver sees the end, and the shortfall
             return;

@@ -104,23 +104,24 @@ const char* loopbackRateUsed(const model::Roofline& roof) {
 nlohmann::json toJson(const RooflineReport& report) {
   nlohmann::json rows = nlohmann::json::array();
   for (const RooflineRow& r : report.rows) {
-    nlohmann::json& row = rows.emplace_back(nlohmann::json{{"size_bytes", r.bytes},
-                    {"pass_bytes", r.passBytes},
-                    {"dtype", r.dtype},
-                    {"op", r.op},
-                    {"algorithm", r.algorithm},
-                    {"time_us", r.timeUs},
-                    {"roofline_us", r.roof.seconds * 1e6},
-                    {"of_roofline", r.ofRoofline},
-                    {"copy_GBps", r.rates.copyBytesPerSecond / 1e9},
-                    {"reduce_GBps", r.rates.reduceBytesPerSecond / 1e9},
-                    {"slot_copy_in_GBps", r.rates.slotCopyInBytesPerSecond / 1e9},
-                    {"slot_copy_out_GBps", r.rates.slotCopyOutBytesPerSecond / 1e9},
-                    {"slot_reduce_GBps", r.rates.slotReduceBytesPerSecond / 1e9},
-                    {"copy_bytes", r.roof.copyBytes},
-                    {"slot_bytes", r.roof.slotBytes},
-                    {"reduce_bytes", r.roof.reduceBytes},
-                    {"wire_bytes", r.roof.wireBytes}});
+    nlohmann::json& row = rows.emplace_back(
+        nlohmann::json{{"size_bytes", r.bytes},
+                       {"pass_bytes", r.passBytes},
+                       {"dtype", r.dtype},
+                       {"op", r.op},
+                       {"algorithm", r.algorithm},
+                       {"time_us", r.timeUs},
+                       {"roofline_us", r.roof.seconds * 1e6},
+                       {"of_roofline", r.ofRoofline},
+                       {"copy_GBps", r.rates.copyBytesPerSecond / 1e9},
+                       {"reduce_GBps", r.rates.reduceBytesPerSecond / 1e9},
+                       {"slot_copy_in_GBps", r.rates.slotCopyInBytesPerSecond / 1e9},
+                       {"slot_copy_out_GBps", r.rates.slotCopyOutBytesPerSecond / 1e9},
+                       {"slot_reduce_GBps", r.rates.slotReduceBytesPerSecond / 1e9},
+                       {"copy_bytes", r.roof.copyBytes},
+                       {"slot_bytes", r.roof.slotBytes},
+                       {"reduce_bytes", r.roof.reduceBytes},
+                       {"wire_bytes", r.roof.wireBytes}});
     if (report.traffic.network) {
       row["two_way_wire_bytes"] = r.roof.twoWayWireBytes;
       row["loopback_rate"] = loopbackRateUsed(r.roof);

@@ -23,8 +23,7 @@ std::string counted(const measure::RooflineReport& r) {
         "while it sends and receives at once at the two-way rate ({:.2f} GB/s per direction), "
         "otherwise at the one-way rate ({:.2f} GB/s); column `wire` says which; its reductions "
         "overlapped; {} cores",
-        r.transport, r.loopbackTwoWayBytesPerSecond / 1e9, r.loopbackBytesPerSecond / 1e9,
-        r.cores);
+        r.transport, r.loopbackTwoWayBytesPerSecond / 1e9, r.loopbackBytesPerSecond / 1e9, r.cores);
   }
   return fmt::format(
       "{}: {}, the last pass the reduce where the schedule reduces; copy and reduce rates of one "
@@ -37,9 +36,8 @@ std::string counted(const measure::RooflineReport& r) {
 std::string rooflineTable(const measure::RooflineReport& r) {
   std::string text = "#\n# roofline (" + counted(r) + "; reduce rate " +
                      (r.reduceFromProfile ? "of float32 from the profile" : "measured") + ")\n";
-  text +=
-      fmt::format("# {:>12} {:>8} {:>5} {:>16} {:>10} {:>10} {:>7} {:>8} {:>8}", "size", "type",
-                  "op", "algorithm", "time(us)", "roof(us)", "of-roof", "copyGB/s", "reduGB/s");
+  text += fmt::format("# {:>12} {:>8} {:>5} {:>16} {:>10} {:>10} {:>7} {:>8} {:>8}", "size", "type",
+                      "op", "algorithm", "time(us)", "roof(us)", "of-roof", "copyGB/s", "reduGB/s");
   text += r.traffic.network ? " wire\n" : "\n";
   for (const measure::RooflineRow& row : r.rows) {
     // Comment lines all: the table above stays the one that nccl-tests' readers parse.

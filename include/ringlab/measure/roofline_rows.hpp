@@ -31,7 +31,7 @@ struct RooflineReport {
   int cores = 1;
   double loopbackBytesPerSecond = 0;        // tcp only: one direction alone
   double loopbackTwoWayBytesPerSecond = 0;  // tcp only: per direction, both at once
-  bool reduceFromProfile = false;     // float32 reduce rates from the profile's gamma
+  bool reduceFromProfile = false;           // float32 reduce rates from the profile's gamma
   std::vector<RooflineRow> rows;
 };
 

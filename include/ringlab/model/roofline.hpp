@@ -47,12 +47,12 @@ TransportTraffic transportTraffic(const std::string& transport);
 
 // Bytes per second, each > 0 where it is used.
 struct MachineRates {
-  double copyBytesPerSecond = 0;         // between two buffers of the message's size
-  double reduceBytesPerSecond = 0;       // of the row's datatype
-  double slotCopyInBytesPerSecond = 0;   // from a buffer into cache-resident slots
-  double slotCopyOutBytesPerSecond = 0;  // from slots into a buffer
-  double slotReduceBytesPerSecond = 0;   // a buffer reduced with a slot into a buffer
-  double loopbackBytesPerSecond = 0;     // tcp only: one direction alone
+  double copyBytesPerSecond = 0;            // between two buffers of the message's size
+  double reduceBytesPerSecond = 0;          // of the row's datatype
+  double slotCopyInBytesPerSecond = 0;      // from a buffer into cache-resident slots
+  double slotCopyOutBytesPerSecond = 0;     // from slots into a buffer
+  double slotReduceBytesPerSecond = 0;      // a buffer reduced with a slot into a buffer
+  double loopbackBytesPerSecond = 0;        // tcp only: one direction alone
   double loopbackTwoWayBytesPerSecond = 0;  // tcp only: per direction, both directions at once
   int cores = 1;
 };
