@@ -1,8 +1,9 @@
 """bench/peers/report.py on a small synthetic results directory of three rounds: ratios within
 each round, the worst and the median over rounds, a wrong round marked, and issue 18's goals
 judged by the worst round, one met and one missed of each kind (against peers, busbw against a
-baseline, share of the roofline read from the bench JSON, right in every round); and a results.csv
-of the format before rounds (one round, no round column).
+baseline, share of the roofline read from the bench JSON, right in every round); ratios like for like
+(ringlab's in-place row against Gloo and torch, which reduce in place; its out-of-place row against
+MPI); and a results.csv of the format before rounds (one round, no round column).
 
 Usage: peers_report_test.py REPORT_PY"""
 
@@ -54,6 +55,19 @@ GOAL_ROWS = (
     + each_round("gloo", "ring_chunked", 4 * MIB, 3000) + each_round("ringlab", "tcp", 4 * MIB, 1000)
     + each_round("ringlab", "tcp", 64 * MIB, 9000) + each_round("ringlab", "tcp", 64 * MIB, 9000, p=4)
 )
+# ringlab's in-place rows: here the same times as its tcp rows (so that the ratios against Gloo stay).
+IN_PLACE_ROWS = [r.replace("ringlab,tcp,", "ringlab,tcp/in-place,") for r in ROWS + GOAL_ROWS
+                 if r.startswith("ringlab,tcp,")]
+# Like for like, with in-place and out-of-place times apart at 1 MiB, p = 2: against Gloo (in place)
+# tcp/in-place 900/450 = 2.0 (out of place would be 900/500 = 1.8); shm against MPI (out of place)
+# 1200/1000 = 1.2 (in place would be 3.0); shm+auto against both: MPI 1200/960 = 1.25, Gloo 900/750
+# = 1.2, so Gloo in place is the best peer (out of place it would be 900/960 = 0.94, MISSED).
+LIKE_FOR_LIKE = (
+    each_round("gloo", "allreduce", MIB, 900) + each_round("openmpi", "MPI_Allreduce", MIB, 1200)
+    + each_round("ringlab", "tcp", MIB, 500) + each_round("ringlab", "tcp/in-place", MIB, 450)
+    + each_round("ringlab", "shm", MIB, 1000) + each_round("ringlab", "shm/in-place", MIB, 400)
+    + each_round("ringlab", "shm+auto", MIB, 960) + each_round("ringlab", "shm+auto/in-place", MIB, 750)
+)
 BASELINE = [row("ringlab", "shm", 32 * MIB, 200, 1, busbw=4), row("ringlab", "shm", 64 * MIB, 800, 1, busbw=4)]
 # Each bench JSON's share of the roofline, per size, by (variant, p, round).
 ROOFLINES = {
@@ -90,11 +104,13 @@ def expect(text, needle):
 
 
 def main(report):
-    out = table(report, [HEADER] + ROWS + GOAL_ROWS, ROOFLINES, BASELINE)
+    out = table(report, [HEADER] + ROWS + GOAL_ROWS + IN_PLACE_ROWS, ROOFLINES, BASELINE)
     expect(out, "Rounds: 3.")
-    # size | best peer | peer us (median over rounds) | shm us | x worst | x median | tcp ...
-    expect(out, "| 64 KiB | openmpi:MPI_Allreduce | 100.0 | 60.0 | 0.80 | 1.50 | missing | - | - |")
-    expect(out, "| 16 MiB | gloo:ring | 2000.0 | missing | - | - | 1000.0 WRONG(5) | 0.00 | 2.00 |")
+    # size | best peer | peer us (median over rounds) | shm us | x worst | x median | against | tcp ...
+    expect(out, "| 64 KiB | openmpi:MPI_Allreduce | 100.0 | 60.0 | 0.80 | 1.50 | "
+                "openmpi:MPI_Allreduce, out of place | missing | - | - | - |")
+    expect(out, "| 16 MiB | gloo:ring | 2000.0 | missing | - | - | - | 1000.0 WRONG(5) | 0.00 | 2.00 | "
+                "gloo:ring, in place |")
     # goal | ringlab | size | ringlab | reference | x worst | wanted | verdict
     goal = "| shm p=2, >= 64 KiB: ring >= 1.0x the faster MPI | shm |"
     expect(out, goal + " 64 KiB | 60.0 | openmpi:MPI_Allreduce 100.0 | 0.80 | 1.00 | MISSED |")
@@ -111,7 +127,7 @@ def main(report):
     goal = "| shm p=2, >= 16 MiB: >= 75% of the roofline | shm |"
     expect(out, goal + " 32 MiB | 100.0 | roofline (bench --roofline) | 0.80 | 0.75 | met |")
     expect(out, goal + " 64 MiB | 400.0 | roofline (bench --roofline) | 0.70 | 0.75 | MISSED |")
-    goal = "| tcp p=2, >= 1 MiB: >= 1.5x the best Gloo variant | tcp |"
+    goal = "| tcp p=2, >= 1 MiB: >= 1.5x the best Gloo variant | tcp/in-place |"
     expect(out, goal + " 4 MiB | 1000.0 | gloo:ring_chunked 3000.0 | 3.00 | 1.50 | met |")
     expect(out, goal + " 16 MiB | 1000.0 WRONG(5) | gloo:ring 2000.0 | 0.00 | 1.50 | MISSED |")
     expect(out, "| tcp p=2, >= 64 MiB: >= 70% of the loopback roofline | tcp | 64 MiB | 9000.0 | "
@@ -119,7 +135,18 @@ def main(report):
     expect(out, "| tcp p=4, >= 64 MiB: >= 70% of the loopback roofline | tcp | 64 MiB | 9000.0 | "
                 "roofline (bench --roofline) | 0.50 | 0.70 | MISSED |")
     expect(out, "| every ringlab transport right in every round | all | all sizes | "
-                "tcp p=2 16 MiB wrong in round(s) 3 of 3 | every element checked | 1 wrong | 0 | MISSED |")
+                "tcp p=2 16 MiB wrong in round(s) 3 of 3; tcp/in-place p=2 16 MiB wrong in round(s) 3 of 3 | "
+                "every element checked | 2 wrong | 0 | MISSED |")
+    # Like for like: each ratio takes ringlab's row in the mode its peer reduces in.
+    same = table(report, [HEADER] + LIKE_FOR_LIKE)
+    expect(same, "| 1 MiB | gloo:allreduce | 900.0 | 1000.0 | 1.20 | 1.20 | openmpi:MPI_Allreduce, out of place | "
+                 "450.0 | 2.00 | 2.00 | gloo:allreduce, in place | 750.0 | 1.20 | 1.20 | gloo:allreduce, in place |")
+    expect(same, "| tcp p=2, >= 1 MiB: >= 1.5x the best Gloo variant | tcp/in-place | 1 MiB | 450.0 | "
+                 "gloo:allreduce 900.0 | 2.00 | 1.50 | met |")
+    expect(same, "| shm p=2, >= 64 KiB: ring >= 1.0x the faster MPI | shm | 1 MiB | 1000.0 | "
+                 "openmpi:MPI_Allreduce 1200.0 | 1.20 | 1.00 | met |")
+    expect(same, "| shm p=2: auto >= 1.0x the best peer | shm+auto/in-place | 1 MiB | 750.0 | "
+                 "gloo:allreduce 900.0 | 1.20 | 1.00 | met |")
     # Without a baseline the busbw goal has no data, and says how to give one.
     expect(table(report, [HEADER] + GOAL_ROWS), "| 32 MiB | 7.00 GB/s | no baseline")
     # Before rounds: ten columns, one round, the same ratio twice; every cell right.
