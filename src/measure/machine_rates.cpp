@@ -164,7 +164,7 @@ LoopbackRates measureLoopbackRates() {
   std::vector<std::vector<std::byte>> in(2, std::vector<std::byte>(kChunk));
   const std::vector<std::pair<int, int>> oneWay{{a.fd, b.fd}}, twoWay{{a.fd, b.fd}, {b.fd, a.fd}};
   double bestOne = 1e300, bestTwo = 1e300;
-  for (int rep = 0; rep < 4; ++rep) {  // the first warms the connection's buffers
+  for (int rep = 0; rep < 6; ++rep) {  // the first warms the connection's buffers
     const double one = transferSeconds(oneWay, kTransfer, out, in);
     const double two = transferSeconds(twoWay, kTransfer, out, in);
     if (rep == 0) continue;
