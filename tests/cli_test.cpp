@@ -706,6 +706,45 @@ TEST(CliBench, RooflinePricesEveryRow) {
     EXPECT_NE(r.out.find(size, table), std::string::npos) << "no roofline row for" << size;
 }
 
+// tcp: a ring sends and receives in every step, so its wire bytes (n per rank at p = 2) go at the
+// two-way loopback rate, measured beside the one-way one; the text and the JSON say so.
+TEST(CliBench, TcpRooflineAtTheTwoWayLoopbackRate) {
+  const std::string path = makeTempFile("tcp_roofline");
+  const RunResult r = runRinglab({"bench", "-p", "2", "--transport", "tcp", "-b", "1K", "-e", "64K",
+                                  "-f", "64", "-n", "2", "-w", "1", "--roofline", "--json", path});
+  const std::string text = slurp(path);
+  std::remove(path.c_str());
+  expectSuccess(r);
+  SCOPED_TRACE(r.describe() + "\n--- json ---\n" + text);
+  EXPECT_NE(r.out.find("at the two-way rate ("), std::string::npos);
+  Json doc;
+  try {
+    doc = JsonParser(text).parseDocument();
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+  const Json* roof = doc.find("roofline");
+  ASSERT_NE(roof, nullptr);
+  const Json* oneWay = roof->find("loopback_GBps");
+  const Json* twoWay = roof->find("loopback_two_way_GBps");
+  ASSERT_TRUE(oneWay && twoWay);
+  EXPECT_GT(oneWay->number, 0);
+  EXPECT_GT(twoWay->number, 0);
+  const Json* rows = roof->find("rows");
+  ASSERT_TRUE(rows && rows->items.size() == 2);
+  for (const Json& row : rows->items) {
+    const double size = row.find("size_bytes")->number;
+    EXPECT_EQ(row.find("loopback_rate")->string, "two-way");
+    EXPECT_EQ(row.find("wire_bytes")->number, size);
+    EXPECT_EQ(row.find("two_way_wire_bytes")->number, size);
+    const double wire = size / (twoWay->number * 1e9);
+    const double reduced =
+        row.find("reduce_bytes")->number / (row.find("reduce_GBps")->number * 1e9);
+    EXPECT_NEAR(row.find("roofline_us")->number, std::max(wire, reduced) * 1e6,
+                1e-9 * row.find("roofline_us")->number);
+  }
+}
+
 TEST(CliBenchBadInput, RooflineOfMpiIsRefused) {
   expectCleanError(runRinglab({"bench", "--transport", "mpi", "--roofline"}), {"mpi"});
 }
