@@ -137,7 +137,8 @@ Roofline overNetwork(const schedule::Schedule& schedule, std::uint64_t count, Da
                 .twoWayWireBytes = wire[r].twoWay,
                 .seconds = seconds};
   }
-  // Not shared over the cores: the loopback rates are of one connection, not per core.
+  // Not shared over the cores: the loopback rates are of one connection, not per core, and small
+  // messages in flight both ways beat them.
   return result;
 }
 
