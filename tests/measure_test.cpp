@@ -30,6 +30,7 @@
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
+#include "ringlab/model/student_t.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/comparison.hpp"
 #include "ringlab/transport/inproc.hpp"
@@ -40,6 +41,8 @@
 
 namespace ringlab::measure {
 namespace {
+
+using model::studentTQuantile;
 
 // The Error `f` throws (a failure when it throws none or something else).
 Error errorFrom(const std::function<void()>& f) {
@@ -223,7 +226,7 @@ TEST(MeasureStatistics, MedianMinMaxMeanOfKnownSamples) {
 }
 
 TEST(MeasureStatistics, StudentTQuantilesMatchTheTablesAtAnyLevel) {
-  // Two-sided 95%: t(0.975, df) from any table (and model::studentT975's 10-digit values).
+  // Two-sided 95%: t(0.975, df) from any table (to 10 digits).
   EXPECT_NEAR(studentTQuantile(0.975, 1), 12.7062047362, 1e-9);
   EXPECT_NEAR(studentTQuantile(0.975, 2), 4.30265272975, 1e-9);  // closed form: sqrt(2/(1/p-1))
   EXPECT_NEAR(studentTQuantile(0.975, 4), 2.7764451052, 1e-9);

@@ -313,16 +313,6 @@ TEST(ModelFitInterval, AKnownResidualGivesTheTextbookTInterval) {
   EXPECT_FALSE(unstableReasons(two, "ping-pong", "alpha", "beta").empty());
 }
 
-TEST(ModelFitInterval, StudentTQuantiles) {
-  EXPECT_NEAR(studentT975(1), 12.7062047362, 1e-9);
-  EXPECT_NEAR(studentT975(10), 2.22813885199, 1e-9);
-  EXPECT_NEAR(studentT975(30), 2.0422724563, 1e-9);
-  // Beyond the table, the expansion against the quantile computed to 30 digits.
-  EXPECT_NEAR(studentT975(31), 2.039513446396408, 2e-6);
-  EXPECT_NEAR(studentT975(100), 1.9839715185235518, 1e-7);
-  EXPECT_THROW(studentT975(0), Error);
-}
-
 TEST(ModelFitInterval, UnstableFitsNameTheCoefficientAndTheThreshold) {
   LineFit fit;
   fit.intercept = 10e-6;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/model/student_t.hpp"
 
 namespace ringlab::model {
 
@@ -47,7 +48,7 @@ LineFit weightedFit(const std::vector<double>& x, const std::vector<double>& y,
   if (dof < 1) {
     fit.interceptHalfWidth95 = fit.slopeHalfWidth95 = std::numeric_limits<double>::infinity();
   } else {
-    const double s = std::sqrt(ssRes / dof), t = studentT975(dof);
+    const double s = std::sqrt(ssRes / dof), t = studentTQuantile(0.975, dof);
     fit.slopeHalfWidth95 = t * s / std::sqrt(sxx);
     fit.interceptHalfWidth95 = t * s * std::sqrt(1 / total + meanX * meanX / sxx);
   }
@@ -55,24 +56,6 @@ LineFit weightedFit(const std::vector<double>& x, const std::vector<double>& y,
 }
 
 }  // namespace
-
-double studentT975(int dof) {
-  // t(0.975, k) for k = 1..30, to 1e-9 (computed by integrating the density to 30 digits).
-  static constexpr double kTable[] = {
-      12.7062047362, 4.30265272975, 3.18244630528, 2.7764451052,  2.57058183564, 2.44691185114,
-      2.36462425159, 2.3060041352,  2.2621571628,  2.22813885199, 2.20098516009, 2.17881282967,
-      2.16036865646, 2.14478668792, 2.13144954556, 2.11990529922, 2.10981557783, 2.10092204024,
-      2.09302405441, 2.08596344727, 2.07961384473, 2.0738730679,  2.06865761042, 2.06389856163,
-      2.05953855275, 2.05552943864, 2.05183051648, 2.0484071418,  2.04522964213, 2.0422724563};
-  if (dof < 1)
-    throwInvalid("a t quantile needs at least 1 degree of freedom, got " + std::to_string(dof));
-  if (dof <= 30) return kTable[dof - 1];
-  // Cornish-Fisher expansion of t in powers of 1/k around the normal quantile z.
-  const double z = 1.959963984540054, k = dof;
-  return z + (z * z * z + z) / (4 * k) +
-         (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * k * k) +
-         (3 * std::pow(z, 7) + 19 * std::pow(z, 5) + 17 * z * z * z - 15 * z) / (384 * k * k * k);
-}
 
 std::vector<std::string> unstableReasons(const LineFit& fit, const std::string& what,
                                          const std::string& interceptName,

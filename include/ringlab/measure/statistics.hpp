@@ -21,13 +21,6 @@ double statisticUs(const Timing& t, Statistic s);
 // Throws InvalidArgument naming the bad entry and the valid names.
 std::vector<Statistic> parseStatistics(const std::string& list);
 
-// Student's t distribution's quantile t(probability, df) for probability in (0.5, 1): exact (to
-// 1e-12 of t) from the closed form of its distribution function for integer df up to 200
-// (Abramowitz and Stegun 26.7.3-4), a Cornish-Fisher expansion around the normal quantile beyond
-// (error < 1e-4). A two-sided interval at confidence c takes probability (1 + c) / 2. Throws
-// InvalidArgument for df < 1 or a probability outside (0.5, 1).
-double studentTQuantile(double probability, int df);
-
 // How two timings measured side by side in rounds (a[r] and b[r] in the same round, so that a
 // core slowed for a while slows both) compare: the ratio a/b as the geometric mean of the rounds'
 // ratios, and its interval at `confidence` (0.95 unless a caller corrects for several

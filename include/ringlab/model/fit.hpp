@@ -19,11 +19,6 @@ struct LineFit {
   double slopeHalfWidth95 = 0;
 };
 
-// Student's t quantile for 0.975 (a two-sided 95% interval) with `dof` >= 1 degrees of freedom:
-// tabulated to 1e-9 up to 30, a Cornish-Fisher expansion beyond (error below 2e-6). Throws
-// InvalidArgument for dof < 1.
-double studentT975(int dof);
-
 // When a fit cannot be trusted: a coefficient whose 95% half-width is more than
 // kUnstableRelativeHalfWidth of its value (the data do not tell it within a factor of 3: it could
 // be half or one and a half times as large), or an R^2 below kUnstableR2 (more than a tenth of the
