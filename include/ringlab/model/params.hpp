@@ -43,11 +43,11 @@ struct MemoryParams {
   bool operator==(const MemoryParams&) const = default;
 };
 
-// A reducing receive that reads the sender's buffer in place (shm's single copy for messages of at
-// least its singleCopyBytes; inproc at every size) is one pass: it reads the sender's buffer and
-// its own and writes its own, the pass of the a += b kernel (c = a + b out of place). Such a
-// message costs its reduction (gamma) only, no transfer (beta). A message is one of the executor's
-// segments (core/partition.hpp), as in the roofline. fused_reduce_from_bytes 0: never (tcp, mpi,
+// A reducing receive that reads the sender's buffer in place (shm's single copy, for messages of at
+// least its singleCopyBytes) is one pass: it reads the sender's buffer and its own and writes its
+// own, the pass of the a += b kernel (c = a + b out of place), so it costs its reduction (gamma,
+// or gamma_out_of_place) only, no transfer (beta). A message is one of the executor's segments
+// (core/partition.hpp), as in the roofline. fused_reduce_from_bytes 0: never (inproc, tcp, mpi,
 // profiles from before it). Recorded by calibrate from the transport it measured; segment_bytes is
 // not a machine's figure but the run's: set by whoever prices a run (0: transfers not cut).
 struct FusionParams {
