@@ -34,9 +34,9 @@ double fusedBytes(double reduced, std::uint64_t elementBytes, const ModelParams&
   const double from = m.fusion.fused_reduce_from_bytes;
   if (from <= 0 || reduced <= 0) return 0;
   const double segment = m.fusion.segment_bytes > 0 ? m.fusion.segment_bytes : reduced;
-  return static_cast<double>(bytesInMessagesFrom(
-      static_cast<std::uint64_t>(reduced) / elementBytes, elementBytes,
-      static_cast<std::uint64_t>(segment), static_cast<std::uint64_t>(from)));
+  return static_cast<double>(bytesInMessagesFrom(static_cast<std::uint64_t>(reduced) / elementBytes,
+                                                 elementBytes, static_cast<std::uint64_t>(segment),
+                                                 static_cast<std::uint64_t>(from)));
 }
 
 // `steps` steps that each run `transfers` transfers at once, the busiest rank moving `bytes`
