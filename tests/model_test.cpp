@@ -19,12 +19,15 @@ namespace ringlab::model {
 namespace {
 
 // Distinct, awkward parameters so that a term on the wrong coefficient shows.
-const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {0}, {0, 0, 0, 0}};
+const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {0}, {0, 0, 0, 0}, {0, 0}};
 // The same with a host that runs only 1.7 transfers at full speed at once.
-const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {0, 0, 0, 0}};
+const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {0, 0, 0, 0}, {0, 0}};
 // And with a 64 KiB cache beyond which data moves 3x and reduces 2.5x slower.
 const ModelParams kTwoRegimes{
-    {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}};
+    {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {0, 0}};
+// And with reducing receives fused from 1000 B, in segments of 2000 B (awkward for float32).
+const ModelParams kFused{
+    {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {1000, 2002}};
 
 void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
   EXPECT_EQ(closed.steps, walked.steps) << what;
@@ -49,7 +52,7 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
         schedule::AlgorithmSpec spec;
         spec.name = name;
         const schedule::Schedule s = model::buildSchedule(schedule::Collective::AllReduce, p, spec);
-        for (const ModelParams& m : {kParams, kContended, kTwoRegimes}) {
+        for (const ModelParams& m : {kParams, kContended, kTwoRegimes, kFused}) {
           expectSameCost(predictAllReduce(spec, p, count, DataType::Float32, m),
                          scheduleCost(s, count, DataType::Float32, m),
                          name + " p=" + std::to_string(p) + " count=" + std::to_string(count) +
@@ -224,7 +227,7 @@ TEST(ModelClosedForm, UnevenCountIsPricedByTheLargestChunk) {
 
 TEST(ModelClosedForm, SeedLimitsBandwidthTermTendsToTwoNBetaStartupGrowsLinearly) {
   const double n = 1 << 30;
-  const ModelParams m{{5e-6, 1 / 12.5e9}, {0}, {0}, {0, 0, 0}};
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {0}, {0}, {0, 0, 0}, {0, 0}};
   double previous = 0;
   for (int p : {2, 4, 8, 64, 1024}) {
     const Cost c = ringAllReduceCost(p, static_cast<std::uint64_t>(n) / 4, 4, m);
@@ -237,7 +240,7 @@ TEST(ModelClosedForm, SeedLimitsBandwidthTermTendsToTwoNBetaStartupGrowsLinearly
 }
 
 TEST(ModelSelection, TinyMessagesFavourFewerStepsLargeOnesTheRing) {
-  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}, {0, 0, 0}};
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}, {0, 0, 0}, {0, 0}};
   EXPECT_NE(fastestAlgorithm(64, 1, DataType::Float32, m), "ring");
   EXPECT_EQ(fastestAlgorithm(63, 1 << 28, DataType::Float32, m), "ring");
 }
