@@ -10,8 +10,8 @@
 // transfer and reduction end. Named extensions, each calibrated (params.hpp): transfers that
 // share a host's cores slow each other (HostParams), messages larger than the cache stream from
 // memory (MemoryParams), and a reducing receive that reads the sender's buffer in place is one
-// pass, gamma without beta (FusionParams). Left out: memory reads beyond the reduction, synchronisation,
-// protocol overhead and topology routing (see docs/models.md).
+// pass, gamma without beta (FusionParams). Left out: memory reads beyond the reduction,
+// synchronisation, protocol overhead and topology routing (see docs/models.md).
 #include <cstdint>
 #include <string>
 
