@@ -62,6 +62,14 @@ TEST(IoFiles, ProfileRoundTripsAndStatesItsRanks) {
   expectInvalid([&] { io::checkProfileRanks(two, 8); }, "measured for p = 2, not -p 8");
 }
 
+// Where receives are fused, the model's description says from which message size; else nothing.
+TEST(IoModel, FusedReceivesAreSaid) {
+  model::Profile p = model::defaultProfile();
+  EXPECT_EQ(model::describeModel(p).find("fused"), std::string::npos);
+  p.params.fusion.fused_reduce_from_bytes = 131072;
+  EXPECT_CONTAINS(model::describeModel(p), "reducing receives fused (gamma only) from 128 KiB");
+}
+
 // A profile's out-of-place gamma is kept and said; --gamma replaces both gammas with one.
 TEST(IoModel, GammaFlagPricesBothModesAlike) {
   model::Profile p = model::defaultProfile();

@@ -34,6 +34,7 @@
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/comparison.hpp"
 #include "ringlab/transport/inproc.hpp"
+#include "transport_worlds.hpp"
 
 #ifndef RINGLAB_TEST_DATA
 #error "RINGLAB_TEST_DATA must be defined as the path of tests/data"
@@ -659,9 +660,28 @@ TEST(MeasureCalibrate, NoisyFitIsUnreliableNotInternal) {
   EXPECT_STREQ(errorCodeName(ErrorCode::Unreliable), "unreliable measurement");
   c.link.fit.slope = 2e-10;
   c.link.fit.intercept = 2e-6;
+  c.fusedReduceFromBytes = 131072;
   const model::Profile p = calibratedProfile(c, "inproc", currentRunInfo());
   EXPECT_DOUBLE_EQ(p.params.link.alpha_s, 2e-6);
   EXPECT_EQ(p.transport, "inproc");
+  EXPECT_EQ(p.params.fusion.fused_reduce_from_bytes, 131072);
+}
+
+// Where a reducing receive is one pass, read from the transport: shm from its single-copy size,
+// inproc and tcp never (inproc measured closer without it; tcp copies off the socket).
+TEST(MeasureCalibrate, FusedReceivesFollowTheTransport) {
+  transport::InprocWorld inproc(2);
+  EXPECT_EQ(fusedReduceFromBytes(inproc.transport(0)), 0u);
+  for (const auto& [kind, expected] : std::map<std::string, std::uint64_t>{
+           {"shm", 131072}, {"shm_single_copy", 1000}, {"tcp", 0}}) {
+    auto store = bootstrap::makeMemoryStore();
+    std::vector<std::unique_ptr<transport::Transport>> ranks(2);
+    std::vector<std::thread> connecting;
+    for (int r = 0; r < 2; ++r)
+      connecting.emplace_back([&, r] { ranks[r] = test::connectRank(kind, r, 2, *store); });
+    for (auto& t : connecting) t.join();
+    for (const auto& t : ranks) EXPECT_EQ(fusedReduceFromBytes(*t), expected) << kind;
+  }
 }
 
 // The concurrency figure: the best ratio to one pair, never below 1, never above the pairs that

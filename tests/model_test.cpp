@@ -19,12 +19,15 @@ namespace ringlab::model {
 namespace {
 
 // Distinct, awkward parameters so that a term on the wrong coefficient shows.
-const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {0}, {0, 0, 0, 0}};
+const ModelParams kParams{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {0}, {0, 0, 0, 0}, {0, 0}};
 // The same with a host that runs only 1.7 transfers at full speed at once.
-const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {0, 0, 0, 0}};
+const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {0, 0, 0, 0}, {0, 0}};
 // And with a 64 KiB cache beyond which data moves 3x and reduces 2.5x slower.
 const ModelParams kTwoRegimes{
-    {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}};
+    {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {0, 0}};
+// And with reducing receives fused from 1000 B, in segments of 2000 B (awkward for float32).
+const ModelParams kFused{
+    {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {1000, 2002}};
 
 void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
   EXPECT_EQ(closed.steps, walked.steps) << what;
@@ -49,7 +52,7 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
         schedule::AlgorithmSpec spec;
         spec.name = name;
         const schedule::Schedule s = model::buildSchedule(schedule::Collective::AllReduce, p, spec);
-        for (const ModelParams& m : {kParams, kContended, kTwoRegimes}) {
+        for (const ModelParams& m : {kParams, kContended, kTwoRegimes, kFused}) {
           expectSameCost(predictAllReduce(spec, p, count, DataType::Float32, m),
                          scheduleCost(s, count, DataType::Float32, m),
                          name + " p=" + std::to_string(p) + " count=" + std::to_string(count) +
@@ -159,6 +162,61 @@ TEST(ModelClosedForm, OutOfPlaceUsesTheOutOfPlaceKernel) {
   EXPECT_EQ(forOutOfPlace(kTwoRegimes), kTwoRegimes);
 }
 
+// Fused receives (FusionParams): a reducing transfer whose messages (segments) are at least
+// fused_reduce_from_bytes costs its reduction only; copies (the allgather) keep beta. Messages of
+// 128 KiB and up fused, segments of 256 KiB (shm's and the executor's defaults), float32.
+ModelParams fusedFrom128KiB() {
+  ModelParams m = kParams;
+  m.fusion = {131072, 262144};
+  return m;
+}
+
+TEST(ModelClosedForm, FusedReceivesCostTheReduceOnlyAtP2) {
+  const ModelParams m = fusedFrom128KiB();
+  const double beta = m.link.beta_s_per_byte, gamma = m.reduce.gamma_s_per_byte;
+  // 1 MiB: chunks of 512 KiB, two 256 KiB segments each: the reduce-scatter step is fused.
+  const Cost big = ringAllReduceCost(2, 262144, 4, m);
+  EXPECT_DOUBLE_EQ(big.bandwidth_s, 524288 * beta);
+  EXPECT_DOUBLE_EQ(big.reduce_s, 524288 * gamma);
+  EXPECT_DOUBLE_EQ(big.startup_s, 2 * m.link.alpha_s);
+  EXPECT_DOUBLE_EQ(ringAllReduceCost(2, 262144, 4, kParams).bandwidth_s, 2 * 524288 * beta);
+  // 128 KiB: chunks of 64 KiB, below the threshold: a copy and a reduce, as without the term.
+  const Cost small = ringAllReduceCost(2, 32768, 4, m);
+  EXPECT_DOUBLE_EQ(small.bandwidth_s, 2 * 65536 * beta);
+  EXPECT_DOUBLE_EQ(small.reduce_s, 65536 * gamma);
+  // 640 KiB: chunks of 320 KiB, one 256 KiB segment fused and a 64 KiB tail copied.
+  EXPECT_DOUBLE_EQ(ringAllReduceCost(2, 163840, 4, m).bandwidth_s, (65536 + 327680) * beta);
+  // Not cut into segments: the 320 KiB chunk is one fused message.
+  ModelParams whole = m;
+  whole.fusion.segment_bytes = 0;
+  EXPECT_DOUBLE_EQ(ringAllReduceCost(2, 163840, 4, whole).bandwidth_s, 327680 * beta);
+}
+
+TEST(ModelClosedForm, FusedReceivesCostTheReduceOnlyAtP4) {
+  const ModelParams m = fusedFrom128KiB();
+  const double beta = m.link.beta_s_per_byte, gamma = m.reduce.gamma_s_per_byte;
+  // 1 MiB: chunks of 256 KiB: the 3 reduce-scatter steps fused, the 3 allgather steps copy.
+  const Cost big = ringAllReduceCost(4, 262144, 4, m);
+  EXPECT_DOUBLE_EQ(big.bandwidth_s, 3 * 262144 * beta);
+  EXPECT_DOUBLE_EQ(big.reduce_s, 3 * 262144 * gamma);
+  EXPECT_DOUBLE_EQ(big.startup_s, 6 * m.link.alpha_s);
+  // 256 KiB: chunks of 64 KiB, below the threshold.
+  const Cost small = ringAllReduceCost(4, 65536, 4, m);
+  EXPECT_DOUBLE_EQ(small.bandwidth_s, 6 * 65536 * beta);
+  EXPECT_DOUBLE_EQ(small.reduce_s, 3 * 65536 * gamma);
+  // The schedule walk prices the same, on both sides of the threshold.
+  schedule::AlgorithmSpec ring;
+  ring.name = "ring";
+  const schedule::Schedule s = buildSchedule(schedule::Collective::AllReduce, 4, ring);
+  for (std::uint64_t count : {65536ull, 262144ull})
+    expectSameCost(ringAllReduceCost(4, count, 4, m), scheduleCost(s, count, DataType::Float32, m),
+                   "fused ring p=4 count=" + std::to_string(count));
+  // 0: never fused, whatever the size.
+  ModelParams never = m;
+  never.fusion.fused_reduce_from_bytes = 0;
+  EXPECT_DOUBLE_EQ(ringAllReduceCost(4, 262144, 4, never).bandwidth_s, 6 * 262144 * beta);
+}
+
 TEST(ModelClosedForm, UnevenCountIsPricedByTheLargestChunk) {
   // 10 elements over 4 ranks: chunks of 3,3,2,2; every ring step moves 3 elements.
   const Cost c = ringAllReduceCost(4, 10, 4, kParams);
@@ -169,7 +227,7 @@ TEST(ModelClosedForm, UnevenCountIsPricedByTheLargestChunk) {
 
 TEST(ModelClosedForm, SeedLimitsBandwidthTermTendsToTwoNBetaStartupGrowsLinearly) {
   const double n = 1 << 30;
-  const ModelParams m{{5e-6, 1 / 12.5e9}, {0}, {0}, {0, 0, 0}};
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {0}, {0}, {0, 0, 0}, {0, 0}};
   double previous = 0;
   for (int p : {2, 4, 8, 64, 1024}) {
     const Cost c = ringAllReduceCost(p, static_cast<std::uint64_t>(n) / 4, 4, m);
@@ -182,7 +240,7 @@ TEST(ModelClosedForm, SeedLimitsBandwidthTermTendsToTwoNBetaStartupGrowsLinearly
 }
 
 TEST(ModelSelection, TinyMessagesFavourFewerStepsLargeOnesTheRing) {
-  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}, {0, 0, 0}};
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}, {0, 0, 0}, {0, 0}};
   EXPECT_NE(fastestAlgorithm(64, 1, DataType::Float32, m), "ring");
   EXPECT_EQ(fastestAlgorithm(63, 1 << 28, DataType::Float32, m), "ring");
 }
@@ -345,12 +403,14 @@ TEST(ModelProfile, NoiseAndPlacementRoundTripAndOldProfilesReadAsNotRecorded) {
   EXPECT_EQ(back.unstable, p.unstable);
   p.params.reduce.gamma_out_of_place_s_per_byte = 1.25e-10;
   p.params.memory = {4 << 20, 2.8e-10, 1.9e-10, 3.3e-10};
+  p.params.fusion.fused_reduce_from_bytes = 131072;
   EXPECT_EQ(profileFromJson(toJson(p), "new.json").params, p.params);
   // A profile from before these fields: read, with every one "not recorded" (the out-of-place
-  // kernel: 0, priced as in place).
+  // kernel: 0, priced as in place; fused receives: 0, never).
   nlohmann::json old = toJson(p);
   for (const char* key : {"job_ranks", "placement", "rounds", "half_width_95", "unstable",
-                          "gamma_out_of_place_s_per_byte", "gamma_mem_out_of_place_s_per_byte"})
+                          "gamma_out_of_place_s_per_byte", "gamma_mem_out_of_place_s_per_byte",
+                          "fused_reduce_from_bytes"})
     old.erase(key);
   const Profile o = profileFromJson(old, "old.json");
   EXPECT_EQ(o.jobRanks, 0);
@@ -361,7 +421,11 @@ TEST(ModelProfile, NoiseAndPlacementRoundTripAndOldProfilesReadAsNotRecorded) {
   EXPECT_EQ(o.params.reduce.gamma_out_of_place_s_per_byte, 0);
   EXPECT_EQ(o.params.memory.gamma_mem_out_of_place_s_per_byte, 0);
   EXPECT_EQ(o.params.memory.gamma_mem_s_per_byte, 1.9e-10);
+  EXPECT_EQ(o.params.fusion.fused_reduce_from_bytes, 0);  // never fused
   nlohmann::json bad = toJson(p);
+  bad["fused_reduce_from_bytes"] = -1;
+  EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
+  bad = toJson(p);
   bad["gamma_out_of_place_s_per_byte"] = -1;
   EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
   bad = toJson(p);

@@ -428,6 +428,11 @@ TEST(ReportCalibration, IntervalsSpreadAndTheVerdict) {
   EXPECT_NE(flagged.find("#   ping-pong fit: R^2 = 0.500 (limit 0.9)\n"), std::string::npos);
   EXPECT_EQ(flagged.find("# fit: stable"), std::string::npos);
   EXPECT_EQ(text.find("capped"), std::string::npos) << text;
+  EXPECT_NE(text.find("# fused receives: none"), std::string::npos) << text;
+  c.fusedReduceFromBytes = 131072;
+  EXPECT_NE(report::calibrationText(c, measure::calibratedProfile(c, "shm", measure::RunInfo{}))
+                .find("# fused receives: reducing messages of 128 KiB and more are one pass"),
+            std::string::npos);
   // Two pairs at 6.50x one pair: capped at 2, and said with the figure measured.
   c.concurrency = {{1, 3e9, 1}, {2, 19.5e9, 6.5}};
   c.concurrentTransfers = 2;

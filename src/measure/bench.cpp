@@ -120,7 +120,8 @@ class RankSweep {
         type_, config_.collective.autoModel, config_.collective.autoTable.get());
     row.algorithm = ran.name;
     if (config_.profile) {
-      const model::ModelParams& params = config_.profile->params;
+      const model::ModelParams params = model::forSegments(
+          config_.profile->params, static_cast<double>(config_.collective.exec.segmentBytes));
       row.predictedUs = predictedMicros(ran, config_.ranks, bytes, type_, params);
       if (model::forOutOfPlace(params) != params) {
         row.predictedOutOfPlaceUs =

@@ -185,6 +185,17 @@ std::vector<SizeSummary> summarize(const FittedSizes& f) {
   return out;
 }
 
+std::uint64_t fusedReduceFromBytes(const transport::Transport& t) {
+  // shm: from its single-copy size on, the receiver reads the sender's buffer (below it, messages
+  // go through slots: a copy in, then a reducing copy out). inproc reads the sender's buffer in
+  // place at every size too, but priced as fused its AllReduce errors grew from 0.09-0.18 to
+  // 0.55-0.63 (docs/MODEL_VS_MEASURED.md): whichever rank matches a pair does the pass, so one
+  // thread can do both directions' work; it keeps the copy-plus-reduce price. tcp copies off the
+  // socket even where it reduces on receive; mpi's path is the MPI library's.
+  if (t.name() == "shm" && t.singleCopyBytes() != UINT64_MAX) return t.singleCopyBytes();
+  return 0;
+}
+
 Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t,
                           const ProgressCallback& progress) {
   validate(config);
@@ -234,6 +245,7 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   Calibration out;
   out.ranks = ranks;
   out.rounds = config.rounds;
+  out.fusedReduceFromBytes = fusedReduceFromBytes(t);
   out.link = fitted(link);
   out.reduce = fitted(kernel);
   out.reduceOutOfPlace = fitted(kernelOutOfPlace);
@@ -289,6 +301,7 @@ model::Profile calibratedProfile(const Calibration& c, const std::string& transp
   p.params.link = {std::max(0.0, link.intercept), link.slope};
   p.params.reduce = {red.slope, gammaOutOfPlace};
   p.params.host = {c.concurrentTransfers};
+  p.params.fusion.fused_reduce_from_bytes = static_cast<double>(c.fusedReduceFromBytes);
   const model::MemoryRegime regime = model::detectMemoryRegime(xs, linkSeconds);
   const bool beyondCache = regime.cacheBytes > 0;
   p.params.memory = {

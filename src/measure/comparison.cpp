@@ -32,6 +32,9 @@ Comparison compare(const RunRecord& record, const schedule::AlgorithmSpec& spec,
     throwInvalid(name + ": no run.dtype; the model needs the datatype to price each row");
   }
   const DataType type = parseDataType(record.run.dtype);
+  // The run's segments are its messages, which decide where receives are fused.
+  const model::ModelParams params =
+      model::forSegments(profile.params, static_cast<double>(record.segmentBytes));
   Comparison c;
   c.label = fmt::format("{}, p = {}", spec.name, record.run.ranks);
   c.source = record.source;
@@ -43,8 +46,8 @@ Comparison compare(const RunRecord& record, const schedule::AlgorithmSpec& spec,
     }
     const int p = record.run.ranks;
     c.rows.push_back({r.bytes,
-                      predictedMicros(spec, p, r.bytes, type, model::forOutOfPlace(profile.params)),
-                      r.outOfPlace->timeUs, predictedMicros(spec, p, r.bytes, type, profile.params),
+                      predictedMicros(spec, p, r.bytes, type, model::forOutOfPlace(params)),
+                      r.outOfPlace->timeUs, predictedMicros(spec, p, r.bytes, type, params),
                       r.inPlace ? std::optional<double>(r.inPlace->timeUs) : std::nullopt});
   }
   return c;

@@ -28,15 +28,27 @@ double contention(std::uint64_t transfers, const ModelParams& m) {
   return limit > 0 ? std::max(1.0, static_cast<double>(transfers) / limit) : 1.0;
 }
 
+// Of `reduced` bytes received and reduced in one transfer, those whose reduction is the transfer
+// itself (FusionParams): they cost gamma only.
+double fusedBytes(double reduced, std::uint64_t elementBytes, const ModelParams& m) {
+  const double from = m.fusion.fused_reduce_from_bytes;
+  if (from <= 0 || reduced <= 0) return 0;
+  const double segment = m.fusion.segment_bytes > 0 ? m.fusion.segment_bytes : reduced;
+  return static_cast<double>(bytesInMessagesFrom(static_cast<std::uint64_t>(reduced) / elementBytes,
+                                                 elementBytes, static_cast<std::uint64_t>(segment),
+                                                 static_cast<std::uint64_t>(from)));
+}
+
 // `steps` steps that each run `transfers` transfers at once, the busiest rank moving `bytes`
-// and reducing `reduced` bytes.
+// and reducing `reduced` bytes (of `elementBytes`-byte elements).
 Cost uniformSteps(std::uint64_t steps, double bytes, double reduced, std::uint64_t transfers,
-                  const ModelParams& m) {
+                  const ModelParams& m, std::uint64_t elementBytes) {
   const double slowdown = contention(transfers, m);
+  const double moved = std::max(0.0, bytes - fusedBytes(reduced, elementBytes, m));
   Cost c;
   c.steps = steps;
   c.startup_s = steps * m.link.alpha_s;
-  c.bandwidth_s = steps * bytes * m.link.beta_s_per_byte * slowdown;
+  c.bandwidth_s = steps * moved * m.link.beta_s_per_byte * slowdown;
   c.reduce_s = steps * reduced * m.reduce.gamma_s_per_byte * slowdown;
   return c;
 }
@@ -52,11 +64,11 @@ Cost operator+(Cost a, const Cost& b) {
 // MPICH's non-power-of-two handling (recursive doubling, Rabenseifner): with r = p - p' extra
 // ranks, one step folds them in (full vector, reduced) and one step hands the result back; each
 // is r transfers.
-Cost foldExtraRanks(int p, double vectorBytes, const ModelParams& m) {
+Cost foldExtraRanks(int p, double vectorBytes, const ModelParams& m, std::uint64_t elementBytes) {
   if ((p & (p - 1)) == 0) return {};
   const std::uint64_t extra = p - (1 << floorLog2(p));
-  return uniformSteps(1, vectorBytes, vectorBytes, extra, m) +
-         uniformSteps(1, vectorBytes, 0, extra, m);
+  return uniformSteps(1, vectorBytes, vectorBytes, extra, m, elementBytes) +
+         uniformSteps(1, vectorBytes, 0, extra, m, elementBytes);
 }
 
 }  // namespace
@@ -71,15 +83,15 @@ Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementByte
                            const ModelParams& given) {
   const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
   const double chunk = largestChunkBytes(count, p, elementBytes);
-  return uniformSteps(schedule::ringPhaseSteps(p), chunk, chunk, p,
-                      m);  // every rank sends one chunk per step
+  // Every rank sends one chunk per step.
+  return uniformSteps(schedule::ringPhaseSteps(p), chunk, chunk, p, m, elementBytes);
 }
 
 Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                        const ModelParams& given) {
   const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
   return uniformSteps(schedule::ringPhaseSteps(p), largestChunkBytes(count, p, elementBytes), 0, p,
-                      m);
+                      m, elementBytes);
 }
 
 Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
@@ -95,7 +107,8 @@ Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementByte
   const double n = static_cast<double>(modelBytes(count, elementBytes));
   const ModelParams m = forMessage(given, n);
   // lg p (alpha + n beta + n gamma) for a power of two.
-  return uniformSteps(floorLog2(p), n, n, 1 << floorLog2(p), m) + foldExtraRanks(p, n, m);
+  return uniformSteps(floorLog2(p), n, n, 1 << floorLog2(p), m, elementBytes) +
+         foldExtraRanks(p, n, m, elementBytes);
 }
 
 Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes,
@@ -112,9 +125,10 @@ Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes,
     const std::uint64_t span = blocks >> k;
     const double bytes =
         static_cast<double>(partitionSpan(count, blocks, 0, span).count * elementBytes);
-    c = c + uniformSteps(1, bytes, bytes, blocks, m) + uniformSteps(1, bytes, 0, blocks, m);
+    c = c + uniformSteps(1, bytes, bytes, blocks, m, elementBytes) +
+        uniformSteps(1, bytes, 0, blocks, m, elementBytes);
   }
-  return c + foldExtraRanks(p, n, m);
+  return c + foldExtraRanks(p, n, m, elementBytes);
 }
 
 Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
@@ -126,7 +140,8 @@ Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
   Cost c;
   for (int d = 1; d < p; d *= 2) {
     const std::uint64_t senders = (p - d + 2 * d - 1) / (2 * d);
-    c = c + uniformSteps(1, n, n, senders, m) + uniformSteps(1, n, 0, senders, m);
+    c = c + uniformSteps(1, n, n, senders, m, elementBytes) +
+        uniformSteps(1, n, 0, senders, m, elementBytes);
   }
   return c;
 }
@@ -153,7 +168,7 @@ Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType typ
       moved = std::max({moved, sent[r], received[r]});
       reducedMax = std::max(reducedMax, reduced[r]);
     }
-    c = c + uniformSteps(1, moved, reducedMax, step.transfers.size(), m);
+    c = c + uniformSteps(1, moved, reducedMax, step.transfers.size(), m, elementBytes);
   }
   return c;
 }

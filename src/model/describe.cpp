@@ -28,12 +28,17 @@ std::string describeModel(const Profile& p) {
                         m.memory.beta_mem_s_per_byte * 1e9, m.memory.gamma_mem_s_per_byte * 1e9,
                         outOfPlaceText(m.memory.gamma_mem_out_of_place_s_per_byte))
           : std::string();
+  const std::string fused =
+      m.fusion.fused_reduce_from_bytes > 0
+          ? fmt::format(", reducing receives fused (gamma only) from {}",
+                        formatSize(static_cast<std::uint64_t>(m.fusion.fused_reduce_from_bytes)))
+          : std::string();
   return fmt::format(
       "alpha {}, beta {:.4f} ns/B ({:.2f} GB/s per direction), gamma {:.4f} ns/B{}, "
-      "concurrent transfers {}{}",
+      "concurrent transfers {}{}{}",
       formatMicros(m.link.alpha_s), m.link.beta_s_per_byte * 1e9, 1e-9 / m.link.beta_s_per_byte,
       m.reduce.gamma_s_per_byte * 1e9, outOfPlaceText(m.reduce.gamma_out_of_place_s_per_byte),
-      concurrency, memory);
+      concurrency, memory, fused);
 }
 
 }  // namespace ringlab::model

@@ -9,7 +9,7 @@ namespace ringlab::model {
 Profile defaultProfile() {
   // Built in one expression: assigning short literals member by member trips a false GCC 12
   // -Wrestrict warning.
-  return Profile{ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9, 0}, {0}, {0, 0, 0, 0}},
+  return Profile{ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9, 0}, {0}, {0, 0, 0, 0}, {0, 0}},
                  "default (not calibrated)",
                  "-",
                  "-",
@@ -35,6 +35,7 @@ nlohmann::json toJson(const Profile& p) {
       {"gamma_mem_s_per_byte", p.params.memory.gamma_mem_s_per_byte},
       {"gamma_out_of_place_s_per_byte", p.params.reduce.gamma_out_of_place_s_per_byte},
       {"gamma_mem_out_of_place_s_per_byte", p.params.memory.gamma_mem_out_of_place_s_per_byte},
+      {"fused_reduce_from_bytes", p.params.fusion.fused_reduce_from_bytes},
       {"units",
        {{"alpha_s", "seconds per message"},
         {"beta_s_per_byte", "seconds per byte, one direction"},
@@ -46,7 +47,10 @@ nlohmann::json toJson(const Profile& p) {
         {"gamma_out_of_place_s_per_byte",
          "seconds per byte reduced into a separate output (c = a + b); 0 = as gamma"},
         {"gamma_mem_out_of_place_s_per_byte",
-         "the same for messages beyond the cache; 0 = as gamma_mem"}}},
+         "the same for messages beyond the cache; 0 = as gamma_mem"},
+        {"fused_reduce_from_bytes",
+         "messages this large or larger are reduced as they are received, one pass costing gamma "
+         "and no beta; 0 = never"}}},
       {"transport", p.transport},
       {"host", p.host},
       {"ringlab_version", p.ringlabVersion},
@@ -102,13 +106,14 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
   p.params.memory.cache_bytes = param(kCacheRange);
   p.params.memory.beta_mem_s_per_byte = param(kBetaMemRange);
   p.params.memory.gamma_mem_s_per_byte = param(kGammaMemRange);
-  // Fields added later (the out-of-place kernel): absent in older profiles, which read as 0, "as
-  // in place".
+  // Fields added later (the out-of-place kernel, fused receives): absent in older profiles, which
+  // read as 0, "as in place" and "never fused".
   const auto laterParam = [&](const ParamRange& range) {
     return j.contains(range.field) ? param(range) : 0.0;
   };
   p.params.reduce.gamma_out_of_place_s_per_byte = laterParam(kGammaOutOfPlaceRange);
   p.params.memory.gamma_mem_out_of_place_s_per_byte = laterParam(kGammaMemOutOfPlaceRange);
+  p.params.fusion.fused_reduce_from_bytes = laterParam(kFusedReduceFromRange);
   if (p.params.memory.cache_bytes > 0 && p.params.memory.beta_mem_s_per_byte == 0) {
     fail("cache_bytes is set but beta_mem_s_per_byte is 0 (infinite bandwidth beyond the cache)");
   }

@@ -102,6 +102,15 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
   } else {
     text += "# memory regime: none seen (no size's per-byte time doubled); one regime\n";
   }
+  const double fusedFrom = p.params.fusion.fused_reduce_from_bytes;
+  text += fusedFrom > 0 ? fmt::format(
+                              "# fused receives: reducing messages of {} and more are one "
+                              "pass over the sender's buffer, priced gamma only (the "
+                              "transport's single-copy size)\n",
+                              formatSize(static_cast<std::uint64_t>(fusedFrom)))
+                        : std::string(
+                              "# fused receives: none (a reducing receive is priced as a "
+                              "transfer and a reduction)\n");
   if (c.link.fit.intercept < 0) {
     text += fmt::format("# note: the fitted intercept was negative ({:.3f} us); alpha set to 0\n",
                         c.link.fit.intercept * 1e6);

@@ -28,4 +28,17 @@ inline std::uint64_t segmentElements(std::uint64_t segmentBytes, std::uint64_t e
   return whole > 0 ? whole : 1;
 }
 
+// Bytes of an `elements`-element transfer that travel in messages of at least `fromBytes` when the
+// executor cuts it into segments of `segmentBytes` (its whole segments and its tail, each judged
+// by its own size): the part a transport moves its large-message way.
+inline std::uint64_t bytesInMessagesFrom(std::uint64_t elements, std::uint64_t elementBytes,
+                                         std::uint64_t segmentBytes, std::uint64_t fromBytes) {
+  const std::uint64_t perSegment = segmentElements(segmentBytes, elementBytes);
+  const std::uint64_t whole = elements / perSegment, tail = elements % perSegment;
+  std::uint64_t bytes = 0;
+  if (perSegment * elementBytes >= fromBytes) bytes += whole * perSegment * elementBytes;
+  if (tail * elementBytes >= fromBytes) bytes += tail * elementBytes;
+  return bytes;
+}
+
 }  // namespace ringlab

@@ -69,7 +69,14 @@ struct Calibration {
   bool concurrencyCapped = false;  // some overOnePair was above its number of pairs
   int ranks = 0;                   // p of the job measured in
   int rounds = 0;                  // interleaved rounds
+  // Messages this large or larger are reduced as they are received (model::FusionParams); 0:
+  // never. Read from the transport measured, not timed: fusedReduceFromBytes.
+  std::uint64_t fusedReduceFromBytes = 0;
 };
+
+// The message size from which `t`'s reducing receives read the sender's buffer in place, one pass
+// (model::FusionParams); 0: never.
+std::uint64_t fusedReduceFromBytes(const transport::Transport& t);
 
 // Per size: the median over rounds, and the spread (max - min) over that median.
 struct SizeSummary {

@@ -7,10 +7,11 @@
 // scheduleCost, which walks the Schedule itself. Assumptions (the seed's): every rank has the same
 // link parameters to every other, a rank sends and receives at once without serialisation (full
 // duplex), transfers of one step do not contend for a link, and a step ends when its slowest
-// transfer and reduction end. Two named extensions, each calibrated (params.hpp): transfers that
-// share a host's cores slow each other (HostParams), and messages larger than the cache stream
-// from memory (MemoryParams). Left out: memory reads beyond the reduction, synchronisation,
-// protocol overhead and topology routing (see docs/models.md).
+// transfer and reduction end. Named extensions, each calibrated (params.hpp): transfers that
+// share a host's cores slow each other (HostParams), messages larger than the cache stream from
+// memory (MemoryParams), and a reducing receive that reads the sender's buffer in place is one
+// pass, gamma without beta (FusionParams). Left out: memory reads beyond the reduction,
+// synchronisation, protocol overhead and topology routing (see docs/models.md).
 #include <cstdint>
 #include <string>
 

@@ -43,11 +43,25 @@ struct MemoryParams {
   bool operator==(const MemoryParams&) const = default;
 };
 
+// A reducing receive that reads the sender's buffer in place (shm's single copy, for messages of at
+// least its singleCopyBytes) is one pass: it reads the sender's buffer and its own and writes its
+// own, the pass of the a += b kernel (c = a + b out of place), so it costs its reduction (gamma,
+// or gamma_out_of_place) only, no transfer (beta). A message is one of the executor's segments
+// (core/partition.hpp), as in the roofline. fused_reduce_from_bytes 0: never (inproc, tcp, mpi,
+// profiles from before it). Recorded by calibrate from the transport it measured; segment_bytes is
+// not a machine's figure but the run's: set by whoever prices a run (0: transfers not cut).
+struct FusionParams {
+  double fused_reduce_from_bytes = 0;
+  double segment_bytes = 0;
+  bool operator==(const FusionParams&) const = default;
+};
+
 struct ModelParams {
   LinkParams link;
   ReduceParams reduce;
   HostParams host;
   MemoryParams memory;
+  FusionParams fusion;
   bool operator==(const ModelParams&) const = default;
 };
 
@@ -73,6 +87,14 @@ inline ModelParams forOutOfPlace(const ModelParams& m) {
   return e;
 }
 
+// The parameters for a run whose executor cuts transfers into `segmentBytes` messages (0: not cut):
+// the messages that decide where a reducing receive is fused.
+inline ModelParams forSegments(const ModelParams& m, double segmentBytes) {
+  ModelParams e = m;
+  e.fusion.segment_bytes = segmentBytes;
+  return e;
+}
+
 // The range a coefficient is accepted in, wherever it comes from (a profile, --alpha, --bw,
 // --gamma, --concurrency): far wider than any machine, narrow enough that every predicted time
 // stays finite (alpha_s = 1e308 made every time inf).
@@ -90,6 +112,8 @@ inline constexpr ParamRange kBetaMemRange{"beta_mem_s_per_byte", 0, 1e-3, "s/B"}
 inline constexpr ParamRange kGammaMemRange{"gamma_mem_s_per_byte", 0, 1e-3, "s/B"};
 inline constexpr ParamRange kGammaOutOfPlaceRange{"gamma_out_of_place_s_per_byte", 0, 1e-3,
                                                   "s/B (0: as gamma)"};
+inline constexpr ParamRange kFusedReduceFromRange{"fused_reduce_from_bytes", 0, 9007199254740992.0,
+                                                  "B (0: never)"};
 inline constexpr ParamRange kGammaMemOutOfPlaceRange{"gamma_mem_out_of_place_s_per_byte", 0, 1e-3,
                                                      "s/B (0: as gamma_mem)"};
 
