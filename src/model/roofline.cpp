@@ -40,14 +40,10 @@ struct MemoryPasses {
 double slotBytesOf(std::uint64_t elements, std::uint64_t elementBytes,
                    const TransportTraffic& traffic) {
   if (traffic.copies == 1) return 0;
-  const std::uint64_t perSegment = segmentElements(traffic.segmentBytes, elementBytes);
-  const std::uint64_t whole = elements / perSegment, tail = elements % perSegment;
-  double bytes = 0;
-  if (perSegment * elementBytes < traffic.singleCopyBytes)
-    bytes += static_cast<double>(whole) * static_cast<double>(perSegment * elementBytes);
-  if (tail * elementBytes < traffic.singleCopyBytes)
-    bytes += static_cast<double>(tail * elementBytes);
-  return bytes;
+  // The messages below the single-copy size go through the slots.
+  return static_cast<double>(elements * elementBytes -
+                             bytesInMessagesFrom(elements, elementBytes, traffic.segmentBytes,
+                                                 traffic.singleCopyBytes));
 }
 
 std::vector<MemoryPasses> memoryPasses(const schedule::Schedule& schedule, std::uint64_t count,
