@@ -41,9 +41,9 @@ double slotBytesOf(std::uint64_t elements, std::uint64_t elementBytes,
                    const TransportTraffic& traffic) {
   if (traffic.copies == 1) return 0;
   // The messages below the single-copy size go through the slots.
-  return static_cast<double>(elements * elementBytes -
-                             bytesInMessagesFrom(elements, elementBytes, traffic.segmentBytes,
-                                                 traffic.singleCopyBytes));
+  return static_cast<double>(
+      elements * elementBytes -
+      bytesInMessagesFrom(elements, elementBytes, traffic.segmentBytes, traffic.singleCopyBytes));
 }
 
 std::vector<MemoryPasses> memoryPasses(const schedule::Schedule& schedule, std::uint64_t count,
