@@ -26,6 +26,7 @@
 #include "ringlab/core/partition.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/reduce_op.hpp"
+#include "ringlab/core/streaming_stores.hpp"
 #include "ringlab/core/units.hpp"
 
 // The two kernel builds behind ringlab::reduce (src/core/reduce_kernels_*.cpp). The public entry
@@ -1079,6 +1080,61 @@ TEST(CoreCopyBytes, CopiesExactlyTheRangeForAllSizesAndAlignments) {
         std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(srcOff), bytes,
                     want.begin() + static_cast<std::ptrdiff_t>(dstOff));
         ASSERT_EQ(dst, want) << "bytes=" << bytes << " srcOff=" << srcOff << " dstOff=" << dstOff;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// streaming_stores.hpp: the same bytes as copyBytes and reduce, whatever the sizes and alignments
+// around the 16-byte store boundary and the 4 KiB reduce block.
+
+TEST(CoreStreamingStores, CopyWritesExactlyTheRangeForAllSizesAndAlignments) {
+  std::mt19937 rng(37u);
+  std::vector<std::size_t> sizes;
+  for (std::size_t s = 0; s <= 200; ++s) sizes.push_back(s);
+  for (std::size_t s : {4095u, 4096u, 4097u, 65536u + 77u, 1u << 20}) sizes.push_back(s);
+  for (std::size_t bytes : sizes) {
+    for (std::size_t srcOff : {0u, 1u, 31u}) {
+      for (std::size_t dstOff : {0u, 3u, 15u, 16u}) {
+        Bytes src(srcOff + bytes + 64);
+        for (auto& byte : src) byte = static_cast<unsigned char>(rng());
+        Bytes dst(dstOff + bytes + 64, kPoison);
+        const Bytes srcBefore = src;
+        ringlab::copyBytesStreaming(dst.data() + dstOff, src.data() + srcOff, bytes);
+        ASSERT_EQ(src, srcBefore) << "source modified";
+        Bytes want(dstOff + bytes + 64, kPoison);
+        std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(srcOff), bytes,
+                    want.begin() + static_cast<std::ptrdiff_t>(dstOff));
+        ASSERT_EQ(dst, want) << "bytes=" << bytes << " srcOff=" << srcOff << " dstOff=" << dstOff;
+      }
+    }
+  }
+}
+
+TEST(CoreStreamingStores, ReduceIsBitwiseThePlainKernelForEveryTypeAndOp) {
+  std::mt19937 rng(41u);
+  for (ringlab::DataType type : ringlab::kAllDataTypes) {
+    const std::size_t esize = ringlab::dataTypeSize(type);
+    const std::size_t perBlock = 4096 / esize;
+    for (ringlab::ReduceOp op : ringlab::kAllReduceOps) {
+      for (std::size_t count :
+           {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{65},
+            perBlock - 1, perBlock, perBlock + 1, 3 * perBlock + 5}) {
+        // Destinations on and off the 16-byte boundary (whole elements off it).
+        for (std::size_t outOff : {std::size_t{0}, esize, 16 - esize % 16}) {
+          SCOPED_TRACE(std::string(ringlab::dataTypeName(type)) + " " + ringlab::reduceOpName(op) +
+                       " count=" + std::to_string(count) + " outOff=" + std::to_string(outOff));
+          Bytes a(count * esize);
+          Bytes b(count * esize);
+          for (auto& byte : a) byte = static_cast<unsigned char>(rng());
+          for (auto& byte : b) byte = static_cast<unsigned char>(rng());
+          Bytes got(outOff + count * esize + 64, kPoison);
+          Bytes want = got;
+          ringlab::reduceStreaming(type, op, got.data() + outOff, a.data(), b.data(), count);
+          ringlab::reduce(type, op, want.data() + outOff, a.data(), b.data(), count);
+          ASSERT_EQ(got, want);
+        }
       }
     }
   }

@@ -292,21 +292,41 @@ INSTANTIATE_TEST_SUITE_P(Transports, ProcessTransport, ::testing::Values("shm", 
 // at 1 KiB its sizes (odd element counts, blocks that are no multiple of a segment) mix messages
 // read straight from the sender's buffer with messages copied through the slots, for every dtype
 // and op; every element is checked against its closed form.
-TEST(SingleCopy, ProcessesReadEachOthersBuffersExactlyForEveryTypeAndOp) {
+void expectSingleCopyExactForEveryTypeAndOp(const std::map<std::string, std::string>& env) {
   Child bench({"bench",  "-p", "3", "--transport", "shm", "-b",        "1000", "-e",
                "400000", "-f", "7", "-d",          "all", "-o",        "all",  "-n",
                "1",      "-w", "0", "-c",          "1",   "--segment", "40000"},
-              {{"RINGLAB_SHM_SINGLE_COPY", "1K"}});
+              env);
   ASSERT_TRUE(bench.waitFor(std::chrono::seconds(60))) << "hung";
   EXPECT_EQ(bench.exitCode(), 0) << bench.err();
   EXPECT_NE(bench.out().find("# wrong elements in total: 0"), std::string::npos) << bench.out();
   EXPECT_EQ(bench.err().find("two-copy path"), std::string::npos) << bench.err();
 }
 
+TEST(SingleCopy, ProcessesReadEachOthersBuffersExactlyForEveryTypeAndOp) {
+  expectSingleCopyExactForEveryTypeAndOp({{"RINGLAB_SHM_SINGLE_COPY", "1K"}});
+}
+
+// The same with every single-copy receive written by streaming stores (the threshold at 1 byte
+// of vector): out-of-place reduces and copies, odd sizes and destinations off 16 bytes.
+TEST(SingleCopy, StreamingStoresGiveTheSameResultsForEveryTypeAndOp) {
+  expectSingleCopyExactForEveryTypeAndOp(
+      {{"RINGLAB_SHM_SINGLE_COPY", "1K"}, {"RINGLAB_SHM_STREAMING", "1"}});
+}
+
 // SIGKILL a rank while its peers read its buffer in place: the readers' mappings keep the memory,
 // so nothing faults, and both survivors fail naming it within their timeout, leaving no names.
 TEST(SingleCopy, RankKilledWhileItsBufferIsReadMakesTheOthersFailCleanly) {
   expectRankKilledMidRunFailsTheOthers("shm", "1M", {{"RINGLAB_SHM_SINGLE_COPY", "1K"}});
+}
+
+TEST(SingleCopy, BadStreamingThresholdIsOneLineNamingIt) {
+  Child bench({"bench", "-p", "2", "--transport", "shm", "-b", "8", "-e", "8", "-n", "1"},
+              {{"RINGLAB_SHM_STREAMING", "big"}});
+  ASSERT_TRUE(bench.waitFor(std::chrono::seconds(30))) << "hung";
+  EXPECT_NE(bench.exitCode(), 0);
+  EXPECT_NE(bench.err().find("RINGLAB_SHM_STREAMING 'big': use a size"), std::string::npos)
+      << bench.err();
 }
 
 TEST(SingleCopy, BadThresholdIsOneLineNamingIt) {

@@ -25,11 +25,19 @@ namespace ringlab::transport {
 inline constexpr std::uint64_t kDefaultSingleCopyBytes = 128 * 1024;
 inline constexpr std::uint64_t kSingleCopyOff = UINT64_MAX;
 
+// In collectives whose vector is at least this many bytes, a single-copy receive writes its
+// destination with streaming stores, saving the read-for-ownership of lines no cache holds;
+// below it the vectors stay in cache, where plain stores win (docs/transports.md, "Streaming
+// stores", has the measurement).
+inline constexpr std::uint64_t kDefaultStreamingBytes = 32 * 1024 * 1024;
+
 struct ShmOptions {
   std::string job;  // names the segments /ringlab-<job>-<rank>; empty: rank 0 draws one
   std::chrono::milliseconds timeout{60'000};  // for setting up (all ranks mapping)
   // The environment variable RINGLAB_SHM_SINGLE_COPY (a size, or "off") overrides it.
   std::uint64_t singleCopyBytes = kDefaultSingleCopyBytes;
+  // The environment variable RINGLAB_SHM_STREAMING (a size, or "off") overrides it.
+  std::uint64_t streamingBytes = kDefaultStreamingBytes;
 };
 
 // Collective over the `size` ranks: each calls it with its rank and the same store.

@@ -27,6 +27,7 @@
 
 #include "ringlab/core/process.hpp"
 #include "ringlab/core/reduce.hpp"
+#include "ringlab/core/streaming_stores.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/transport/fault_injection.hpp"
@@ -91,7 +92,7 @@ int openPidFd(int pid) {
 class ShmTransport final : public Transport {
  public:
   ShmTransport(int rank, int size, std::vector<MappedSegment> segments, int probeFd,
-               std::uint64_t singleCopyBytes)
+               std::uint64_t singleCopyBytes, std::uint64_t streamingBytes)
       : rank_(rank),
         size_(size),
         segments_(std::move(segments)),
@@ -105,7 +106,8 @@ class ShmTransport final : public Transport {
         ownBuffers_(own_),
         peerBuffers_(size),
         probeFd_(probeFd),
-        singleCopyBytes_(singleCopyBytes) {
+        singleCopyBytes_(singleCopyBytes),
+        streamingBytes_(streamingBytes) {
     for (int q = 0; q < size_; ++q) {
       const int pid = headerOf(segments_[q].data())->ownerPid;
       if (q != rank_ && pid != getpid()) pidFds_[q] = openPidFd(pid);
@@ -371,6 +373,13 @@ class ShmTransport final : public Transport {
                                     op.peer, header.directBuffer, header.directOffset, op.bytes);
   }
 
+  // Whether a piece is written with streaming stores: one read where it lies (a slot's piece
+  // and its destination stay in cache), in a collective whose vector is at least streamingBytes_.
+  bool streams(const Op& op, const SlotHeader& header) const {
+    return header.directBuffer != kInSlots &&
+           op.stamp.count * dataTypeSize(static_cast<DataType>(op.stamp.type)) >= streamingBytes_;
+  }
+
   // Drains arrived pieces from `peer` into the posted receives, in order.
   void progressRecvs(int peer) {
     IndexQueue& queue = recvQueues_[peer];
@@ -386,9 +395,14 @@ class ShmTransport final : public Transport {
         const std::byte* from =
             slot.header.directBuffer == kInSlots ? slot.payload : directBytes(op, slot.header);
         std::byte* dst = op.destination + op.progressed;
-        if (op.reduce) {
-          reduce(op.type, op.op, dst, op.source + op.progressed, from,
-                 piece / dataTypeSize(op.type));
+        const std::byte* mine = op.source + op.progressed;
+        const bool stream = streams(op, slot.header);
+        if (op.reduce && stream && mine != dst) {
+          reduceStreaming(op.type, op.op, dst, mine, from, piece / dataTypeSize(op.type));
+        } else if (op.reduce) {
+          reduce(op.type, op.op, dst, mine, from, piece / dataTypeSize(op.type));
+        } else if (stream) {
+          copyBytesStreaming(dst, from, piece);
         } else {
           copyBytes(dst, from, piece);
         }
@@ -495,6 +509,7 @@ class ShmTransport final : public Transport {
   std::vector<PeerBuffers> peerBuffers_;  // by rank
   int probeFd_;
   std::uint64_t singleCopyBytes_;  // messages this large or larger go direct where they can
+  std::uint64_t streamingBytes_;   // collectives this large or larger stream direct pieces
 };
 
 std::string randomJobId() {
@@ -508,16 +523,17 @@ std::string segmentName(const std::string& job, int rank) {
   return "/ringlab-" + job + "-" + std::to_string(rank);
 }
 
-// RINGLAB_SHM_SINGLE_COPY overrides the options' threshold: a size (64K, 1M) or "off".
-std::uint64_t singleCopyThreshold(const ShmOptions& options) {
-  const char* value = std::getenv("RINGLAB_SHM_SINGLE_COPY");
-  if (!value || !*value) return options.singleCopyBytes;
-  if (std::string_view(value) == "off") return kSingleCopyOff;
+// An environment variable that overrides one of the options' thresholds: a size (64K, 1M) or
+// "off"; `use` says in the error what the size is.
+std::uint64_t thresholdFromEnvironment(const char* name, std::uint64_t fallback, const char* use) {
+  const char* value = std::getenv(name);
+  if (!value || !*value) return fallback;
+  if (std::string_view(value) == "off") return UINT64_MAX;
   try {
     return parseSize(value);
   } catch (const Error&) {
-    throwInvalid("RINGLAB_SHM_SINGLE_COPY '" + printableText(value) +
-                 "': use a size from which messages go single-copy (e.g. 64K, 1M) or off");
+    throwInvalid(std::string(name) + " '" + printableText(value) + "': use a size " + use +
+                 " or off");
   }
 }
 
@@ -602,8 +618,13 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
   }
   probeSingleCopy(rank, size, segments);
   bootstrap::barrier(store, "shm-mapped-" + job, rank, size, options.timeout);
-  auto transport = std::make_unique<ShmTransport>(rank, size, std::move(segments), probeFd,
-                                                  singleCopyThreshold(options));
+  auto transport = std::make_unique<ShmTransport>(
+      rank, size, std::move(segments), probeFd,
+      thresholdFromEnvironment("RINGLAB_SHM_SINGLE_COPY", options.singleCopyBytes,
+                               "from which messages go single-copy (e.g. 64K, 1M)"),
+      thresholdFromEnvironment("RINGLAB_SHM_STREAMING", options.streamingBytes,
+                               "of the collective's vector from which single-copy receives "
+                               "write with streaming stores (e.g. 32M)"));
   probeGuard.fd = -1;  // the transport closes it
   return transport;
 }
