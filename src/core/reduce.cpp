@@ -1,14 +1,17 @@
 #include "ringlab/core/reduce.hpp"
 
+#include "ringlab/core/streaming_stores.hpp"
+
 #include <cstdint>
 
 namespace ringlab {
 
-#define RINGLAB_DECLARE_KERNELS(NS)                                              \
-  namespace NS {                                                                 \
-  void reduce(DataType, ReduceOp, void*, const void*, const void*, std::size_t); \
-  void divideBy(DataType, void*, std::size_t, std::uint64_t);                    \
-  void copyBytes(void*, const void*, std::size_t);                               \
+#define RINGLAB_DECLARE_KERNELS(NS)                                                       \
+  namespace NS {                                                                          \
+  void reduce(DataType, ReduceOp, void*, const void*, const void*, std::size_t);          \
+  void reduceStreaming(DataType, ReduceOp, void*, const void*, const void*, std::size_t); \
+  void divideBy(DataType, void*, std::size_t, std::uint64_t);                             \
+  void copyBytes(void*, const void*, std::size_t);                                        \
   }
 RINGLAB_DECLARE_KERNELS(generic)
 RINGLAB_DECLARE_KERNELS(avx2)
@@ -24,6 +27,16 @@ void reduce(DataType type, ReduceOp op, void* out, const void* a, const void* b,
   if (count == 0) return;
   if (kHasAvx2) return avx2::reduce(type, op, out, a, b, count);
   generic::reduce(type, op, out, a, b, count);
+}
+
+void reduceStreaming(DataType type, ReduceOp op, void* out, const void* a, const void* b,
+                     std::size_t count) {
+  if (kHasAvx2) {
+    avx2::reduceStreaming(type, op, out, a, b, count);
+  } else {
+    generic::reduceStreaming(type, op, out, a, b, count);
+  }
+  storeFence();  // streaming_stores.hpp: the bytes are ordered before any later store
 }
 
 void divideBy(DataType type, void* data, std::size_t count, std::uint64_t divisor) {

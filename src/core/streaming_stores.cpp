@@ -8,13 +8,17 @@
 #include <emmintrin.h>
 #endif
 
-#include "ringlab/core/reduce.hpp"
-
 namespace ringlab {
-namespace {
 
-// Streams without the closing fence; the public functions fence once per call.
-void streamBytes(std::byte* dst, const std::byte* src, std::size_t bytes) {
+void storeFence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+void copyBytesStreaming(void* to, const void* from, std::size_t bytes) {
+  auto* dst = static_cast<std::byte*>(to);
+  const auto* src = static_cast<const std::byte*>(from);
 #if defined(__SSE2__)
   // Streaming stores need 16-byte aligned destinations: plain ones up to the first boundary.
   const std::size_t head = std::min(bytes, (16 - reinterpret_cast<std::uintptr_t>(dst) % 16) % 16);
@@ -34,36 +38,6 @@ void streamBytes(std::byte* dst, const std::byte* src, std::size_t bytes) {
 #else
   std::memcpy(dst, src, bytes);
 #endif
-}
-
-void storeFence() {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
-}
-
-}  // namespace
-
-void copyBytesStreaming(void* dst, const void* src, std::size_t bytes) {
-  streamBytes(static_cast<std::byte*>(dst), static_cast<const std::byte*>(src), bytes);
-  storeFence();
-}
-
-void reduceStreaming(DataType type, ReduceOp op, void* out, const void* a, const void* b,
-                     std::size_t count) {
-  // The plain kernel reduces a block into a buffer that stays in L1, which is then streamed out:
-  // one reduction per type and op to keep, and the same bits by construction.
-  alignas(64) std::byte block[4096];
-  const std::size_t esize = dataTypeSize(type);
-  const std::size_t perBlock = sizeof block / esize;
-  auto* o = static_cast<std::byte*>(out);
-  const auto* x = static_cast<const std::byte*>(a);
-  const auto* y = static_cast<const std::byte*>(b);
-  for (std::size_t done = 0; done < count; done += perBlock) {
-    const std::size_t n = std::min(perBlock, count - done);
-    reduce(type, op, block, x + done * esize, y + done * esize, n);
-    streamBytes(o + done * esize, block, n * esize);
-  }
   storeFence();
 }
 

@@ -20,9 +20,13 @@ namespace ringlab {
 // copyBytes with streaming stores; dst and src must not overlap.
 void copyBytesStreaming(void* dst, const void* src, std::size_t bytes);
 
-// reduce with streaming stores to out; out must not overlap a or b (a destination that is also
-// read is in cache already: nothing to save).
+// reduce with streaming stores to out (float16 and bfloat16: plain stores); out must not overlap
+// a or b (a destination that is also read is in cache already: nothing to save).
 void reduceStreaming(DataType type, ReduceOp op, void* out, const void* a, const void* b,
                      std::size_t count);
+
+// Orders this thread's streaming stores before its later stores (sfence); both functions above
+// end with it.
+void storeFence();
 
 }  // namespace ringlab
