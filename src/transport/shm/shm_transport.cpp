@@ -374,10 +374,15 @@ class ShmTransport final : public Transport {
   }
 
   // Whether a piece is written with streaming stores: one read where it lies (a slot's piece
-  // and its destination stay in cache), in a collective whose vector is at least streamingBytes_.
-  bool streams(const Op& op, const SlotHeader& header) const {
-    return header.directBuffer != kInSlots &&
-           op.stamp.count * dataTypeSize(static_cast<DataType>(op.stamp.type)) >= streamingBytes_;
+  // and its destination stay in cache), when this rank's data is past the caches. What decides
+  // is the data the call touches: an out-of-place reduce has an input and an output, twice the
+  // vector; a copy may be in place, where the vector is all of it, so it streams from a vector
+  // twice as large (at 32 MiB in place, streaming its copies was slower).
+  bool streams(const Op& op, const SlotHeader& header, bool outOfPlaceReduce) const {
+    if (header.directBuffer == kInSlots || streamingBytes_ == UINT64_MAX) return false;
+    const std::uint64_t vector =
+        op.stamp.count * dataTypeSize(static_cast<DataType>(op.stamp.type));
+    return (outOfPlaceReduce ? 2 * vector : vector) >= 2 * streamingBytes_;
   }
 
   // Drains arrived pieces from `peer` into the posted receives, in order.
@@ -396,12 +401,11 @@ class ShmTransport final : public Transport {
             slot.header.directBuffer == kInSlots ? slot.payload : directBytes(op, slot.header);
         std::byte* dst = op.destination + op.progressed;
         const std::byte* mine = op.source + op.progressed;
-        const bool stream = streams(op, slot.header);
-        if (op.reduce && stream && mine != dst) {
+        if (op.reduce && mine != dst && streams(op, slot.header, true)) {
           reduceStreaming(op.type, op.op, dst, mine, from, piece / dataTypeSize(op.type));
         } else if (op.reduce) {
           reduce(op.type, op.op, dst, mine, from, piece / dataTypeSize(op.type));
-        } else if (stream) {
+        } else if (streams(op, slot.header, false)) {
           copyBytesStreaming(dst, from, piece);
         } else {
           copyBytes(dst, from, piece);
