@@ -25,10 +25,11 @@ namespace ringlab::transport {
 inline constexpr std::uint64_t kDefaultSingleCopyBytes = 128 * 1024;
 inline constexpr std::uint64_t kSingleCopyOff = UINT64_MAX;
 
-// In collectives whose vector is at least this many bytes, a single-copy receive writes its
-// destination with streaming stores, saving the read-for-ownership of lines no cache holds;
-// below it the vectors stay in cache, where plain stores win (docs/transports.md, "Streaming
-// stores", has the measurement).
+// In collectives whose vector is at least this many bytes, a single-copy reduce out of place
+// writes its destination with streaming stores, saving the read-for-ownership of lines no cache
+// holds (a single-copy copy from twice this size, since it may be in place); below it the data
+// stays in cache, where plain stores win (docs/transports.md, "Streaming stores above the
+// caches", and docs/BENCHMARKS.md have the measurements).
 inline constexpr std::uint64_t kDefaultStreamingBytes = 32 * 1024 * 1024;
 
 struct ShmOptions {

@@ -379,10 +379,10 @@ class ShmTransport final : public Transport {
   // vector; a copy may be in place, where the vector is all of it, so it streams from a vector
   // twice as large (at 32 MiB in place, streaming its copies was slower).
   bool streams(const Op& op, const SlotHeader& header, bool outOfPlaceReduce) const {
-    if (header.directBuffer == kInSlots || streamingBytes_ == UINT64_MAX) return false;
+    if (header.directBuffer == kInSlots) return false;
     const std::uint64_t vector =
         op.stamp.count * dataTypeSize(static_cast<DataType>(op.stamp.type));
-    return (outOfPlaceReduce ? 2 * vector : vector) >= 2 * streamingBytes_;
+    return (outOfPlaceReduce ? vector : vector / 2) >= streamingBytes_;
   }
 
   // Drains arrived pieces from `peer` into the posted receives, in order.
