@@ -129,9 +129,9 @@ void Communicator::agreeOnFirstCall(std::chrono::steady_clock::time_point deadli
   for (int distance = 1; distance < p; distance *= 2, ++round) {
     const transport::Request sent =
         transport_.isend((r + distance) % p, nullptr, 0, kAgreementTag + round);
-    transport_.wait(transport_.irecv((r - distance + p) % p, nullptr, 0, kAgreementTag + round),
-                    exec::timeLeft(deadline));
-    transport_.wait(sent, exec::timeLeft(deadline));
+    transport_.waitUntil(
+        transport_.irecv((r - distance + p) % p, nullptr, 0, kAgreementTag + round), deadline);
+    transport_.waitUntil(sent, deadline);
   }
   if (agreed_.size() >= kMaxCachedPlans) agreed_.clear();
   agreed_.push_back(stamp);

@@ -34,13 +34,8 @@ std::byte* Executor::scratch(std::size_t bytes) {
   return scratch_.data();
 }
 
-std::chrono::milliseconds timeLeft(std::chrono::steady_clock::time_point deadline) {
-  return std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(
-                                                    deadline - std::chrono::steady_clock::now()));
-}
-
 void Executor::waitFor(transport::Request request) {
-  transport_.wait(request, timeLeft(deadline_));
+  transport_.waitUntil(request, deadline_);
 }
 
 void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void* input,

@@ -92,6 +92,10 @@ class FaultyTransport final : public Transport {
     if (request.slot != kDroppedBit) inner_.wait(request, timeout);
   }
 
+  void waitUntil(Request request, std::chrono::steady_clock::time_point deadline) override {
+    if (request.slot != kDroppedBit) inner_.waitUntil(request, deadline);
+  }
+
   void abort(const Error& cause) override { inner_.abort(cause); }
 
   std::vector<PeerState> survey(std::chrono::steady_clock::time_point until) override {

@@ -1,5 +1,6 @@
 #include "ringlab/transport/transport.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
@@ -41,6 +42,15 @@ Error stampMismatch(int rank, const CallStamp& mine, int peer, const CallStamp& 
 Request Transport::irecvReduce(int, void*, const void*, std::uint64_t, DataType, ReduceOp,
                                std::uint32_t) {
   throw Error(ErrorCode::Internal, name() + " transport does not reduce on receive");
+}
+
+std::chrono::milliseconds timeLeft(std::chrono::steady_clock::time_point deadline) {
+  return std::max(std::chrono::milliseconds(1), std::chrono::ceil<std::chrono::milliseconds>(
+                                                    deadline - std::chrono::steady_clock::now()));
+}
+
+void Transport::waitUntil(Request request, std::chrono::steady_clock::time_point deadline) {
+  wait(request, timeLeft(deadline));
 }
 
 void* Transport::allocateShared(std::size_t) {

@@ -39,7 +39,10 @@ class WaitPolicy {
   bool spinThenYield(Done&& done) {
     if (done()) return true;
     using Clock = std::chrono::steady_clock;
-    const int spins = maxSpinIterations_ && Clock::now() >= noSpinUntil_ ? maxSpinIterations_ : 0;
+    // The clock is read only while a hold is in force: in the common, unshared case a wait that
+    // ends while spinning reads no clock at all.
+    if (holding_ && Clock::now() >= noSpinUntil_) holding_ = false;
+    const int spins = holding_ ? 0 : maxSpinIterations_;
     for (int i = 0; i < spins; ++i) {
       __builtin_ia32_pause();
       if (done()) return true;
@@ -49,7 +52,10 @@ class WaitPolicy {
       const auto before = Clock::now();
       sched_yield();
       const auto after = Clock::now();
-      if (after - before > kSharedCoreYield) noSpinUntil_ = after + kSharedCoreHold;
+      if (after - before > kSharedCoreYield) {
+        noSpinUntil_ = after + kSharedCoreHold;
+        holding_ = true;
+      }
       if (done()) return true;
       if (after >= until) return false;
     }
@@ -58,6 +64,7 @@ class WaitPolicy {
  private:
   int maxSpinIterations_;
   std::chrono::steady_clock::time_point noSpinUntil_;  // no spinning before then: core shared
+  bool holding_ = false;                               // whether noSpinUntil_ may still be ahead
 };
 
 }  // namespace ringlab::transport

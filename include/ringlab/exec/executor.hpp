@@ -67,8 +67,4 @@ class Executor {
   std::chrono::steady_clock::time_point deadline_;  // of the call in progress
 };
 
-// What is left until `deadline`, at least a millisecond (a wait with nothing left still takes
-// what has already arrived).
-std::chrono::milliseconds timeLeft(std::chrono::steady_clock::time_point deadline);
-
 }  // namespace ringlab::exec

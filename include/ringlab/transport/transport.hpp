@@ -53,6 +53,10 @@ static_assert(sizeof(CallStamp) == 48, "CallStamp travels as 48 raw bytes");
 // The Mismatch error a receiver raises when a message's stamp differs from its own.
 Error stampMismatch(int rank, const CallStamp& mine, int peer, const CallStamp& theirs);
 
+// What is left until `deadline`, at least a millisecond (a wait with nothing left still takes
+// what has already arrived).
+std::chrono::milliseconds timeLeft(std::chrono::steady_clock::time_point deadline);
+
 // What a rank that gave up learned of a peer (Transport::survey).
 enum class PeerState : std::uint8_t {
   Unknown,   // the transport cannot tell
@@ -98,6 +102,9 @@ class Transport {
   // PeerLost when a peer is gone, Mismatch on a size, tag or stamp mismatch, or the code of an
   // abort. After a throw the transport must not be used again, except for abort().
   virtual void wait(Request request, std::chrono::milliseconds timeout) = 0;
+  // wait() by a deadline. The default reads the clock and calls wait(); a transport whose waits
+  // usually end within a spin overrides it to read the clock only when one does not.
+  virtual void waitUntil(Request request, std::chrono::steady_clock::time_point deadline);
 
   // This rank gives up: tells every peer it can reach, best effort and without blocking for
   // long, so that their waits end with `cause`'s code instead of a timeout.

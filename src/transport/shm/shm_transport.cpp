@@ -23,6 +23,7 @@
 #include <mutex>
 #include <random>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ringlab/core/process.hpp"
@@ -173,28 +174,11 @@ class ShmTransport final : public Transport {
   }
 
   void wait(Request request, std::chrono::milliseconds timeout) override {
-    const Op& op = ops_[request.slot];
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    auto finished = [&] {
-      progressAll();
-      return op.done;
-    };
-    bool done = waitPolicy_.spinThenYield(finished);
-    while (!done) {
-      throwIfAborted();
-      own_->sleeping.store(1, std::memory_order_relaxed);
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-      const std::uint32_t bell = own_->doorbell.load(std::memory_order_acquire);
-      done = finished();
-      if (!done) futexWait(&own_->doorbell, bell, kSleepSliceNs, true);
-      own_->sleeping.store(0, std::memory_order_relaxed);
-      done = done || finished();
-      if (done) break;
-      throwIfAborted();
-      throwIfPeerDied();
-      if (std::chrono::steady_clock::now() >= deadline) throwTimeout(op, timeout);
-    }
-    freeOps_.push_back(request.slot);
+    waitBy(request, [&] { return std::pair(std::chrono::steady_clock::now() + timeout, timeout); });
+  }
+
+  void waitUntil(Request request, std::chrono::steady_clock::time_point deadline) override {
+    waitBy(request, [&] { return std::pair(deadline, timeLeft(deadline)); });
   }
 
   // On one host the kernel knows: a peer that aborted answered; one whose process exited without
@@ -236,6 +220,38 @@ class ShmTransport final : public Transport {
   }
 
  private:
+  // `limit()` gives the deadline and the timeout to name in its error. It is called only once
+  // spinning and yielding gave up: a small message's wait is usually over before then, and a
+  // clock read costs ~20 ns, several per call otherwise. A relative timeout so counts from there,
+  // at most the policy's spin-and-yield window (~0.2 ms) late.
+  template <typename Limit>
+  void waitBy(Request request, Limit&& limit) {
+    const Op& op = ops_[request.slot];
+    auto finished = [&] {
+      progressAll();
+      return op.done;
+    };
+    bool done = waitPolicy_.spinThenYield(finished);
+    const auto [deadline, timeout] =
+        done ? std::pair(std::chrono::steady_clock::time_point{}, std::chrono::milliseconds{})
+             : limit();
+    while (!done) {
+      throwIfAborted();
+      own_->sleeping.store(1, std::memory_order_relaxed);
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      const std::uint32_t bell = own_->doorbell.load(std::memory_order_acquire);
+      done = finished();
+      if (!done) futexWait(&own_->doorbell, bell, kSleepSliceNs, true);
+      own_->sleeping.store(0, std::memory_order_relaxed);
+      done = done || finished();
+      if (done) break;
+      throwIfAborted();
+      throwIfPeerDied();
+      if (std::chrono::steady_clock::now() >= deadline) throwTimeout(op, timeout);
+    }
+    freeOps_.push_back(request.slot);
+  }
+
   Op& post(int peer, std::uint32_t tag, std::uint64_t bytes, bool isSend) {
     if (peer < 0 || peer >= size_ || peer == rank_) {
       throwInvalid("rank " + std::to_string(rank_) + ": peer " + std::to_string(peer) +
