@@ -1479,6 +1479,18 @@ TEST(CliCompare, BenchJson) {
 // ---------------------------------------------------------------------------------------------
 // tune, bench --algo auto --tuned
 
+TEST(CliTune, OneAlgorithmIsKeptAndSaysSo) {
+  ScratchDir dir;
+  const RunResult tune =
+      runRinglab({"tune", "-p", "2", "--algos", "ring", "-b", "8", "-e", "64", "-f", "8", "-n", "2",
+                  "--rounds", "2", "--json", dir.file("t.json")});
+  expectSuccess(tune);
+  EXPECT_NE(tune.out.find("# ring is the only algorithm measured: it is kept at every size"),
+            std::string::npos)
+      << tune.out;
+  EXPECT_EQ(tune.out.find("Bonferroni"), std::string::npos) << tune.out;
+}
+
 TEST(CliTune, TableFeedsAutoAndExportsOpenMpiRules) {
   ScratchDir dir;
   const std::string table = dir.file("tune.json"), rules = dir.file("rules.conf");
@@ -1605,6 +1617,12 @@ TEST(CliTuneBadInput, UnknownAlgorithm) {
   expectCleanError(
       runRinglab({"tune", "-p", "2", "--algos", "ring,warp", "--json", dir.file("t.json")}),
       {"warp"});
+}
+TEST(CliTuneBadInput, AlgorithmListedTwice) {
+  ScratchDir dir;
+  expectCleanError(runRinglab({"tune", "-p", "2", "--algos", "ring,rabenseifner,ring", "--json",
+                               dir.file("t.json")}),
+                   {"'ring' is listed twice"});
 }
 TEST(CliTuneBadInput, RoundsZero) {
   ScratchDir dir;

@@ -99,6 +99,13 @@ std::vector<std::string> tuneCandidates() {
 
 void validate(const TuneConfig& t) {
   if (t.algorithms.empty()) throwInvalid("--algos: name at least one algorithm");
+  // A name twice would be measured twice and counted as its own challenger.
+  for (auto it = t.algorithms.begin(); it != t.algorithms.end(); ++it) {
+    if (std::find(std::next(it), t.algorithms.end(), *it) != t.algorithms.end()) {
+      throwInvalid("--algos " + fmt::format("{}", fmt::join(t.algorithms, ",")) + ": '" + *it +
+                   "' is listed twice; name each algorithm once");
+    }
+  }
   if (t.rounds < 2) {
     throwInvalid("--rounds " + std::to_string(t.rounds) +
                  ": must be >= 2 (a lead is told from noise by its interval over the rounds)");

@@ -32,12 +32,18 @@ std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& t
       "interleaved rounds; every run checked\n"
       "# every rank decided this table from rank 0's rounds; the {} ranks' decisions checked "
       "identical\n"
-      "# an algorithm replaces the default, {}, only where its time / {}'s over the rounds has "
-      "an interval wholly below 1 at {:.2f}% each ({:.0f}% per size, Bonferroni over {} "
-      "challengers)\n# {:>12}",
+      "{}\n# {:>12}",
       table.ranks, table.dtype, table.transport, table.placement, table.host, table.ringlabVersion,
-      table.date, c.iterations, c.rounds, table.ranks, table.defaultAlgorithm,
-      table.defaultAlgorithm, 100 * level, 100 * model::kTuneConfidence, challengers, "size (B)");
+      table.date, c.iterations, c.rounds, table.ranks,
+      challengers == 0
+          ? fmt::format("# {} is the only algorithm measured: it is kept at every size",
+                        table.defaultAlgorithm)
+          : fmt::format("# an algorithm replaces the default, {}, only where its time / {}'s over "
+                        "the rounds has an interval wholly below 1 at {:.2f}% each ({:.0f}% per "
+                        "size, Bonferroni over {} challenger{})",
+                        table.defaultAlgorithm, table.defaultAlgorithm, 100 * level,
+                        100 * model::kTuneConfidence, challengers, challengers == 1 ? "" : "s"),
+      "size (B)");
   for (const std::string& name : c.algorithms) text += fmt::format(" {:>19}", name);
   text += fmt::format("  {:<19} margin: time / {}'s [{:.2f}% interval]\n", "chosen",
                       table.defaultAlgorithm, 100 * level);
