@@ -1060,21 +1060,20 @@ TEST(CoreDivideDeathTest, DivisorMultipleOf256DoesNotTrapFor8BitTypes) {
 // ---------------------------------------------------------------------------------------------
 // reduce.hpp: copyBytes
 
-TEST(CoreCopyBytes, CopiesExactlyTheRangeForAllSizesAndAlignments) {
-  std::mt19937 rng(31u);
-  std::vector<std::size_t> sizes;
-  for (std::size_t s = 0; s <= 300; ++s) sizes.push_back(s);
-  for (std::size_t s : {511u, 512u, 513u, 4095u, 4096u, 4097u, 65536u + 77u, 1u << 20}) {
-    sizes.push_back(s);
-  }
+// `copy` writes exactly [dst, dst + bytes) with the source's bytes, leaves the source alone and
+// touches nothing around the range, for every size and source/destination offset given.
+template <typename Copy>
+void expectCopiesExactly(Copy copy, unsigned seed, const std::vector<std::size_t>& sizes,
+                         std::initializer_list<std::size_t> dstOffsets) {
+  std::mt19937 rng(seed);
   for (std::size_t bytes : sizes) {
     for (std::size_t srcOff : {0u, 1u, 31u}) {
-      for (std::size_t dstOff : {0u, 3u, 32u}) {
+      for (std::size_t dstOff : dstOffsets) {
         Bytes src(srcOff + bytes + 64);
         for (auto& byte : src) byte = static_cast<unsigned char>(rng());
         Bytes dst(dstOff + bytes + 64, kPoison);
         const Bytes srcBefore = src;
-        ringlab::copyBytes(dst.data() + dstOff, src.data() + srcOff, bytes);
+        copy(dst.data() + dstOff, src.data() + srcOff, bytes);
         ASSERT_EQ(src, srcBefore) << "source modified";
         Bytes want(dstOff + bytes + 64, kPoison);
         std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(srcOff), bytes,
@@ -1085,31 +1084,28 @@ TEST(CoreCopyBytes, CopiesExactlyTheRangeForAllSizesAndAlignments) {
   }
 }
 
+TEST(CoreCopyBytes, CopiesExactlyTheRangeForAllSizesAndAlignments) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t s = 0; s <= 300; ++s) sizes.push_back(s);
+  for (std::size_t s : {511u, 512u, 513u, 4095u, 4096u, 4097u, 65536u + 77u, 1u << 20}) {
+    sizes.push_back(s);
+  }
+  expectCopiesExactly(
+      [](void* dst, const void* src, std::size_t n) { ringlab::copyBytes(dst, src, n); }, 31u,
+      sizes, {0u, 3u, 32u});
+}
+
 // ---------------------------------------------------------------------------------------------
 // streaming_stores.hpp: the same bytes as copyBytes and reduce, whatever the sizes and alignments
 // around the 16-byte store boundary and the 4 KiB reduce block.
 
 TEST(CoreStreamingStores, CopyWritesExactlyTheRangeForAllSizesAndAlignments) {
-  std::mt19937 rng(37u);
   std::vector<std::size_t> sizes;
   for (std::size_t s = 0; s <= 200; ++s) sizes.push_back(s);
   for (std::size_t s : {4095u, 4096u, 4097u, 65536u + 77u, 1u << 20}) sizes.push_back(s);
-  for (std::size_t bytes : sizes) {
-    for (std::size_t srcOff : {0u, 1u, 31u}) {
-      for (std::size_t dstOff : {0u, 3u, 15u, 16u}) {
-        Bytes src(srcOff + bytes + 64);
-        for (auto& byte : src) byte = static_cast<unsigned char>(rng());
-        Bytes dst(dstOff + bytes + 64, kPoison);
-        const Bytes srcBefore = src;
-        ringlab::copyBytesStreaming(dst.data() + dstOff, src.data() + srcOff, bytes);
-        ASSERT_EQ(src, srcBefore) << "source modified";
-        Bytes want(dstOff + bytes + 64, kPoison);
-        std::copy_n(src.begin() + static_cast<std::ptrdiff_t>(srcOff), bytes,
-                    want.begin() + static_cast<std::ptrdiff_t>(dstOff));
-        ASSERT_EQ(dst, want) << "bytes=" << bytes << " srcOff=" << srcOff << " dstOff=" << dstOff;
-      }
-    }
-  }
+  expectCopiesExactly(
+      [](void* dst, const void* src, std::size_t n) { ringlab::copyBytesStreaming(dst, src, n); },
+      37u, sizes, {0u, 3u, 15u, 16u});
 }
 
 // Finite floats only: which NaN a sum of two NaNs returns depends on the order the compiler gives
