@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <set>
@@ -15,6 +16,7 @@
 #include "ringlab/bootstrap/store.hpp"
 #include "ringlab/transport/inproc.hpp"
 #include "ringlab/transport/shm.hpp"
+#include "transport/shm/shm_layout.hpp"
 #include "transport_worlds.hpp"
 
 namespace ringlab::test {
@@ -104,6 +106,103 @@ std::vector<std::unique_ptr<transport::Transport>> connectPair(
   owned[0] = connectRank(kind, 0, 2, *store);
   other.join();
   return owned;
+}
+
+// shm's slots: a piece of up to kInlinePieceBytes travels in its header's line, a larger one in
+// the slot's payload, and a message of several pieces may end with either. Both sides must follow
+// the same rule: every byte arrives, no byte past the message is written, and reducing receives
+// combine exactly, on both sides of the inline size and of the slot size.
+TEST(ShmSlots, PiecesOnBothSidesOfTheInlineSizeArriveWholeAndReduceExactly) {
+  constexpr std::size_t kInline = transport::shm::kInlinePieceBytes;
+  constexpr std::size_t kSlot = transport::shm::kSlotBytes;
+  const std::vector<std::size_t> sizes = {
+      0,         1,     kInline - 1, kInline,         kInline + 1,         63,
+      kSlot - 1, kSlot, kSlot + 1,   kSlot + kInline, kSlot + kInline + 1, 2 * kSlot - 3};
+  std::unique_ptr<transport::InprocWorld> unused;
+  auto transports = connectPair("shm", unused);
+  const auto byteOf = [](int from, std::size_t message, std::size_t i) {
+    return static_cast<std::uint8_t>((i * 31 + message * 7 + static_cast<std::size_t>(from)) % 251);
+  };
+  std::vector<std::string> failures(2);
+  std::vector<std::thread> ranks;
+  for (int r = 0; r < 2; ++r) {
+    ranks.emplace_back([&, r] {
+      try {
+        transport::Transport& t = *transports[r];
+        const int peer = 1 - r;
+        std::vector<std::vector<std::uint8_t>> out(sizes.size()), in(sizes.size());
+        std::vector<transport::Request> sends, recvs;
+        for (std::size_t m = 0; m < sizes.size(); ++m) {
+          in[m].assign(sizes[m] + 8, 0xEE);  // 8 guard bytes that must stay untouched
+          recvs.push_back(t.irecv(peer, in[m].data(), sizes[m], 3));
+          out[m].resize(sizes[m]);
+          for (std::size_t i = 0; i < sizes[m]; ++i) out[m][i] = byteOf(r, m, i);
+          sends.push_back(t.isend(peer, out[m].data(), sizes[m], 3));
+        }
+        for (transport::Request q : recvs) t.wait(q, std::chrono::seconds(10));
+        for (transport::Request q : sends) t.wait(q, std::chrono::seconds(10));
+        for (std::size_t m = 0; m < sizes.size() && failures[r].empty(); ++m) {
+          for (std::size_t i = 0; i < in[m].size(); ++i) {
+            const std::uint8_t want = i < sizes[m] ? byteOf(peer, m, i) : 0xEE;
+            if (in[m][i] != want) {
+              failures[r] = "message of " + std::to_string(sizes[m]) + " bytes, byte " +
+                            std::to_string(i) + ": " + std::to_string(in[m][i]);
+              break;
+            }
+          }
+        }
+        // Reducing receives: int32 sums, counts whose last piece is inline or not.
+        for (std::size_t count : {std::size_t{1}, kInline / 4, kInline / 4 + 1, kSlot / 4 + 1,
+                                  kSlot / 4 + kInline / 4, kSlot / 4 + kInline / 4 + 1}) {
+          std::vector<std::int32_t> mine(count), theirs(count), sum(count + 2, -7);
+          for (std::size_t i = 0; i < count; ++i) {
+            mine[i] = static_cast<std::int32_t>(i * 3 + r);
+            theirs[i] = static_cast<std::int32_t>(i * 3 + peer);
+          }
+          const transport::Request send = t.isend(peer, mine.data(), count * 4, 4);
+          const transport::Request recv = t.irecvReduce(peer, sum.data(), mine.data(), count,
+                                                        DataType::Int32, ReduceOp::Sum, 4);
+          t.wait(recv, std::chrono::seconds(10));
+          t.wait(send, std::chrono::seconds(10));
+          for (std::size_t i = 0; i < count + 2 && failures[r].empty(); ++i) {
+            const std::int32_t want = i < count ? mine[i] + theirs[i] : -7;
+            if (sum[i] != want) {
+              failures[r] = "reduce of " + std::to_string(count) + " x int32, element " +
+                            std::to_string(i) + ": " + std::to_string(sum[i]);
+            }
+          }
+        }
+      } catch (const Error& e) {
+        failures[r] = e.what();
+      }
+    });
+  }
+  for (auto& t : ranks) t.join();
+  EXPECT_EQ(failures[0], "");
+  EXPECT_EQ(failures[1], "");
+}
+
+// shm compares stamps by digest: equal stamps agree, and a change in any field is seen.
+TEST(CallStampDigest, EqualStampsAgreeAndEveryFieldChangesIt) {
+  transport::CallStamp a;
+  a.count = 1000;
+  a.specHash = 0x1a2b3c4d;
+  a.type = 8;
+  std::strncpy(a.algorithm, "ring", sizeof a.algorithm);
+  transport::CallStamp b = a;
+  EXPECT_EQ(a.digest(), b.digest());
+  const std::uint64_t base = a.digest();
+  b.count = 1001;
+  EXPECT_NE(b.digest(), base);
+  b = a;
+  b.specHash ^= 1;
+  EXPECT_NE(b.digest(), base);
+  b = a;
+  b.op = 1;
+  EXPECT_NE(b.digest(), base);
+  b = a;
+  b.algorithm[31] = 'x';
+  EXPECT_NE(b.digest(), base);
 }
 
 class TransportWaitUntil : public ::testing::TestWithParam<std::string> {};

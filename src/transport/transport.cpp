@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iterator>
+#include <span>
 
 #include "ringlab/core/text.hpp"
 #include "ringlab/schedule/schedule.hpp"
@@ -12,6 +13,14 @@ namespace ringlab::transport {
 
 bool CallStamp::operator==(const CallStamp& other) const {
   return std::memcmp(this, &other, sizeof(CallStamp)) == 0;
+}
+
+std::uint64_t CallStamp::digest() const {
+  std::uint64_t hash = 0xcbf29ce484222325ull;
+  for (const std::byte b : std::as_bytes(std::span(this, 1))) {
+    hash = (hash ^ std::to_integer<std::uint64_t>(b)) * 0x100000001b3ull;
+  }
+  return hash;
 }
 
 std::string CallStamp::describe() const {

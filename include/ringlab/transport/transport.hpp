@@ -45,6 +45,9 @@ struct CallStamp {
   char algorithm[32] = {};  // algorithm name, NUL-padded, for messages
 
   bool operator==(const CallStamp& other) const;
+  // FNV-1a over the stamp's bytes: equal stamps give equal digests, and different ones differ
+  // but with odds of about 2^-64 (shm compares digests, tcp and inproc whole stamps).
+  std::uint64_t digest() const;
   // "allreduce of 1000 x float32, sum, ring (spec 1a2b3c4d)"
   std::string describe() const;
 };

@@ -60,6 +60,7 @@ struct Op {
   DataType type = DataType::Uint8;
   ReduceOp op = ReduceOp::Sum;
   CallStamp stamp;
+  std::uint64_t stampDigest = 0;  // stamp.digest()
   // A direct send: its bytes stay where they are (directSource); it completes when the receiver
   // frees slot `freedAt - 1`, having read them all.
   bool direct = false;
@@ -100,6 +101,8 @@ class ShmTransport final : public Transport {
         sendQueues_(size),
         recvQueues_(size),
         unreadQueues_(size),
+        written_(size, 0),
+        knownRead_(size, 0),
         pidFds_(size, -1),
         isActive_(size, 0),
         waitPolicy_(size),
@@ -144,6 +147,12 @@ class ShmTransport final : public Transport {
   int size() const override { return size_; }
   std::string name() const override { return "shm"; }
   bool reducesOnReceive() const override { return true; }
+
+  // Messages carry the stamp's digest where receivers look first (SlotHeader).
+  void setCallStamp(const CallStamp& stamp) override {
+    Transport::setCallStamp(stamp);
+    stampDigest_ = stamp.digest();
+  }
 
   Request isend(int peer, const void* data, std::size_t bytes, std::uint32_t tag) override {
     Op& op = post(peer, tag, bytes, true);
@@ -272,6 +281,7 @@ class ShmTransport final : public Transport {
     op.tag = tag;
     op.bytes = bytes;
     op.stamp = stamp_;
+    op.stampDigest = stampDigest_;
     if (!isActive_[peer]) {
       isActive_[peer] = 1;
       active_.push_back(peer);
@@ -301,8 +311,13 @@ class ShmTransport final : public Transport {
     Channel* channel = channelOf(segments_[peer].data(), rank_);
     bool published = false;
     while (!queue.empty()) {
-      const std::uint64_t w = channel->written.load(std::memory_order_relaxed);
-      if (w - channel->read.load(std::memory_order_acquire) >= kSlotsPerChannel) break;
+      // The receiver's count is read again only when the ring looks full: its line then stays
+      // with the receiver, and a send does not wait for it to cross over.
+      const std::uint64_t w = written_[peer];
+      if (w - knownRead_[peer] >= kSlotsPerChannel) {
+        knownRead_[peer] = channel->read.load(std::memory_order_acquire);
+        if (w - knownRead_[peer] >= kSlotsPerChannel) break;
+      }
       Op& op = ops_[queue.front()];
       Slot& slot = channel->slots[w % kSlotsPerChannel];
       const std::uint64_t piece =
@@ -310,11 +325,13 @@ class ShmTransport final : public Transport {
       slot.header.messageBytes = op.bytes;
       slot.header.pieceBytes = static_cast<std::uint32_t>(piece);
       slot.header.tag = op.tag;
-      slot.header.stamp = op.stamp;
       slot.header.directBuffer = op.direct ? op.directSource.buffer : kInSlots;
       slot.header.directOffset = op.directSource.offset;
-      if (piece) copyBytes(slot.payload, op.source + op.progressed, piece);
-      channel->written.store(w + 1, std::memory_order_release);
+      slot.header.stampDigest = op.stampDigest;
+      slot.header.stamp = op.stamp;
+      if (piece) copyBytes(pieceIn(slot, piece), op.source + op.progressed, piece);
+      slot.header.sequence.store(w + 1, std::memory_order_release);
+      written_[peer] = w + 1;
       published = true;
       if (op.direct) {
         op.freedAt = w + 1;
@@ -408,13 +425,13 @@ class ShmTransport final : public Transport {
     bool released = false;
     while (!queue.empty()) {
       const std::uint64_t r = channel->read.load(std::memory_order_relaxed);
-      if (r == channel->written.load(std::memory_order_acquire)) break;
-      Op& op = ops_[queue.front()];
       const Slot& slot = channel->slots[r % kSlotsPerChannel];
+      if (slot.header.sequence.load(std::memory_order_acquire) != r + 1) break;
+      Op& op = ops_[queue.front()];
       const std::uint64_t piece = checkPiece(op, slot.header);
       if (piece) {
-        const std::byte* from =
-            slot.header.directBuffer == kInSlots ? slot.payload : directBytes(op, slot.header);
+        const std::byte* from = slot.header.directBuffer == kInSlots ? pieceIn(slot, piece)
+                                                                     : directBytes(op, slot.header);
         std::byte* dst = op.destination + op.progressed;
         const std::byte* mine = op.source + op.progressed;
         if (op.reduce && mine != dst && streams(op, slot.header, true)) {
@@ -440,7 +457,9 @@ class ShmTransport final : public Transport {
 
   // The piece's header must belong to the receive it is matched with.
   std::uint64_t checkPiece(const Op& op, const SlotHeader& header) const {
-    if (!(header.stamp == op.stamp)) throw stampMismatch(rank_, op.stamp, op.peer, header.stamp);
+    if (header.stampDigest != op.stampDigest) {
+      throw stampMismatch(rank_, op.stamp, op.peer, header.stamp);
+    }
     if (header.tag != op.tag || header.messageBytes != op.bytes) {
       throw Error(ErrorCode::Mismatch,
                   "rank " + std::to_string(rank_) + ": expected " + std::to_string(op.bytes) +
@@ -520,6 +539,9 @@ class ShmTransport final : public Transport {
   std::uint32_t lastIndex_ = 0;
   // Per peer: sends still to publish, direct sends published but not yet read, receives.
   std::vector<IndexQueue> sendQueues_, recvQueues_, unreadQueues_;
+  std::vector<std::uint64_t> written_;    // pieces sent to each peer
+  std::vector<std::uint64_t> knownRead_;  // each peer's `read` when last looked at
+  std::uint64_t stampDigest_ = stamp_.digest();
   std::vector<int> pidFds_;
   std::vector<int> active_;
   std::vector<char> isActive_;
