@@ -104,7 +104,9 @@ class InprocTransport final : public Transport {
   void wait(Request request, std::chrono::milliseconds timeout) override {
     Slot& slot = slots_[request.slot];
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    waitPolicy_.spinThenYield([&] { return slot.state.load(std::memory_order_acquire) == kDone; });
+    // Threads do not say where they run: after a late yield, assume the peer shares our core.
+    waitPolicy_.spinThenYield([&] { return slot.state.load(std::memory_order_acquire) == kDone; },
+                              [] { return true; });
     while (slot.state.load(std::memory_order_acquire) != kDone) {
       throwIfAborted();
       const auto now = std::chrono::steady_clock::now();

@@ -34,7 +34,10 @@ struct alignas(kCacheLine) SegmentHeader {
   std::int32_t ownerPid;
   alignas(kCacheLine) std::atomic<std::uint32_t> doorbell;  // bumped by peers on any change
   alignas(kCacheLine) std::atomic<std::uint32_t> sleeping;  // 1 while the owner sleeps on it
-  alignas(kCacheLine) std::atomic<std::uint32_t> aborted;   // 0, then 1 (being written), then 2
+  // The core the owner last began a wait on (sched_getcpu), written only when it changes: a
+  // waiting peer asks whether it shares that core (WaitPolicy).
+  alignas(kCacheLine) std::atomic<std::int32_t> cpu;
+  alignas(kCacheLine) std::atomic<std::uint32_t> aborted;  // 0, then 1 (being written), then 2
   std::int32_t abortCode;
   std::int32_t abortRank;
   char abortReason[kAbortReasonBytes];

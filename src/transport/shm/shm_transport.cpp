@@ -240,7 +240,11 @@ class ShmTransport final : public Transport {
       progressAll();
       return op.done;
     };
-    bool done = waitPolicy_.spinThenYield(finished);
+    publishOurCore();
+    bool done = waitPolicy_.spinThenYield(finished, [&] {
+      return headerOf(segments_[op.peer].data())->cpu.load(std::memory_order_relaxed) ==
+             sched_getcpu();
+    });
     const auto [deadline, timeout] =
         done ? std::pair(std::chrono::steady_clock::time_point{}, std::chrono::milliseconds{})
              : limit();
@@ -259,6 +263,14 @@ class ShmTransport final : public Transport {
       if (std::chrono::steady_clock::now() >= deadline) throwTimeout(op, timeout);
     }
     freeOps_.push_back(request.slot);
+  }
+
+  // sched_getcpu reads the kernel's per-thread record (rseq): no system call.
+  void publishOurCore() {
+    const int cpu = sched_getcpu();
+    if (cpu != own_->cpu.load(std::memory_order_relaxed)) {
+      own_->cpu.store(cpu, std::memory_order_relaxed);
+    }
   }
 
   Op& post(int peer, std::uint32_t tag, std::uint64_t bytes, bool isSend) {
@@ -636,6 +648,7 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
   own->magic = kSegmentMagic;
   own->ranks = size;
   own->ownerPid = getpid();
+  own->cpu.store(sched_getcpu(), std::memory_order_relaxed);
   // Peers duplicate this descriptor at set-up to learn whether they may map our buffers.
   const int probeFd = memfd_create("ringlab-probe", MFD_CLOEXEC);
   own->probeFd = probeFd;
