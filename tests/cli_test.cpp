@@ -706,30 +706,45 @@ TEST(CliBench, RooflinePricesEveryRow) {
     EXPECT_NE(r.out.find(size, table), std::string::npos) << "no roofline row for" << size;
 }
 
+// A tcp bench of 1 KiB and 64 KiB float32 at `ranks` ranks with --roofline, and its JSON.
+struct TcpRooflineRun {
+  RunResult result;
+  std::string json;
+  Json doc;
+};
+
+TcpRooflineRun runTcpRoofline(const char* ranks) {
+  const std::string path = makeTempFile("tcp_roofline");
+  TcpRooflineRun run{
+      runRinglab({"bench", "-p", ranks, "--transport", "tcp", "-b", "1K", "-e", "64K", "-f", "64",
+                  "-n", "2", "-w", "1", "--roofline", "--json", path})};
+  run.json = slurp(path);
+  std::remove(path.c_str());
+  try {
+    run.doc = JsonParser(run.json).parseDocument();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what() << "\n--- json ---\n" << run.json;
+  }
+  return run;
+}
+
 // tcp: a ring sends and receives in every step, so its wire bytes (n per rank at p = 2) go at the
 // two-way loopback rate, measured beside the one-way one; the text and the JSON say so.
 TEST(CliBench, TcpRooflineAtTheTwoWayLoopbackRate) {
-  const std::string path = makeTempFile("tcp_roofline");
-  const RunResult r = runRinglab({"bench", "-p", "2", "--transport", "tcp", "-b", "1K", "-e", "64K",
-                                  "-f", "64", "-n", "2", "-w", "1", "--roofline", "--json", path});
-  const std::string text = slurp(path);
-  std::remove(path.c_str());
-  expectSuccess(r);
-  SCOPED_TRACE(r.describe() + "\n--- json ---\n" + text);
-  EXPECT_NE(r.out.find("at the two-way rate ("), std::string::npos);
-  Json doc;
-  try {
-    doc = JsonParser(text).parseDocument();
-  } catch (const std::exception& e) {
-    FAIL() << e.what();
-  }
-  const Json* roof = doc.find("roofline");
+  const TcpRooflineRun run = runTcpRoofline("2");
+  expectSuccess(run.result);
+  SCOPED_TRACE(run.result.describe() + "\n--- json ---\n" + run.json);
+  EXPECT_NE(run.result.out.find("at the two-way rate ("), std::string::npos);
+  const Json* roof = run.doc.find("roofline");
   ASSERT_NE(roof, nullptr);
   const Json* oneWay = roof->find("loopback_GBps");
   const Json* twoWay = roof->find("loopback_two_way_GBps");
   ASSERT_TRUE(oneWay && twoWay);
   EXPECT_GT(oneWay->number, 0);
   EXPECT_GT(twoWay->number, 0);
+  // A ring of two is the pair: no ring measured.
+  ASSERT_NE(roof->find("loopback_ring_connections"), nullptr);
+  EXPECT_EQ(roof->find("loopback_ring_connections")->kind, Json::Kind::Null);
   const Json* rows = roof->find("rows");
   ASSERT_TRUE(rows && rows->items.size() == 2);
   for (const Json& row : rows->items) {
@@ -741,6 +756,42 @@ TEST(CliBench, TcpRooflineAtTheTwoWayLoopbackRate) {
     const double reduced =
         row.find("reduce_bytes")->number / (row.find("reduce_GBps")->number * 1e9);
     EXPECT_NEAR(row.find("roofline_us")->number, std::max(wire, reduced) * 1e6,
+                1e-9 * row.find("roofline_us")->number);
+  }
+}
+
+// tcp at p = 4: the loopback is also measured as a ring of four connections at once, and all
+// ranks' bytes (6 x n for the ring) are no faster than the loopback's total rate, the most of the
+// ring's, the pair's both ways and one way; each row says which rate priced it.
+TEST(CliBench, TcpRooflineOfFourRanksSaysWhichRatePricedIt) {
+  const TcpRooflineRun run = runTcpRoofline("4");
+  expectSuccess(run.result);
+  SCOPED_TRACE(run.result.describe() + "\n--- json ---\n" + run.json);
+  EXPECT_NE(run.result.out.find("a ring's of 4 connections at once ("), std::string::npos);
+  const Json* roof = run.doc.find("roofline");
+  ASSERT_NE(roof, nullptr);
+  ASSERT_NE(roof->find("loopback_ring_connections"), nullptr);
+  EXPECT_EQ(roof->find("loopback_ring_connections")->number, 4);
+  const double oneWay = roof->find("loopback_GBps")->number * 1e9;
+  const double twoWay = roof->find("loopback_two_way_GBps")->number * 1e9;
+  const double ring = roof->find("loopback_ring_GBps")->number * 1e9;
+  ASSERT_GT(ring, 0);
+  const double total = std::max({4 * ring, 2 * twoWay, oneWay});
+  const std::string totalFrom = total == 4 * ring     ? "ring of 4"
+                                : total == 2 * twoWay ? "all ranks, two-way"
+                                                      : "all ranks, one-way";
+  const Json* rows = roof->find("rows");
+  ASSERT_TRUE(rows && rows->items.size() == 2);
+  for (const Json& row : rows->items) {
+    const double size = row.find("size_bytes")->number;
+    EXPECT_EQ(row.find("wire_bytes")->number, 1.5 * size);  // 2(p-1)/p n per rank
+    EXPECT_EQ(row.find("all_ranks_wire_bytes")->number, 6 * size);
+    const double busiest =
+        std::max(1.5 * size / twoWay,
+                 row.find("reduce_bytes")->number / (row.find("reduce_GBps")->number * 1e9));
+    const double shared = 6 * size / total;
+    EXPECT_EQ(row.find("loopback_rate")->string, shared > busiest ? totalFrom : "two-way");
+    EXPECT_NEAR(row.find("roofline_us")->number, std::max(busiest, shared) * 1e6,
                 1e-9 * row.find("roofline_us")->number);
   }
 }

@@ -170,6 +170,70 @@ TEST(Roofline, TcpStepsThatOnlySendOrOnlyReceiveGoAtTheOneWayRate) {
   EXPECT_NEAR(r.seconds, 512 / 0.5e9 + 2560 / 1e9, 1e-15);
 }
 
+// Four ranks on two cores: the ring's connections share the cores, and the loopback's total rate
+// (the most of one way, the pair both ways and the ring of four at once) bounds all ranks' bytes.
+MachineRates withRing(double perConnection) {
+  MachineRates rates = kRates;  // one way 1 GB/s, two-way 0.5 GB/s per direction: 1 GB/s in all
+  rates.cores = 2;
+  rates.loopbackRingBytesPerSecond = perConnection;
+  rates.loopbackRingConnections = kP;
+  return rates;
+}
+
+TEST(Roofline, TcpRingOfMoreRanksThanCoresAtTheRingsRate) {
+  const TransportTraffic tcp = transportTraffic("tcp");
+  // The ring carries 4 x 0.3 = 1.2 GB/s, the most: all 4 x 6144 B at it, which is each rank's
+  // 6144 B at the ring's 0.3 GB/s per connection, slower than the pair's 0.5.
+  const Roofline ring = roofline(ring4(), kCount, DataType::Float32, tcp, withRing(0.3e9));
+  EXPECT_DOUBLE_EQ(ring.allRanksWireBytes, 4 * 6144);
+  EXPECT_EQ(ring.loopbackLimit, LoopbackLimit::AllRanksRing);
+  EXPECT_NEAR(ring.seconds, 6144 / 0.3e9, 1e-15);
+  // The ring carries 4 x 0.2 = 0.8 GB/s, less than the pair both ways (2 x 0.5): the pair's total
+  // is the bound (the ring's ranks need not all be busy at every moment).
+  const Roofline pair = roofline(ring4(), kCount, DataType::Float32, tcp, withRing(0.2e9));
+  EXPECT_EQ(pair.loopbackLimit, LoopbackLimit::AllRanksTwoWay);
+  EXPECT_NEAR(pair.seconds, 4 * 6144 / 1e9, 1e-15);
+  // One way faster than the pair's total: it is the total.
+  MachineRates oneWay = withRing(0.2e9);
+  oneWay.loopbackBytesPerSecond = 1.5e9;
+  const Roofline one = roofline(ring4(), kCount, DataType::Float32, tcp, oneWay);
+  EXPECT_EQ(one.loopbackLimit, LoopbackLimit::AllRanksOneWay);
+  EXPECT_NEAR(one.seconds, 4 * 6144 / 1.5e9, 1e-15);
+  // With cores enough, the ring's connections go as fast as the pair's: the busiest rank's time.
+  const Roofline fast = roofline(ring4(), kCount, DataType::Float32, tcp, withRing(0.6e9));
+  EXPECT_EQ(fast.loopbackLimit, LoopbackLimit::BusiestRank);
+  EXPECT_NEAR(fast.seconds, 6144 / 0.5e9, 1e-15);
+  // Shared memory ignores the loopback.
+  EXPECT_NEAR(roofline(ring4(), kCount, DataType::Float32, transportTraffic("shm"), withRing(0.3e9))
+                  .seconds,
+              2 * kRing4ThroughSlots, 1e-15);
+}
+
+TEST(Roofline, TcpTreeStepsAreBoundByTheLoopbacksTotalRateToo) {
+  // Four ranks, one block of 1024 B: 1 -> 0 and 3 -> 2, then 2 -> 0 (a reduce), 0 -> 2, then
+  // 0 -> 1 and 2 -> 3 (a broadcast). Ranks 0 and 2 each move 4 x 1024 B one way; six transfers
+  // cross the loopback, 6144 B in all.
+  schedule::Schedule s;
+  s.ranks = kP;
+  s.blocks = 1;
+  using schedule::RecvMode;
+  s.steps.push_back({"reduce", {{1, 0, 0, 1, RecvMode::Reduce}, {3, 2, 0, 1, RecvMode::Reduce}}});
+  s.steps.push_back({"reduce", {{2, 0, 0, 1, RecvMode::Reduce}}});
+  s.steps.push_back({"broadcast", {{0, 2, 0, 1, RecvMode::Copy}}});
+  s.steps.push_back({"broadcast", {{0, 1, 0, 1, RecvMode::Copy}, {2, 3, 0, 1, RecvMode::Copy}}});
+  const TransportTraffic tcp = transportTraffic("tcp");
+  // Without a ring measured: the busiest rank's 4096 B at the one-way 1 GB/s.
+  const Roofline alone = roofline(s, 256, DataType::Float32, tcp, kRates);
+  EXPECT_DOUBLE_EQ(alone.wireBytes, 4096);
+  EXPECT_EQ(alone.loopbackLimit, LoopbackLimit::BusiestRank);
+  EXPECT_NEAR(alone.seconds, 4096 / 1e9, 1e-15);
+  // With the ring's 1.2 GB/s total: 6144 B over it, slower than the busiest rank.
+  const Roofline shared = roofline(s, 256, DataType::Float32, tcp, withRing(0.3e9));
+  EXPECT_DOUBLE_EQ(shared.allRanksWireBytes, 6144);
+  EXPECT_EQ(shared.loopbackLimit, LoopbackLimit::AllRanksRing);
+  EXPECT_NEAR(shared.seconds, 6144 / 1.2e9, 1e-15);
+}
+
 TEST(Roofline, RingAtTwoRanksSendsTheWholeBuffer) {
   // p = 2: 2(p-1)/p n = n. An odd count splits 4 + 3 doubles: the rank that copies the larger
   // block (copies are slower here than reductions) is the busiest: 32 B copied, 24 B reduced.
@@ -198,6 +262,10 @@ TEST(Roofline, BadRatesAndTransportsAreNamed) {
       },
       {"segment size 0"});
   expectInvalid([] { transportTraffic("mpi"); }, {"mpi", "inproc, shm and tcp"});
+  MachineRates noRing = withRing(std::nan(""));
+  expectInvalid(
+      [&] { roofline(ring4(), kCount, DataType::Float32, transportTraffic("tcp"), noRing); },
+      {"ring loopback rate", "nan", "4 connections"});
   // A rate a row does not need is not asked for: a single rank moves nothing.
   const auto one = schedule::ringAllReduce(RingOrder::identity(1));
   EXPECT_EQ(roofline(one, kCount, DataType::Float32, transportTraffic("shm"), {}).seconds, 0);
@@ -214,9 +282,13 @@ TEST(MachineRates, PositiveAtAwkwardSizes) {
     EXPECT_GT(r.slotCopyOutBytesPerSecond, 0) << r.bytes;
     EXPECT_GT(r.slotReduceBytesPerSecond, 0) << r.bytes;
   }
-  const measure::LoopbackRates loopback = measure::measureLoopbackRates();
+  const measure::LoopbackRates loopback = measure::measureLoopbackRates(3);
   EXPECT_GT(loopback.oneWayBytesPerSecond, 0);
   EXPECT_GT(loopback.twoWayBytesPerSecond, 0);
+  EXPECT_GT(loopback.ringBytesPerSecond, 0);
+  EXPECT_EQ(loopback.ringConnections, 3);
+  // A ring of two is the pair: not measured again.
+  EXPECT_EQ(measure::measureLoopbackRates(2).ringConnections, 0);
 }
 
 // The size the roofline asks shm for is the one its sends use: the default, or

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <utility>
@@ -147,31 +148,66 @@ double transferSeconds(const std::vector<std::pair<int, int>>& pairs, std::size_
 
 }  // namespace
 
-LoopbackRates measureLoopbackRates() {
-  constexpr std::size_t kTransfer = 64u << 20, kChunk = 1u << 20;
-  Fd listener(::socket(AF_INET, SOCK_STREAM, 0));
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  check(::bind(listener.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), "bind");
-  check(::listen(listener.fd, 1), "listen");
-  check(::getsockname(listener.fd, reinterpret_cast<sockaddr*>(&addr), &len), "getsockname");
-  Fd a(::socket(AF_INET, SOCK_STREAM, 0));
-  check(::connect(a.fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), "connect");
-  Fd b(::accept(listener.fd, nullptr, nullptr));
+namespace {
+
+// A listening socket on 127.0.0.1 (an ephemeral port) and the connections made to it.
+class Loopback {
+ public:
+  Loopback() : listener_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    addr_.sin_family = AF_INET;
+    addr_.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr_;
+    check(::bind(listener_.fd, reinterpret_cast<sockaddr*>(&addr_), sizeof addr_), "bind");
+    check(::listen(listener_.fd, 1), "listen");  // each connection accepted as it is made
+    check(::getsockname(listener_.fd, reinterpret_cast<sockaddr*>(&addr_), &len), "getsockname");
+  }
+
+  // A new connection: (the connecting end, the accepted end), kept open as long as this.
+  std::pair<int, int> connect() {
+    const int a = ends_.emplace_back(std::make_unique<Fd>(::socket(AF_INET, SOCK_STREAM, 0)))->fd;
+    check(::connect(a, reinterpret_cast<sockaddr*>(&addr_), sizeof addr_), "connect");
+    const int b =
+        ends_.emplace_back(std::make_unique<Fd>(::accept(listener_.fd, nullptr, nullptr)))->fd;
+    return {a, b};
+  }
+
+ private:
+  Fd listener_;
+  sockaddr_in addr_{};
+  std::vector<std::unique_ptr<Fd>> ends_;
+};
+
+}  // namespace
+
+LoopbackRates measureLoopbackRates(int ringConnections) {
+  constexpr std::size_t kTransfer = 64u << 20, kRingTransfer = 128u << 20, kChunk = 1u << 20;
+  const int ring = ringConnections >= 3 ? ringConnections : 0;
+  Loopback loopback;
+  const auto [a, b] = loopback.connect();
+  const std::vector<std::pair<int, int>> oneWay{{a, b}}, twoWay{{a, b}, {b, a}};
+  // Connection i carries rank i's sends to rank i + 1 (its connecting end) and rank i + 1's
+  // receives; every rank sends and receives at once, as in a ring's step.
+  std::vector<std::pair<int, int>> ringPairs;
+  for (int i = 0; i < ring; ++i) ringPairs.push_back(loopback.connect());
+  const std::size_t ringBytes =
+      ring ? std::max<std::size_t>(kChunk, kRingTransfer / static_cast<std::size_t>(ring)) : 0;
   const std::vector<std::byte> out(kChunk, std::byte{1});
-  std::vector<std::vector<std::byte>> in(2, std::vector<std::byte>(kChunk));
-  const std::vector<std::pair<int, int>> oneWay{{a.fd, b.fd}}, twoWay{{a.fd, b.fd}, {b.fd, a.fd}};
-  double bestOne = 1e300, bestTwo = 1e300;
-  for (int rep = 0; rep < 6; ++rep) {  // the first warms the connection's buffers
+  std::vector<std::vector<std::byte>> in(std::max<std::size_t>(2, ringPairs.size()),
+                                         std::vector<std::byte>(kChunk));
+  double bestOne = 1e300, bestTwo = 1e300, bestRing = 1e300;
+  for (int rep = 0; rep < 6; ++rep) {  // the first warms the connections' buffers
     const double one = transferSeconds(oneWay, kTransfer, out, in);
     const double two = transferSeconds(twoWay, kTransfer, out, in);
+    const double inRing = ring ? transferSeconds(ringPairs, ringBytes, out, in) : 0;
     if (rep == 0) continue;
     bestOne = std::min(bestOne, one);
     bestTwo = std::min(bestTwo, two);
+    bestRing = std::min(bestRing, inRing);
   }
-  return {kTransfer / bestOne, kTransfer / bestTwo};
+  return {.oneWayBytesPerSecond = kTransfer / bestOne,
+          .twoWayBytesPerSecond = kTransfer / bestTwo,
+          .ringBytesPerSecond = ring ? static_cast<double>(ringBytes) / bestRing : 0,
+          .ringConnections = ring};
 }
 
 }  // namespace ringlab::measure

@@ -44,9 +44,12 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
   if (ranksTransport) report.traffic.singleCopyBytes = ranksTransport->singleCopyBytes();
   report.cores = cores;
   if (report.traffic.network) {
-    const LoopbackRates loopback = measureLoopbackRates();
+    // The ring of the job's ranks: at p = 2 it is the pair, measured both ways already.
+    const LoopbackRates loopback = measureLoopbackRates(config.ranks);
     report.loopbackBytesPerSecond = loopback.oneWayBytesPerSecond;
     report.loopbackTwoWayBytesPerSecond = loopback.twoWayBytesPerSecond;
+    report.loopbackRingBytesPerSecond = loopback.ringBytesPerSecond;
+    report.loopbackRingConnections = loopback.ringConnections;
   }
   std::vector<RowPlan> plans;
   std::map<std::string, std::vector<std::uint64_t>> passSizes;  // per datatype
@@ -78,6 +81,8 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
                  .slotReduceBytesPerSecond = measured.slotReduceBytesPerSecond,
                  .loopbackBytesPerSecond = report.loopbackBytesPerSecond,
                  .loopbackTwoWayBytesPerSecond = report.loopbackTwoWayBytesPerSecond,
+                 .loopbackRingBytesPerSecond = report.loopbackRingBytesPerSecond,
+                 .loopbackRingConnections = report.loopbackRingConnections,
                  .cores = cores};
     // The profile's gamma is a float32 sum's (calibrate's kCalibrateReduceType).
     if (config.profile && type == DataType::Float32) {
@@ -95,7 +100,18 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
   return report;
 }
 
-const char* loopbackRateUsed(const model::Roofline& roof) {
+std::string loopbackRateUsed(const RooflineRow& row) {
+  switch (row.roof.loopbackLimit) {
+    case model::LoopbackLimit::AllRanksRing:
+      return "ring of " + std::to_string(row.rates.loopbackRingConnections);
+    case model::LoopbackLimit::AllRanksTwoWay:
+      return "all ranks, two-way";
+    case model::LoopbackLimit::AllRanksOneWay:
+      return "all ranks, one-way";
+    case model::LoopbackLimit::BusiestRank:
+      break;
+  }
+  const model::Roofline& roof = row.roof;
   if (roof.wireBytes == 0) return "none";
   if (roof.twoWayWireBytes == roof.wireBytes) return "two-way";
   return roof.twoWayWireBytes == 0 ? "one-way" : "two-way and one-way";
@@ -124,7 +140,8 @@ nlohmann::json toJson(const RooflineReport& report) {
                        {"wire_bytes", r.roof.wireBytes}});
     if (report.traffic.network) {
       row["two_way_wire_bytes"] = r.roof.twoWayWireBytes;
-      row["loopback_rate"] = loopbackRateUsed(r.roof);
+      row["all_ranks_wire_bytes"] = r.roof.allRanksWireBytes;
+      row["loopback_rate"] = loopbackRateUsed(r);
     }
   }
   nlohmann::json out = {{"transport", report.transport},
@@ -137,6 +154,12 @@ nlohmann::json toJson(const RooflineReport& report) {
   if (report.traffic.network) {
     out["loopback_GBps"] = report.loopbackBytesPerSecond / 1e9;
     out["loopback_two_way_GBps"] = report.loopbackTwoWayBytesPerSecond / 1e9;
+    // null below three ranks: a ring of two is the pair.
+    const bool ring = report.loopbackRingConnections > 0;
+    out["loopback_ring_connections"] =
+        ring ? nlohmann::json(report.loopbackRingConnections) : nlohmann::json();
+    out["loopback_ring_GBps"] =
+        ring ? nlohmann::json(report.loopbackRingBytesPerSecond / 1e9) : nlohmann::json();
   }
   // null: no message skips the slots.
   out["single_copy_bytes"] = report.traffic.singleCopyBytes == model::kNeverSingleCopy

@@ -115,11 +115,38 @@ std::vector<WireBytes> wireBytes(const schedule::Schedule& schedule, std::uint64
   return wire;
 }
 
+// The loopback's total rate, all connections together: the most any measurement carried. Only
+// with a ring of connections measured: one connection or a pair says nothing of what more of them
+// carry on a host with more cores.
+struct TotalRate {
+  double bytesPerSecond = 0;
+  LoopbackLimit from = LoopbackLimit::BusiestRank;
+};
+
+TotalRate loopbackTotal(const MachineRates& rates) {
+  TotalRate best{.bytesPerSecond = rates.loopbackRingConnections * rates.loopbackRingBytesPerSecond,
+                 .from = LoopbackLimit::AllRanksRing};
+  if (!std::isfinite(best.bytesPerSecond) || best.bytesPerSecond <= 0)
+    throwInvalid(
+        "roofline: ring loopback rate = " + std::to_string(rates.loopbackRingBytesPerSecond) +
+        " bytes/s over " + std::to_string(rates.loopbackRingConnections) +
+        " connections: must be a finite rate > 0");
+  // The pair's rates where measured (a rate of 0 was not), and faster.
+  const TotalRate pair[] = {{2 * rates.loopbackTwoWayBytesPerSecond, LoopbackLimit::AllRanksTwoWay},
+                            {rates.loopbackBytesPerSecond, LoopbackLimit::AllRanksOneWay}};
+  for (const TotalRate& other : pair) {
+    if (std::isfinite(other.bytesPerSecond) && other.bytesPerSecond > best.bytesPerSecond)
+      best = other;
+  }
+  return best;
+}
+
 Roofline overNetwork(const schedule::Schedule& schedule, std::uint64_t count, DataType type,
                      const MachineRates& rates) {
   Roofline result;
   const std::vector<WireBytes> wire = wireBytes(schedule, count, type);
-  const auto volume = schedule::countVolume(schedule, count, type).perRank;
+  const schedule::VolumeReport counted = schedule::countVolume(schedule, count, type);
+  const auto& volume = counted.perRank;
   for (int r = 0; r < schedule.ranks; ++r) {
     const double reduced = static_cast<double>(volume[r].reducedBytes);
     const double wireSeconds =
@@ -133,8 +160,19 @@ Roofline overNetwork(const schedule::Schedule& schedule, std::uint64_t count, Da
                 .twoWayWireBytes = wire[r].twoWay,
                 .seconds = seconds};
   }
-  // Not shared over the cores: the loopback rates are of one connection, not per core, and small
-  // messages in flight both ways beat them.
+  // Each byte sent crosses the loopback once.
+  const double allRanksWire = static_cast<double>(counted.totalSentBytes);
+  result.allRanksWireBytes = allRanksWire;
+  // All ranks' connections share the cores: no faster than the loopback's total rate. Small
+  // messages in flight both ways can still beat it: the figure is for the large sizes.
+  if (rates.loopbackRingConnections > 0 && allRanksWire > 0) {
+    const TotalRate total = loopbackTotal(rates);
+    const double shared = allRanksWire / total.bytesPerSecond;
+    if (shared > result.seconds) {
+      result.seconds = shared;
+      result.loopbackLimit = total.from;
+    }
+  }
   return result;
 }
 

@@ -18,12 +18,20 @@ std::string passes(const model::TransportTraffic& t) {
 
 std::string counted(const measure::RooflineReport& r) {
   if (r.traffic.network) {
+    const std::string shared =
+        r.loopbackRingConnections == 0
+            ? ""
+            : fmt::format(
+                  "; all ranks' bytes no faster than the loopback's total rate, the most of the "
+                  "pair's and a ring's of {} connections at once ({:.2f} GB/s each)",
+                  r.loopbackRingConnections, r.loopbackRingBytesPerSecond / 1e9);
     return fmt::format(
         "{}: per step, a rank's larger of sent and received bytes over one loopback connection: "
         "while it sends and receives at once at the two-way rate ({:.2f} GB/s per direction), "
-        "otherwise at the one-way rate ({:.2f} GB/s); column `wire` says which; its reductions "
+        "otherwise at the one-way rate ({:.2f} GB/s){}; column `wire` says which; its reductions "
         "overlapped; {} cores",
-        r.transport, r.loopbackTwoWayBytesPerSecond / 1e9, r.loopbackBytesPerSecond / 1e9, r.cores);
+        r.transport, r.loopbackTwoWayBytesPerSecond / 1e9, r.loopbackBytesPerSecond / 1e9, shared,
+        r.cores);
   }
   return fmt::format(
       "{}: {}, the last pass the reduce where the schedule reduces; copy and reduce rates of one "
@@ -45,7 +53,7 @@ std::string rooflineTable(const measure::RooflineReport& r) {
                         row.bytes, row.dtype, row.op, row.algorithm, row.timeUs,
                         row.roof.seconds * 1e6, row.ofRoofline * 100,
                         row.rates.copyBytesPerSecond / 1e9, row.rates.reduceBytesPerSecond / 1e9);
-    text += r.traffic.network ? fmt::format(" {}\n", measure::loopbackRateUsed(row.roof)) : "\n";
+    text += r.traffic.network ? fmt::format(" {}\n", measure::loopbackRateUsed(row)) : "\n";
   }
   return text;
 }

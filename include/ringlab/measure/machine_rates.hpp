@@ -1,9 +1,9 @@
 #pragma once
 // This machine's own rates, for the roofline (model/roofline.hpp): one core's copy rate
 // (copyBytes), a datatype's reduction rate (reduce, sum, in place: out = out + in), each between
-// buffers of the message's size and with one side in shm's slots, per message size, and one TCP
-// connection's rates over the loopback, one way and both ways at once. Timed here; the arithmetic
-// is model's.
+// buffers of the message's size and with one side in shm's slots, per message size, and the
+// loopback's rates per TCP connection: one way, both ways at once, and in a ring of the job's
+// ranks. Timed here; the arithmetic is model's.
 #include <cstdint>
 #include <vector>
 
@@ -32,18 +32,26 @@ struct SizeRates {
 // noise).
 std::vector<SizeRates> measureSizeRates(const std::vector<std::uint64_t>& sizes, DataType type);
 
-// Bytes per second through one TCP connection over 127.0.0.1.
+// Bytes per second over 127.0.0.1, per connection.
 struct LoopbackRates {
-  // One direction alone: a sender thread and a receiver thread.
+  // One connection, one direction alone: a sender thread and a receiver thread.
   double oneWayBytesPerSecond = 0;
-  // Per direction, with both directions at once (a sender and a receiver thread at each end), as
-  // a ring rank sends to one neighbour while it receives from the other: on one host both
-  // directions' kernel copies share the cores, so each gets less than one direction alone.
+  // One connection, per direction, with both directions at once (a sender and a receiver thread
+  // at each end), as a ring rank sends to one neighbour while it receives from the other: on one
+  // host both directions' kernel copies share the cores, so each gets less than one direction
+  // alone.
   double twoWayBytesPerSecond = 0;
+  // A ring of ringConnections connections (i -> i + 1), all busy at once, a sender and a receiver
+  // thread each: per connection. As a ring of that many ranks uses the loopback: where the
+  // connections outnumber the cores, their kernel copies share them. 0 where ringConnections < 3
+  // (a ring of two is the two-way pair).
+  double ringBytesPerSecond = 0;
+  int ringConnections = 0;
 };
 
-// Each rate the best of a few transfers of 64 MiB (per direction). Throws Error(Transport) when
-// no socket can be made or a transfer falls short.
-LoopbackRates measureLoopbackRates();
+// Each rate the best of a few transfers (64 MiB per direction for the pair; 128 MiB in all, at
+// least 1 MiB a connection, for the ring). Throws Error(Transport) when no socket can be made or a
+// transfer falls short.
+LoopbackRates measureLoopbackRates(int ringConnections);
 
 }  // namespace ringlab::measure

@@ -31,6 +31,8 @@ struct RooflineReport {
   int cores = 1;
   double loopbackBytesPerSecond = 0;        // tcp only: one direction alone
   double loopbackTwoWayBytesPerSecond = 0;  // tcp only: per direction, both at once
+  double loopbackRingBytesPerSecond = 0;    // tcp only: per connection, a ring of p at once
+  int loopbackRingConnections = 0;          // tcp only: p, or 0 (not measured) below 3 ranks
   bool reduceFromProfile = false;           // float32 reduce rates from the profile's gamma
   std::vector<RooflineRow> rows;
 };
@@ -44,15 +46,18 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
                          int cores);
 
 // "roofline": {transport, copies, segment_bytes, single_copy_bytes (null: never), cores,
-// loopback_GBps and loopback_two_way_GBps (tcp), reduce_rate_from, rows: [{size_bytes,
-// pass_bytes, dtype, op, algorithm, time_us, roofline_us, of_roofline, copy_GBps, reduce_GBps,
-// slot_copy_in_GBps, slot_copy_out_GBps, slot_reduce_GBps, copy_bytes, slot_bytes, reduce_bytes,
-// wire_bytes, and for tcp two_way_wire_bytes and loopback_rate}]}: the part `bench --json` adds
+// loopback_GBps, loopback_two_way_GBps, loopback_ring_GBps and loopback_ring_connections (tcp; the
+// ring's null below three ranks), reduce_rate_from, rows: [{size_bytes, pass_bytes, dtype, op,
+// algorithm, time_us, roofline_us, of_roofline, copy_GBps, reduce_GBps, slot_copy_in_GBps,
+// slot_copy_out_GBps, slot_reduce_GBps, copy_bytes, slot_bytes, reduce_bytes, wire_bytes, and for
+// tcp two_way_wire_bytes, all_ranks_wire_bytes and loopback_rate}]}: the part `bench --json` adds
 // beside the record.
 nlohmann::json toJson(const RooflineReport& report);
 
-// Which loopback rate priced a row's wire bytes: "two-way", "one-way", "two-way and one-way", or
-// "none" (no bytes on the wire).
-const char* loopbackRateUsed(const model::Roofline& roof);
+// Which loopback rate priced a row's wire bytes: the busiest rank's at the pair's rates,
+// "two-way", "one-way", "two-way and one-way", or "none" (no bytes on the wire); or all ranks'
+// bytes at the loopback's total rate, as the ring measured it ("ring of 4"), or the pair ("all
+// ranks, two-way", "all ranks, one-way").
+std::string loopbackRateUsed(const RooflineRow& row);
 
 }  // namespace ringlab::measure

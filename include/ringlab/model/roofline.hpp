@@ -18,6 +18,12 @@
 //     rest at the one-way rate. A ring sends and receives in every step, so all its bytes go at
 //     the two-way rate; a schedule whose rank only sends or only receives in a step (a tree's
 //     reduce, a broadcast) gets the one-way rate there. Overlapped at best with its reductions.
+//     Where a ring of the job's ranks was measured (MachineRates::loopbackRingConnections), the
+//     ranks' connections share the host's cores: the wire time is also at least all ranks' bytes
+//     over the loopback's total rate, the most bytes per second it carried in any measurement
+//     (one connection one way, a pair both ways, the ring all at once). For a ring, whose ranks
+//     send equal bytes in every step, that is each rank's bytes at the ring's per-connection rate
+//     where that is the slowest; for any other schedule (a tree's steps) it is a bound too.
 // Shared memory: ranks share the host's cores, so the roofline is also at least the memory
 // passes of all ranks over min(p, cores) cores.
 #include <cstdint>
@@ -54,14 +60,22 @@ struct MachineRates {
   double slotReduceBytesPerSecond = 0;      // a buffer reduced with a slot into a buffer
   double loopbackBytesPerSecond = 0;        // tcp only: one direction alone
   double loopbackTwoWayBytesPerSecond = 0;  // tcp only: per direction, both directions at once
+  double loopbackRingBytesPerSecond = 0;    // tcp only: per connection, a ring of them at once
+  int loopbackRingConnections = 0;          // the ring's connections; 0: not measured
   int cores = 1;
 };
+
+// What set a tcp row's wire time: the busiest rank's bytes at the pair's rates, or all ranks'
+// bytes at the loopback's total rate, as measured by the ring, the pair both ways or one way.
+enum class LoopbackLimit { BusiestRank, AllRanksRing, AllRanksTwoWay, AllRanksOneWay };
 
 // The busiest rank's passes (bytes) and the roofline time.
 struct Roofline {
   double copyBytes = 0, reduceBytes = 0, wireBytes = 0;  // of the busiest rank
   double slotBytes = 0;  // of copyBytes + reduceBytes, those that go through slots (both sides)
-  double twoWayWireBytes = 0;  // of wireBytes, those priced at the two-way loopback rate
+  double twoWayWireBytes = 0;    // of wireBytes, those priced at the two-way loopback rate
+  double allRanksWireBytes = 0;  // tcp: all ranks' bytes over the loopback
+  LoopbackLimit loopbackLimit = LoopbackLimit::BusiestRank;
   double seconds = 0;
 };
 
