@@ -3,10 +3,13 @@ each round, the worst and the median over rounds, a wrong round marked, and issu
 judged by the worst round, one met and one missed of each kind (against peers, busbw against a
 baseline, share of the roofline read from the bench JSON, right in every round); ratios like for like
 (ringlab's in-place row against Gloo and torch, which reduce in place; its out-of-place row against
-MPI); and a results.csv of the format before rounds (one round, no round column).
+MPI); the ring's time per step against Open MPI's per step of its own algorithm (met and missed, p = 4
+and 2) and against Open MPI's forced ring; Open MPI's algorithm per size as observed; and a
+results.csv of the format before rounds (one round, no round column).
 
 Usage: peers_report_test.py REPORT_PY"""
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -68,6 +71,19 @@ LIKE_FOR_LIKE = (
     + each_round("ringlab", "shm", MIB, 1000) + each_round("ringlab", "shm/in-place", MIB, 400)
     + each_round("ringlab", "shm+auto", MIB, 960) + each_round("ringlab", "shm+auto/in-place", MIB, 750)
 )
+# The ring's time per step against Open MPI's per step of the algorithm Open MPI runs, p = 4 (ring:
+# 6 steps): at 1 KiB recursive doubling (2 steps), 10/2 against 24/6: 1.25 in every round; at 4 KiB
+# recursive doubling, 10/2 against 40/6, 40/6, 30/6: 0.75, 0.75, 1.00; at 64 KiB Rabenseifner (4 steps),
+# 100/4 against 120/6: 1.25. p = 2 (ring: 2 steps) at 256 KiB, Rabenseifner (2 steps): 100/2 against
+# 50/2 (GOAL_ROWS): 2.00. Ring to ring: Open MPI's forced ring 30 at 1 KiB against 24: 1.25; 50 at 64 KiB
+# against 120: 0.42, where it is faster than Open MPI's default but never the best peer.
+PER_STEP = (
+    each_round("ringlab", "shm", KIB, 24, p=4) + each_round("openmpi", "MPI_Allreduce+ring", KIB, 30, p=4)
+    + [row("ringlab", "shm", 4 * KIB, 40, 1, p=4), row("ringlab", "shm", 4 * KIB, 40, 2, p=4),
+       row("ringlab", "shm", 4 * KIB, 30, 3, p=4)]
+    + each_round("openmpi", "MPI_Allreduce", 64 * KIB, 100, p=4) + each_round("ringlab", "shm", 64 * KIB, 120, p=4)
+    + each_round("openmpi", "MPI_Allreduce+ring", 64 * KIB, 50, p=4)
+)
 BASELINE = [row("ringlab", "shm", 32 * MIB, 200, 1, busbw=4), row("ringlab", "shm", 64 * MIB, 800, 1, busbw=4)]
 # Each bench JSON's share of the roofline, per size, by (variant, p, round).
 ROOFLINES = {
@@ -76,6 +92,34 @@ ROOFLINES = {
     ("tcp", 2, 1): {64 * MIB: 0.75}, ("tcp", 2, 2): {64 * MIB: 0.8}, ("tcp", 2, 3): {64 * MIB: 0.72},
     ("tcp", 4, 1): {64 * MIB: 0.5}, ("tcp", 4, 2): {64 * MIB: 0.9}, ("tcp", 4, 3): {64 * MIB: 0.9},
 }
+
+
+# What Open MPI 4.1.4 ran on one host, observed with pml monitoring (rank 0's messages per peer in one
+# MPI_Allreduce, float32 sum): recursive doubling sends the whole vector once to each of log2 p peers,
+# the ring 2(p-1) p-ths to rank + 1, Rabenseifner halves to rank ^ 1, rank ^ 2 and back. At p = 2 the
+# ring and Rabenseifner send the same two halves; both have 2 steps.
+RD, RING, RABENSEIFNER = ("recursive doubling", 1), ("ring", 2), ("Rabenseifner", 2)
+OBSERVED = {
+    2: {4: RD, 16: RD, 64: RD, 256: RD, KIB: RD, 4 * KIB: RING, 8 * KIB: RD, 16 * KIB: RING, 64 * KIB: RING,
+        256 * KIB: RABENSEIFNER, MIB: RABENSEIFNER, 4 * MIB: RABENSEIFNER},
+    4: {4: ("recursive doubling", 2), 16: ("recursive doubling", 2), 4 * KIB: ("recursive doubling", 2),
+        8 * KIB: ("Rabenseifner", 4), 64 * KIB: ("Rabenseifner", 4), 4 * MIB: ("Rabenseifner", 4)},
+}
+
+
+def check_openmpi_rule(report):
+    spec = importlib.util.spec_from_file_location("report", report)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for p, sizes in OBSERVED.items():
+        for size, expected in sizes.items():
+            got = module.openmpi_algorithm(p, size)
+            if got != expected:
+                sys.exit(f"FAIL: openmpi_algorithm({p}, {size}) = {got}, observed {expected}")
+    # Outside the table (p not a power of two, p >= 8): no step count, so no judgement.
+    for p in (3, 8):
+        if module.openmpi_algorithm(p, MIB) is not None:
+            sys.exit(f"FAIL: openmpi_algorithm({p}, 1 MiB) should be None")
 
 
 def table(report, lines, roofline=None, baseline=None):
@@ -104,7 +148,8 @@ def expect(text, needle):
 
 
 def main(report):
-    out = table(report, [HEADER] + ROWS + GOAL_ROWS + IN_PLACE_ROWS, ROOFLINES, BASELINE)
+    check_openmpi_rule(report)
+    out = table(report, [HEADER] + ROWS + GOAL_ROWS + IN_PLACE_ROWS + PER_STEP, ROOFLINES, BASELINE)
     expect(out, "Rounds: 3.")
     # size | best peer | peer us (median over rounds) | shm us | x worst | x median | against | tcp ...
     expect(out, "| 64 KiB | openmpi:MPI_Allreduce | 100.0 | 60.0 | 0.80 | 1.50 | "
@@ -121,6 +166,19 @@ def main(report):
     goal = "| shm p=4: auto >= 1.0x Open MPI | shm+auto |"
     expect(out, goal + " 1 KiB | 8.0 | openmpi:MPI_Allreduce 10.0 | 1.25 | 1.00 | met |")
     expect(out, goal + " 4 KiB | 20.0 | openmpi:MPI_Allreduce 10.0 | 0.50 | 1.00 | MISSED |")
+    goal = "| shm p=4: ring per step >= Open MPI per step of its algorithm | shm |"
+    expect(out, goal + " 1 KiB | 24.0 / 6 | openmpi:MPI_Allreduce 10.0 / 2 (recursive doubling) | 1.25 | 1.00 | met |")
+    expect(out, goal + " 4 KiB | 40.0 / 6 | openmpi:MPI_Allreduce 10.0 / 2 (recursive doubling) | 0.75 | 1.00 | "
+                       "MISSED |")
+    expect(out, goal + " 64 KiB | 120.0 / 6 | openmpi:MPI_Allreduce 100.0 / 4 (Rabenseifner) | 1.25 | 1.00 | met |")
+    expect(out, "| shm p=2: ring per step >= Open MPI per step of its algorithm | shm | 256 KiB | 50.0 / 2 | "
+                "openmpi:MPI_Allreduce 100.0 / 2 (Rabenseifner) | 2.00 | 1.00 | met |")
+    # size | its algorithm | its us | ring us | x per step worst, median | forced ring us | x ring worst, median
+    expect(out, "| 1 KiB | recursive doubling (2) | 10.0 | 24.0 | 1.25 | 1.25 | 30.0 | 1.25 | 1.25 |")
+    expect(out, "| 4 KiB | recursive doubling (2) | 10.0 | 40.0 | 0.75 | 0.75 | - | - | - |")
+    expect(out, "| 64 KiB | Rabenseifner (4) | 100.0 | 120.0 | 1.25 | 1.25 | 50.0 | 0.42 | 0.42 |")
+    expect(out, "| 64 KiB | openmpi:MPI_Allreduce | 100.0 | 120.0 | 0.83 | 0.83 | "
+                "openmpi:MPI_Allreduce, out of place |")
     goal = "| shm p=2, >= 16 MiB: busbw >= 1.6x the baseline's | shm |"
     expect(out, goal + " 32 MiB | 7.00 GB/s | baseline 4.00 GB/s | 1.75 | 1.60 | met |")
     expect(out, goal + " 64 MiB | 5.00 GB/s | baseline 4.00 GB/s | 1.25 | 1.60 | MISSED |")

@@ -5,6 +5,8 @@
 # method for all: warm-up, iterations for about T seconds per size, per-iteration time = the
 # slowest rank's, median reported, every element checked against its closed form.
 #
+# Open MPI also runs with its ring forced (MPI_Allreduce+ring), for a ring-to-ring comparison.
+#
 # Output, in $PEERS_OUT (default build-peers/results-DATE):
 #   results.csv  peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,round
 #                (a run that failed leaves a row with empty time and the reason in note)
@@ -238,6 +240,13 @@ for round in $(seq "$rounds"); do
         run_rows $mpi MPI_Allreduce+malloc-tunables "$p" "$mpi_version" "$out/logs/$mpi-tunables-p$p$tag.log" -- \
           env GLIBC_TUNABLES="$malloc_tunables" "${launcher[@]}" "${extra[@]}" "${program[@]}" \
           --variant MPI_Allreduce+malloc-tunables
+      fi
+      # Open MPI with its ring forced (coll/tuned's allreduce algorithm 4, "ring" in `ompi_info --param
+      # coll tuned --level 5`), so that ringlab's ring is also compared ring to ring.
+      if [ $mpi = openmpi ]; then
+        run_rows $mpi MPI_Allreduce+ring "$p" "$mpi_version" "$out/logs/$mpi-ring-p$p$tag.log" -- \
+          "${launcher[@]}" --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_allreduce_algorithm 4 \
+          "${program[@]}" --variant MPI_Allreduce+ring
       fi
     done
     if wants gloo; then
