@@ -42,7 +42,8 @@ TEST(WaitPolicy, AfterALateYieldSpinsOnlyWhenThePeerRunsElsewhere) {
   // Waits for what never comes: each spins, then yields for a while; one of its yields is late.
   bool holding = false;
   for (int attempt = 0; attempt < 20 && !holding; ++attempt) {
-    EXPECT_FALSE(policy.spinThenYield([] { return false; }, peerSharesOurCore(true)));
+    EXPECT_FALSE(
+        policy.spinThenYield([] { return false; }, peerSharesOurCore(true), [] { return false; }));
     holding = !policy.spinsFirst(peerSharesOurCore(true));
   }
   stop = true;
@@ -54,6 +55,20 @@ TEST(WaitPolicy, AfterALateYieldSpinsOnlyWhenThePeerRunsElsewhere) {
   EXPECT_TRUE(policy.spinsFirst(peerSharesOurCore(false))) << "the peer runs on another core";
   EXPECT_FALSE(policy.spinsFirst(peerSharesOurCore(true))) << "the peer shares our core";
   EXPECT_EQ(asked, before + 2);
+}
+
+// With more ranks than cores a wait asks only whether a small message is due from a rank working on
+// another core; where the caller says no, it never spins and the core question is not asked.
+TEST(WaitPolicy, MoreRanksThanCoresAskOnlyWhetherAWorkingPeerSendsSoon) {
+  transport::WaitPolicy policy(static_cast<int>(std::thread::hardware_concurrency()) + 1);
+  int sharesAsked = 0, soonAsked = 0, looks = 0;
+  const auto shares = [&] { return ++sharesAsked, false; };
+  EXPECT_TRUE(policy.spinThenYield([&] { return ++looks == 3; }, shares,
+                                   [&] { return ++soonAsked, true; }));
+  EXPECT_TRUE(policy.spinThenYield([&] { return ++looks == 6; }, shares,
+                                   [&] { return ++soonAsked, false; }));
+  EXPECT_EQ(soonAsked, 2);
+  EXPECT_EQ(sharesAsked, 0);
 }
 
 }  // namespace

@@ -106,7 +106,7 @@ class InprocTransport final : public Transport {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     // Threads do not say where they run: after a late yield, assume the peer shares our core.
     waitPolicy_.spinThenYield([&] { return slot.state.load(std::memory_order_acquire) == kDone; },
-                              [] { return true; });
+                              [] { return true; }, [] { return false; });
     while (slot.state.load(std::memory_order_acquire) != kDone) {
       throwIfAborted();
       const auto now = std::chrono::steady_clock::now();

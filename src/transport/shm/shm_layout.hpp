@@ -34,9 +34,11 @@ struct alignas(kCacheLine) SegmentHeader {
   std::int32_t ownerPid;
   alignas(kCacheLine) std::atomic<std::uint32_t> doorbell;  // bumped by peers on any change
   alignas(kCacheLine) std::atomic<std::uint32_t> sleeping;  // 1 while the owner sleeps on it
-  // The core the owner last began a wait on (sched_getcpu), written only when it changes: a
-  // waiting peer asks whether it shares that core (WaitPolicy).
+  // The core the owner last began a wait on (sched_getcpu), written only when it changes, and
+  // whether it waits now (1) or works (0): a waiting peer asks whether it shares that core, or
+  // whether the owner works on another one (WaitPolicy).
   alignas(kCacheLine) std::atomic<std::int32_t> cpu;
+  std::atomic<std::uint32_t> waiting;
   alignas(kCacheLine) std::atomic<std::uint32_t> aborted;  // 0, then 1 (being written), then 2
   std::int32_t abortCode;
   std::int32_t abortRank;
