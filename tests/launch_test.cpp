@@ -434,13 +434,20 @@ TEST(Launch, OutputReaderThatExitedStillGetsTheStatusAndTheCleanup) {
   std::filesystem::remove_all(tmp);
 }
 
-// Gone, or a zombie waiting for whoever adopted it.
-bool processEnded(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string line;
-  if (!std::getline(stat, line)) return true;
-  const std::size_t close = line.rfind(')');
-  return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+// Ended and reaped: the launcher adopts what its ranks leave behind and waits for it, so not even a
+// zombie is left when it has exited.
+bool processGone(pid_t pid) {
+  return !std::filesystem::exists("/proc/" + std::to_string(pid));
+}
+
+// The pid a rank's worker wrote to `file`, once it has; 0 if it did not within the deadline.
+pid_t workerPid(const std::string& file, Clock::time_point deadline) {
+  pid_t pid = 0;
+  while (pid == 0 && Clock::now() < deadline) {
+    std::ifstream(file) >> pid;
+    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return pid;
 }
 
 // Ranks run through `sh -c` without exec: each does its work in the shell's child, and rank 1's
@@ -454,11 +461,7 @@ TEST(Launch, EndsWhatRanksStartedThroughAShellEvenWhenStopped) {
   std::vector<pid_t> workers;
   const auto deadline = Clock::now() + std::chrono::seconds(10);
   for (int r = 0; r < 2; ++r) {
-    pid_t pid = 0;
-    while (pid == 0 && Clock::now() < deadline) {
-      std::ifstream(dir + "/worker." + std::to_string(r)) >> pid;
-      if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    const pid_t pid = workerPid(dir + "/worker." + std::to_string(r), deadline);
     ASSERT_GT(pid, 0) << "rank " << r << "'s worker did not start";
     workers.push_back(pid);
   }
@@ -467,9 +470,42 @@ TEST(Launch, EndsWhatRanksStartedThroughAShellEvenWhenStopped) {
   ASSERT_TRUE(launch.waitFor(std::chrono::seconds(10))) << "the launcher did not stop";
   EXPECT_EQ(launch.exitCode(), 130) << launch.err();
   for (std::size_t r = 0; r < workers.size(); ++r) {
-    EXPECT_TRUE(processEnded(workers[r])) << "rank " << r << "'s worker outlived the launcher";
+    EXPECT_TRUE(processGone(workers[r])) << "rank " << r << "'s worker outlived the launcher";
     kill(workers[r], SIGKILL);  // whatever the outcome, leave nothing behind
   }
+  std::filesystem::remove_all(dir);
+}
+
+// SIGKILL takes effect asynchronously, and a process with much memory takes a while to die (its
+// pages are freed on the way out): a launcher that exited right after signalling left such a
+// worker still running, state R, most times. The worker here holds 256 MiB that it has written
+// (tail keeps the last 256 MiB of its input), and the launcher must wait until it is gone.
+TEST(Launch, ExitsOnlyOnceWhatRanksStartedHasEnded) {
+  const std::string dir = makeTempDir("reap");
+  const std::string script =
+      "{ head -c 256M /dev/zero; exec sleep 300; } | tail -c 256M & echo $! > " + dir +
+      "/worker; wait; true";
+  Child launch({"launch", "-p", "1", "--", "sh", "-c", script});
+  const auto deadline = Clock::now() + std::chrono::seconds(20);
+  const pid_t worker = workerPid(dir + "/worker", deadline);
+  ASSERT_GT(worker, 0) << "the worker did not start";
+  const auto residentKiB = [&] {
+    std::ifstream status("/proc/" + std::to_string(worker) + "/status");
+    for (std::string key; status >> key;) {
+      long kib = 0;
+      if (key == "VmRSS:" && status >> kib) return kib;
+    }
+    return 0L;
+  };
+  while (residentKiB() < 250 * 1024 && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_GE(residentKiB(), 250 * 1024) << "the worker did not fill its memory";
+  ASSERT_EQ(kill(launch.pid(), SIGTERM), 0);
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(10))) << "the launcher did not stop";
+  EXPECT_EQ(launch.exitCode(), 130) << launch.err();
+  EXPECT_TRUE(processGone(worker)) << "the worker outlived the launcher";
+  kill(worker, SIGKILL);
   std::filesystem::remove_all(dir);
 }
 

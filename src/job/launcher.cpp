@@ -22,6 +22,8 @@ namespace {
 
 // How much longer than the ranks' declared timeout the others get after one fails.
 constexpr std::chrono::milliseconds kGraceBeyondTimeout{2000};
+// How long the launcher waits, after its last SIGKILL, for the ranks' process groups to be gone.
+constexpr std::chrono::milliseconds kGroupEndLimit{5000};
 
 std::string randomHex(int bytes) {
   std::random_device device;
@@ -105,6 +107,22 @@ std::string describeStatus(int status) {
   return "exited with status " + std::to_string(statusCode(status));
 }
 
+// Waits, at most `limit`, until no process is left in any of the ranks' groups. SIGKILL is
+// delivered asynchronously: without this wait, a rank's grandchild could still be running when the
+// launcher has exited. The launcher is the ranks' subreaper, so the orphans it reaps here are
+// those grandchildren; bounded, because a process stuck in the kernel cannot be waited out.
+void awaitGroupsEnded(const std::vector<pid_t>& groups, std::chrono::milliseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    while (waitpid(-1, nullptr, WNOHANG) > 0) {
+    }
+    bool left = false;
+    for (pid_t group : groups) left = left || (group > 0 && kill(-group, 0) == 0);
+    if (!left || std::chrono::steady_clock::now() >= until) return;
+    usleep(1000);
+  }
+}
+
 }  // namespace
 
 namespace {
@@ -147,6 +165,11 @@ int launch(const LaunchConfig& config) {
   sigemptyset(&watched);
   for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP}) sigaddset(&watched, s);
   sigprocmask(SIG_BLOCK, &watched, &original);
+  // A rank's children whose parent dies come to this process, not to init, so that the end can
+  // wait for them (awaitGroupsEnded).
+  int wasSubreaper = 0;
+  prctl(PR_GET_CHILD_SUBREAPER, &wasSubreaper);
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
 
   std::vector<pid_t> pids(config.ranks, 0);
   std::vector<bool> running(config.ranks, false);
@@ -226,6 +249,8 @@ int launch(const LaunchConfig& config) {
   for (int r = 0; r < config.ranks; ++r) {
     if (pids[r] > 0) kill(-pids[r], SIGKILL);
   }
+  awaitGroupsEnded(pids, kGroupEndLimit);
+  prctl(PR_SET_CHILD_SUBREAPER, wasSubreaper);
   sigprocmask(SIG_SETMASK, &original, nullptr);
   sigaction(SIGPIPE, &previousPipe, nullptr);
   removeSharedMemoryNames(job);
