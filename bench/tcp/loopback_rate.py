@@ -2,6 +2,7 @@
 """This host's TCP loopback rate: the ceiling under ringlab's tcp transport on one host.
 
 Usage: bench/tcp/loopback_rate.py [--streams 1,2,4] [--seconds 2] [--chunk 4M] [--both] [--zerocopy]
+                                  [--ring 4]
 
 For each number of streams it starts that many connected pairs of processes over 127.0.0.1; each
 sender writes `chunk`-byte buffers (allocated and touched once) for `seconds`, each receiver
@@ -9,10 +10,17 @@ reads into one reused buffer. Prints the bytes received per second over all stre
 B/s). With --both every pair also sends the other way at the same time, as the two neighbours of a
 ring do (the rate is then per direction: what each of the two ranks receives per second). With
 --zerocopy the senders use MSG_ZEROCOPY (and drain its completions), to see what it buys here.
+With --ring P, P processes in a ring instead, each sending to the next (a thread) while it
+receives from the one before, as the ranks of a ring AllReduce over tcp do; the rate is then the
+total over the P connections. Each line also gives the CPU time (user + system, all the line's processes) per 100 MB received:
+on a host whose cores all take part, a transport that moves its bytes through loopback sockets
+cannot spend less than that on them, whatever it does around the transfers.
 """
 import argparse
 import multiprocessing as mp
+import resource
 import socket
+import threading
 import time
 
 # Linux's values; Python's socket module does not name them.
@@ -71,31 +79,60 @@ def receiver(sock, chunk, result):
     result.put((total, time.monotonic() - start))
 
 
+def connected_pair():
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    a = socket.create_connection(listener.getsockname())
+    b, _ = listener.accept()
+    listener.close()
+    for s in (a, b):
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return a, b
+
+
+def ring_rank(to_next, from_before, chunk, seconds, result):
+    sending = threading.Thread(target=sender, args=(to_next, chunk, seconds, False))
+    sending.start()
+    receiver(from_before, chunk, result)
+    sending.join()
+
+
 def measure(streams, chunk, seconds, both, zerocopy):
     result = mp.Queue()
     procs = []
     for _ in range(streams):
-        listener = socket.socket()
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(1)
-        a = socket.create_connection(listener.getsockname())
-        b, _ = listener.accept()
-        listener.close()
-        for s in (a, b):
-            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        a, b = connected_pair()
         procs.append(mp.Process(target=sender, args=(a, chunk, seconds, zerocopy)))
         procs.append(mp.Process(target=receiver, args=(b, chunk, result)))
         if both:
             procs.append(mp.Process(target=sender, args=(b, chunk, seconds, zerocopy)))
             procs.append(mp.Process(target=receiver, args=(a, chunk, result)))
+    return run(procs, streams * (2 if both else 1), result, 2 if both else 1)
+
+
+def measure_ring(ranks, chunk, seconds):
+    result = mp.Queue()
+    pairs = [connected_pair() for _ in range(ranks)]  # pair i: rank i's end, rank i + 1's end
+    procs = [mp.Process(target=ring_rank, args=(pairs[i][0], pairs[i - 1][1], chunk, seconds, result))
+             for i in range(ranks)]
+    return run(procs, ranks, result, 1)
+
+
+def run(procs, receivers, result, directions):
+    """Runs the processes; the bytes per second received (per direction) and the CPU seconds all of
+    them spent per byte received."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     for p in procs:
         p.start()
-    outcomes = [result.get() for _ in range(streams * (2 if both else 1))]
+    outcomes = [result.get() for _ in range(receivers)]
     for p in procs:
         p.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     total = sum(n for n, _ in outcomes)
     longest = max(t for _, t in outcomes)
-    return total / longest / (2 if both else 1)
+    return total / longest / directions, cpu / total
 
 
 def main():
@@ -105,14 +142,22 @@ def main():
     parser.add_argument("--chunk", default="4M")
     parser.add_argument("--both", action="store_true")
     parser.add_argument("--zerocopy", action="store_true")
+    parser.add_argument("--ring", type=int, default=0, help="P ranks in a ring instead of --streams")
     args = parser.parse_args()
     chunk = parse_size(args.chunk)
+    if args.ring:
+        if args.ring < 2:
+            parser.error(f"--ring {args.ring}: a ring needs at least 2 processes")
+        rate, cpu = measure_ring(args.ring, chunk, args.seconds)
+        print(f"# loopback 127.0.0.1, chunk {chunk} B, {args.seconds} s, a ring of {args.ring} processes")
+        print(f"ring of {args.ring}: {rate / 1e9:.2f} GB/s in all, CPU {cpu * 1e11:.1f} ms per 100 MB")
+        return
     print(f"# loopback 127.0.0.1, chunk {chunk} B, {args.seconds} s per line,"
           f" {'both directions (rate per direction)' if args.both else 'one direction'}"
           f"{', MSG_ZEROCOPY' if args.zerocopy else ''}")
     for streams in [int(s) for s in args.streams.split(",")]:
-        rate = measure(streams, chunk, args.seconds, args.both, args.zerocopy)
-        print(f"streams {streams}: {rate / 1e9:.2f} GB/s")
+        rate, cpu = measure(streams, chunk, args.seconds, args.both, args.zerocopy)
+        print(f"streams {streams}: {rate / 1e9:.2f} GB/s, CPU {cpu * 1e11:.1f} ms per 100 MB")
 
 
 if __name__ == "__main__":
