@@ -558,7 +558,9 @@ TEST(UnderALauncher, BenchWithTorchrunVariablesJoinsOneTcpJob) {
 }
 
 TEST(UnderALauncher, CalibrateWithTorchrunVariablesJoinsOneTcpJob) {
-  const auto ranks = runUnderTorchrun({"calibrate", "-b", "8", "-e", "1M", "-n", "3", "--rounds",
+  // Sizes and iterations as in CalibrateUnderLaunchMeasuresOverTheJobsTransport, for the same
+  // reason.
+  const auto ranks = runUnderTorchrun({"calibrate", "-b", "8", "-e", "4M", "-n", "5", "--rounds",
                                        "2", "--timeout", "20s", "--json", "-"});
   // --json -: rank 0 puts the profile alone on standard output.
   EXPECT_NE(ranks[0]->out().find("\"transport\": \"tcp\""), std::string::npos) << ranks[0]->out();
