@@ -33,4 +33,9 @@ if(RINGLAB_BUILD_TESTS AND RINGLAB_PYTHON_HAS_PYTEST)
     ringlab_add_pytest(${test} ${PROJECT_SOURCE_DIR}/tests/python/${test}.py PROCESSORS 2
                        TIMEOUT 300 LABELS torch)
   endforeach()
+  # The fallback where peers may not map each other's memory, for real (tests/cli_tests.cmake).
+  if(TARGET refuse_pidfd_getfd)
+    set_property(TEST test_torch_shared APPEND PROPERTY ENVIRONMENT
+                 "RINGLAB_REFUSE_PIDFD_GETFD=$<TARGET_FILE:refuse_pidfd_getfd>")
+  endif()
 endif()

@@ -1,7 +1,7 @@
 """ringlab.torch.buckets: a bucket plan applied to training ends where DDP ends, its buckets start in
 the planned order as soon as their last gradient is in, and a plan that does not cover the model is
 refused. Ranks are processes forked with torch.multiprocessing, on gloo (and on ringlab's backend
-where it is built).
+where it is built, whose buckets must lie in the group's shared memory).
 
 Why the comparisons are exact. Both runs compute the same local gradients (same model, same
 batches, same operations); they differ only in how the AllReduce sums them. Each rank's gradient

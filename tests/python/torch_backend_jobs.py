@@ -3,7 +3,7 @@
     python3 -m torch.distributed.run --nproc_per_node 2 torch_backend_jobs.py collectives
     python3 -m torch.distributed.run --nproc_per_node 2 torch_backend_jobs.py ddp OUT_DIR
     RANK=.. WORLD_SIZE=.. MASTER_ADDR=.. MASTER_PORT=.. python3 torch_backend_jobs.py failure N
-    python3 -m torch.distributed.run --nproc_per_node 3 torch_backend_jobs.py shared
+    python3 -m torch.distributed.run --nproc_per_node 3 torch_backend_jobs.py shared [refused]
 
 Every rank checks what it can and exits non-zero with the list of what differed.
 """
@@ -216,16 +216,17 @@ def shared_allreduce(checks, name, rank, p, n, dtype, ops, group=None):
         checks.equal(f"{name} {n} x {dtype} {op_name}", t, expected_allreduce(op_name, p, n, dtype))
 
 
-def shared():
+def shared(refused):
     """Shared tensors (ringlab.torch.empty) over shm: allreduce below and above the single-copy
     size with odd counts, in every dtype; single copy ran exactly where it should (a peer's buffer
-    is mapped only after a large message of a shared tensor); a tensor outlives its group."""
+    is mapped only after a large message of a shared tensor), and nowhere when the ranks may not
+    map each other's memory (`refused`: pidfd_getfd refused); a tensor outlives its group."""
     dist.init_process_group("ringlab", timeout=timedelta(seconds=60))
     rank, p = dist.get_rank(), dist.get_world_size()
     checks = Checks()
     default = dist.distributed_c10d._get_default_group()
-    checks.equal("single copy from 128 KiB", torch.tensor(default.single_copy_bytes or -1),
-                 torch.tensor(128 * 1024))
+    checks.equal("single copy from", torch.tensor(default.single_copy_bytes or -1),
+                 torch.tensor(-1 if refused else 128 * 1024))
     # Every message below 128 KiB (16383 x 8 B is just under it): through the slots.
     for dtype in DTYPES:
         for n in (1, 13, 1001, 16_383):
@@ -242,7 +243,7 @@ def shared():
         for n in (65_537, 1_000_003):
             shared_allreduce(checks, "large", rank, p, n, dtype, ops)
     checks.equal("a peer's buffer read in place", torch.tensor(peer_buffers_mapped() >= 1),
-                 torch.tensor(True))
+                 torch.tensor(not refused))
     shaped = ringlab.torch.empty((3, 5, 7), torch.float64)
     checks.equal("shape", torch.tensor(shaped.shape), torch.tensor([3, 5, 7]))
     shaped.copy_(contribution(rank, 105, torch.float64).view(3, 5, 7))
@@ -263,8 +264,28 @@ def shared():
     dist.all_reduce(kept)
     checks.equal("after its group is gone, on another group", kept,
                  expected_allreduce("sum", p, n, torch.int32))
+    check_plan_on_shared_buckets(checks, rank, p, refused)
     dist.barrier()
     checks.finish(rank)
+
+
+def check_plan_on_shared_buckets(checks, rank, p, refused):
+    """apply_plan's bucket of a 512 x 512 weight (1 MiB) lies in its group's shared memory, and
+    its AllReduce goes single copy: the new group's transport maps a peer's buffer. The loss
+    sum(x W^T) with x = rank + 1 in both rows has the gradient 2 (rank + 1) in every element,
+    whose average over the ranks is p + 1."""
+    from ringlab.torch.buckets import apply_plan
+    group = ringlab.torch.new_group("shm")
+    model = torch.nn.Linear(512, 512, bias=False)
+    applied = apply_plan(model, [["weight"]], group=group)
+    bucket = applied._buckets[0].buffer
+    checks.equal("bucket in shared memory", torch.tensor(in_own_shared_memory(bucket)),
+                 torch.tensor(True))
+    mapped = peer_buffers_mapped()
+    model(torch.full((2, 512), rank + 1.0)).sum().backward()
+    checks.equal("planned bucket's average", model.weight.grad, torch.full((512, 512), p + 1.0))
+    checks.equal("planned bucket read in place", torch.tensor(peer_buffers_mapped() > mapped),
+                 torch.tensor(not refused))
 
 
 def integer_mlp():
@@ -361,6 +382,6 @@ if __name__ == "__main__":
     elif job == "failure":
         failure(int(sys.argv[2]))
     elif job == "shared":
-        shared()
+        shared(sys.argv[2:] == ["refused"])
     else:
         sys.exit(f"unknown job {job}: valid are collectives, ddp, failure, shared")

@@ -16,9 +16,9 @@ How, after Horovod's DistributedOptimizer (horovod/torch/optimizer.py, `_registe
 something holds it), fires once the gradient is in `p.grad`; asynchronous AllReduce handles are
 kept and all waited for before the optimiser's step; a gradient produced twice before that step is
 an error. What differs from Horovod: the hook copies the gradient into its planned bucket's flat
-buffer (one per bucket, fixed at construction; on a ringlab group in its shared memory, so
-that over shm a large bucket's AllReduce goes single copy) instead of handing each tensor to a background
-fusion thread; a bucket's AllReduce (`torch.distributed.all_reduce(..., async_op=True)`) starts
+buffer (one per bucket, fixed at construction; on a ringlab group in its shared memory, so that
+over shm a large bucket's AllReduce goes single copy) instead of handing each tensor to a
+background fusion thread; a bucket's AllReduce (`torch.distributed.all_reduce(..., async_op=True)`) starts
 when its last gradient is in and every earlier bucket has started, so buckets go out in the
 planned order, the order the planner's execution model prices; and the wait is queued at the end
 of the backward pass (as DDP's reducer does), so `loss.backward()` returns with the averaged
