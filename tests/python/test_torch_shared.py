@@ -98,6 +98,14 @@ def test_negative_size_is_refused(monkeypatch, size, message):
         ringlab.torch.empty(size, group=one_rank_group(monkeypatch))
 
 
+@pytest.mark.parametrize("size", [2.5, "7", (3, 1.5)])
+def test_a_size_that_is_no_size_is_refused(monkeypatch, size):
+    with pytest.raises(TypeError, match=rf"^ringlab: empty: size {re.escape(repr(size))} is "
+                                        r"neither a number of elements nor a shape \(a tuple of "
+                                        r"them\)$"):
+        ringlab.torch.empty(size, group=one_rank_group(monkeypatch))
+
+
 def test_unsupported_dtype_is_refused(monkeypatch):
     with pytest.raises(RuntimeError, match=r"^ringlab: empty: dtype Bool is not supported; valid "
                                            r"are int8, uint8, int32, int64, float16, bfloat16, "

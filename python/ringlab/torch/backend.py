@@ -19,6 +19,7 @@ environment, the same on every rank:
 failure (a peer that died, a timeout) is raised by ``Work.wait`` on every rank that survives,
 and the group is then unusable.
 """
+import operator
 import os
 
 import torch
@@ -81,5 +82,9 @@ def empty(size, dtype=torch.float32, group=None):
         raise TypeError(f"ringlab: empty: group is a {type(group).__name__}, not a ringlab "
                         "process group; pass one made with backend=\"ringlab\", or None for the "
                         "default group")
-    return _torch_backend.empty_shared(group, [size] if isinstance(size, int) else list(size),
-                                       dtype)
+    try:
+        shape = [operator.index(n) for n in (size if isinstance(size, (tuple, list)) else [size])]
+    except TypeError:
+        raise TypeError(f"ringlab: empty: size {size!r} is neither a number of elements nor a "
+                        "shape (a tuple of them)") from None
+    return _torch_backend.empty_shared(group, shape, dtype)
