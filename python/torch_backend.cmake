@@ -16,6 +16,8 @@ pybind11_add_module(ringlab_torch_backend MODULE
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/process_group.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/work.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/tensors.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/shared_memory_pool.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/shared_tensors.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/store_adapter.cpp)
 set_target_properties(ringlab_torch_backend PROPERTIES OUTPUT_NAME _torch_backend
                       LIBRARY_OUTPUT_DIRECTORY ${RINGLAB_PYTHON_DIR}/ringlab)
@@ -26,9 +28,14 @@ target_link_libraries(ringlab_torch_backend PRIVATE ringlab_exec ${TORCH_LIBRARI
                       ${RINGLAB_TORCH_PYTHON_LIBRARY})
 
 if(RINGLAB_BUILD_TESTS AND RINGLAB_PYTHON_HAS_PYTEST)
-  # Each file starts its jobs with torchrun (2 processes each) or torch.multiprocessing.
-  foreach(test IN ITEMS test_torch_backend test_torch_backend_ddp)
+  # Each file starts its jobs with torchrun (2 or 3 processes) or torch.multiprocessing.
+  foreach(test IN ITEMS test_torch_backend test_torch_backend_ddp test_torch_shared)
     ringlab_add_pytest(${test} ${PROJECT_SOURCE_DIR}/tests/python/${test}.py PROCESSORS 2
                        TIMEOUT 300 LABELS torch)
   endforeach()
+  # The fallback where peers may not map each other's memory, for real (tests/cli_tests.cmake).
+  if(TARGET refuse_pidfd_getfd)
+    set_property(TEST test_torch_shared APPEND PROPERTY ENVIRONMENT
+                 "RINGLAB_REFUSE_PIDFD_GETFD=$<TARGET_FILE:refuse_pidfd_getfd>")
+  endif()
 endif()

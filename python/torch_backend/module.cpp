@@ -8,10 +8,17 @@
 #include <pybind11/stl.h>
 #include <torch/python.h>
 
+#include <torch/csrc/Dtype.h>
+
+#include <cstdint>
+#include <optional>
+
 #include "process_group.hpp"
+#include "shared_tensors.hpp"
 
 namespace py = pybind11;
 using ringlab::torch_backend::BackendOptions;
+using ringlab::torch_backend::emptyShared;
 using ringlab::torch_backend::ProcessGroupRinglab;
 
 PYBIND11_MODULE(_torch_backend, m) {
@@ -23,7 +30,30 @@ PYBIND11_MODULE(_torch_backend, m) {
       .def_property_readonly("transport", &ProcessGroupRinglab::transportName,
                              "the transport the group runs on: shm or tcp")
       .def_property_readonly("algorithm", &ProcessGroupRinglab::algorithm,
-                             "the AllReduce algorithm: a registry name, or auto");
+                             "the AllReduce algorithm: a registry name, or auto")
+      .def_property_readonly(
+          "single_copy_bytes",
+          [](const ProcessGroupRinglab& group) -> std::optional<std::uint64_t> {
+            const std::uint64_t bytes = group.singleCopyBytes();
+            if (bytes == UINT64_MAX) return std::nullopt;
+            return bytes;
+          },
+          "messages of shared tensors (ringlab.torch.empty) at least this large go single copy; "
+          "None where none do (tcp, or a peer that may not map this rank's memory)");
+
+  m.def(
+      "empty_shared",
+      [](const ProcessGroupRinglab& group, const std::vector<std::int64_t>& sizes,
+         const py::handle& dtype) {
+        if (!THPDtype_Check(dtype.ptr())) {
+          throw py::type_error("ringlab: empty: dtype " + py::repr(dtype).cast<std::string>() +
+                               " is not a torch.dtype");
+        }
+        return emptyShared(group.sharedMemory(), sizes,
+                           reinterpret_cast<THPDtype*>(dtype.ptr())->scalar_type);
+      },
+      py::arg("group"), py::arg("sizes"), py::arg("dtype"),
+      "An uninitialised CPU tensor in the group's shared memory (ringlab.torch.empty)");
 
   m.def(
       "create",

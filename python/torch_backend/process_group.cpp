@@ -40,6 +40,7 @@ ProcessGroupRinglab::ProcessGroupRinglab(const c10::intrusive_ptr<c10d::Store>& 
   collective_.algorithm.name = options.algorithm;
   collective_.exec.timeout = timeout;
   connect(options);
+  sharedMemory_ = std::make_shared<SharedMemoryPool>(transport_);
   communicator_ = std::make_unique<Communicator>(*transport_);
   progress_ = std::make_unique<ProgressThread>("rank " + std::to_string(rank) + " of " +
                                                std::to_string(size) + " (" + transportName_ + ")");

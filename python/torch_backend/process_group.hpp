@@ -10,11 +10,13 @@
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "ringlab/communicator.hpp"
+#include "shared_memory_pool.hpp"
 #include "store_adapter.hpp"
 #include "work.hpp"
 
@@ -37,6 +39,10 @@ class ProcessGroupRinglab final : public c10d::ProcessGroup {
   const std::string getBackendName() const override { return "ringlab"; }
   const std::string& transportName() const { return transportName_; }
   const std::string& algorithm() const { return collective_.algorithm.name; }
+  // Where this group's shared tensors come from (shared_tensors.hpp).
+  const std::shared_ptr<SharedMemoryPool>& sharedMemory() const { return sharedMemory_; }
+  // Messages of shared tensors at least this large go single copy (Transport::singleCopyBytes).
+  std::uint64_t singleCopyBytes() const { return transport_->singleCopyBytes(); }
 
   c10::intrusive_ptr<c10d::Work> broadcast(std::vector<at::Tensor>& tensors,
                                            const c10d::BroadcastOptions& opts) override;
@@ -66,7 +72,8 @@ class ProcessGroupRinglab final : public c10d::ProcessGroup {
   C10dStore store_;
   std::chrono::milliseconds timeout_;
   std::string transportName_;
-  std::unique_ptr<transport::Transport> transport_;
+  std::shared_ptr<transport::Transport> transport_;  // shared with the shared tensors' pool
+  std::shared_ptr<SharedMemoryPool> sharedMemory_;
   std::unique_ptr<Communicator> communicator_;
   CollectiveOptions collective_;
   std::unique_ptr<ProgressThread> progress_;  // declared last: stopped before the rest goes

@@ -12,9 +12,8 @@ void checkDenseCpu(const at::Tensor& tensor, const char* what) {
               "; the ringlab backend takes dense CPU tensors");
 }
 
-DataType ringlabType(const at::Tensor& tensor, const char* what) {
-  checkDenseCpu(tensor, what);
-  switch (tensor.scalar_type()) {
+DataType ringlabType(at::ScalarType type, const char* what) {
+  switch (type) {
     case at::kChar:
       return DataType::Int8;
     case at::kByte:
@@ -34,9 +33,14 @@ DataType ringlabType(const at::Tensor& tensor, const char* what) {
     default:
       break;
   }
-  TORCH_CHECK(false, "ringlab: ", what, ": dtype ", tensor.scalar_type(),
+  TORCH_CHECK(false, "ringlab: ", what, ": dtype ", type,
               " is not supported; valid are int8, uint8, int32, int64, float16, bfloat16, "
               "float32, float64");
+}
+
+DataType ringlabType(const at::Tensor& tensor, const char* what) {
+  checkDenseCpu(tensor, what);
+  return ringlabType(tensor.scalar_type(), what);
 }
 
 ReduceOp ringlabOp(const c10d::ReduceOp& op, const char* what) {

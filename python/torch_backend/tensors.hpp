@@ -14,6 +14,8 @@ namespace ringlab::torch_backend {
 
 // Throws (c10::Error, a RuntimeError in Python) unless `tensor` is a dense CPU tensor.
 void checkDenseCpu(const at::Tensor& tensor, const char* what);
+// ringlab's name for `type`; throws unless ringlab reduces it.
+DataType ringlabType(at::ScalarType type, const char* what);
 // checkDenseCpu, and the tensor's dtype must be one ringlab reduces.
 DataType ringlabType(const at::Tensor& tensor, const char* what);
 ReduceOp ringlabOp(const c10d::ReduceOp& op, const char* what);

@@ -1,7 +1,7 @@
 """ringlab.torch.buckets: a bucket plan applied to training ends where DDP ends, its buckets start in
 the planned order as soon as their last gradient is in, and a plan that does not cover the model is
 refused. Ranks are processes forked with torch.multiprocessing, on gloo (and on ringlab's backend
-where it is built).
+where it is built, whose buckets must lie in the group's shared memory).
 
 Why the comparisons are exact. Both runs compute the same local gradients (same model, same
 batches, same operations); they differ only in how the AllReduce sums them. Each rank's gradient
@@ -17,6 +17,7 @@ matters; the bound is derived in `_float_tolerance`.
 import gc
 import importlib.util
 import os
+import sys
 import tempfile
 
 import pytest
@@ -26,6 +27,9 @@ import torch.multiprocessing as mp
 
 from ringlab.torch import timeline as rtimeline
 from ringlab.torch.buckets import apply_plan, check_plan, plan_buckets
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from shared_memory_maps import in_own_shared_memory  # noqa: E402
 
 WIDTHS = [12, 10, 8, 6]  # 3 Linear layers, 6 parameter tensors
 STEPS = 4
@@ -120,6 +124,8 @@ def _rank(rank, world, init, backend, out_dir):
     applied = apply_plan(model, _layer_buckets(model, reverse=False))
     _train(model, _batches(rank, False)[:1], 1e-3)
     out["launches_first_layer_first"] = applied.launches
+    out["backend"] = backend
+    out["buckets_in_shared_memory"] = [in_own_shared_memory(b.buffer) for b in applied._buckets]
     torch.save(out, os.path.join(out_dir, f"rank{rank}.pt"))
     dist.destroy_process_group()
 
@@ -205,6 +211,12 @@ def test_buckets_start_when_their_last_gradient_is_in_and_in_planned_order(runs)
         # the last head first).
         assert out[True]["launches"] == [(k, 2 * (k + 1)) for k in range(layers)]
         assert out["launches_first_layer_first"] == [(k, 2 * layers) for k in range(layers)]
+
+
+def test_buckets_are_in_shared_memory_on_ringlab_only(runs):
+    _, ranks = runs
+    for out in ranks:  # one bucket per layer, 3 layers
+        assert out["buckets_in_shared_memory"] == [out["backend"] == "ringlab"] * 3
 
 
 def test_a_plan_must_cover_every_parameter_once():

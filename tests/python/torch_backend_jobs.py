@@ -3,9 +3,11 @@
     python3 -m torch.distributed.run --nproc_per_node 2 torch_backend_jobs.py collectives
     python3 -m torch.distributed.run --nproc_per_node 2 torch_backend_jobs.py ddp OUT_DIR
     RANK=.. WORLD_SIZE=.. MASTER_ADDR=.. MASTER_PORT=.. python3 torch_backend_jobs.py failure N
+    python3 -m torch.distributed.run --nproc_per_node 3 torch_backend_jobs.py shared [refused]
 
 Every rank checks what it can and exits non-zero with the list of what differed.
 """
+import gc
 import json
 import os
 import sys
@@ -16,6 +18,7 @@ import torch
 import torch.distributed as dist
 
 import ringlab.torch  # registers the backend; new_group(transport)
+from shared_memory_maps import in_own_shared_memory, peer_buffers_mapped
 
 DTYPES = [torch.int8, torch.uint8, torch.int32, torch.int64, torch.float16, torch.bfloat16,
           torch.float32, torch.float64]
@@ -202,6 +205,89 @@ def collectives():
     checks.finish(rank)
 
 
+def shared_allreduce(checks, name, rank, p, n, dtype, ops, group=None):
+    """Every op of `ops` on a shared tensor of n elements, checked in full."""
+    for op_name in ops:
+        t = ringlab.torch.empty(n, dtype, group)
+        checks.equal(f"{name} {n} x {dtype} in shared memory", torch.tensor(in_own_shared_memory(t)),
+                     torch.tensor(True))
+        t.copy_(contribution(rank, n, dtype))
+        dist.all_reduce(t, op=OPS[op_name], group=group)
+        checks.equal(f"{name} {n} x {dtype} {op_name}", t, expected_allreduce(op_name, p, n, dtype))
+
+
+def shared(refused):
+    """Shared tensors (ringlab.torch.empty) over shm: allreduce below and above the single-copy
+    size with odd counts, in every dtype; single copy ran exactly where it should (a peer's buffer
+    is mapped only after a large message of a shared tensor), and nowhere when the ranks may not
+    map each other's memory (`refused`: pidfd_getfd refused); a tensor outlives its group."""
+    dist.init_process_group("ringlab", timeout=timedelta(seconds=60))
+    rank, p = dist.get_rank(), dist.get_world_size()
+    checks = Checks()
+    default = dist.distributed_c10d._get_default_group()
+    checks.equal("single copy from", torch.tensor(default.single_copy_bytes or -1),
+                 torch.tensor(-1 if refused else 128 * 1024))
+    # Every message below 128 KiB (16383 x 8 B is just under it): through the slots.
+    for dtype in DTYPES:
+        for n in (1, 13, 1001, 16_383):
+            shared_allreduce(checks, "small", rank, p, n, dtype, ("sum", "max"))
+    plain = contribution(rank, 1_000_003, torch.float32)
+    dist.all_reduce(plain)
+    checks.equal("ordinary 1000003 x float32", plain,
+                 expected_allreduce("sum", p, 1_000_003, torch.float32))
+    checks.equal("no peer buffer read in place yet", torch.tensor(peer_buffers_mapped()),
+                 torch.tensor(0))
+    # Messages of 128 KiB and more: read in place from the sender's shared tensor.
+    for dtype in DTYPES:
+        ops = OPS if dtype == torch.float32 else ("sum", "max")
+        for n in (65_537, 1_000_003):
+            shared_allreduce(checks, "large", rank, p, n, dtype, ops)
+    checks.equal("a peer's buffer read in place", torch.tensor(peer_buffers_mapped() >= 1),
+                 torch.tensor(not refused))
+    shaped = ringlab.torch.empty((3, 5, 7), torch.float64)
+    checks.equal("shape", torch.tensor(shaped.shape), torch.tensor([3, 5, 7]))
+    shaped.copy_(contribution(rank, 105, torch.float64).view(3, 5, 7))
+    dist.all_reduce(shaped)
+    checks.equal("shaped", shaped, expected_allreduce("sum", p, 105, torch.float64).view(3, 5, 7))
+    # The tensor outlives its group: still its memory, readable and writable, and usable (as
+    # ordinary memory) by another group.
+    group = ringlab.torch.new_group("shm")
+    n = 300_001
+    kept = ringlab.torch.empty(n, torch.int32, group)
+    kept.copy_(contribution(rank, n, torch.int32))
+    dist.all_reduce(kept, group=group)
+    dist.destroy_process_group(group)
+    del group
+    gc.collect()
+    checks.equal("after its group is gone", kept, expected_allreduce("sum", p, n, torch.int32))
+    kept.copy_(contribution(rank, n, torch.int32))
+    dist.all_reduce(kept)
+    checks.equal("after its group is gone, on another group", kept,
+                 expected_allreduce("sum", p, n, torch.int32))
+    check_plan_on_shared_buckets(checks, rank, p, refused)
+    dist.barrier()
+    checks.finish(rank)
+
+
+def check_plan_on_shared_buckets(checks, rank, p, refused):
+    """apply_plan's bucket of a 512 x 512 weight (1 MiB) lies in its group's shared memory, and
+    its AllReduce goes single copy: the new group's transport maps a peer's buffer. The loss
+    sum(x W^T) with x = rank + 1 in both rows has the gradient 2 (rank + 1) in every element,
+    whose average over the ranks is p + 1."""
+    from ringlab.torch.buckets import apply_plan
+    group = ringlab.torch.new_group("shm")
+    model = torch.nn.Linear(512, 512, bias=False)
+    applied = apply_plan(model, [["weight"]], group=group)
+    bucket = applied._buckets[0].buffer
+    checks.equal("bucket in shared memory", torch.tensor(in_own_shared_memory(bucket)),
+                 torch.tensor(True))
+    mapped = peer_buffers_mapped()
+    model(torch.full((2, 512), rank + 1.0)).sum().backward()
+    checks.equal("planned bucket's average", model.weight.grad, torch.full((512, 512), p + 1.0))
+    checks.equal("planned bucket read in place", torch.tensor(peer_buffers_mapped() > mapped),
+                 torch.tensor(not refused))
+
+
 def integer_mlp():
     """An MLP whose weights, inputs and gradients are small dyadic numbers: every sum of
     gradients is exact, in any order."""
@@ -295,5 +381,7 @@ if __name__ == "__main__":
         ddp(sys.argv[2])
     elif job == "failure":
         failure(int(sys.argv[2]))
+    elif job == "shared":
+        shared(sys.argv[2:] == ["refused"])
     else:
-        sys.exit(f"unknown job {job}: valid are collectives, ddp, failure")
+        sys.exit(f"unknown job {job}: valid are collectives, ddp, failure, shared")

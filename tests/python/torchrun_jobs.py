@@ -20,9 +20,10 @@ def _env(extra=None):
     return env
 
 
-def torchrun(job, ranks, *args, env=None, timeout=240):
-    """Runs `torch_backend_jobs.py JOB ARGS...` under torchrun with `ranks` processes."""
-    command = [PYTHON, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1",
+def torchrun(job, ranks, *args, env=None, timeout=240, wrapper=()):
+    """Runs `torch_backend_jobs.py JOB ARGS...` under torchrun with `ranks` processes; `wrapper`:
+    a command that runs torchrun (and so its ranks), such as a seccomp filter's."""
+    command = [*wrapper, PYTHON, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1",
                "--nproc_per_node", str(ranks), "--master_port", str(free_port()),
                JOBS, job, *map(str, args)]
     result = subprocess.run(command, env=_env(env), capture_output=True, text=True,

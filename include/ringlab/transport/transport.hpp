@@ -95,6 +95,7 @@ class Transport {
   // `bytes` of memory that this rank's peers can read in place: sends from it skip the copy into
   // the transport's own buffers (shm, single copy). Zeroed and already touched; it lives as long
   // as the transport. Null where the transport has no such memory: use ordinary memory then.
+  // One thread may call it while another sends and receives (the torch backend's progress thread).
   virtual void* allocateShared(std::size_t bytes);
   // Messages sent from allocateShared memory that are at least this many bytes are read by every
   // receiver where they lie (one memory pass instead of two through the transport's buffers);

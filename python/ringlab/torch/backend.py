@@ -19,8 +19,10 @@ environment, the same on every rank:
 failure (a peer that died, a timeout) is raised by ``Work.wait`` on every rank that survives,
 and the group is then unusable.
 """
+import operator
 import os
 
+import torch
 import torch.distributed as dist
 
 from ringlab import _torch_backend
@@ -64,3 +66,25 @@ def new_group(transport="auto", ranks=None, **kwargs):
         return dist.new_group(ranks=ranks, backend="ringlab", **kwargs)
     finally:
         _transport_for_next_group = None
+
+
+def empty(size, dtype=torch.float32, group=None):
+    """An uninitialised CPU tensor of `size` (a number of elements or a shape) whose storage is
+    memory the ringlab `group`'s peers read in place (the default group when None): over shm, an
+    all_reduce of it goes single copy for messages from ``group.single_copy_bytes`` up (128 KiB
+    by default), where an ordinary tensor is copied twice. On tcp it is an ordinary tensor. The
+    memory stays valid while the tensor lives, after the group is destroyed too; when the tensor
+    goes it returns to the group's pool for the next one, not to the system. `dtype`: one ringlab
+    reduces (int8, uint8, int32, int64, float16, bfloat16, float32, float64)."""
+    if group is None:
+        group = dist.distributed_c10d._get_default_group()
+    if not isinstance(group, ProcessGroupRinglab):
+        raise TypeError(f"ringlab: empty: group is a {type(group).__name__}, not a ringlab "
+                        "process group; pass one made with backend=\"ringlab\", or None for the "
+                        "default group")
+    try:
+        shape = [operator.index(n) for n in (size if isinstance(size, (tuple, list)) else [size])]
+    except TypeError:
+        raise TypeError(f"ringlab: empty: size {size!r} is neither a number of elements nor a "
+                        "shape (a tuple of them)") from None
+    return _torch_backend.empty_shared(group, shape, dtype)

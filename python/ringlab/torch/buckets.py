@@ -16,8 +16,9 @@ How, after Horovod's DistributedOptimizer (horovod/torch/optimizer.py, `_registe
 something holds it), fires once the gradient is in `p.grad`; asynchronous AllReduce handles are
 kept and all waited for before the optimiser's step; a gradient produced twice before that step is
 an error. What differs from Horovod: the hook copies the gradient into its planned bucket's flat
-buffer (one per bucket, fixed at construction) instead of handing each tensor to a background
-fusion thread; a bucket's AllReduce (`torch.distributed.all_reduce(..., async_op=True)`) starts
+buffer (one per bucket, fixed at construction; on a ringlab group in its shared memory, so that
+over shm a large bucket's AllReduce goes single copy) instead of handing each tensor to a
+background fusion thread; a bucket's AllReduce (`torch.distributed.all_reduce(..., async_op=True)`) starts
 when its last gradient is in and every earlier bucket has started, so buckets go out in the
 planned order, the order the planner's execution model prices; and the wait is queued at the end
 of the backward pass (as DDP's reducer does), so `loss.backward()` returns with the averaged
@@ -100,14 +101,29 @@ def check_plan(named_parameters, buckets):
 _ATTRIBUTE = "_ringlab_bucket_plan"
 
 
+def _bucket_buffer(numel, like, group):
+    """A bucket's flat buffer. On a ringlab group, in its shared memory (`ringlab.torch.empty`):
+    over shm the bucket's AllReduce then goes single copy. Elsewhere (other backends, other
+    devices, dtypes ringlab does not reduce, the extension not built) an ordinary tensor."""
+    try:
+        from ringlab.torch.backend import ProcessGroupRinglab, empty
+    except ImportError:  # the backend's extension is not built here
+        return torch.empty(numel, dtype=like.dtype, device=like.device)
+    process_group = group if group is not None else dist.distributed_c10d._get_default_group()
+    # Gradients are floating point, and ringlab reduces every floating dtype torch has on CPU.
+    if (isinstance(process_group, ProcessGroupRinglab) and like.device.type == "cpu"
+            and like.dtype.is_floating_point):
+        return empty(numel, like.dtype, process_group)
+    return torch.empty(numel, dtype=like.dtype, device=like.device)
+
+
 class _Bucket:
     """One planned bucket: a flat buffer, and per parameter its view into it."""
 
-    def __init__(self, members):
+    def __init__(self, members, group):
         self.params = [p for _, p in members]
         self.names = [n for n, _ in members]
-        total = sum(p.numel() for p in self.params)
-        self.buffer = torch.empty(total, dtype=self.params[0].dtype, device=self.params[0].device)
+        self.buffer = _bucket_buffer(sum(p.numel() for p in self.params), self.params[0], group)
         self.views, offset = [], 0
         for p in self.params:
             self.views.append(self.buffer[offset:offset + p.numel()].view_as(p))
@@ -123,7 +139,7 @@ class AppliedPlan:
     def __init__(self, model, buckets, group=None, broadcast=True):
         if getattr(model, _ATTRIBUTE, None) is not None:
             raise ValueError("bucket plan: this model already has a plan applied; remove() it first")
-        self._buckets = [_Bucket(members) for members in check_plan(model.named_parameters(), buckets)]
+        self._buckets = [_Bucket(members, group) for members in check_plan(model.named_parameters(), buckets)]
         self.group = group
         self.world = dist.get_world_size(group)
         self._where = {}

@@ -35,14 +35,15 @@ bool canDuplicateFd(int pidFd, int fd, std::string* why) {
 }
 
 OwnBuffers::~OwnBuffers() {
-  for (const Mapping& m : mappings_) {
-    munmap(m.base, m.bytes);
-    close(m.fd);
+  for (std::size_t i = 0; i < count_.load(std::memory_order_acquire); ++i) {
+    munmap(mappings_[i].base, mappings_[i].bytes);
+    close(mappings_[i].fd);
   }
 }
 
 std::byte* OwnBuffers::allocate(std::size_t bytes) {
-  if (mappings_.size() >= static_cast<std::size_t>(kMaxSharedBuffers)) {
+  const std::size_t count = count_.load(std::memory_order_relaxed);  // only allocate() writes it
+  if (count >= mappings_.size()) {
     throw Error(ErrorCode::Transport, "shared buffer of " + std::to_string(bytes) +
                                           " bytes: this rank already has " +
                                           std::to_string(kMaxSharedBuffers) + ", the most it can");
@@ -64,12 +65,14 @@ std::byte* OwnBuffers::allocate(std::size_t bytes) {
   const std::uint32_t index = header_->sharedBuffers.load(std::memory_order_relaxed);
   header_->buffers[index] = {fd, mapped};
   header_->sharedBuffers.store(index + 1, std::memory_order_release);
-  mappings_.push_back({static_cast<std::byte*>(data), mapped, fd});
+  mappings_[count] = {static_cast<std::byte*>(data), mapped, fd};
+  count_.store(count + 1, std::memory_order_release);
   return static_cast<std::byte*>(data);
 }
 
 std::optional<DirectSource> OwnBuffers::find(const std::byte* data, std::size_t bytes) const {
-  for (std::size_t i = 0; i < mappings_.size(); ++i) {
+  const std::size_t count = count_.load(std::memory_order_acquire);
+  for (std::size_t i = 0; i < count; ++i) {
     const Mapping& m = mappings_[i];
     if (data >= m.base && data + bytes <= m.base + m.bytes) {
       return DirectSource{static_cast<std::int32_t>(i), static_cast<std::uint64_t>(data - m.base)};

@@ -7,6 +7,8 @@
 //   first message from it. The kernel allows that where it allows ptrace between the two (same
 //   user, no stricter Yama or seccomp policy); set-up checks it once per pair, and a receiver that
 //   is refused says so once and gets that sender's large messages through the slots instead.
+#include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -22,7 +24,9 @@ struct DirectSource {
   std::uint64_t offset = 0;        // in that buffer, or the address itself (kSameProcess)
 };
 
-// This rank's buffers that peers read from, listed in its segment header.
+// This rank's buffers that peers read from, listed in its segment header. One thread may
+// allocate while others find (the torch backend allocates on the caller's thread while its
+// progress thread sends): a mapping is written before the count that publishes it.
 class OwnBuffers {
  public:
   explicit OwnBuffers(SegmentHeader* header) : header_(header) {}
@@ -43,7 +47,8 @@ class OwnBuffers {
     int fd;
   };
   SegmentHeader* header_;
-  std::vector<Mapping> mappings_;
+  std::array<Mapping, kMaxSharedBuffers> mappings_{};
+  std::atomic<std::size_t> count_{0};  // mappings_[0, count_) are valid
 };
 
 // A peer's buffers, mapped read-only here the first time a message points into one.
