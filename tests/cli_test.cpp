@@ -750,6 +750,11 @@ TEST(CliBench, TcpRooflineAtTheTwoWayLoopbackRate) {
   for (const Json& row : rows->items) {
     const double size = row.find("size_bytes")->number;
     EXPECT_EQ(row.find("loopback_rate")->string, "two-way");
+    // The rates' pass: a ring's block, while a core's share of both ranks' inputs and outputs
+    // goes through its caches (one rank's input and output on two cores or more; both on one).
+    const double cores = roof->find("cores")->number;
+    EXPECT_EQ(row.find("pass_bytes")->number, size / 2);
+    EXPECT_EQ(row.find("core_working_set_bytes")->number, 4 * size / std::min(2.0, cores));
     EXPECT_EQ(row.find("wire_bytes")->number, size);
     EXPECT_EQ(row.find("two_way_wire_bytes")->number, size);
     const double wire = size / (twoWay->number * 1e9);
@@ -786,6 +791,8 @@ TEST(CliBench, TcpRooflineOfFourRanksSaysWhichRatePricedIt) {
     const double size = row.find("size_bytes")->number;
     EXPECT_EQ(row.find("wire_bytes")->number, 1.5 * size);  // 2(p-1)/p n per rank
     EXPECT_EQ(row.find("all_ranks_wire_bytes")->number, 6 * size);
+    EXPECT_EQ(row.find("core_working_set_bytes")->number,
+              8 * size / std::min(4.0, roof->find("cores")->number));
     const double busiest =
         std::max(1.5 * size / twoWay,
                  row.find("reduce_bytes")->number / (row.find("reduce_GBps")->number * 1e9));

@@ -1,10 +1,10 @@
 #include "ringlab/measure/roofline_rows.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "ringlab/core/partition.hpp"
 
-#include "ringlab/measure/machine_rates.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/registry.hpp"
 
@@ -12,22 +12,30 @@ namespace ringlab::measure {
 
 namespace {
 
-// The schedule that ran a row, and the largest block it moves: each memory pass works on one block
-// at a time, so the rates are measured on buffers of that size (a row's whole buffer would price a
-// block that stays in cache at the rate of one that does not).
+// The schedule that ran a row, and the pass its rates are measured on: the largest block it moves,
+// in a core's share of the job's data. Each memory pass works on one block at a time (a row's
+// whole buffer would price a block that stays in cache at the rate of one that does not), but
+// between its passes over a block, a core's ranks' inputs and outputs go through its caches too
+// (pricing the block alone took a 16 MiB row's blocks at in-cache rates that its data, 64 MiB on
+// two cores, cannot have: docs/roofline.md). The share is the least a core's caches hold: where
+// cores share a cache, it holds more, and the roofline is looser but still a bound.
 struct RowPlan {
   schedule::Schedule schedule;
-  std::uint64_t passBytes = 0;
+  PassSize pass;
 };
 
-RowPlan planRow(const RecordRow& row, const BenchConfig& config) {
+RowPlan planRow(const RecordRow& row, const BenchConfig& config, int cores) {
   const DataType type = parseDataType(row.dtype);
   const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
       config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count, type,
       config.collective.autoModel, config.collective.autoTable.get());
   RowPlan plan{model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec)};
   // Chunk 0 is the largest: the first count % blocks chunks hold one element more.
-  plan.passBytes = partitionChunk(row.count, plan.schedule.blocks, 0).count * dataTypeSize(type);
+  plan.pass.bytes = partitionChunk(row.count, plan.schedule.blocks, 0).count * dataTypeSize(type);
+  // The row is out of place: each rank has an input and an output of the row's size.
+  const auto ranks = static_cast<std::uint64_t>(config.ranks);
+  plan.pass.workingSetBytes =
+      2 * ranks * row.bytes / std::min<std::uint64_t>(ranks, std::max(cores, 1));
   return plan;
 }
 
@@ -52,15 +60,15 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
     report.loopbackRingConnections = loopback.ringConnections;
   }
   std::vector<RowPlan> plans;
-  std::map<std::string, std::vector<std::uint64_t>> passSizes;  // per datatype
+  std::map<std::string, std::vector<PassSize>> passes;  // per datatype
   for (const RecordRow& row : record.rows) {
-    plans.push_back(planRow(row, config));
-    passSizes[row.dtype].push_back(plans.back().passBytes);
+    plans.push_back(planRow(row, config, cores));
+    passes[row.dtype].push_back(plans.back().pass);
   }
-  std::map<std::string, std::map<std::uint64_t, SizeRates>> rates;  // measured once each
-  for (const auto& [dtype, sizes] : passSizes) {
+  std::map<std::string, std::map<PassSize, SizeRates>> rates;  // measured once each
+  for (const auto& [dtype, sizes] : passes) {
     for (const SizeRates& r : measureSizeRates(sizes, parseDataType(dtype)))
-      rates[dtype][r.bytes] = r;
+      rates[dtype][r.pass] = r;
   }
   for (std::size_t i = 0; i < record.rows.size(); ++i) {
     const RecordRow& row = record.rows[i];
@@ -68,12 +76,12 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
     const DataType type = parseDataType(row.dtype);
     RooflineRow out;
     out.bytes = row.bytes;
-    out.passBytes = plans[i].passBytes;
+    out.pass = plans[i].pass;
     out.dtype = row.dtype;
     out.op = row.op;
     out.algorithm = row.algorithm;
     out.timeUs = row.outOfPlace->timeUs;
-    const SizeRates& measured = rates.at(row.dtype).at(out.passBytes);
+    const SizeRates& measured = rates.at(row.dtype).at(out.pass);
     out.rates = {.copyBytesPerSecond = measured.copyBytesPerSecond,
                  .reduceBytesPerSecond = measured.reduceBytesPerSecond,
                  .slotCopyInBytesPerSecond = measured.slotCopyInBytesPerSecond,
@@ -122,7 +130,8 @@ nlohmann::json toJson(const RooflineReport& report) {
   for (const RooflineRow& r : report.rows) {
     nlohmann::json& row = rows.emplace_back(
         nlohmann::json{{"size_bytes", r.bytes},
-                       {"pass_bytes", r.passBytes},
+                       {"pass_bytes", r.pass.bytes},
+                       {"core_working_set_bytes", r.pass.workingSetBytes},
                        {"dtype", r.dtype},
                        {"op", r.op},
                        {"algorithm", r.algorithm},

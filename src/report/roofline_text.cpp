@@ -35,7 +35,8 @@ std::string counted(const measure::RooflineReport& r) {
   }
   return fmt::format(
       "{}: {}, the last pass the reduce where the schedule reduces; copy and reduce rates of one "
-      "core at each size; {} cores",
+      "core on the row's largest block, while its share of all ranks' inputs and outputs goes "
+      "through its caches; {} cores",
       r.transport, passes(r.traffic), r.cores);
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // This machine's own rates, for the roofline (model/roofline.hpp): one core's copy rate
-// (copyBytes), a datatype's reduction rate (reduce, sum, in place: out = out + in), each between
-// buffers of the message's size and with one side in shm's slots, per message size, and the
-// loopback's rates per TCP connection: one way, both ways at once, and in a ring of the job's
-// ranks. Timed here; the arithmetic is model's.
+// (copyBytes or copyBytesStreaming, the faster), a datatype's reduction rate (reduce, sum, in
+// place: out = out + in), each between blocks of a pass's size and with one side in shm's slots,
+// while a job's data the size of its working set goes through the caches; and the loopback's rates
+// per TCP connection: one way, both ways at once, and in a ring of the job's ranks. Timed here; the
+// arithmetic is model's.
 #include <cstdint>
 #include <vector>
 
@@ -14,9 +15,22 @@ namespace ringlab::measure {
 // Sizes above this are measured at it: past the caches the rates no longer change, and larger
 // buffers cost page faults and memory for nothing.
 inline constexpr std::uint64_t kRateMaxBytes = 64ull << 20;
+// Working sets above this are measured at it, for the same reasons (here the copy rate fell by
+// about a tenth from 128 to 256 MiB, against half from 16 to 64 MiB: docs/roofline.md).
+inline constexpr std::uint64_t kRateMaxWorkingSetBytes = 256ull << 20;
+
+// A memory pass to price: one block of `bytes`, on a core whose share of the job's data (the
+// inputs and outputs of the ranks it runs) is `workingSetBytes`. Between two passes over a block,
+// about that much other data goes through the core's caches, so a block stays cached only when
+// that share fits.
+struct PassSize {
+  std::uint64_t bytes = 0;
+  std::uint64_t workingSetBytes = 0;
+  auto operator<=>(const PassSize&) const = default;
+};
 
 struct SizeRates {
-  std::uint64_t bytes = 0;
+  PassSize pass;
   double copyBytesPerSecond = 0;
   double reduceBytesPerSecond = 0;
   // The same passes with one side in shm's ring of slots (which stays in cache): a buffer copied
@@ -26,11 +40,13 @@ struct SizeRates {
   double slotReduceBytesPerSecond = 0;
 };
 
-// Copy and `type` sum rates, direct and through slots, at each size (min(size, kRateMaxBytes),
-// rounded down to whole elements, at least one): buffers allocated and touched once, each size
-// repeated for at least a few milliseconds, the best repetition taken (the machine's limit, not its
+// Copy and `type` sum rates, direct and through slots, for each pass: blocks of min(bytes,
+// kRateMaxBytes), rounded down to whole elements (at least one), taken in turn from an arena of
+// min(working set, kRateMaxWorkingSetBytes) (at least two blocks) so that each block comes back
+// after the whole arena; allocated and touched once, each pass repeated for at least a few
+// milliseconds and a turn of the arena, the best repetition taken (the machine's limit, not its
 // noise).
-std::vector<SizeRates> measureSizeRates(const std::vector<std::uint64_t>& sizes, DataType type);
+std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, DataType type);
 
 // Bytes per second over 127.0.0.1, per connection.
 struct LoopbackRates {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ringlab/measure/bench.hpp"
+#include "ringlab/measure/machine_rates.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/roofline.hpp"
 #include "ringlab/transport/transport.hpp"
@@ -17,7 +18,9 @@ namespace ringlab::measure {
 
 struct RooflineRow {
   std::uint64_t bytes = 0;
-  std::uint64_t passBytes = 0;  // the largest block the schedule moves: the rates' buffer size
+  // The rates' pass: the largest block the schedule moves, in a core's share of the job's data
+  // (the inputs and outputs of all ranks, over min(ranks, cores) cores).
+  PassSize pass;
   std::string dtype, op, algorithm;
   double timeUs = 0;  // the row's out-of-place time (median)
   model::MachineRates rates;
@@ -47,11 +50,11 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
 
 // "roofline": {transport, copies, segment_bytes, single_copy_bytes (null: never), cores,
 // loopback_GBps, loopback_two_way_GBps, loopback_ring_GBps and loopback_ring_connections (tcp; the
-// ring's null below three ranks), reduce_rate_from, rows: [{size_bytes, pass_bytes, dtype, op,
-// algorithm, time_us, roofline_us, of_roofline, copy_GBps, reduce_GBps, slot_copy_in_GBps,
-// slot_copy_out_GBps, slot_reduce_GBps, copy_bytes, slot_bytes, reduce_bytes, wire_bytes, and for
-// tcp two_way_wire_bytes, all_ranks_wire_bytes and loopback_rate}]}: the part `bench --json` adds
-// beside the record.
+// ring's null below three ranks), reduce_rate_from, rows: [{size_bytes, pass_bytes,
+// working_set_bytes, dtype, op, algorithm, time_us, roofline_us, of_roofline, copy_GBps,
+// reduce_GBps, slot_copy_in_GBps, slot_copy_out_GBps, slot_reduce_GBps, copy_bytes, slot_bytes,
+// reduce_bytes, wire_bytes, and for tcp two_way_wire_bytes, all_ranks_wire_bytes and
+// loopback_rate}]}: the part `bench --json` adds beside the record.
 nlohmann::json toJson(const RooflineReport& report);
 
 // Which loopback rate priced a row's wire bytes: the busiest rank's at the pair's rates,
