@@ -100,6 +100,7 @@ RunRecord sampleRecord() {
                         9.5,
                         30.125,
                         14.0,
+                        11.5,
                         3,
                         0,
                         {9.5, 10.25, 30.125},
@@ -128,6 +129,7 @@ TEST(MeasureRecord, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(j["run"]["p"], 3);
   EXPECT_EQ(j["rows"][0]["size_bytes"], 28);
   EXPECT_DOUBLE_EQ(j["rows"][0]["out_of_place"]["time_us"].get<double>(), 10.25);
+  EXPECT_DOUBLE_EQ(j["rows"][0]["out_of_place"]["loop_mean_us"].get<double>(), 11.5);
   EXPECT_DOUBLE_EQ(j["rows"][0]["out_of_place"]["measured_over_predicted"].get<double>(),
                    10.25 / 12.5);
   EXPECT_TRUE(j["rows"][0]["peer_mpi"]["wrong"].is_null());

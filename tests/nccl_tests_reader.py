@@ -14,9 +14,12 @@ src/util.cu at NCCL_TESTS_VERSION 2.19.6):
   - -d all: types in the order int8 uint8 int32 uint32 int64 uint64 half float double bfloat16;
     -o all: ops in the order sum prod max min avg; every size of a type/op pair before the next,
     ops inner;
-  - -a: an iteration time over ranks 0 = rank 0, 1 = average, 2 = min, 3 = max.
+  - -a: each rank's time (its timed loop / iterations) over ranks 0 = rank 0, 1 = average,
+    2 = min, 3 = max. ringlab applies -a to every iteration, and its `loop` statistic is
+    nccl-tests' own: -a over the ranks' loop means.
 ringlab's JSON (its own format) is read only for what ringlab documents there: rows with size_bytes,
-dtype, op, and timings with median_us, min_us, max_us, mean_us, samples_us, rank_samples_us, wrong.
+dtype, op, and timings with median_us, min_us, max_us, mean_us, loop_mean_us, samples_us, rank_samples_us,
+wrong.
 
 Usage: nccl_tests_reader.py RINGLAB CHECK, CHECK one of average, linear, all, check.
 Exit 0 when every check holds; otherwise a message per failure and exit 1.
@@ -136,7 +139,7 @@ def check_average(ringlab):
     for a in range(4):
         table, record = run_bench(ringlab, ["-p", str(ranks), "-b", "1K", "-e", "64K", "-f", "8",
                                             "-n", "5", "-w", "1", "-a", str(a), "--samples",
-                                            "--stats", "median,min,max,mean"])
+                                            "--stats", "median,min,max,mean,loop"])
         label = f"-a {a}"
         check_columns(table, label)
         check(any(f"(-a {a})" in line for line in table.preamble),
@@ -169,13 +172,17 @@ def check_timing(side, t, a, ranks, label):
     check(all(abs(x - y) <= 1e-9 * max(1.0, abs(y)) for x, y in zip(samples, expected))
           and len(samples) == len(expected),
           f"{label}: samples_us {samples} are not -a {a} of the ranks' {expected}")
+    # loop: each rank's mean over its own iterations, then -a over ranks (nccl-tests' time).
+    rank_means = [sum(r) / len(r) for r in per_rank]
+    loop = {0: rank_means[0], 1: sum(rank_means) / ranks, 2: min(rank_means),
+            3: max(rank_means)}[a]
     stats = {"median_us": statistics.median(samples), "min_us": min(samples),
-             "max_us": max(samples), "mean_us": sum(samples) / len(samples)}
+             "max_us": max(samples), "mean_us": sum(samples) / len(samples), "loop_mean_us": loop}
     for key, value in stats.items():
         check(abs(t[key] - value) <= 1e-6 * max(1.0, value), f"{label}: {key} {t[key]} != {value}")
-    # The table: time is the median (first --stats), then min, max, mean after #wrong.
+    # The table: time is the median (first --stats), then min, max, mean, loop after #wrong.
     for column, key in [("time", "median_us"), ("min", "min_us"), ("max", "max_us"),
-                        ("mean", "mean_us")]:
+                        ("mean", "mean_us"), ("loop", "loop_mean_us")]:
         check(column in side and abs(float(side[column]) - t[key]) <= 0.051,
               f"{label}: table {column} {side.get(column)} != JSON {key} {t[key]}")
 

@@ -270,8 +270,9 @@ Action addBenchCommand(CLI::App& app) {
                   "an iteration's time over ranks: 0 rank 0, 1 mean, 2 min, 3 max (nccl-tests' "
                   "numbers; its default is 1)");
   cmd->add_option("--stats", args->stats,
-                  "statistics over iterations to show: median, min, max, mean (the first fills "
-                  "time, algbw, busbw); --json has all of them");
+                  "statistics to show: median, min, max, mean over iterations, or loop (each "
+                  "rank's mean over its iterations, then -a over ranks: nccl-tests' time); the "
+                  "first fills time, algbw, busbw; --json has all of them");
   for (const RefusedFlag& flag : kRefusedFlags)
     cmd->add_option(flag.names, args->refusedValue)->group("");  // hidden: refused when given
   cmd->add_option("--transport", args->transport,

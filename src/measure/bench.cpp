@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <numeric>
 
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
@@ -165,9 +166,14 @@ class RankSweep {
         static_cast<std::uint64_t>(iterations) * comm_.size() <= kMaxRankSamples) {
       rankTimes = gatherRankTimes(comm_, helpers_, times_.data(), iterations);
     }
+    // Each rank's own loop, reduced over ranks before its iterations are (Timing::loopMeanUs).
+    double loopSeconds =
+        std::accumulate(times_.begin(), times_.begin() + iterations, 0.0) / iterations;
+    reduceOverRanks(comm_, helpers_, config_.overRanks, &loopSeconds, 1);
     reduceOverRanks(comm_, helpers_, config_.overRanks, times_.data(), iterations);
     Timing result = summarise(std::vector<double>(times_.begin(), times_.begin() + iterations),
                               config_.keepSamples);
+    result.loopMeanUs = loopSeconds * 1e6;
     result.rankSamplesUs = std::move(rankTimes);
     if (config_.check > 0) result.wrong = checkedRuns(count, inPlace, once);
     return result;

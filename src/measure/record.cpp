@@ -27,6 +27,7 @@ json timingJson(const Timing& t, std::uint64_t bytes, int ranks,
             {"min_us", t.minUs},
             {"max_us", t.maxUs},
             {"mean_us", t.meanUs},
+            {"loop_mean_us", t.loopMeanUs},
             {"algbw_GBps", model::algbwGBps(bytes, t.timeUs)},
             {"busbw_GBps", model::allReduceBusbwGBps(bytes, t.timeUs, ranks)},
             {"iterations", t.iterations}};
@@ -132,6 +133,7 @@ class JsonReader {
     out.minUs = time(t, "min_us", in);
     out.maxUs = time(t, "max_us", in);
     out.meanUs = time(t, "mean_us", in);
+    out.loopMeanUs = time(t, "loop_mean_us", in);
     if (t.contains("iterations") && t["iterations"].is_number())
       out.iterations = static_cast<int>(whole(t["iterations"], in + "iterations", 0, kMaxCount));
     if (t.contains("wrong") && t["wrong"].is_number_unsigned())
@@ -305,6 +307,9 @@ json toJson(const RunRecord& record) {
              "time_us = median_us: median over iterations of the iteration's time "
              "reduced over ranks as over_ranks says (nccl-tests -a), microseconds"},
             {"min_max_mean", "min_us, max_us, mean_us: over the same iterations"},
+            {"loop_mean",
+             "loop_mean_us: each rank's mean over its iterations, reduced over ranks as "
+             "over_ranks says (nccl-tests' time)"},
             {"samples", "samples_us: each iteration's time; rank_samples_us: each rank's"},
             {"algbw", "size / time, GB/s = 1e9 B/s"},
             {"busbw", "algbw x 2(p-1)/p (nccl-tests allreduce)"}}},

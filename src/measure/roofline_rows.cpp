@@ -29,7 +29,7 @@ RowPlan planRow(const RecordRow& row, const BenchConfig& config, int cores) {
   const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
       config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count, type,
       config.collective.autoModel, config.collective.autoTable.get());
-  RowPlan plan{model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec)};
+  RowPlan plan{model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec), {}};
   // Chunk 0 is the largest: the first count % blocks chunks hold one element more.
   plan.pass.bytes = partitionChunk(row.count, plan.schedule.blocks, 0).count * dataTypeSize(type);
   // The row is out of place: each rank has an input and an output of the row's size.

@@ -31,7 +31,7 @@ Timing summarise(const std::vector<double>& seconds, bool keepSamples) {
 
 namespace {
 constexpr Statistic kStatistics[] = {Statistic::Median, Statistic::Min, Statistic::Max,
-                                     Statistic::Mean};
+                                     Statistic::Mean, Statistic::Loop};
 }  // namespace
 
 const char* statisticName(Statistic s) {
@@ -44,6 +44,8 @@ const char* statisticName(Statistic s) {
       return "max";
     case Statistic::Mean:
       return "mean";
+    case Statistic::Loop:
+      return "loop";
   }
   return "?";
 }
@@ -58,6 +60,8 @@ double statisticUs(const Timing& t, Statistic s) {
       return t.maxUs;
     case Statistic::Mean:
       return t.meanUs;
+    case Statistic::Loop:
+      return t.loopMeanUs;
   }
   return 0;
 }
@@ -69,14 +73,14 @@ std::vector<Statistic> parseStatistics(const std::string& list) {
                                      [&](Statistic s) { return name == statisticName(s); });
     if (known == std::end(kStatistics)) {
       throwInvalid("--stats " + list + ": unknown statistic '" + name +
-                   "'; valid are median, min, max, mean");
+                   "'; valid are median, min, max, mean, loop");
     }
     if (std::find(chosen.begin(), chosen.end(), *known) != chosen.end())
       throwInvalid("--stats " + list + ": '" + name + "' is listed twice");
     chosen.push_back(*known);
   }
   if (chosen.empty())
-    throwInvalid("--stats '" + list + "': name at least one of median, min, max, mean");
+    throwInvalid("--stats '" + list + "': name at least one of median, min, max, mean, loop");
   return chosen;
 }
 

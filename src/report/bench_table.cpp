@@ -34,20 +34,36 @@ std::string checkText(int check) {
   return check == 0 ? "off" : check == 1 ? "on" : fmt::format("{} runs", check);
 }
 
-}  // namespace
-
-std::string iterationTimeText(measure::OverRanks over) {
+// Which rank's `what` the table shows, as -a says: "slowest rank's time (-a 3)".
+std::string overRanksText(measure::OverRanks over, const std::string& what) {
   switch (over) {
     case measure::OverRanks::Rank0:
-      return "rank 0's time (-a 0)";
+      return "rank 0's " + what + " (-a 0)";
     case measure::OverRanks::Mean:
-      return "mean over ranks of each rank's time (-a 1)";
+      return "mean over ranks of each rank's " + what + " (-a 1)";
     case measure::OverRanks::Min:
-      return "fastest rank's time (-a 2)";
+      return "fastest rank's " + what + " (-a 2)";
     case measure::OverRanks::Max:
       break;
   }
-  return "slowest rank's time (-a 3)";
+  return "slowest rank's " + what + " (-a 3)";
+}
+
+// What `time` is: a statistic over iterations each reduced over ranks, or (loop) each rank's mean
+// over its own iterations, reduced over ranks.
+std::string timeText(measure::Statistic s, measure::OverRanks over) {
+  if (s == measure::Statistic::Loop) {
+    return "loop: each rank's mean over its iterations, then the " + overRanksText(over, "mean") +
+           ", as nccl-tests times";
+  }
+  return std::string(measure::statisticName(s)) + " over iterations of the " +
+         overRanksText(over, "time");
+}
+
+}  // namespace
+
+std::string iterationTimeText(measure::OverRanks over) {
+  return overRanksText(over, "time");
 }
 
 std::string benchPreamble(const measure::BenchConfig& config, const measure::RunInfo& info,
@@ -69,9 +85,9 @@ std::string benchPreamble(const measure::BenchConfig& config, const measure::Run
                         config.peerLibrary);
   }
   text += fmt::format(
-      "# time: {} over iterations of the {}.  algbw = size / time.  busbw = algbw x 2(p-1)/p "
+      "# time: {}.  algbw = size / time.  busbw = algbw x 2(p-1)/p "
       "(nccl-tests' allreduce convention: per-rank send volume / time).  GB/s = 1e9 B/s\n",
-      measure::statisticName(stats.front()), iterationTimeText(config.overRanks));
+      timeText(stats.front(), config.overRanks));
   if (stats.size() > 1) {
     std::string others;
     for (std::size_t k = 1; k < stats.size(); ++k)

@@ -11,13 +11,13 @@ namespace ringlab::measure {
 // microseconds; the per-iteration times too when `keepSamples`. Throws InvalidArgument when empty.
 Timing summarise(const std::vector<double>& seconds, bool keepSamples);
 
-// A statistic over iterations that a table can show (OSU's benchmarks print Avg, Min and Max
-// Latency; mean is their Avg).
-enum class Statistic { Median, Min, Max, Mean };
-const char* statisticName(Statistic s);  // "median", "min", "max", "mean"
+// A statistic that a table can show: over iterations reduced over ranks (median, min, max, mean),
+// or `loop`, each rank's mean over its iterations reduced over ranks (Timing::loopMeanUs).
+enum class Statistic { Median, Min, Max, Mean, Loop };
+const char* statisticName(Statistic s);  // "median", "min", "max", "mean", "loop"
 double statisticUs(const Timing& t, Statistic s);
 
-// A comma-separated list of those names, each at most once: `--stats median,min,max,mean`.
+// A comma-separated list of those names, each at most once: `--stats median,min,max,mean,loop`.
 // Throws InvalidArgument naming the bad entry and the valid names.
 std::vector<Statistic> parseStatistics(const std::string& list);
 
