@@ -62,10 +62,10 @@ struct Timing {
   double timeUs = 0;  // median
   double minUs = 0, maxUs = 0, meanUs = 0;
   // Each rank's mean over its iterations (its timed loop / iterations), reduced over ranks as -a
-  // says: nccl-tests' time, and OSU's Avg, Min and Max latency with -a 1, 2 and 3. Where the ranks'
-  // iterations alternate long and short out of phase (more ranks than cores), each iteration's
-  // slowest rank is a long one, and the other statistics, taken over iterations already reduced
-  // over ranks, exceed it. 0: not recorded (records written before it).
+  // says: nccl-tests' time, and OSU's Avg, Min and Max latency with -a 1, 2 and 3. With -a 1 it
+  // equals meanUs. With -a 3, where the ranks' iterations alternate long and short out of phase
+  // (more ranks than cores), each iteration's slowest rank is a long one, and the statistics over
+  // iterations already reduced over ranks exceed it. 0: not recorded (records written before it).
   double loopMeanUs = 0;
   int iterations = 0;
   std::optional<std::uint64_t> wrong;  // elements off the closed form; none when not checked
