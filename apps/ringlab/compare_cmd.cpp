@@ -11,8 +11,10 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/comparison.hpp"
+#include "ringlab/measure/gpu_comparison.hpp"
 #include "ringlab/measure/run_logs.hpp"
 #include "ringlab/report/comparison.hpp"
+#include "ringlab/report/gpu_text.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -23,22 +25,65 @@ struct CompareArgs {
   std::string svg;
   std::optional<int> ranks;  // none: as the logs say
   ModelOptions model;
+  GpuSystemOptions system;
+  JsonOutput json;
 };
 
+// The GPU verdict's rows as the comparison plot draws them (one out-of-place curve each).
+measure::Comparison plotted(const measure::GpuComparison& g) {
+  measure::Comparison c{.label = g.label, .source = g.source};
+  for (const gpu::VerdictRow& r : g.verdict.rows) {
+    c.rows.push_back({r.bytes, r.predictedUs(), r.measuredUs, r.predictedUs(), std::nullopt});
+  }
+  return c;
+}
+
+const char* const kHowToGiveSystem =
+    "give --system PRESET (ringlab compare --system list), --system with the GPUs, nodes and "
+    "NICs (gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s), or --nccl-topo FILE";
+
 int runCompareCommand(const CompareArgs& a) {
-  const io::ResolvedModel model = a.model.resolve();
-  const model::Profile& profile = model.profile;
-  const measure::ModelSetup setup = measure::modelSetup(model, a.model);
+  if (a.system.listing()) {
+    std::fputs(report::gpuPresetsText().c_str(), stdout);
+    return 0;
+  }
+  const bool gpuSystem = a.system.given();
+  if (a.json.given() && !gpuSystem) {
+    throwInvalid("--json " + a.json.path + ": the JSON is the GPU verdict; give --system or --nccl-topo");
+  }
+  a.json.checkWritable();
+  const std::optional<gpu::GpuSystem> system =
+      gpuSystem ? std::optional<gpu::GpuSystem>(a.system.load()) : std::nullopt;
   const measure::LogOptions options{a.ranks};
   std::vector<measure::Comparison> comparisons;
+  std::vector<measure::GpuComparison> verdicts;
+  std::string text;
+  // The CPU model is resolved only when a run needs it, so that a GPU log reads no profile.
+  std::optional<io::ResolvedModel> model;
   for (const std::string& file : a.files) {
     for (const measure::LoggedRun& run : measure::readRuns(file, "measurements", options)) {
-      comparisons.push_back(measure::compare(run, measure::comparedAlgorithm(run.record, a.algo),
-                                             profile, setup, "measurements " + file));
+      if (system) {
+        verdicts.push_back(measure::compareGpu(run, *system, "measurements " + file));
+        text += report::gpuComparisonText(verdicts.back());
+        comparisons.push_back(plotted(verdicts.back()));
+      } else if (measure::isGpuRun(run)) {
+        text += "# measurements " + file + (run.name.empty() ? "" : " (" + run.name + ")") + ": " +
+                measure::noSystemSentence(run, kHowToGiveSystem) + "\n";
+      } else {
+        if (!model) {
+          model = a.model.resolve();
+          text += report::comparisonPreamble(model->source, model->profile);
+        }
+        const measure::ModelSetup setup = measure::modelSetup(*model, a.model);
+        comparisons.push_back(measure::compare(run, measure::comparedAlgorithm(run.record, a.algo),
+                                               model->profile, setup, "measurements " + file));
+        text += report::comparisonTable(comparisons.back());
+      }
     }
   }
   std::string svg;
   if (!a.svg.empty()) {
+    if (comparisons.empty()) throwInvalid("--svg " + a.svg + ": no run to draw (GPU logs need --system)");
     try {
       svg =
           report::comparisonSvg(comparisons, "AllReduce: measured (solid) and predicted (dashed)");
@@ -46,12 +91,15 @@ int runCompareCommand(const CompareArgs& a) {
       throwInvalid("--svg " + a.svg + ": " + e.what());
     }
   }
-  std::fputs(report::comparisonPreamble(model.source, profile).c_str(), stdout);
-  for (const measure::Comparison& c : comparisons)
-    std::fputs(report::comparisonTable(c).c_str(), stdout);
+  a.json.printText(text);
+  if (a.json.given()) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const measure::GpuComparison& v : verdicts) out.push_back(measure::toJson(v));
+    a.json.write(out.dump(2) + "\n");
+  }
   if (!a.svg.empty()) {
     io::writeTextFile(a.svg, svg, "--svg");
-    std::printf("# plot written to %s\n", a.svg.c_str());
+    if (!a.json.toStdout()) std::printf("# plot written to %s\n", a.svg.c_str());
   }
   return 0;
 }
@@ -65,8 +113,7 @@ Action addCompareCommand(CLI::App& app) {
       "compare bench JSON files, nccl-tests logs or OSU osu_allreduce output with the model");
   cmd->add_option("files", args->files,
                   "ringlab bench --json files, nccl-tests all_reduce_perf logs (text or -J JSON), "
-                  "OSU osu_allreduce output")
-      ->required();
+                  "OSU osu_allreduce output");
   cmd->add_option("--algo", args->algo,
                   "algorithm to predict (default: the file's; ring for nccl-tests)");
   addRanks(*cmd, args->ranks,
@@ -74,7 +121,12 @@ Action addCompareCommand(CLI::App& app) {
            "'#  Rank' lines)");
   addSvg(*cmd, args->svg, "also draw measured and predicted time against size (log-log)");
   args->model.add(*cmd);
-  return [args] { return runCompareCommand(*args); };
+  args->system.add(*cmd, true);
+  args->json.add(*cmd, "the GPU verdict as JSON (with --system or --nccl-topo; - for standard output)");
+  return [args] {
+    if (args->files.empty() && !args->system.listing()) throwInvalid("compare: give one or more files");
+    return runCompareCommand(*args);
+  };
 }
 
 }  // namespace ringlab::cli

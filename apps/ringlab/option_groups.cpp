@@ -247,3 +247,29 @@ void TopologyOptions::add(CLI::App& app, bool withRanks) {
 }
 
 }  // namespace ringlab::cli
+
+namespace ringlab::cli {
+
+void GpuSystemOptions::add(CLI::App& app, bool withNcclTopo) {
+  app.add_option("--system", spec,
+                 "the GPU system: a preset (--system list), a spec such as "
+                 "gpu=h100,gpus=8,nics=8,nic=400Gb/s,nodes=2, or a preset with overrides "
+                 "(dgx-h100,nics=4); beside --nccl-topo, spec keys only (docs/GPU.md)");
+  if (withNcclTopo) {
+    app.add_option("--nccl-topo", ncclFile,
+                   "the GPU system from NCCL's topology XML of one node (NCCL_TOPO_DUMP_FILE or "
+                   "NCCL_TOPO_FILE)");
+  }
+  app.add_option("--nodes", nodes, "scale the GPU system to N nodes")
+      ->check(CLI::Range(1, 1 << 16));
+}
+
+gpu::GpuSystem GpuSystemOptions::load() const {
+  try {
+    return io::loadGpuSystem(*this);
+  } catch (const Error& e) {
+    throwInvalid(std::string(ncclFile.empty() ? "--system" : "--nccl-topo") + ": " + e.what());
+  }
+}
+
+}  // namespace ringlab::cli

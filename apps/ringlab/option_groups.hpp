@@ -8,6 +8,7 @@
 //   AlgorithmOptions  --algo --ring-order|--ring-stride --channels --ranks-per-node
 //   ModelOptions      --profile --alpha --bw --gamma --concurrency --bw-counts --volume
 //   TopologyOptions   --topo|--topo-file|--nccl-topo --nccl-nodes --placement [-p]
+//   GpuSystemOptions  --system SPEC|PRESET|list [--nccl-topo FILE] --nodes N
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/reduce_op.hpp"
+#include "ringlab/io/gpu_system_files.hpp"
 #include "ringlab/io/model_files.hpp"
 #include "ringlab/io/topology_files.hpp"
 #include "ringlab/schedule/algorithms.hpp"
@@ -152,6 +154,15 @@ using io::PlacedTopology;
 struct TopologyOptions : io::TopologySource {
   void add(CLI::App& app, bool withRanks = true);
   PlacedTopology load() const { return io::loadTopology(*this); }
+};
+
+// A GPU system (docs/GPU.md): --system takes a preset or spec (or, beside --nccl-topo, spec keys),
+// "list" prints the presets; --nodes scales it.
+struct GpuSystemOptions : io::GpuSystemSource {
+  void add(CLI::App& app, bool withNcclTopo);
+  bool listing() const { return spec == "list"; }
+  // The library's messages name the spec or the file; these say which flag gave it.
+  gpu::GpuSystem load() const;
 };
 
 }  // namespace ringlab::cli

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -65,6 +66,7 @@ struct TextRow {
 // One run as the text shows it (from its "nThread" line, or the file's start, to the next run).
 struct TextRun {
   std::string version, program, device;
+  std::set<std::string> hosts;  // from the rank lines' "on HOST"
   int rankLines = 0, nranks = 0;
   std::optional<Columns> columns;
   bool sawConfig = false, sawHeader = false, sawTrailer = false;
@@ -159,6 +161,8 @@ class TextReader {
     if (is(0, "Rank")) {
       TextRun& run = current();
       ++run.rankLines;
+      const auto on = std::find(w.begin(), w.end(), "on");
+      if (on != w.end() && on + 1 != w.end()) run.hosts.insert(*(on + 1));
       const std::size_t bracket = line.find(']');
       if (run.device.empty() && bracket != std::string::npos)
         run.device = logs::joinedWords(logs::words(line.substr(bracket + 1)));
@@ -288,6 +292,7 @@ LoggedRun loggedCase(const TextRun& run, const std::vector<TextRow>& rows, int r
   LoggedRun logged;
   logged.notes = notes;
   logged.device = "GPUs (" + (run.device.empty() ? "nccl-tests" : run.device) + ")";
+  logged.hosts = static_cast<int>(run.hosts.size());
   RunRecord& record = logged.record;
   record.source =
       "nccl-tests" + (run.version.empty() ? "" : " " + run.version) + " all_reduce_perf";

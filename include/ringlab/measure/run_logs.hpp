@@ -29,6 +29,8 @@ struct LoggedRun {
   // What ran it, as the log says: "GPUs (NVIDIA H100 80GB HBM3)", "GPUs (OSU MPI-CUDA)",
   // "CPU ranks (OSU MPI)", "CPU ranks (ringlab tcp)".
   std::string device;
+  // Distinct hosts the log's rank lines name ("on HOST"); 0 where it lists none.
+  int hosts = 0;
 };
 
 // nccl-tests' text output. Lines may carry a launcher's prefix (`mpirun --tag-output`'s

@@ -49,6 +49,8 @@ struct NcclImportSummary {
   double nvlinkBandwidth_Bps = 0;   // one NVLink, NCCL's figure for sm (0: no NVLink counted)
   double intraBandwidth_Bps = 0;    // each slot's link to the fabric
   double nicLinkBandwidth_Bps = 0;  // the slowest GPU-to-NIC link (0: no NIC)
+  double nicSpeed_Bps = 0;          // the slowest NIC's network speed (NCCL's NET_BW if unsaid)
+  bool nicSpeedKnown = false;       // every <net> gives its speed
   std::string cpuKind;              // "AMD", "Intel Sapphire Rapids", ... (the first <cpu>)
   double interSocketBandwidth_Bps = 0;   // 0: one socket
   std::vector<std::string> assumptions;  // what the file does not say and was assumed

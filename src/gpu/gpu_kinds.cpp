@@ -1,0 +1,93 @@
+#include "gpu/gpu_kinds.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "topo/nccl_bandwidths.hpp"
+
+namespace ringlab::gpu {
+namespace {
+
+// NVLinks per GPU: NVIDIA's datasheets (V100 SXM2 6, A100 SXM4 12, H100/H200 SXM5 18, B200 18);
+// GeForce and data-centre PCIe cards are PCIe only here (their NVLink bridges, where they have
+// one, are typed with intra=nvlink,nvlinks=N). MI300X: AMD's platform datasheet, 7 xGMI links.
+const std::vector<GpuKind> kKinds = {
+    {"v100", "V100 SXM2", 70, IntraFabric::NVLink, 6, 3, false,
+     "NVIDIA Tesla V100 datasheet (NVLink 2.0, 6 links, 300 GB/s)"},
+    {"a100", "A100 SXM4", 80, IntraFabric::NVSwitch, 12, 4, false,
+     "NVIDIA A100 datasheet (NVLink 3.0, 12 links, 600 GB/s)"},
+    {"a100-pcie", "A100 PCIe", 80, IntraFabric::PCIe, 0, 4, false, "NVIDIA A100 datasheet (PCIe gen4)"},
+    {"a10g", "A10G", 86, IntraFabric::PCIe, 0, 4, false, "NVIDIA A10 datasheet (PCIe gen4)"},
+    {"a6000", "RTX A6000", 86, IntraFabric::PCIe, 0, 4, false, "NVIDIA RTX A6000 datasheet (PCIe gen4)"},
+    {"rtx3090", "GeForce RTX 3090", 86, IntraFabric::PCIe, 0, 4, false,
+     "NVIDIA GeForce RTX 3090 specifications (PCIe gen4)"},
+    {"l4", "L4", 89, IntraFabric::PCIe, 0, 4, false, "NVIDIA L4 datasheet (PCIe gen4)"},
+    {"l40s", "L40S", 89, IntraFabric::PCIe, 0, 4, false, "NVIDIA L40S datasheet (PCIe gen4)"},
+    {"rtx4090", "GeForce RTX 4090", 89, IntraFabric::PCIe, 0, 4, false,
+     "NVIDIA GeForce RTX 4090 specifications (PCIe gen4)"},
+    {"h100", "H100 SXM", 90, IntraFabric::NVSwitch, 18, 5, true,
+     "NVIDIA H100 datasheet (NVLink 4, 18 links, 900 GB/s)"},
+    {"h100-pcie", "H100 PCIe", 90, IntraFabric::PCIe, 0, 5, false, "NVIDIA H100 datasheet (PCIe gen5)"},
+    {"h200", "H200 SXM", 90, IntraFabric::NVSwitch, 18, 5, true,
+     "NVIDIA H200 datasheet (NVLink 4, 900 GB/s)"},
+    {"gh200", "GH200", 90, IntraFabric::NVLink, 18, 5, false,
+     "NVIDIA GH200 datasheet (NVLink 4, 18 links, 900 GB/s)"},
+    {"b200", "B200", 100, IntraFabric::NVSwitch, 18, 5, true,
+     "NVIDIA DGX B200 datasheet (NVLink 5, 18 links, 1.8 TB/s)"},
+    {"mi300x", "Instinct MI300X", 0, IntraFabric::XGMI, 7, 5, false,
+     "AMD Instinct MI300X datasheet (7 Infinity Fabric links, 64 GB/s each way)"},
+};
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+}  // namespace
+
+const std::vector<GpuKind>& gpuKinds() { return kKinds; }
+
+const GpuKind* findGpuKind(std::string_view key) {
+  const std::string k = lower(key);
+  for (const GpuKind& kind : kKinds)
+    if (k == kind.key) return &kind;
+  return nullptr;
+}
+
+const GpuKind* gpuKindFromDeviceName(std::string_view deviceName) {
+  // "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "NVIDIA GeForce RTX 4090", "NVIDIA GH200
+  // 480GB", "AMD Instinct MI300X": the first kind whose model number appears, PCIe parts first.
+  const std::string name = lower(deviceName);
+  const auto has = [&](const char* word) { return name.find(word) != std::string::npos; };
+  const bool pcie = has("pcie");
+  if (has("gh200")) return findGpuKind("gh200");
+  if (has("h200")) return findGpuKind("h200");
+  if (has("h100") || has("h800")) return findGpuKind(pcie ? "h100-pcie" : "h100");
+  if (has("b200")) return findGpuKind("b200");
+  if (has("a100") || has("a800")) return findGpuKind(pcie ? "a100-pcie" : "a100");
+  if (has("v100")) return findGpuKind("v100");
+  if (has("a10g") || has(" a10 ") || name.ends_with(" a10")) return findGpuKind("a10g");
+  if (has("a6000")) return findGpuKind("a6000");
+  if (has("3090")) return findGpuKind("rtx3090");
+  if (has("4090")) return findGpuKind("rtx4090");
+  if (has("l40s")) return findGpuKind("l40s");
+  if (has(" l4")) return findGpuKind("l4");
+  if (has("mi300x")) return findGpuKind("mi300x");
+  return nullptr;
+}
+
+std::string gpuKindKeys() {
+  std::string out;
+  for (const GpuKind& kind : kKinds) out += std::string(out.empty() ? "" : ", ") + kind.key;
+  return out;
+}
+
+double linkBandwidth(const GpuKind& kind) {
+  // AMD's datasheet figure: 64 GB/s each way per xGMI link (RCCL's topology uses its own).
+  if (kind.fabric == IntraFabric::XGMI) return 64e9;
+  return topo::ncclNvlinkBandwidth(kind.sm);
+}
+
+}  // namespace ringlab::gpu
