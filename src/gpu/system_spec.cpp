@@ -146,7 +146,7 @@ void apply(GpuSystem& s, const std::map<std::string, std::string>& keys, const S
     if (s.gpu.empty()) s.gpuName = fmt::format("GPU sm {}", s.sm);
     // The link figure follows sm unless the GPU kind (AMD) or link= says otherwise.
     if (s.intra != IntraFabric::XGMI) {
-      GpuKind probe{"", "", s.sm, IntraFabric::NVLink, 0, 4, false, ""};
+      GpuKind probe{"", "", s.sm, IntraFabric::NVLink, 0, 4, false, 0, ""};
       s.linkBandwidth_Bps = linkBandwidth(probe);
     }
   }

@@ -14,9 +14,10 @@ constexpr std::uint64_t kMiB = 1 << 20;
 // the hardware; above its inverse, beyond what the system as described allows.
 constexpr double kShortOfHardware = 0.70;
 constexpr double kBeyondHardware = 1.30;
-// Medium and small rows are called slow beyond these multiples of the predicted time.
+// Medium and small rows are called slow beyond this multiple of the predicted time: the margin
+// beyond which a band is called off (docs/GPU.md).
 constexpr double kMediumSlow = 2.0;
-constexpr double kSmallSlow = 3.0;
+constexpr double kSmallSlow = 2.0;
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

@@ -1,0 +1,162 @@
+// The GPU system specs, NCCL's channel search as the model states it, NCCL's tuning figures, and
+// the verdict. Expected figures are hand traces of NCCL 2.30.7's search.cc and tuning.cc for
+// systems whose NCCL_DEBUG lines are public (8 x H100: "Pattern 4 ... nChannels 12, bw 30/30",
+// NVIDIA/nccl issue 1197).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "expect_error.hpp"
+#include "ringlab/gpu/nccl_model.hpp"
+#include "ringlab/gpu/system_spec.hpp"
+#include "ringlab/gpu/verdict.hpp"
+
+namespace ringlab::gpu {
+namespace {
+
+using test::expectInvalid;
+
+NcclModel modelOf(const std::string& spec) { return NcclModel(parseSystem(spec)); }
+
+TEST(GpuSystemSpec, PresetsParseAndNameTheirSources) {
+  ASSERT_GE(presets().size(), 12u);
+  for (const Preset& p : presets()) {
+    const GpuSystem s = parseSystem(p.key);
+    EXPECT_EQ(s.name, p.key);
+    EXPECT_FALSE(std::string(p.source).empty()) << p.key;
+    EXPECT_GE(s.gpusPerNode, 1) << p.key;
+  }
+}
+
+TEST(GpuSystemSpec, KeysOverrideAPresetAndNodesScaleIt) {
+  const GpuSystem s = parseSystem("dgx-h100,nodes=4,nics=4");
+  EXPECT_EQ(s.nodes, 4);
+  EXPECT_EQ(s.ranks(), 32);
+  EXPECT_EQ(s.nicsPerNode, 4);
+  EXPECT_DOUBLE_EQ(s.nicBandwidth_Bps, 50e9);
+  EXPECT_NEAR(s.intraBandwidth_Bps(), 18 * 20.6e9, 1);
+}
+
+TEST(GpuSystemSpec, BadSpecsNameTheValueAndWhatIsValid) {
+  expectInvalid([] { parseSystem("dgx-h1000"); }, {"dgx-h1000", "presets:", "dgx-h100"});
+  expectInvalid([] { parseSystem("gpu=h100,gpus=0"); }, {"gpus=0", "1 to 1024"});
+  expectInvalid([] { parseSystem("gpu=x9"); }, {"gpu=x9", "h100"});
+  expectInvalid([] { parseSystem("gpu=h100,nodes=2"); }, {"nodes=2", "nics="});
+  expectInvalid([] { parseSystem("gpu=h100,nics=8"); }, {"nics=8", "nic="});
+  expectInvalid([] { parseSystem("gpu=h100,nic=400"); }, {"nic=400", "unit"});
+  expectInvalid([] { parseSystem("gpu=h100,gpus=8,gpus=4"); }, {"gpus", "twice"});
+  expectInvalid([] { parseSystem("gpus=8"); }, {"no GPU"});
+  expectInvalid([] { parseSystem("gpu=a100,nvls=yes"); }, {"nvls=yes", "sm 90"});
+  expectInvalid([] { parseSystem("gpu=h100,p2p=maybe"); }, {"p2p=maybe", "yes or no"});
+  expectInvalid([] { parseSystem("gpu=h100,bogus=1"); }, {"bogus", "keys:"});
+  expectInvalid([] { parseSystem(""); }, {"empty"});
+}
+
+TEST(GpuSystemSpec, WithRanksPlacesTheLogsP) {
+  const GpuSystem s = parseSystem("dgx-h100");
+  EXPECT_EQ(withRanks(s, 16).nodes, 2);
+  EXPECT_EQ(withRanks(s, 4).ranksPerNode, 4);
+  EXPECT_EQ(withRanks(s, 4).nodes, 1);
+  expectInvalid([&] { withRanks(s, 12); }, {"p = 12", "nodes="});
+  const GpuSystem four = parseSystem("dgx-h100,nodes=4");
+  EXPECT_EQ(withRanks(four, 16).ranksPerNode, 4);
+}
+
+TEST(NcclModelGraphs, H100NodeMatchesNcclsSearch) {
+  const NcclModel m = modelOf("dgx-h100");
+  const NcclGraph& ring = m.graph(NcclAlgorithm::Ring);
+  EXPECT_EQ(ring.channels, 12);
+  EXPECT_DOUBLE_EQ(ring.bwIntra_GBps, 30);
+  const NcclGraph& tree = m.graph(NcclAlgorithm::Tree);
+  EXPECT_EQ(tree.channels, 12);
+  EXPECT_DOUBLE_EQ(tree.bwIntra_GBps, 30);
+  const NcclGraph& nvls = m.graph(NcclAlgorithm::Nvls);
+  EXPECT_EQ(nvls.channels, 8);
+  EXPECT_DOUBLE_EQ(nvls.bwIntra_GBps, 40);
+  EXPECT_DOUBLE_EQ(nvls.bwInter_GBps, 60);
+  // Ring Simple: 12 x 30 = 360 busBw, algbw x 8/14; NVLS: 40 x .85 x 7/8 x 2 = 59.5 per channel.
+  EXPECT_NEAR(m.bandwidth_GBps(NcclAlgorithm::Ring, NcclProtocol::Simple), 360.0 * 8 / 14, 1e-6);
+  EXPECT_NEAR(m.bandwidth_GBps(NcclAlgorithm::Nvls, NcclProtocol::Simple), 8 * 59.5 * 8 / 14, 1e-3);
+  // Ring latencies on NVLink, one node: 6.6 + 14 x 0.6, 14 + 14 x 1.9, 8.4 + 14 x 3.4.
+  EXPECT_NEAR(m.latency_us(NcclAlgorithm::Ring, NcclProtocol::LL), 15.0, 1e-9);
+  EXPECT_NEAR(m.latency_us(NcclAlgorithm::Ring, NcclProtocol::LL128), 40.6, 1e-9);
+  EXPECT_NEAR(m.latency_us(NcclAlgorithm::Ring, NcclProtocol::Simple), 56.0, 1e-9);
+  // At 8 GiB NCCL's tuner picks NVLS.
+  EXPECT_EQ(m.predict(8ull << 30).chosen.algorithm, NcclAlgorithm::Nvls);
+}
+
+TEST(NcclModelGraphs, TwoH100NodesRingAndNvlsTree) {
+  const NcclModel m = modelOf("dgx-h100,nodes=2");
+  EXPECT_EQ(m.graph(NcclAlgorithm::Ring).channels, 8);
+  EXPECT_DOUBLE_EQ(m.graph(NcclAlgorithm::Ring).bwIntra_GBps, 48);
+  // NVLSTree: min(59.5, 2 x 48, 57.7) x 8 channels, ring ratio 16/30.
+  EXPECT_NEAR(m.bandwidth_GBps(NcclAlgorithm::NvlsTree, NcclProtocol::Simple), 57.7 * 8 * 16 / 30,
+              1e-3);
+  // Tree: min(8 x 48 x .92, 8 x 41.4) x .85 (sm 90's simpler tree), halved.
+  EXPECT_NEAR(m.bandwidth_GBps(NcclAlgorithm::Tree, NcclProtocol::Simple), 8 * 41.4 * .85 / 2, 1e-3);
+  // NVLS across nodes needs CollNet.
+  EXPECT_EQ(m.bandwidth_GBps(NcclAlgorithm::Nvls, NcclProtocol::Simple), 0);
+}
+
+TEST(NcclModelGraphs, A100AndP4dAsNcclTracesThem) {
+  const NcclModel one = modelOf("dgx-a100");
+  EXPECT_EQ(one.graph(NcclAlgorithm::Ring).channels, 12);
+  EXPECT_DOUBLE_EQ(one.graph(NcclAlgorithm::Ring).bwIntra_GBps, 20);
+  EXPECT_EQ(one.bandwidth_GBps(NcclAlgorithm::Nvls, NcclProtocol::Simple), 0);
+  const NcclModel p4d = modelOf("aws-p4d,nodes=2");
+  EXPECT_EQ(p4d.graph(NcclAlgorithm::Ring).channels, 4);
+  EXPECT_DOUBLE_EQ(p4d.graph(NcclAlgorithm::Ring).bwIntra_GBps, 12);
+  // The tree raises its speed inside the node to twice the network's on two nodes.
+  EXPECT_DOUBLE_EQ(p4d.graph(NcclAlgorithm::Tree).bwIntra_GBps, 24);
+  EXPECT_EQ(p4d.predict(1ull << 30).chosen.algorithm, NcclAlgorithm::Tree);
+}
+
+TEST(NcclModelGraphs, PcieWithoutPeerToPeerGoesThroughTheCpu) {
+  // 8 x RTX 4090, four behind each switch: 24 / (4 x 1.2) = 5 GB/s, one channel.
+  const NcclModel m = modelOf("gpu=rtx4090,gpus=8,p2p=no,pcie_switch=4");
+  EXPECT_EQ(m.graph(NcclAlgorithm::Ring).channels, 1);
+  EXPECT_DOUBLE_EQ(m.graph(NcclAlgorithm::Ring).bwIntra_GBps, 5);
+  // LL128 is NVLink-only; no NVLS.
+  EXPECT_EQ(m.bandwidth_GBps(NcclAlgorithm::Ring, NcclProtocol::LL128), 0);
+  EXPECT_EQ(m.predict(1ull << 30).regime, Regime::PCIe);
+}
+
+TEST(NcclModelPrediction, TimeIsLatencyPlusBytesOverAlgbwAndTheBoundIsTheRingOnTheLinks) {
+  const NcclModel m = modelOf("dgx-a100");
+  for (std::uint64_t bytes : {8ull, 4096ull, 1ull << 20, 1ull << 30}) {
+    const NcclPrediction p = m.predict(bytes);
+    for (const NcclChoice& c : p.candidates) {
+      EXPECT_NEAR(c.time_s, c.latency_s + double(bytes) / c.algBw_Bps, 1e-12);
+    }
+  }
+  // The bound: 2(p-1) alpha + 2(p-1)/p n / 240 GB/s, alpha NCCL's Simple ring step (56 us / 14).
+  const std::uint64_t n = 16ull << 30;
+  EXPECT_NEAR(m.predict(n).boundTime_s, 56e-6 + 2.0 * 7 / 8 * double(n) / 240e9, 1e-9);
+  EXPECT_EQ(m.predict(8).regime, Regime::Latency);
+  EXPECT_EQ(m.predict(1ull << 30).regime, Regime::NVLink);
+  expectInvalid([] { NcclModel(withRanks(parseSystem("dgx-a100"), 1)); }, {"p = 1"});
+}
+
+TEST(GpuVerdict, FlagsALogAtHalfTheHardwareAndNotOneAtIt) {
+  const NcclModel m = modelOf("dgx-h100,nodes=2,nvls=no");
+  std::vector<MeasuredTime> good, half;
+  for (std::uint64_t bytes = 1 << 20; bytes <= (1ull << 33); bytes *= 4) {
+    const double t = m.predict(bytes).chosen.time_s * 1e6;
+    good.push_back({bytes, t * 1.05});
+    half.push_back({bytes, t * 2.2});
+  }
+  const Verdict ok = judge(m, good);
+  EXPECT_FALSE(ok.flagged);
+  ASSERT_FALSE(ok.bands.empty());
+  EXPECT_NEAR(ok.bands.back().medianAbsError, 0.05, 1e-9);
+  const Verdict bad = judge(m, half);
+  EXPECT_TRUE(bad.flagged);
+  ASSERT_FALSE(bad.findings.empty());
+  // Without NVLS the ring is held by the GPUs' NVSwitch links (370.8 GB/s), not the 8 x 48 GB/s
+  // of NICs: the causes named are NVLink's.
+  EXPECT_NE(bad.findings.front().find("nvlink --status"), std::string::npos)
+      << bad.findings.front();
+}
+
+}  // namespace
+}  // namespace ringlab::gpu
