@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -1142,7 +1144,8 @@ TEST(CliCompareBadInput, ReduceScatterLog) {
 // The run stopped after three sizes: no "# Avg bus bandwidth" summary. Its rows are compared,
 // and the table says what the log lacks.
 TEST(CliCompareBadInput, AllReduceLogWithoutSummaryIsReadAndSaidSo) {
-  const RunResult r = runRinglab({"compare", dataFile("nccl_all_reduce_perf_truncated.log")});
+  const RunResult r = runRinglab(
+      {"compare", dataFile("nccl_all_reduce_perf_truncated.log"), "--system", "dgx-h100"});
   expectSuccess(r);
   EXPECT_NE(r.out.find("# log: no '# Avg bus bandwidth' line"), std::string::npos) << r.out;
   EXPECT_EQ(benchRows(r.out).size(), 3u);
@@ -1708,4 +1711,74 @@ TEST(CliTuneBadInput, AutoWithRingOrder) {
   expectCleanError(
       runRinglab({"bench", "-p", "4", "-n", "1", "--algo", "auto", "--ring-order", "0,1,2,3"}),
       {"auto"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// compare on GPU logs: a verdict against a GPU system (docs/GPU.md)
+
+TEST(CliCompareGpu, AGpuLogWithoutASystemGetsOneLineAndNoRatios) {
+  const RunResult r = runRinglab({"compare", dataFile("nccl_tests/h100_16ranks_mpirun.log")});
+  expectSuccess(r);
+  EXPECT_NE(r.out.find("cannot judge GPU hardware without a description of it"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("--system"), std::string::npos);
+  EXPECT_EQ(r.out.find("meas/model"), std::string::npos) << "a column of meaningless ratios";
+}
+
+TEST(CliCompareGpu, AVerdictAgainstAPresetWithItsJson) {
+  const RunResult r = runRinglab({"compare", dataFile("gpu_logs/h100_a3mega_2node_tcpxo.log"),
+                                  "--system", "gcp-a3-mega", "--json", "-"});
+  expectSuccess(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["nccl_figures"], "NCCL 2.30.7");
+  EXPECT_EQ(j[0]["p"], 16);
+  const nlohmann::json& last = j[0]["rows"].back();
+  for (const char* key :
+       {"size_bytes", "measured_us", "predicted_us", "algorithm", "protocol", "regime"}) {
+    EXPECT_TRUE(last.contains(key)) << key;
+  }
+  EXPECT_EQ(last["size_bytes"], 8589934592ull);
+  EXPECT_NEAR(last["measured_us"].get<double>(), 47535.0, 1e-6);
+  // Within the stated margin at 8 GiB (the corpus test holds the bands).
+  EXPECT_NEAR(last["measured_over_predicted"].get<double>(), 1.0, 0.2);
+}
+
+TEST(CliCompareGpu, PresetsAreListedWithTheirSources) {
+  const RunResult r = runRinglab({"compare", "--system", "list"});
+  expectSuccess(r);
+  EXPECT_NE(r.out.find("dgx-h100"), std::string::npos);
+  EXPECT_NE(r.out.find("source: aws.amazon.com/ec2/instance-types/p5/"), std::string::npos);
+}
+
+TEST(CliCompareGpu, BadSystemsAreRefusedNamingTheValue) {
+  const std::string log = dataFile("nccl_tests/h100_16ranks_mpirun.log");
+  expectCleanError(runRinglab({"compare", log, "--system", "dgx-h999"}),
+                   {"--system", "dgx-h999", "presets:"});
+  expectCleanError(runRinglab({"compare", log, "--system", "gpu=h100,nic=fast"}),
+                   {"--system", "nic=fast"});
+  expectCleanError(runRinglab({"compare", log, "--system", "dgx-h100,nodes=3"}),
+                   {"p = 16", "nodes"});
+  // NCCL_TOPO_FILE form: its GPUs are bare <pci> devices, so the GPU kind must be given.
+  expectCleanError(
+      runRinglab({"compare", log, "--nccl-topo", dataFile("nccl_topo/azure_ndv5-topo.xml")}),
+      {"--nccl-topo", "names no GPU model", "gpu=h100"});
+  expectCleanError(runRinglab({"compare", log, "--json", "-"}), {"--json", "--system"});
+}
+
+TEST(CliCompareGpu, AnNcclTopologyDumpDescribesTheSystem) {
+  const RunResult r =
+      runRinglab({"compare", dataFile("nccl_tests/h100_16ranks_mpirun.log"), "--nccl-topo",
+                  dataFile("nccl_topo/hgx_h200_dump.xml"), "--system", "nics=8,nic=400Gb/s"});
+  expectSuccess(r);
+  EXPECT_NE(r.out.find("NVSwitch 18 links x 20.6 GB/s"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("# verdict:"), std::string::npos);
+}
+
+TEST(CliModelGpu, ASystemsCurveAtANodeCount) {
+  const RunResult r =
+      runRinglab({"model", "--system", "aws-p5", "--nodes", "16", "-b", "1G", "-e", "1G"});
+  expectSuccess(r);
+  EXPECT_NE(r.out.find("p = 128 (16 nodes x 8)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("NVLSTree/Simple"), std::string::npos) << r.out;
 }

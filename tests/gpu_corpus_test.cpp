@@ -55,9 +55,8 @@ TEST(GpuCorpus, TheModelHoldsToRealLogs) {
     const std::vector<measure::LoggedRun> runs =
         measure::readRuns(kDir + file, "measurements", options);
     ASSERT_FALSE(runs.empty());
-    const measure::GpuComparison c =
-        measure::compareGpu(runs.front(), gpu::parseSystem(entry.at("system").get<std::string>()),
-                            file);
+    const measure::GpuComparison c = measure::compareGpu(
+        runs.front(), gpu::parseSystem(entry.at("system").get<std::string>()), file);
     std::map<gpu::Band, const gpu::BandSummary*> bands;
     for (const gpu::BandSummary& b : c.verdict.bands) bands[b.band] = &b;
     const auto cell = [&](gpu::Band band) {
@@ -85,10 +84,10 @@ TEST(GpuCorpus, TheModelHoldsToRealLogs) {
   ASSERT_FALSE(asIntended[gpu::Band::Medium].empty());
   const double large = median(asIntended[gpu::Band::Large]);
   const double medium = median(asIntended[gpu::Band::Medium]);
-  std::printf("as intended: median of per-log medians: >= 64 MiB %.3f over %zu logs, 1-64 MiB %.3f "
-              "over %zu logs\n",
-              large, asIntended[gpu::Band::Large].size(), medium,
-              asIntended[gpu::Band::Medium].size());
+  std::printf(
+      "as intended: median of per-log medians: >= 64 MiB %.3f over %zu logs, 1-64 MiB %.3f "
+      "over %zu logs\n",
+      large, asIntended[gpu::Band::Large].size(), medium, asIntended[gpu::Band::Medium].size());
   EXPECT_LE(large, 0.20);
   EXPECT_LE(medium, 0.40);
 }

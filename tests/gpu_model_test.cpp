@@ -16,7 +16,9 @@ namespace {
 
 using test::expectInvalid;
 
-NcclModel modelOf(const std::string& spec) { return NcclModel(parseSystem(spec)); }
+NcclModel modelOf(const std::string& spec) {
+  return NcclModel(parseSystem(spec));
+}
 
 TEST(GpuSystemSpec, PresetsParseAndNameTheirSources) {
   ASSERT_GE(presets().size(), 12u);
@@ -93,7 +95,8 @@ TEST(NcclModelGraphs, TwoH100NodesRingAndNvlsTree) {
   EXPECT_NEAR(m.bandwidth_GBps(NcclAlgorithm::NvlsTree, NcclProtocol::Simple), 57.7 * 8 * 16 / 30,
               1e-3);
   // Tree: min(8 x 48 x .92, 8 x 41.4) x .85 (sm 90's simpler tree), halved.
-  EXPECT_NEAR(m.bandwidth_GBps(NcclAlgorithm::Tree, NcclProtocol::Simple), 8 * 41.4 * .85 / 2, 1e-3);
+  EXPECT_NEAR(m.bandwidth_GBps(NcclAlgorithm::Tree, NcclProtocol::Simple), 8 * 41.4 * .85 / 2,
+              1e-3);
   // NVLS across nodes needs CollNet.
   EXPECT_EQ(m.bandwidth_GBps(NcclAlgorithm::Nvls, NcclProtocol::Simple), 0);
 }

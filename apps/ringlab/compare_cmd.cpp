@@ -49,7 +49,8 @@ int runCompareCommand(const CompareArgs& a) {
   }
   const bool gpuSystem = a.system.given();
   if (a.json.given() && !gpuSystem) {
-    throwInvalid("--json " + a.json.path + ": the JSON is the GPU verdict; give --system or --nccl-topo");
+    throwInvalid("--json " + a.json.path +
+                 ": the JSON is the GPU verdict; give --system or --nccl-topo");
   }
   a.json.checkWritable();
   const std::optional<gpu::GpuSystem> system =
@@ -58,21 +59,27 @@ int runCompareCommand(const CompareArgs& a) {
   std::vector<measure::Comparison> comparisons;
   std::vector<measure::GpuComparison> verdicts;
   std::string text;
-  // The CPU model is resolved only when a run needs it, so that a GPU log reads no profile.
+  // The CPU model, checked before any file is read (a bad --profile is refused whatever the logs).
   std::optional<io::ResolvedModel> model;
+  if (!system) model = a.model.resolve();
+  // A GPU log is priced with the alpha-beta model only where its parameters were given; the
+  // stated defaults describe CPU ranks, and would give a column of meaningless ratios.
+  const bool modelGiven = !a.model.profilePath.empty() || a.model.overridden();
+  bool preamble = false;
   for (const std::string& file : a.files) {
     for (const measure::LoggedRun& run : measure::readRuns(file, "measurements", options)) {
       if (system) {
         verdicts.push_back(measure::compareGpu(run, *system, "measurements " + file));
         text += report::gpuComparisonText(verdicts.back());
         comparisons.push_back(plotted(verdicts.back()));
-      } else if (measure::isGpuRun(run)) {
+      } else if (measure::isGpuRun(run) && !modelGiven) {
         text += "# measurements " + file + (run.name.empty() ? "" : " (" + run.name + ")") + ": " +
                 measure::noSystemSentence(run, kHowToGiveSystem) + "\n";
+        for (const std::string& note : run.notes) text += "# log: " + note + "\n";
       } else {
-        if (!model) {
-          model = a.model.resolve();
+        if (!preamble) {
           text += report::comparisonPreamble(model->source, model->profile);
+          preamble = true;
         }
         const measure::ModelSetup setup = measure::modelSetup(*model, a.model);
         comparisons.push_back(measure::compare(run, measure::comparedAlgorithm(run.record, a.algo),
@@ -83,7 +90,8 @@ int runCompareCommand(const CompareArgs& a) {
   }
   std::string svg;
   if (!a.svg.empty()) {
-    if (comparisons.empty()) throwInvalid("--svg " + a.svg + ": no run to draw (GPU logs need --system)");
+    if (comparisons.empty())
+      throwInvalid("--svg " + a.svg + ": no run to draw (GPU logs need --system)");
     try {
       svg =
           report::comparisonSvg(comparisons, "AllReduce: measured (solid) and predicted (dashed)");
@@ -122,9 +130,11 @@ Action addCompareCommand(CLI::App& app) {
   addSvg(*cmd, args->svg, "also draw measured and predicted time against size (log-log)");
   args->model.add(*cmd);
   args->system.add(*cmd, true);
-  args->json.add(*cmd, "the GPU verdict as JSON (with --system or --nccl-topo; - for standard output)");
+  args->json.add(*cmd,
+                 "the GPU verdict as JSON (with --system or --nccl-topo; - for standard output)");
   return [args] {
-    if (args->files.empty() && !args->system.listing()) throwInvalid("compare: give one or more files");
+    if (args->files.empty() && !args->system.listing())
+      throwInvalid("compare: give one or more files");
     return runCompareCommand(*args);
   };
 }

@@ -7,7 +7,9 @@
 #include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/gpu/nccl_model.hpp"
 #include "ringlab/model/model_json.hpp"
+#include "ringlab/report/gpu_text.hpp"
 #include "ringlab/report/model_text.hpp"
 
 namespace ringlab::cli {
@@ -21,6 +23,7 @@ struct ModelArgs {
   int maxRanks = 1024;
   SweepOptions range{.maxBytes = "1G"};  // -d; and -b, -e for --sweep
   ModelOptions model;
+  GpuSystemOptions system;
 };
 
 // The table of the mode asked for and its JSON document; every check comes before the first line.
@@ -29,7 +32,21 @@ struct ModelOutput {
   nlohmann::json json;
 };
 
+// A GPU system's expected curve: NCCL's choice and time per size, -b to -e in steps of x4.
+ModelOutput gpuModelOutput(const ModelArgs& a) {
+  const gpu::NcclModel model(a.system.load());
+  const std::uint64_t first = a.range.min();
+  const std::uint64_t last = a.range.max();
+  if (first == 0 || first > last) {
+    throwInvalid("-b/--minbytes and -e/--maxbytes: need 0 < min <= max");
+  }
+  const std::vector<std::uint64_t> sizes = geometricSizes(first, last, 4);
+  return {report::gpuCurveText(model, sizes), report::gpuCurveJson(model, sizes)};
+}
+
 ModelOutput modelOutput(const ModelArgs& a) {
+  if (a.system.listing()) return {report::gpuPresetsText(), nlohmann::json::array()};
+  if (a.system.given()) return gpuModelOutput(a);
   checkRanks(a.ranks);
   if (a.sweep && a.vsP) throwInvalid("--sweep and --vs-p: choose one");
   if (a.vsP && (a.maxRanks < 2 || a.maxRanks > kMaxRanks)) {
@@ -77,6 +94,7 @@ Action addModelCommand(CLI::App& app) {
   cmd->add_option("--max-p", args->maxRanks, "--vs-p: largest p");
   args->json.add(*cmd, "also write the predictions as JSON to this file");
   args->model.add(*cmd);
+  args->system.add(*cmd, true);
   return [args] {
     args->json.checkWritable();
     const ModelOutput output = modelOutput(*args);

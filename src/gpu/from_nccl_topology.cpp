@@ -39,9 +39,12 @@ GpuSystem systemFromNcclTopology(const topo::NcclImportSummary& t, const std::st
   s.sm = t.sm;
   s.gpuName = t.sm > 0 ? fmt::format("GPU sm {}", t.sm) : "GPU";
   s.gpusPerNode = s.ranksPerNode = t.gpus;
-  if (t.fabric == "NVSwitch") s.intra = IntraFabric::NVSwitch;
-  else if (t.fabric == "NVLink") s.intra = IntraFabric::NVLink;
-  else s.intra = IntraFabric::PCIe;
+  if (t.fabric == "NVSwitch")
+    s.intra = IntraFabric::NVSwitch;
+  else if (t.fabric == "NVLink")
+    s.intra = IntraFabric::NVLink;
+  else
+    s.intra = IntraFabric::PCIe;
   s.nvlinks = s.intra == IntraFabric::PCIe ? 0 : t.nvlinksPerGpu;
   s.linkBandwidth_Bps = t.nvlinkBandwidth_Bps;
   s.nvls = s.intra == IntraFabric::NVSwitch && t.sm >= 90;
@@ -54,11 +57,13 @@ GpuSystem systemFromNcclTopology(const topo::NcclImportSummary& t, const std::st
     if (!t.nicSpeedKnown) {
       s.assumptions.push_back("a NIC without its speed in the file: NCCL's 100 Gb/s (give nic=)");
     }
-    s.assumptions.push_back("the network taken as InfiniBand with GPUDirect RDMA (give net=, gdr=)");
+    s.assumptions.push_back(
+        "the network taken as InfiniBand with GPUDirect RDMA (give net=, gdr=)");
   }
   for (const std::string& a : t.assumptions) s.assumptions.push_back("the file: " + a);
-  const std::string what = keys.empty() ? fmt::format("the NCCL topology {}", source)
-                                        : fmt::format("the NCCL topology {} with '{}'", source, keys);
+  const std::string what = keys.empty()
+                               ? fmt::format("the NCCL topology {}", source)
+                               : fmt::format("the NCCL topology {} with '{}'", source, keys);
   GpuSystem refined = refineSystem(std::move(s), keys, what);
   if (refined.sm == 0 && refined.gpu.empty()) {
     throwInvalid(fmt::format(

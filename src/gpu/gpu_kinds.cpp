@@ -16,9 +16,11 @@ const std::vector<GpuKind> kKinds = {
      "NVIDIA Tesla V100 datasheet (NVLink 2.0, 6 links, 300 GB/s)"},
     {"a100", "A100 SXM4", 80, IntraFabric::NVSwitch, 12, 4, false, 0,
      "NVIDIA A100 datasheet (NVLink 3.0, 12 links, 600 GB/s)"},
-    {"a100-pcie", "A100 PCIe", 80, IntraFabric::PCIe, 0, 4, false, 0, "NVIDIA A100 datasheet (PCIe gen4)"},
+    {"a100-pcie", "A100 PCIe", 80, IntraFabric::PCIe, 0, 4, false, 0,
+     "NVIDIA A100 datasheet (PCIe gen4)"},
     {"a10g", "A10G", 86, IntraFabric::PCIe, 0, 4, false, 0, "NVIDIA A10 datasheet (PCIe gen4)"},
-    {"a6000", "RTX A6000", 86, IntraFabric::PCIe, 0, 4, false, 0, "NVIDIA RTX A6000 datasheet (PCIe gen4)"},
+    {"a6000", "RTX A6000", 86, IntraFabric::PCIe, 0, 4, false, 0,
+     "NVIDIA RTX A6000 datasheet (PCIe gen4)"},
     {"rtx3090", "GeForce RTX 3090", 86, IntraFabric::PCIe, 0, 4, false, 0,
      "NVIDIA GeForce RTX 3090 specifications (PCIe gen4)"},
     {"l4", "L4", 89, IntraFabric::PCIe, 0, 4, false, 0, "NVIDIA L4 datasheet (PCIe gen4)"},
@@ -35,7 +37,8 @@ const std::vector<GpuKind> kKinds = {
      "NVIDIA GB200 NVL72 datasheet (NVLink 5, 18 links, 1.8 TB/s per GPU)"},
     {"h100", "H100 SXM", 90, IntraFabric::NVSwitch, 18, 5, true, 0,
      "NVIDIA H100 datasheet (NVLink 4, 18 links, 900 GB/s)"},
-    {"h100-pcie", "H100 PCIe", 90, IntraFabric::PCIe, 0, 5, false, 0, "NVIDIA H100 datasheet (PCIe gen5)"},
+    {"h100-pcie", "H100 PCIe", 90, IntraFabric::PCIe, 0, 5, false, 0,
+     "NVIDIA H100 datasheet (PCIe gen5)"},
     {"h200", "H200 SXM", 90, IntraFabric::NVSwitch, 18, 5, true, 0,
      "NVIDIA H200 datasheet (NVLink 4, 900 GB/s)"},
     {"gh200", "GH200", 90, IntraFabric::NVLink, 18, 5, false, 0,
@@ -58,7 +61,9 @@ std::string lower(std::string_view text) {
 
 }  // namespace
 
-const std::vector<GpuKind>& gpuKinds() { return kKinds; }
+const std::vector<GpuKind>& gpuKinds() {
+  return kKinds;
+}
 
 const GpuKind* findGpuKind(std::string_view key) {
   const std::string k = lower(key);

@@ -18,9 +18,9 @@ struct GpuKind {
   IntraFabric fabric;
   int nvlinks;  // NVLinks (xGMI links) per GPU in its usual board; 0: PCIe only
   int pcieGen;
-  bool nvls;            // NVLink SHARP on NVSwitch systems (NVSwitch gen 3 and later)
-  double xgmiLink_GBps; // AMD: one Infinity Fabric link, each way (0 for NVIDIA: NCCL's figure)
-  const char* source;   // the datasheet the figures come from
+  bool nvls;             // NVLink SHARP on NVSwitch systems (NVSwitch gen 3 and later)
+  double xgmiLink_GBps;  // AMD: one Infinity Fabric link, each way (0 for NVIDIA: NCCL's figure)
+  const char* source;    // the datasheet the figures come from
 };
 
 const std::vector<GpuKind>& gpuKinds();

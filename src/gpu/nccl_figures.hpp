@@ -38,8 +38,10 @@ inline constexpr double kNetOverhead_us = 1.0;
 
 // treeCorrectionFactor[protocol][log2(bytes / 64)], for sizes below 512 MiB.
 inline constexpr double kTreeCorrection[3][23] = {
-    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
-    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7,  .7,  .7,  .6, .5,
+     .4,  .4,  .5,  .6,  .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7,  .6, .6,
+     .6,  .6,  .6,  .6,  .8,  .9, .9, .9, .9, 1.0, 1.0},
     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
 
 // src/include/device.h and comm.h: threads per protocol and bytes per thread before NCCL adds a
@@ -51,14 +53,12 @@ inline constexpr int kThreadThreshold[3] = {8, 8, 64};
 // (intra) and several (inter), by architecture; MAXCHANNELS / 2 rings at most (init.cc).
 inline constexpr double kSpeedIntra[] = {40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0,
                                          9.0,  7.0,  6.0,  5.0,  4.0,  3.0};
-inline constexpr double kSpeedInter[] = {48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0,
-                                         12.0, 10.0, 9.0,  7.0,  6.0,  5.0,  4.0,
-                                         3.0,  2.4,  1.2,  0.24, 0.12};
+inline constexpr double kSpeedInter[] = {48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0,
+                                         7.0,  6.0,  5.0,  4.0,  3.0,  2.4,  1.2,  0.24, 0.12};
 inline constexpr double kSm90SpeedIntra[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0,
                                              15.0, 12.0, 11.0, 6.0,  3.0};
-inline constexpr double kSm90SpeedInter[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0,
-                                             22.0, 20.0, 17.5, 15.0, 12.0, 6.0,
-                                             3.0,  2.4,  1.2,  0.24, 0.12};
+inline constexpr double kSm90SpeedInter[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                             15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
 inline constexpr double kSm100SpeedIntra[] = {90.0, 80.0, 70.0, 60.0, 50.0, 45.0,
                                               40.0, 30.0, 24.0, 20.0, 19.0, 18.0};
 inline constexpr double kSm100SpeedInter[] = {96.0, 86.0, 80.0, 48.0, 45.1, 42.0, 40.0,

@@ -23,12 +23,18 @@ constexpr NcclProtocol kProtocols[] = {NcclProtocol::LL, NcclProtocol::LL128, Nc
 // NVLS 4, NVLSTree 5).
 int ncclIndex(NcclAlgorithm a) {
   switch (a) {
-    case NcclAlgorithm::Tree: return 0;
-    case NcclAlgorithm::Ring: return 1;
-    case NcclAlgorithm::CollNetDirect: return 2;
-    case NcclAlgorithm::CollNetChain: return 3;
-    case NcclAlgorithm::Nvls: return 4;
-    case NcclAlgorithm::NvlsTree: return 5;
+    case NcclAlgorithm::Tree:
+      return 0;
+    case NcclAlgorithm::Ring:
+      return 1;
+    case NcclAlgorithm::CollNetDirect:
+      return 2;
+    case NcclAlgorithm::CollNetChain:
+      return 3;
+    case NcclAlgorithm::Nvls:
+      return 4;
+    case NcclAlgorithm::NvlsTree:
+      return 5;
   }
   return 1;
 }
@@ -49,20 +55,22 @@ int architecture(int sm) {
 }
 
 std::span<const double> speeds(int sm, bool inter) {
-  if (sm >= 100) return inter ? std::span<const double>(nccl::kSm100SpeedInter)
-                              : std::span<const double>(nccl::kSm100SpeedIntra);
-  if (sm >= 90) return inter ? std::span<const double>(nccl::kSm90SpeedInter)
-                             : std::span<const double>(nccl::kSm90SpeedIntra);
+  if (sm >= 100)
+    return inter ? std::span<const double>(nccl::kSm100SpeedInter)
+                 : std::span<const double>(nccl::kSm100SpeedIntra);
+  if (sm >= 90)
+    return inter ? std::span<const double>(nccl::kSm90SpeedInter)
+                 : std::span<const double>(nccl::kSm90SpeedIntra);
   return inter ? std::span<const double>(nccl::kSpeedInter)
                : std::span<const double>(nccl::kSpeedIntra);
 }
 
 // What one GPU of the system offers the search, in NCCL's GB/s.
 struct Budget {
-  double perGpu = 0;    // a GPU's links to the other GPUs of its node, all together
-  double maxPath = 0;   // the fastest single path a channel can take (GPU to GPU, or GPU to NIC)
-  int netPorts = 0;     // NICs as rings use them (several NICs per GPU merge into one port)
-  double perPort = 0;   // one port, capped by the GPU's PCIe link to it
+  double perGpu = 0;   // a GPU's links to the other GPUs of its node, all together
+  double maxPath = 0;  // the fastest single path a channel can take (GPU to GPU, or GPU to NIC)
+  int netPorts = 0;    // NICs as rings use them (several NICs per GPU merge into one port)
+  double perPort = 0;  // one port, capped by the GPU's PCIe link to it
   int ranksPerNode = 1;
   bool inter = false;
   std::string intraWhat, netWhat;
@@ -100,15 +108,16 @@ Budget budgetOf(const GpuSystem& s) {
       const double pair = s.gpusPerNode > 1 ? s.nvlinks * link / (s.gpusPerNode - 1) : 0;
       b.maxPath = pair;
       b.perGpu = pair * std::max(1, r - 1);
-      b.intraWhat = fmt::format("{} mesh, {:.1f} GB/s between two GPUs, {:.1f} GB/s per GPU to the "
-                                "{} others in use",
-                                s.intra == IntraFabric::XGMI ? "xGMI" : "NVLink", pair, b.perGpu,
-                                r - 1);
+      b.intraWhat = fmt::format(
+          "{} mesh, {:.1f} GB/s between two GPUs, {:.1f} GB/s per GPU to the "
+          "{} others in use",
+          s.intra == IntraFabric::XGMI ? "xGMI" : "NVLink", pair, b.perGpu, r - 1);
       break;
     }
     case IntraFabric::PCIe: {
       double path = pcie;
-      std::string what = fmt::format("PCIe gen{} x{}, {:.0f} GB/s per GPU", s.pcieGen, s.pcieLanes, pcie);
+      std::string what =
+          fmt::format("PCIe gen{} x{}, {:.0f} GB/s per GPU", s.pcieGen, s.pcieLanes, pcie);
       if (!s.p2p && r > 1) {
         // Without peer to peer every hop goes up to the CPU and down again (NCCL's SHM): the GPUs
         // behind one switch share its uplink, and NCCL charges PCIe through an Intel CPU 1.2x
@@ -135,10 +144,11 @@ Budget budgetOf(const GpuSystem& s) {
     const bool merge = s.network == Network::EFA && s.nicsPerNode > r;
     const double merged = merge ? perNic * s.nicsPerNode / std::max(1, b.netPorts) : perNic;
     b.perPort = std::min(merged, pcie);
-    b.netWhat = fmt::format("{} x {:.1f} GB/s to the network per node ({} NIC{} of {:.0f} Gb/s{}, "
-                            "each behind the GPU's {:.0f} GB/s PCIe link)",
-                            b.netPorts, b.perPort, s.nicsPerNode, s.nicsPerNode == 1 ? "" : "s",
-                            perNic * 8, merge ? ", merged per GPU" : "", pcie);
+    b.netWhat = fmt::format(
+        "{} x {:.1f} GB/s to the network per node ({} NIC{} of {:.0f} Gb/s{}, "
+        "each behind the GPU's {:.0f} GB/s PCIe link)",
+        b.netPorts, b.perPort, s.nicsPerNode, s.nicsPerNode == 1 ? "" : "s", perNic * 8,
+        merge ? ", merged per GPU" : "", pcie);
     b.maxPath = std::min(b.maxPath > 0 ? b.maxPath : b.perPort, b.perPort);
   }
   return b;
@@ -197,7 +207,8 @@ NcclGraph searchTree(const GpuSystem& s, const Budget& b, const NcclGraph& ring)
   if (!ring.available) return g;
   const std::span<const double> sp = speeds(s.sm, b.inter);
   Budget scaled = b;
-  if (!b.inter && b.ranksPerNode > 1) scaled.perGpu *= double(b.ranksPerNode) / (b.ranksPerNode - 1);
+  if (!b.inter && b.ranksPerNode > 1)
+    scaled.perGpu *= double(b.ranksPerNode) / (b.ranksPerNode - 1);
   std::size_t i = 0;
   while (i + 1 < sp.size() && scaled.channels(sp[i], 64) < ring.channels) ++i;
   if (scaled.channels(sp[i], 64) < ring.channels) return g;
@@ -247,7 +258,8 @@ NcclGraph searchNvls(const GpuSystem& s, const Budget& b) {
   // The second pass raises the speed toward the network (on one node, toward the switch, which
   // does not bound it), up to twice the intra speed and, across nodes, a NIC's share.
   std::size_t k = i;
-  while (k > 0 && g.bwInter_GBps < 2 * g.bwIntra_GBps && (!b.inter || sp[k - 1] <= b.perPort + 1e-9)) {
+  while (k > 0 && g.bwInter_GBps < 2 * g.bwIntra_GBps &&
+         (!b.inter || sp[k - 1] <= b.perPort + 1e-9)) {
     g.bwInter_GBps = sp[--k];
   }
   g.nvlinkIntra = true;
@@ -265,7 +277,8 @@ NcclGraph searchCollNet(const GpuSystem& s, const Budget& b, const NcclGraph& ri
   }
   g.available = true;
   g.channels = std::max(1, b.netPorts);
-  g.bwIntra_GBps = g.bwInter_GBps = std::min(b.perPort, ring.bwIntra_GBps * ring.channels / g.channels);
+  g.bwIntra_GBps = g.bwInter_GBps =
+      std::min(b.perPort, ring.bwIntra_GBps * ring.channels / g.channels);
   g.nvlinkIntra = ring.nvlinkIntra;
   g.why = fmt::format("{} heads x {:g} GB/s", g.channels, g.bwIntra_GBps);
   return g;
@@ -275,32 +288,46 @@ NcclGraph searchCollNet(const GpuSystem& s, const Budget& b, const NcclGraph& ri
 
 const char* ncclAlgorithmName(NcclAlgorithm a) {
   switch (a) {
-    case NcclAlgorithm::Ring: return "Ring";
-    case NcclAlgorithm::Tree: return "Tree";
-    case NcclAlgorithm::CollNetDirect: return "CollNetDirect";
-    case NcclAlgorithm::CollNetChain: return "CollNetChain";
-    case NcclAlgorithm::Nvls: return "NVLS";
-    case NcclAlgorithm::NvlsTree: return "NVLSTree";
+    case NcclAlgorithm::Ring:
+      return "Ring";
+    case NcclAlgorithm::Tree:
+      return "Tree";
+    case NcclAlgorithm::CollNetDirect:
+      return "CollNetDirect";
+    case NcclAlgorithm::CollNetChain:
+      return "CollNetChain";
+    case NcclAlgorithm::Nvls:
+      return "NVLS";
+    case NcclAlgorithm::NvlsTree:
+      return "NVLSTree";
   }
   return "?";
 }
 
 const char* ncclProtocolName(NcclProtocol p) {
   switch (p) {
-    case NcclProtocol::LL: return "LL";
-    case NcclProtocol::LL128: return "LL128";
-    case NcclProtocol::Simple: return "Simple";
+    case NcclProtocol::LL:
+      return "LL";
+    case NcclProtocol::LL128:
+      return "LL128";
+    case NcclProtocol::Simple:
+      return "Simple";
   }
   return "?";
 }
 
 const char* regimeName(Regime r) {
   switch (r) {
-    case Regime::Latency: return "latency-bound";
-    case Regime::ProtocolSwitch: return "protocol switch";
-    case Regime::NVLink: return "NVLink-bound";
-    case Regime::PCIe: return "PCIe-bound";
-    case Regime::Network: return "network-bound";
+    case Regime::Latency:
+      return "latency-bound";
+    case Regime::ProtocolSwitch:
+      return "protocol switch";
+    case Regime::NVLink:
+      return "NVLink-bound";
+    case Regime::PCIe:
+      return "PCIe-bound";
+    case Regime::Network:
+      return "network-bound";
   }
   return "?";
 }
@@ -364,16 +391,19 @@ NcclModel::NcclModel(GpuSystem system) : system_(std::move(system)) {
           (!g.nvlinkIntra || (nodes > 1 && !s.gdr) || (s.sm < 70 && s.sm != 0) || s.sm == 0)) {
         continue;
       }
-      double bw = nodes <= 2 || a == NcclAlgorithm::CollNetDirect || a == NcclAlgorithm::CollNetChain
-                      ? g.bwIntra_GBps
-                      : g.bwInter_GBps;
+      double bw =
+          nodes <= 2 || a == NcclAlgorithm::CollNetDirect || a == NcclAlgorithm::CollNetChain
+              ? g.bwIntra_GBps
+              : g.bwInter_GBps;
       if (a == NcclAlgorithm::Nvls || a == NcclAlgorithm::NvlsTree) {
-        double intraBw = g.bwIntra_GBps * nccl::kNvlsEfficiency[arch] * (g.channels - 1) / g.channels;
+        double intraBw =
+            g.bwIntra_GBps * nccl::kNvlsEfficiency[arch] * (g.channels - 1) / g.channels;
         intraBw *= 2.0;  // AllReduce pipelines two operations
         const double interBw =
             g.bwInter_GBps * (nodes <= 2 && a == NcclAlgorithm::NvlsTree ? 2 : 1);
         bw = std::min(intraBw, interBw);
-        if (a == NcclAlgorithm::NvlsTree) bw = std::min(bw, nccl::kPerChMaxNvlsTreeBw[arch][index2]);
+        if (a == NcclAlgorithm::NvlsTree)
+          bw = std::min(bw, nccl::kPerChMaxNvlsTreeBw[arch][index2]);
       }
       double busBw = g.channels * bw;
       if (a == NcclAlgorithm::Ring && pr == NcclProtocol::LL) busBw = std::min(llMaxBw, busBw * .5);
@@ -436,9 +466,12 @@ NcclModel::NcclModel(GpuSystem system) : system_(std::move(system)) {
     notes_.push_back(fmt::format("{}: {}", ncclAlgorithmName(a),
                                  g.available ? g.why : "not available: " + g.why));
   }
-  if (nodes > 1) notes_.push_back("the hosts' CPUs taken as Intel x86 (NCCL's LL figure and network post overhead)");
+  if (nodes > 1)
+    notes_.push_back(
+        "the hosts' CPUs taken as Intel x86 (NCCL's LL figure and network post overhead)");
   if (s.sm == 0) {
-    notes_.push_back("an AMD GPU: RCCL tunes with figures of its own; priced with NCCL's sm 80 figures");
+    notes_.push_back(
+        "an AMD GPU: RCCL tunes with figures of its own; priced with NCCL's sm 80 figures");
   }
 }
 
@@ -466,8 +499,8 @@ NcclChoice NcclModel::price(NcclAlgorithm a, NcclProtocol pr, std::uint64_t byte
   // predicted time takes the bandwidth of the channels that run.
   int nc = maxChannels_;
   if (a == NcclAlgorithm::Ring || a == NcclAlgorithm::Tree) {
-    const int threshold =
-        nccl::kThreadThreshold[idx(pr)] * (a == NcclAlgorithm::Ring && pr == NcclProtocol::LL ? p : 1);
+    const int threshold = nccl::kThreadThreshold[idx(pr)] *
+                          (a == NcclAlgorithm::Ring && pr == NcclProtocol::LL ? p : 1);
     while (nc > 1 && bytes < std::uint64_t(nc) * nccl::kMaxThreads[idx(pr)] * threshold) --nc;
   } else {
     nc = graphs_[idx(a)].channels;
@@ -499,8 +532,8 @@ NcclPrediction NcclModel::predict(std::uint64_t bytes) const {
   out.chosen = out.candidates.front();
   // The pure bound: NCCL's Simple ring step latency per hop, the ring's bottleneck for bandwidth.
   const int p = system_.ranks();
-  const double alpha = latency_[idx(NcclAlgorithm::Ring)][idx(NcclProtocol::Simple)] * 1e-6 /
-                       (2.0 * (p - 1));
+  const double alpha =
+      latency_[idx(NcclAlgorithm::Ring)][idx(NcclProtocol::Simple)] * 1e-6 / (2.0 * (p - 1));
   out.boundTime_s = 2.0 * (p - 1) * alpha + 2.0 * (p - 1) / p * double(bytes) / bottleneck_Bps_;
   // The regime: latency while the fixed part is most of the time; a protocol switch near a size
   // where the chosen protocol changes; else the resource the bandwidth is limited by.
@@ -517,6 +550,8 @@ NcclPrediction NcclModel::predict(std::uint64_t bytes) const {
   return out;
 }
 
-std::vector<std::string> NcclModel::describe() const { return notes_; }
+std::vector<std::string> NcclModel::describe() const {
+  return notes_;
+}
 
 }  // namespace ringlab::gpu

@@ -9,29 +9,38 @@ namespace ringlab::gpu {
 
 const char* intraFabricName(IntraFabric fabric) {
   switch (fabric) {
-    case IntraFabric::NVSwitch: return "nvswitch";
-    case IntraFabric::NVLink: return "nvlink";
-    case IntraFabric::PCIe: return "pcie";
-    case IntraFabric::XGMI: return "xgmi";
+    case IntraFabric::NVSwitch:
+      return "nvswitch";
+    case IntraFabric::NVLink:
+      return "nvlink";
+    case IntraFabric::PCIe:
+      return "pcie";
+    case IntraFabric::XGMI:
+      return "xgmi";
   }
   return "?";
 }
 
 const char* networkName(Network network) {
   switch (network) {
-    case Network::InfiniBand: return "ib";
-    case Network::RoCE: return "roce";
-    case Network::EFA: return "efa";
-    case Network::Slingshot: return "slingshot";
-    case Network::TCP: return "tcp";
+    case Network::InfiniBand:
+      return "ib";
+    case Network::RoCE:
+      return "roce";
+    case Network::EFA:
+      return "efa";
+    case Network::Slingshot:
+      return "slingshot";
+    case Network::TCP:
+      return "tcp";
   }
   return "?";
 }
 
 double GpuSystem::pcieBandwidth_Bps() const {
   // NCCL's per-lane figure for the generation (kvDictPciGen), through the one table in topo.
-  static const char* const kSpeeds[] = {"", "2.5 GT/s", "5 GT/s", "8 GT/s", "16 GT/s", "32 GT/s",
-                                        "64.0 GT/s PCIe"};
+  static const char* const kSpeeds[] = {"",        "2.5 GT/s", "5 GT/s",        "8 GT/s",
+                                        "16 GT/s", "32 GT/s",  "64.0 GT/s PCIe"};
   const int gen = pcieGen >= 1 && pcieGen <= 6 ? pcieGen : 4;
   return topo::ncclPciBandwidth(kSpeeds[gen], pcieLanes);
 }
@@ -45,11 +54,16 @@ namespace {
 
 std::string networkTitle(Network network) {
   switch (network) {
-    case Network::InfiniBand: return "InfiniBand";
-    case Network::RoCE: return "RoCE";
-    case Network::EFA: return "EFA";
-    case Network::Slingshot: return "Slingshot";
-    case Network::TCP: return "TCP";
+    case Network::InfiniBand:
+      return "InfiniBand";
+    case Network::RoCE:
+      return "RoCE";
+    case Network::EFA:
+      return "EFA";
+    case Network::Slingshot:
+      return "Slingshot";
+    case Network::TCP:
+      return "TCP";
   }
   return "?";
 }
@@ -57,10 +71,10 @@ std::string networkTitle(Network network) {
 }  // namespace
 
 std::string describeSystem(const GpuSystem& s) {
-  std::string out = s.ranksPerNode == s.gpusPerNode
-                        ? fmt::format("{} x {} per node", s.gpusPerNode, s.gpuName)
-                        : fmt::format("{} of {} x {} per node", s.ranksPerNode, s.gpusPerNode,
-                                      s.gpuName);
+  std::string out =
+      s.ranksPerNode == s.gpusPerNode
+          ? fmt::format("{} x {} per node", s.gpusPerNode, s.gpuName)
+          : fmt::format("{} of {} x {} per node", s.ranksPerNode, s.gpusPerNode, s.gpuName);
   if (s.sm > 0) out += fmt::format(" (sm {})", s.sm);
   switch (s.intra) {
     case IntraFabric::NVSwitch:
@@ -98,10 +112,9 @@ GpuSystem withRanks(const GpuSystem& system, int ranks) {
   GpuSystem s = system;
   if (ranks == s.ranks()) return s;
   const auto refuse = [&](const std::string& why) {
-    throwInvalid(fmt::format("p = {} does not fit the GPU system ({} GPUs per node{}): {}", ranks,
-                             system.gpusPerNode,
-                             system.nodesStated ? fmt::format(", {} nodes", system.nodes) : "",
-                             why));
+    throwInvalid(fmt::format(
+        "p = {} does not fit the GPU system ({} GPUs per node{}): {}", ranks, system.gpusPerNode,
+        system.nodesStated ? fmt::format(", {} nodes", system.nodes) : "", why));
   };
   if (system.nodesStated) {
     if (ranks % s.nodes != 0) refuse("the nodes do not divide it");
@@ -116,7 +129,8 @@ GpuSystem withRanks(const GpuSystem& system, int ranks) {
   } else {
     refuse("it is neither part of one node nor whole nodes; give nodes=");
   }
-  if (s.nodes > 1 && s.nicsPerNode == 0) refuse("it spans nodes and the system has no NICs: give nics= and nic=");
+  if (s.nodes > 1 && s.nicsPerNode == 0)
+    refuse("it spans nodes and the system has no NICs: give nics= and nic=");
   return s;
 }
 

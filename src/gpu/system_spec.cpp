@@ -14,8 +14,10 @@
 namespace ringlab::gpu {
 namespace {
 
-const char* const kKeys[] = {"gpu",   "sm",  "gpus", "nodes", "intra", "nvlinks", "link", "pcie",
-                             "p2p",   "pcie_switch", "sockets", "socket_link", "nics", "nic", "net", "gdr", "nvls", "sharp", "name"};
+const char* const kKeys[] = {"gpu",     "sm",          "gpus",  "nodes", "intra",
+                             "nvlinks", "link",        "pcie",  "p2p",   "pcie_switch",
+                             "sockets", "socket_link", "nics",  "nic",   "net",
+                             "gdr",     "nvls",        "sharp", "name"};
 
 std::string knownKeys() {
   std::string out;
@@ -39,7 +41,7 @@ class SpecReader {
   }
 
   std::map<std::string, std::string> keys(std::string_view text, bool allowPreset,
-                                           const Preset** preset) const {
+                                          const Preset** preset) const {
     std::map<std::string, std::string> out;
     std::vector<std::string> items = splitList(text);
     if (!items.empty() && items.back().empty()) items.pop_back();
@@ -52,8 +54,8 @@ class SpecReader {
           fail(fmt::format("'{}' is not key=value (a preset name comes first)", item));
         }
         const auto& all = presets();
-        const auto it = std::find_if(all.begin(), all.end(),
-                                     [&](const Preset& p) { return item == p.key; });
+        const auto it =
+            std::find_if(all.begin(), all.end(), [&](const Preset& p) { return item == p.key; });
         if (it == all.end()) {
           fail(fmt::format("no preset '{}' (presets: {})", item, presetKeys()));
         }
@@ -97,16 +99,16 @@ class SpecReader {
 };
 
 IntraFabric parseFabric(const SpecReader& r, const std::string& value) {
-  for (IntraFabric f : {IntraFabric::NVSwitch, IntraFabric::NVLink, IntraFabric::PCIe,
-                        IntraFabric::XGMI}) {
+  for (IntraFabric f :
+       {IntraFabric::NVSwitch, IntraFabric::NVLink, IntraFabric::PCIe, IntraFabric::XGMI}) {
     if (value == intraFabricName(f)) return f;
   }
   r.fail(fmt::format("intra={}: must be nvswitch, nvlink, pcie or xgmi", value));
 }
 
 Network parseNetwork(const SpecReader& r, const std::string& value) {
-  for (Network n : {Network::InfiniBand, Network::RoCE, Network::EFA, Network::Slingshot,
-                    Network::TCP}) {
+  for (Network n :
+       {Network::InfiniBand, Network::RoCE, Network::EFA, Network::Slingshot, Network::TCP}) {
     if (value == networkName(n)) return n;
   }
   r.fail(fmt::format("net={}: must be ib, roce, efa, slingshot or tcp", value));
@@ -131,7 +133,8 @@ void apply(GpuSystem& s, const std::map<std::string, std::string>& keys, const S
   };
   if (auto v = get("gpu")) {
     const GpuKind* kind = findGpuKind(*v);
-    if (!kind) r.fail(fmt::format("gpu={}: unknown GPU (known: {}; or give sm=)", *v, gpuKindKeys()));
+    if (!kind)
+      r.fail(fmt::format("gpu={}: unknown GPU (known: {}; or give sm=)", *v, gpuKindKeys()));
     s.gpu = kind->key;
     s.gpuName = kind->name;
     s.sm = kind->sm;

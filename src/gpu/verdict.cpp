@@ -85,9 +85,12 @@ double VerdictRow::measuredBusBw_Bps(int ranks) const {
 
 const char* bandName(Band band) {
   switch (band) {
-    case Band::Small: return "< 1 MiB";
-    case Band::Medium: return "1-64 MiB";
-    case Band::Large: return ">= 64 MiB";
+    case Band::Small:
+      return "< 1 MiB";
+    case Band::Medium:
+      return "1-64 MiB";
+    case Band::Large:
+      return ">= 64 MiB";
   }
   return "?";
 }
@@ -127,10 +130,10 @@ Verdict judge(const NcclModel& model, const std::vector<MeasuredTime>& rows) {
     const VerdictRow& last = in.back();
     const double share = 1.0 / large->medianRatio;
     const NcclChoice& c = last.predicted.chosen;
-    const std::string expected = fmt::format(
-        "{:.0f} GB/s busbw ({}/{} on {} channels, limited by {})", c.busBw_Bps / 1e9,
-        ncclAlgorithmName(c.algorithm), ncclProtocolName(c.protocol), c.channels,
-        model.ringBottleneck());
+    const std::string expected =
+        fmt::format("{:.0f} GB/s busbw ({}/{} on {} channels, limited by {})", c.busBw_Bps / 1e9,
+                    ncclAlgorithmName(c.algorithm), ncclProtocolName(c.protocol), c.channels,
+                    model.ringBottleneck());
     const std::string match = bestMatchingCandidate(in);
     if (share < kShortOfHardware) {
       v.flagged = true;
@@ -140,7 +143,8 @@ Verdict judge(const NcclModel& model, const std::vector<MeasuredTime>& rows) {
           share * 100, last.measuredBusBw_Bps(p) / 1e9, last.bytes, expected);
       if (!match.empty()) finding += "; " + match;
       const std::string causes = causesFor(last.predicted.regime, s);
-      if (!causes.empty()) finding += ". " + std::string(1, std::toupper(causes[0])) + causes.substr(1);
+      if (!causes.empty())
+        finding += ". " + std::string(1, std::toupper(causes[0])) + causes.substr(1);
       v.findings.push_back(finding);
     } else if (share > kBeyondHardware) {
       v.flagged = true;
@@ -156,8 +160,8 @@ Verdict judge(const NcclModel& model, const std::vector<MeasuredTime>& rows) {
     }
     // Bus bandwidth above what one GPU's share of the network or fabric carries is expected of
     // trees, NVLS and SHARP: busbw counts a ring's traffic, and they move less per GPU.
-    const double perGpuLink = model.networkBound() ? model.ringBottleneck_Bps()
-                                                   : s.intraBandwidth_Bps();
+    const double perGpuLink =
+        model.networkBound() ? model.ringBottleneck_Bps() : s.intraBandwidth_Bps();
     if (last.measuredBusBw_Bps(p) > 1.02 * perGpuLink &&
         last.predicted.chosen.algorithm != NcclAlgorithm::Ring) {
       v.findings.push_back(fmt::format(
@@ -167,7 +171,8 @@ Verdict judge(const NcclModel& model, const std::vector<MeasuredTime>& rows) {
           ncclAlgorithmName(last.predicted.chosen.algorithm)));
     }
   }
-  if (const BandSummary* medium = summary(Band::Medium); medium && medium->medianRatio > kMediumSlow) {
+  if (const BandSummary* medium = summary(Band::Medium);
+      medium && medium->medianRatio > kMediumSlow) {
     v.flagged = true;
     v.findings.push_back(fmt::format(
         "from 1 to 64 MiB, rows take {:.1f}x the predicted time: NCCL's pipelining is not "

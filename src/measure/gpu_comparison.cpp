@@ -25,7 +25,9 @@ const gpu::Preset* presetFor(const std::string& device) {
 
 }  // namespace
 
-bool isGpuRun(const LoggedRun& run) { return run.device.rfind("GPUs", 0) == 0; }
+bool isGpuRun(const LoggedRun& run) {
+  return run.device.rfind("GPUs", 0) == 0;
+}
 
 GpuComparison compareGpu(const LoggedRun& run, const gpu::GpuSystem& system,
                          const std::string& name) {
@@ -117,13 +119,15 @@ nlohmann::json toJson(const GpuComparison& c) {
           {"label", c.label},
           {"device", c.device},
           {"p", c.ranks},
-          {"system", {{"name", c.system.name},
-                      {"title", c.system.title},
-                      {"description", gpu::describeSystem(c.system)},
-                      {"source", c.system.source}}},
+          {"system",
+           {{"name", c.system.name},
+            {"title", c.system.title},
+            {"description", gpu::describeSystem(c.system)},
+            {"source", c.system.source}}},
           {"nccl_figures", gpu::kNcclFigures},
-          {"conventions", "measured_us and predicted_us: one out-of-place AllReduce; busbw: "
-                          "nccl-tests' algbw x 2(p-1)/p, GB/s = 1e9 B/s"},
+          {"conventions",
+           "measured_us and predicted_us: one out-of-place AllReduce; busbw: "
+           "nccl-tests' algbw x 2(p-1)/p, GB/s = 1e9 B/s"},
           {"rows", rows},
           {"bands", bands},
           {"findings", c.verdict.findings},

@@ -14,7 +14,8 @@ std::string systemHeader(const gpu::GpuSystem& s) {
 }
 
 std::string choiceName(const gpu::NcclChoice& c) {
-  return fmt::format("{}/{}", gpu::ncclAlgorithmName(c.algorithm), gpu::ncclProtocolName(c.protocol));
+  return fmt::format("{}/{}", gpu::ncclAlgorithmName(c.algorithm),
+                     gpu::ncclProtocolName(c.protocol));
 }
 
 }  // namespace
@@ -29,23 +30,24 @@ std::string gpuPresetsText() {
 }
 
 std::string gpuComparisonText(const measure::GpuComparison& c) {
-  std::string out = fmt::format(
-      "# ringlab compare: measured against AllReduce as NCCL runs it (figures: {})\n",
-      gpu::kNcclFigures);
+  std::string out =
+      fmt::format("# ringlab compare: measured against AllReduce as NCCL runs it (figures: {})\n",
+                  gpu::kNcclFigures);
   out += systemHeader(c.system);
   out += fmt::format("# {}, measured by {} on {}\n", c.label, c.source, c.device);
   for (const std::string& note : c.notes) out += "# " + note + "\n";
-  out += "# time: one out-of-place AllReduce; busbw = algbw x 2(p-1)/p (nccl-tests), GB/s = 1e9 B/s\n";
+  out +=
+      "# time: one out-of-place AllReduce; busbw = algbw x 2(p-1)/p (nccl-tests), GB/s = 1e9 B/s\n";
   out += fmt::format("# {:>12} {:>11} {:>11} {:>9} {:>10} {:>10} {:>17} {:>3} {:>16} {:>10}\n",
                      "size (B)", "meas (us)", "model (us)", "meas/mod", "busbw meas", "busbw mod",
                      "NCCL algo/proto", "ch", "regime", "bound (us)");
   for (const gpu::VerdictRow& r : c.verdict.rows) {
     const gpu::NcclChoice& ch = r.predicted.chosen;
-    out += fmt::format("  {:>12} {:>11.1f} {:>11.1f} {:>9.2f} {:>10.1f} {:>10.1f} {:>17} {:>3} {:>16} {:>10.1f}\n",
-                       r.bytes, r.measuredUs, r.predictedUs(), r.ratio(),
-                       r.measuredBusBw_Bps(c.ranks) / 1e9, ch.busBw_Bps / 1e9, choiceName(ch),
-                       ch.channels, gpu::regimeName(r.predicted.regime),
-                       r.predicted.boundTime_s * 1e6);
+    out += fmt::format(
+        "  {:>12} {:>11.1f} {:>11.1f} {:>9.2f} {:>10.1f} {:>10.1f} {:>17} {:>3} {:>16} {:>10.1f}\n",
+        r.bytes, r.measuredUs, r.predictedUs(), r.ratio(), r.measuredBusBw_Bps(c.ranks) / 1e9,
+        ch.busBw_Bps / 1e9, choiceName(ch), ch.channels, gpu::regimeName(r.predicted.regime),
+        r.predicted.boundTime_s * 1e6);
   }
   std::string bands;
   for (const gpu::BandSummary& b : c.verdict.bands) {
@@ -69,17 +71,18 @@ std::string gpuCurveText(const gpu::NcclModel& model, const std::vector<std::uin
   for (const std::string& a : s.assumptions) out += "# system: " + a + "\n";
   out += fmt::format("# bound: the alpha-beta ring on {}\n", model.ringBottleneck());
   out += "# busbw = algbw x 2(p-1)/p (nccl-tests), GB/s = 1e9 B/s\n";
-  out += fmt::format("# {:>12} {:>17} {:>3} {:>11} {:>10} {:>10} {:>16} {:>11} {:>11}\n", "size (B)",
-                     "NCCL algo/proto", "ch", "time (us)", "algbw", "busbw", "regime",
+  out += fmt::format("# {:>12} {:>17} {:>3} {:>11} {:>10} {:>10} {:>16} {:>11} {:>11}\n",
+                     "size (B)", "NCCL algo/proto", "ch", "time (us)", "algbw", "busbw", "regime",
                      "bound (us)", "bound busbw");
   const int p = s.ranks();
   for (std::uint64_t bytes : sizes) {
     const gpu::NcclPrediction pr = model.predict(bytes);
     const gpu::NcclChoice& c = pr.chosen;
-    out += fmt::format("  {:>12} {:>17} {:>3} {:>11.1f} {:>10.2f} {:>10.2f} {:>16} {:>11.1f} {:>11.2f}\n",
-                       bytes, choiceName(c), c.channels, c.time_s * 1e6, bytes / c.time_s / 1e9,
-                       c.busBw_Bps / 1e9, gpu::regimeName(pr.regime), pr.boundTime_s * 1e6,
-                       bytes / pr.boundTime_s * 2.0 * (p - 1) / p / 1e9);
+    out += fmt::format(
+        "  {:>12} {:>17} {:>3} {:>11.1f} {:>10.2f} {:>10.2f} {:>16} {:>11.1f} {:>11.2f}\n", bytes,
+        choiceName(c), c.channels, c.time_s * 1e6, bytes / c.time_s / 1e9, c.busBw_Bps / 1e9,
+        gpu::regimeName(pr.regime), pr.boundTime_s * 1e6,
+        bytes / pr.boundTime_s * 2.0 * (p - 1) / p / 1e9);
   }
   return out;
 }
@@ -99,8 +102,11 @@ nlohmann::json gpuCurveJson(const gpu::NcclModel& model, const std::vector<std::
                     {"regime", gpu::regimeName(pr.regime)},
                     {"bound_us", pr.boundTime_s * 1e6}});
   }
-  return {{"system", {{"name", s.name}, {"title", s.title}, {"description", gpu::describeSystem(s)},
-                      {"source", s.source}}},
+  return {{"system",
+           {{"name", s.name},
+            {"title", s.title},
+            {"description", gpu::describeSystem(s)},
+            {"source", s.source}}},
           {"p", s.ranks()},
           {"nccl_figures", gpu::kNcclFigures},
           {"model", model.describe()},

@@ -392,7 +392,8 @@ NcclImport Importer::run(int nodes, double networkLatency_s) {
   const std::vector<int> chosen = nearestNics(nicLink);
   if (!nics_.empty()) s.nicLinkBandwidth_Bps = *std::min_element(nicLink.begin(), nicLink.end());
   for (const Nic& nic : nics_) {
-    s.nicSpeed_Bps = s.nicSpeed_Bps == 0 ? nic.bandwidth_Bps : std::min(s.nicSpeed_Bps, nic.bandwidth_Bps);
+    s.nicSpeed_Bps =
+        s.nicSpeed_Bps == 0 ? nic.bandwidth_Bps : std::min(s.nicSpeed_Bps, nic.bandwidth_Bps);
   }
   s.nicSpeedKnown = !nics_.empty() && !assumedNicSpeed_;
 

@@ -7,7 +7,8 @@
 //
 // Figures: NCCL 2.30.7 (github.com/NVIDIA/nccl tag v2.30.7-1): src/graph/tuning.cc (latencies,
 // protocol and algorithm efficiencies, the tree correction, the ring plateau), src/graph/search.cc
-// (the speed arrays, channel duplication), src/graph/topo.h (link bandwidths). kNcclFigures names it.
+// (the speed arrays, channel duplication), src/graph/topo.h (link bandwidths). kNcclFigures names
+// it.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -42,9 +43,9 @@ const char* regimeName(Regime regime);  // "latency-bound", "protocol switch", "
 struct NcclChoice {
   NcclAlgorithm algorithm = NcclAlgorithm::Ring;
   NcclProtocol protocol = NcclProtocol::Simple;
-  int channels = 0;       // the channels this size runs on (NCCL uses fewer for small sizes)
-  double latency_s = 0;   // the fixed part
-  double algBw_Bps = 0;   // bytes / (time - latency)
+  int channels = 0;      // the channels this size runs on (NCCL uses fewer for small sizes)
+  double latency_s = 0;  // the fixed part
+  double algBw_Bps = 0;  // bytes / (time - latency)
   double time_s = 0;
   // nccl-tests' bus bandwidth of that time: algbw x 2(p-1)/p.
   double busBw_Bps = 0;
@@ -78,7 +79,9 @@ class NcclModel {
   // The table NCCL prints with NCCL_DEBUG_SUBSYS=TUNING: latency (us) and bandwidth (GB/s, its
   // algorithm bandwidth) per algorithm x protocol; bandwidth 0 where disabled.
   double latency_us(NcclAlgorithm a, NcclProtocol p) const { return latency_[idx(a)][idx(p)]; }
-  double bandwidth_GBps(NcclAlgorithm a, NcclProtocol p) const { return bandwidth_[idx(a)][idx(p)]; }
+  double bandwidth_GBps(NcclAlgorithm a, NcclProtocol p) const {
+    return bandwidth_[idx(a)][idx(p)];
+  }
   // One line per graph and per assumption: what the model assumed.
   std::vector<std::string> describe() const;
 

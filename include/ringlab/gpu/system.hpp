@@ -32,23 +32,23 @@ struct GpuSystem {
   std::string gpuName;  // "H100 SXM"
   int sm = 0;           // NVIDIA compute capability x 10 (90 for sm_90); 0 for AMD
   IntraFabric intra = IntraFabric::PCIe;
-  int nvlinks = 0;                 // NVLinks (or xGMI links) per GPU that join it to the others
-  double linkBandwidth_Bps = 0;    // one NVLink / xGMI link, one direction, NCCL's (RCCL's) figure
-  int pcieGen = 4, pcieLanes = 16; // each GPU's PCIe link (to its switch, its NIC, the CPU)
-  bool p2p = true;                 // PCIe peer to peer between GPUs (else through host memory)
-  int gpusPerSwitch = 1;           // GPUs sharing one PCIe switch's uplink to the CPU
-  int sockets = 1;                 // CPU sockets (NUMA domains) the node's GPUs hang under
+  int nvlinks = 0;                  // NVLinks (or xGMI links) per GPU that join it to the others
+  double linkBandwidth_Bps = 0;     // one NVLink / xGMI link, one direction, NCCL's (RCCL's) figure
+  int pcieGen = 4, pcieLanes = 16;  // each GPU's PCIe link (to its switch, its NIC, the CPU)
+  bool p2p = true;                  // PCIe peer to peer between GPUs (else through host memory)
+  int gpusPerSwitch = 1;            // GPUs sharing one PCIe switch's uplink to the CPU
+  int sockets = 1;                  // CPU sockets (NUMA domains) the node's GPUs hang under
   double socketLinkBandwidth_Bps = 0;  // the link between two sockets, one direction (NCCL's)
-  int gpusPerNode = 1;   // GPUs on each node's board
+  int gpusPerNode = 1;                 // GPUs on each node's board
   int ranksPerNode = 1;  // GPUs the job uses on each node (withRanks; else gpusPerNode)
   int nodes = 1;
-  bool nodesStated = false;  // the spec named nodes= (withRanks keeps them)
-  int nicsPerNode = 0;             // NICs the job uses on each node
-  double nicBandwidth_Bps = 0;     // one NIC, one direction
+  bool nodesStated = false;     // the spec named nodes= (withRanks keeps them)
+  int nicsPerNode = 0;          // NICs the job uses on each node
+  double nicBandwidth_Bps = 0;  // one NIC, one direction
   Network network = Network::InfiniBand;
-  bool gdr = true;    // GPUDirect RDMA: the NIC reads and writes GPU memory
-  bool nvls = false;  // NVLink SHARP (NVSwitch reductions; sm 90+ NVSwitch systems)
-  bool sharp = false; // in-network reductions (InfiniBand SHARP), NCCL's CollNet
+  bool gdr = true;     // GPUDirect RDMA: the NIC reads and writes GPU memory
+  bool nvls = false;   // NVLink SHARP (NVSwitch reductions; sm 90+ NVSwitch systems)
+  bool sharp = false;  // in-network reductions (InfiniBand SHARP), NCCL's CollNet
   // What the spec or file did not say and was taken as default, one sentence each.
   std::vector<std::string> assumptions;
 

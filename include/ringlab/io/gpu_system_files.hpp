@@ -9,9 +9,9 @@
 namespace ringlab::io {
 
 struct GpuSystemSource {
-  std::string spec;            // a preset or keys; with ncclFile, keys only (gpu=h100,nodes=2)
-  std::string ncclFile;        // NCCL_TOPO_DUMP_FILE or NCCL_TOPO_FILE XML: one node
-  std::optional<int> nodes;    // scales the system to this many nodes
+  std::string spec;          // a preset or keys; with ncclFile, keys only (gpu=h100,nodes=2)
+  std::string ncclFile;      // NCCL_TOPO_DUMP_FILE or NCCL_TOPO_FILE XML: one node
+  std::optional<int> nodes;  // scales the system to this many nodes
   bool given() const { return !spec.empty() || !ncclFile.empty(); }
 };
 
