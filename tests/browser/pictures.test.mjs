@@ -34,7 +34,7 @@ const pictures = [
     '--svg', out('tune.svg')], series: 4 },
   { name: 'sim', make: () => ['sim', '--topo', 'nodes=2', '-b', '1K', '-e', '1G', '--svg', out('sim.svg')], series: 1 },
   { name: 'compare', make: () => ['compare', out('other.json'), path.join(dataDir, 'nccl_all_reduce_perf_16ranks.log'),
-    '--svg', out('compare.svg')], series: 4 },
+    '--svg', out('compare.svg'), '--alpha', '10us', '--bw', '25GB/s'], series: 4 },
   { name: 'gantt', make: () => ['plan', '--timeline', bigTimeline(), '-p', '8', '--svg', out('gantt.svg')], series: 0 },
 ];
 
