@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "ringlab/model/fit.hpp"
+
 namespace ringlab::gpu {
 namespace {
 
@@ -18,12 +20,6 @@ constexpr double kBeyondHardware = 1.30;
 // beyond which a band is called off (docs/GPU.md).
 constexpr double kMediumSlow = 2.0;
 constexpr double kSmallSlow = 2.0;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 std::string causesFor(Regime regime, const GpuSystem& s) {
   switch (regime) {
@@ -63,7 +59,7 @@ std::string bestMatchingCandidate(const std::vector<VerdictRow>& large) {
   double bestError = 1e300;
   for (const auto& [key, e] : errors) {
     if (e.size() != large.size()) continue;
-    const double m = median(e);
+    const double m = model::median(e);
     if (m < bestError) {
       bestError = m;
       best = key;
@@ -117,7 +113,8 @@ Verdict judge(const NcclModel& model, const std::vector<MeasuredTime>& rows) {
       errors.push_back(std::fabs(r.ratio() - 1));
       ratios.push_back(r.ratio());
     }
-    v.bands.push_back({band, static_cast<int>(in.size()), median(errors), median(ratios)});
+    v.bands.push_back(
+        {band, static_cast<int>(in.size()), model::median(errors), model::median(ratios)});
   }
 
   const auto summary = [&](Band band) -> const BandSummary* {
