@@ -6,10 +6,14 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "expect_error.hpp"
 #include "ringlab/gpu/nccl_model.hpp"
 #include "ringlab/gpu/system_spec.hpp"
+#include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/gpu/verdict.hpp"
+#include "ringlab/topo/generators.hpp"
 
 namespace ringlab::gpu {
 namespace {
@@ -159,6 +163,52 @@ TEST(GpuVerdict, FlagsALogAtHalfTheHardwareAndNotOneAtIt) {
   // of NICs: the causes named are NVLink's.
   EXPECT_NE(bad.findings.front().find("nvlink --status"), std::string::npos)
       << bad.findings.front();
+}
+
+}  // namespace
+}  // namespace ringlab::gpu
+
+namespace ringlab::gpu {
+namespace {
+
+std::vector<int> nodeSlice(const schedule::RingOrder& ring, int node, int gpus) {
+  const std::vector<int>& all = ring.ranks();
+  return {all.begin() + node * gpus, all.begin() + (node + 1) * gpus};
+}
+
+// NCCL_DEBUG=INFO on 4 x p4d.24xlarge (8 A100, 4 EFA NICs; NVIDIA/nccl issue 514) printed, from
+// rank 0: "Channel 00/08 : 0 7 6 5 4 3 2 1 8 15 14 13 12 11 10 9 16 23 22 21", "Channel 02/08 :
+// 0 7 6 5 12 11 10 9 8 15 14 13 20 ..." and, on node 1, channel 1 entering at 10 and leaving from
+// 11, channel 3 entering at 14 and leaving from 15.
+TEST(NcclRings, EnterAndLeaveEveryNodeOnOneNicsGpusAsNcclsSearchDoes) {
+  const GpuSystem p4d = parseSystem("aws-p4d,nodes=4");
+  const std::vector<schedule::RingOrder> rings = ncclRings(p4d, 8);
+  ASSERT_EQ(rings.size(), 8u);
+  const std::vector<int> first20(rings[0].ranks().begin(), rings[0].ranks().begin() + 20);
+  EXPECT_EQ(first20, (std::vector<int>{0,  7,  6,  5,  4,  3, 2,  1,  8,  15,
+                                       14, 13, 12, 11, 10, 9, 16, 23, 22, 21}));
+  EXPECT_EQ(nodeSlice(rings[2], 1, 8), (std::vector<int>{12, 11, 10, 9, 8, 15, 14, 13}));
+  EXPECT_EQ(nodeSlice(rings[1], 1, 8).front(), 10);
+  EXPECT_EQ(nodeSlice(rings[1], 1, 8).back(), 11);
+  EXPECT_EQ(nodeSlice(rings[3], 1, 8).front(), 14);
+  EXPECT_EQ(nodeSlice(rings[3], 1, 8).back(), 15);
+  EXPECT_EQ(rings[4].ranks(), rings[0].ranks());  // channel c takes NIC c mod 4
+  // One node: rotations, each GPU starting one channel.
+  const std::vector<schedule::RingOrder> one = ncclRings(parseSystem("dgx-h100"), 2);
+  EXPECT_EQ(one[1].ranks(), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 0}));
+  expectInvalid([] { ncclRings(parseSystem("dgx-h100"), 0); }, {"0 channels", "1 to 32"});
+}
+
+TEST(NcclRings, TheSystemDrawnAsATopologyCarriesItsLinksAndNcclsHopLatencies) {
+  EXPECT_EQ(topologySpec(parseSystem("dgx-h100,nodes=2")),
+            "nodes=2,ranks=8,intra=370.8GB/s,intra_latency=1.7us,rails=8,inter=50GB/s,"
+            "pcie=" +
+                fmt::format("{:.6g}", parseSystem("dgx-h100").pcieBandwidth_Bps() / 1e9) +
+                "GB/s,inter_latency=5.3us,name=dgx-h100");
+  // The spec builds: two nodes of eight GPUs.
+  const topo::Topology t = topo::generateTopology(topologySpec(parseSystem("aws-p4d,nodes=2")));
+  EXPECT_EQ(t.slotCount(), 16);
+  EXPECT_NE(topologyNote(parseSystem("dgx-1-v100")).find("generous"), std::string::npos);
 }
 
 }  // namespace

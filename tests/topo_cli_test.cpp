@@ -253,6 +253,73 @@ TEST(SimCli, PrintsTheBenchTableAndNamesTopologyAndPlacement) {
   std::remove(json.c_str());
 }
 
+// The whitespace-separated field `index` of the first line of `text` that starts (after spaces)
+// with `head`; empty when there is none.
+std::string fieldOfLine(const std::string& text, const std::string& head, int index) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find_first_not_of(' ') != line.find(head)) continue;
+    std::istringstream fields(line);
+    std::string field;
+    for (int i = 0; i <= index && fields >> field; ++i) {
+    }
+    return field;
+  }
+  return "";
+}
+
+TEST(TopoCli, SearchOnAGpuSystemHoldsItsRingsAgainstNccls) {
+  const CliResult r = ringlab({"topo", "search", "--system", "dgx-h100", "--nodes", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# system: 8 x H100 SXM per node"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("every NIC on one non-blocking switch, no PXN"), std::string::npos);
+  // NCCL's channels on two DGX H100 (the model's search), one ring per NIC's rail.
+  EXPECT_NE(r.out.find("p 16  channels 8"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  NCCL rings "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0,7,6,5,4,3,2,1,8,15,14,13,12,11,10,9 | 1,0,7,"), std::string::npos);
+  EXPECT_NE(r.out.find("x faster than NCCL rings"), std::string::npos) << r.out;
+  // The search prices NCCL's rings with its own objective: it cannot do worse than them.
+  EXPECT_LE(std::stod(fieldOfLine(r.out, "searched", 1)),
+            std::stod(fieldOfLine(r.out, "NCCL rings", 2)) * 1.0001)
+      << r.out;
+  // Given rings get as many of NCCL's as they are.
+  const CliResult given = ringlab(
+      {"topo", "show", "--system", "dgx-h100", "--order", "0,1,2,3,4,5,6,7|7,6,5,4,3,2,1,0"});
+  ASSERT_EQ(given.status, 0) << given.err;
+  EXPECT_NE(given.out.find("0,1,2,3,4,5,6,7 | 1,2,3,4,5,6,7,0\n"), std::string::npos) << given.out;
+}
+
+TEST(SimCli, AGpuSystemRunsNcclsRingsOnItsLinks) {
+  const CliResult sim =
+      ringlab({"sim", "--system", "dgx-h100", "--nodes", "2", "-b", "64M", "-e", "64M"});
+  ASSERT_EQ(sim.status, 0) << sim.err;
+  EXPECT_NE(sim.out.find("rings: NCCL's, one per channel"), std::string::npos) << sim.out;
+  EXPECT_NE(sim.out.find("algorithm multi_ring  transport simulated  p 16"), std::string::npos);
+  EXPECT_NE(sim.out.find("# ring order 0,7,6,5,4,3,2,1,8,15,14,13,12,11,10,9 | "),
+            std::string::npos)
+      << sim.out;
+  // Two models of the same rings on the same links, each its own code: the flow simulation and the
+  // ring search's objective agree where every step is the same (one size, no contention change).
+  const CliResult topo = ringlab({"topo", "search", "--system", "dgx-h100", "--nodes", "2"});
+  ASSERT_EQ(topo.status, 0) << topo.err;
+  const double simulated_us = std::stod(fieldOfLine(sim.out, "67108864", 4));
+  const double priced_us = std::stod(fieldOfLine(topo.out, "NCCL rings", 2));
+  EXPECT_NEAR(simulated_us / priced_us, 1.0, 0.02) << sim.out << topo.out;
+  // An explicit algorithm replaces NCCL's rings.
+  const CliResult ring = ringlab({"sim", "--system", "dgx-h100", "--algo", "ring", "-e", "1K"});
+  ASSERT_EQ(ring.status, 0) << ring.err;
+  EXPECT_NE(ring.out.find("algorithm ring "), std::string::npos) << ring.out;
+  EXPECT_EQ(ring.out.find("rings: NCCL's"), std::string::npos) << ring.out;
+}
+
+TEST(SimCli, AGpuSystemIsTheTopologyAndTakesAPThatFits) {
+  expectError({"sim", "--system", "dgx-h100", "--topo", "nodes=2"},
+              {"--system dgx-h100", "--topo", "not both"});
+  expectError({"topo", "search", "--system", "dgx-h100", "-p", "12"},
+              {"-p 12", "--system dgx-h100"});
+  expectError({"sim", "--system", "gpu=h100,gpus=9x"}, {"--system", "9x"});
+}
+
 TEST(SimCli, RefusesASimulationBeyondMemoryWithTheEstimate) {
   expectError({"sim", "--topo", "nodes=4096,ranks=16", "--algo", "hierarchical", "--ranks-per-node",
                "16", "-b", "1M", "-e", "1M"},

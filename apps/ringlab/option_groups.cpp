@@ -4,6 +4,8 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/gpu/nccl_model.hpp"
+#include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/schedule/ring_order.hpp"
@@ -262,6 +264,30 @@ void GpuSystemOptions::add(CLI::App& app, bool withNcclTopo) {
   }
   app.add_option("--nodes", nodes, "scale the GPU system to N nodes")
       ->check(CLI::Range(1, 1 << 16));
+}
+
+std::optional<gpu::GpuSystem> drawSystem(const GpuSystemOptions& system, TopologyOptions& where) {
+  if (!system.given()) return std::nullopt;
+  if (!where.spec.empty() || !where.file.empty() || !where.ncclFile.empty()) {
+    throwInvalid("--system " + system.spec +
+                 " is the topology: give it or --topo, --topo-file, --nccl-topo, not both");
+  }
+  gpu::GpuSystem s = system.load();
+  if (where.ranks > 0) {
+    try {
+      s = gpu::withRanks(s, where.ranks);
+    } catch (const Error& e) {
+      throwInvalid("-p " + std::to_string(where.ranks) + " on --system " + system.spec + ": " +
+                   e.what());
+    }
+    where.ranks = 0;  // every slot of the drawn system
+  }
+  where.spec = gpu::topologySpec(s);
+  return s;
+}
+
+int ncclRingChannels(const gpu::GpuSystem& system) {
+  return gpu::NcclModel(system).graph(gpu::NcclAlgorithm::Ring).channels;
 }
 
 gpu::GpuSystem GpuSystemOptions::load() const {

@@ -165,4 +165,13 @@ struct GpuSystemOptions : io::GpuSystemSource {
   gpu::GpuSystem load() const;
 };
 
+// --system (and --nodes) in place of --topo, --topo-file and --nccl-topo: the GPU system, at -p
+// GPUs when given, drawn as the topology the simulator and the ring search price
+// (gpu::topologySpec). None when --system was not given.
+std::optional<gpu::GpuSystem> drawSystem(const GpuSystemOptions& system, TopologyOptions& where);
+
+// NCCL's ring channels on the system (its search, as gpu::NcclModel abstracts it): the rings a
+// GPU user's AllReduce runs on, and so the default of --channels beside --system.
+int ncclRingChannels(const gpu::GpuSystem& system);
+
 }  // namespace ringlab::cli

@@ -1,13 +1,16 @@
 // `ringlab sim`: AllReduce simulated on a topology and placement, printed in `ringlab bench`'s
 // table shape (nccl-tests' columns) so that a simulated and a measured run compare line by line.
 #include <cstdio>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
 #include "progress_line.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/measure/sim_record.hpp"
 #include "ringlab/measure/sim_run.hpp"
@@ -19,7 +22,9 @@ namespace {
 
 struct SimArgs {
   TopologyOptions where;
+  GpuSystemOptions system;  // in place of where: a GPU system, on NCCL's rings
   AlgorithmOptions algorithm;
+  const CLI::Option *algoOption = nullptr, *channelsOption = nullptr;  // given, or defaults
   SweepOptions sweep;
   std::string reduceBandwidth;  // empty: reduction costs nothing
   std::string maxMemory = "4G";
@@ -29,10 +34,26 @@ struct SimArgs {
   std::string svg;
 };
 
+// On a GPU system, unless --algo says otherwise: multi_ring on the rings NCCL builds there, as many
+// as NCCL's channels (or --channels).
+std::function<schedule::AlgorithmSpec(int)> algorithmFor(const SimArgs& args,
+                                                         const std::optional<gpu::GpuSystem>& s) {
+  if (!s || args.algoOption->count() > 0) {
+    return [&args](int p) { return args.algorithm.resolve(p); };
+  }
+  schedule::AlgorithmSpec spec{.name = schedule::kMultiRing};
+  spec.channels = args.channelsOption->count() > 0 ? args.algorithm.channels : ncclRingChannels(*s);
+  for (const schedule::RingOrder& ring : gpu::ncclRings(*s, spec.channels))
+    spec.channelOrders.push_back(ring.ranks());
+  return [spec](int) { return spec; };
+}
+
 int runSim(const SimArgs& args) {
+  TopologyOptions where = args.where;
+  const std::optional<gpu::GpuSystem> system = drawSystem(args.system, where);
   const measure::SimRequest request{
-      .where = args.where,
-      .algorithm = [&](int p) { return args.algorithm.resolve(p); },
+      .where = where,
+      .algorithm = algorithmFor(args, system),
       .sizes = args.sweep.sizes(),  // refused before anything else is read
       .maxBytes = args.sweep.max(),
       .type = args.sweep.type(),
@@ -49,6 +70,11 @@ int runSim(const SimArgs& args) {
   const auto onStart = [&](const measure::SimRun& run) {
     args.json.checkWritable();
     info = run.info;
+    if (system) {
+      print("# system: " + gpu::describeSystem(*system) + "\n# " + gpu::topologyNote(*system) +
+            (args.algoOption->count() > 0 ? "" : "; rings: NCCL's, one per channel") +
+            "\n# what NCCL's tuner would choose and reach here: ringlab model --system\n");
+    }
     print(report::simPreamble(run));
   };
   const measure::SimOutcome out = measure::simulateRun(
@@ -75,7 +101,10 @@ Action addSimCommand(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("sim", "simulate AllReduce on a topology (same table as ringlab bench)");
   args->where.add(*cmd);
+  args->system.add(*cmd, false);
   args->algorithm.add(*cmd);
+  args->algoOption = cmd->get_option("--algo");
+  args->channelsOption = cmd->get_option("--channels");
   args->sweep.add(*cmd);
   addBandwidth(*cmd, "--reduce-bw", args->reduceBandwidth,
                "reduction throughput on a rank, e.g. 10GB/s (gamma = 1/it)");

@@ -2,6 +2,7 @@
 // against the order the search finds, and that order exported for --ring-order, mpirun and NCCL.
 // The figures come from topo::reportRings and its JSON, the text from report::ringShowText and
 // ringSearchText; this file parses, calls and prints.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -15,6 +16,7 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/topo_detect.hpp"
 #include "ringlab/report/ring_report_text.hpp"
@@ -27,6 +29,7 @@ namespace {
 
 struct TopoArgs {
   TopologyOptions where;
+  GpuSystemOptions system;  // in place of where: a GPU system, held against NCCL's rings
   std::string size = "64M";
   int channels = 0;             // 0: not given (1, or the number of rings --order gives)
   std::string order;            // compare these rings instead of searching
@@ -61,7 +64,19 @@ int runRings(const TopoArgs& a, bool search) {
                  " and --json - both write to standard output: give --export-file FILE");
   }
   a.json.checkWritable();
-  const PlacedTopology placed = a.where.load();
+  TopologyOptions where = a.where;
+  const std::optional<gpu::GpuSystem> system = drawSystem(a.system, where);
+  int channels = a.channels;
+  std::optional<topo::ReferenceRings> nccl;
+  if (system) {
+    // As many of NCCL's rings as the rings priced: given, asked for, or NCCL's own count.
+    const int k = channels > 0      ? channels
+                  : a.order.empty() ? ncclRingChannels(*system)
+                                    : static_cast<int>(std::ranges::count(a.order, '|')) + 1;
+    if (a.order.empty()) channels = k;
+    nccl = topo::ReferenceRings{"NCCL rings", gpu::ncclRings(*system, k)};
+  }
+  const PlacedTopology placed = where.load();
   const topo::Topology& t = *placed.topology;
   if (!a.saveTopology.empty()) io::writeTopologyFile(t, a.saveTopology, "--save-topology");
   const std::uint64_t bytes = parseSize(a.size);
@@ -69,8 +84,8 @@ int runRings(const TopoArgs& a, bool search) {
   ProgressLine line(search ? "topo search" : "topo show");
   const topo::RingReport report = topo::reportRings(
       t, *placed.placement,
-      {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes}, a.channels,
-      a.order, !search, line.callback());
+      {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes}, channels,
+      a.order, !search, line.callback(), nccl);
   line.finish();
   if (search && !a.exportKind.empty()) {
     const std::optional<topo::HostMap> hosts = hostMap(a, t);
@@ -83,8 +98,12 @@ int runRings(const TopoArgs& a, bool search) {
     io::writeTextFile(a.exportFile, exported, "--export-file");
     a.json.printText(fmt::format("# wrote {} ({})\n", a.exportFile, a.exportKind));
   }
-  const std::string text =
+  std::string text =
       search ? report::ringSearchText(report, t) : report::ringShowText(report, t, a.links);
+  if (system) {
+    text = "# system: " + gpu::describeSystem(*system) + "\n# " + gpu::topologyNote(*system) +
+           "\n" + text;
+  }
   a.json.printText(text);
   if (a.json.given()) a.json.write(topo::ringReportJson(report, t).dump(2) + "\n");
   return 0;
@@ -112,10 +131,11 @@ Action addTopoCommand(CLI::App& app) {
   cmd->require_subcommand(1);
   const auto common = [&](CLI::App* sub) {
     args->where.add(*sub);
+    args->system.add(*sub, false);
     sub->add_option("--size", args->size, "the allreduce size the prediction prices");
     sub->add_option("--channels", args->channels,
-                    "rings (channels) to find, each carrying 1/k of the data (default 1, or the "
-                    "rings --order gives)");
+                    "rings (channels) to find, each carrying 1/k of the data (default 1, the "
+                    "rings --order gives, or NCCL's channels on --system)");
     sub->add_option("--order", args->order,
                     "use these k ring orders instead of searching, separated by '|', e.g. 0,2,1,3 "
                     "or '0,1,2,3|0,2,1,3'");

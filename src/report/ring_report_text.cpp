@@ -21,8 +21,8 @@ std::string ringsText(const std::vector<RingOrder>& rings) {
   return text;
 }
 
-std::string costRow(const char* label, const std::vector<RingOrder>& rings, const topo::RingCost& c,
-                    const topo::Topology& t) {
+std::string costRow(const std::string& label, const std::vector<RingOrder>& rings,
+                    const topo::RingCost& c, const topo::Topology& t) {
   return fmt::format("  {:<11} {:12.1f} {:10.2f} {:<28} {:9.2f}  {}\n", label, c.time_s * 1e6,
                      c.step_s * 1e6, c.bottleneckLink >= 0 ? t.linkName(c.bottleneckLink) : "-",
                      c.latency_s * 1e6, ringsText(rings));
@@ -46,7 +46,14 @@ std::string comparisonText(const char* what, const topo::RingReport& report,
   text += fmt::format("# {:<11} {:>12} {:>10} {:<28} {:>9}  {}\n", "ring", "time(us)", "step(us)",
                       "bottleneck link", "lat(us)", "order");
   text += costRow("rank order", report.rankOrder, r.rankOrderCost, t);
+  if (report.reference) {
+    text += costRow(report.reference->name, report.reference->rings, report.reference->cost, t);
+  }
   text += costRow(chosenLabel(report), r.rings, r.cost, t);
+  if (report.reference) {
+    text += fmt::format("# {:.2f}x faster than {}\n", report.reference->cost.time_s / r.cost.time_s,
+                        report.reference->name);
+  }
   text += fmt::format(
       "# {:.2f}x faster than rank order; lower bound {:.1f} us, the chosen order is {:.3f}x of "
       "it\n",

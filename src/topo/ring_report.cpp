@@ -1,6 +1,7 @@
 #include "ringlab/topo/ring_report.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
@@ -118,10 +119,12 @@ void addLinkLoadsJson(nlohmann::json& doc, const LinkLoadComparison& c, const To
 
 RingReport reportRings(const Topology& topology, const Placement& placement,
                        const RingReportHeader& header, int channels, std::string_view order,
-                       bool linkLoads, const ProgressCallback& progress) {
-  RingReport r{header, {}, {}, !order.empty(), std::nullopt};
-  r.result = searchOrGiven(topology, placement, static_cast<double>(header.bytes), channels, order,
-                           progress);
+                       bool linkLoads, const ProgressCallback& progress,
+                       std::optional<ReferenceRings> reference) {
+  RingReport r{header, {}, {}, !order.empty(), std::move(reference), std::nullopt};
+  const double bytes = static_cast<double>(header.bytes);
+  r.result = searchOrGiven(topology, placement, bytes, channels, order, progress);
+  if (r.reference) r.reference->cost = ringCost(topology, placement, r.reference->rings, bytes);
   const int p = placement.ranks();
   r.rankOrder = schedule::multiRingOrders(p, static_cast<int>(r.result.rings.size()), {}, {});
   if (!linkLoads) return r;
@@ -134,6 +137,10 @@ RingReport reportRings(const Topology& topology, const Placement& placement,
 
 nlohmann::json ringReportJson(const RingReport& report, const Topology& topology) {
   nlohmann::json doc = ringsJson(report.header, report.result, report.rankOrder, topology);
+  if (report.reference) {
+    doc["reference"] = costJson(report.reference->cost, report.reference->rings, topology);
+    doc["reference"]["name"] = report.reference->name;
+  }
   if (report.loads) addLinkLoadsJson(doc, *report.loads, topology);
   return doc;
 }

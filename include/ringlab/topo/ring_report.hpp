@@ -64,19 +64,30 @@ nlohmann::json ringsJson(const RingReportHeader& header, const RingSearchResult&
 void addLinkLoadsJson(nlohmann::json& doc, const LinkLoadComparison& loads,
                       const Topology& topology);
 
+// Rings the chosen ones are held against beside rank order, priced with the same objective: the
+// rings NCCL builds on a GPU system (gpu/system_topology.hpp), which is the baseline a GPU user
+// knows.
+struct ReferenceRings {
+  std::string name;  // "NCCL's rings"
+  std::vector<schedule::RingOrder> rings;
+  RingCost cost;  // filled by reportRings
+};
+
 // Everything `topo show|search` reports on one placed topology: the rings searched (or given),
-// rank order as as many rings, and, when asked for and 1 < p <= kMaxLinkTableRanks, the link
-// loads of a float32 allreduce of header.bytes.
+// rank order as as many rings, the reference rings when given, and, when asked for and
+// 1 < p <= kMaxLinkTableRanks, the link loads of a float32 allreduce of header.bytes.
 struct RingReport {
   RingReportHeader header;
   RingSearchResult result;
   std::vector<schedule::RingOrder> rankOrder;
   bool given = false;  // the rings came from `order`, not from a search
+  std::optional<ReferenceRings> reference;
   std::optional<LinkLoadComparison> loads;
 };
 RingReport reportRings(const Topology& topology, const Placement& placement,
                        const RingReportHeader& header, int channels, std::string_view order,
-                       bool linkLoads, const ProgressCallback& progress = {});
+                       bool linkLoads, const ProgressCallback& progress = {},
+                       std::optional<ReferenceRings> reference = std::nullopt);
 
 // ringsJson, with the link loads when the report has them.
 nlohmann::json ringReportJson(const RingReport& report, const Topology& topology);

@@ -1,0 +1,30 @@
+#pragma once
+// A GPU system drawn as a topology the flow simulator and the ring search price (topo/
+// generators.hpp), and the rings NCCL's search builds on it: what `ringlab sim --system` runs and
+// what `ringlab topo search --system` holds its rings against.
+#include <string>
+#include <vector>
+
+#include "ringlab/gpu/system.hpp"
+#include "ringlab/schedule/ring_order.hpp"
+
+namespace ringlab::gpu {
+
+// The generator spec of the system as the job uses it (ranks per node, nodes): each GPU joined to
+// its node's fabric at intraBandwidth_Bps, to its NIC at the PCIe figure, NICs on one switch at
+// the NIC speed; hop latencies from NCCL's Ring Simple hardware latencies. The node's fabric is a
+// switch: exact for NVSwitch, generous for an NVLink mesh or a PCIe tree (topologyNote says so).
+std::string topologySpec(const GpuSystem& system);
+
+// What the drawing leaves out, one sentence.
+std::string topologyNote(const GpuSystem& system);
+
+// The `channels` rings NCCL's ring search builds on a rail-optimised system (ranks numbered node by
+// node, as nccl-tests places them): channel c takes NIC c mod (NICs in use); on every node the ring
+// enters at the first GPU of that NIC, visits the GPUs of other NICs in descending order, and
+// leaves from the last GPU of the same NIC, so a channel's traffic stays on one rail (the pattern
+// NCCL_DEBUG=INFO prints, "Channel 00/08 : 0 7 6 5 4 3 2 1 8 15 ..."). On one node: channel c
+// starts at GPU c and goes up. Throws InvalidArgument for channels outside 1..kMaxChannels.
+std::vector<schedule::RingOrder> ncclRings(const GpuSystem& system, int channels);
+
+}  // namespace ringlab::gpu
