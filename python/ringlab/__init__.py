@@ -14,12 +14,13 @@ their own memory, without copying:
 
 A process started by `ringlab launch -p N python3 script.py` (shm, tcp) or by mpirun (mpi) joins
 its job with `ringlab.connect("tcp")`. The analysis functions (verify, predict, search_rings,
-simulate, plan_buckets, read_record, ...) take what the CLI's flags take, as strings with their
-units ("5us", "12.5GB/s", "64M"), and return what its --json prints, as dicts and lists.
+simulate, plan_buckets, read_record, compare_gpu, ...) take what the CLI's flags take, as strings
+with their units ("5us", "12.5GB/s", "64M"), and return what its --json prints, as dicts and lists.
 Failures raise ringlab.Error subclasses (ringlab.errors) carrying ringlab's message and code.
 """
 
 import datetime
+import os
 
 from ringlab import _ringlab
 from ringlab._ringlab import ErrorCode, __version__
@@ -30,8 +31,9 @@ __all__ = [
     "__version__", "Communicator", "InprocWorld", "run_threads", "connect", "algorithms",
     "verify", "predict", "predict_sweep", "predict_vs_p", "search_rings", "show_rings",
     "simulate", "plan_buckets", "read_timeline", "write_timeline", "read_record", "parse_record",
-    "write_record", "ErrorCode", "Error", "InvalidArgumentError", "MismatchError",
-    "TimeoutError", "PeerLostError", "TransportError", "InternalError", "UnreliableError",
+    "write_record", "gpu_presets", "predict_gpu", "compare_gpu", "ErrorCode", "Error",
+    "InvalidArgumentError", "MismatchError", "TimeoutError", "PeerLostError", "TransportError",
+    "InternalError", "UnreliableError",
 ]
 
 DEFAULT_TIMEOUT = 60.0  # seconds: the deadline of each collective call, from its start
@@ -303,3 +305,44 @@ def parse_record(text, name="record"):
 def write_record(record, path):
     """Writes a run record (a dict, or a path to read) as `ringlab bench --json` does."""
     _ringlab.write_record(record, path)
+
+
+def _gpu_system(system=None, nccl_topo=None, nodes=None):
+    """The GPU system as the CLI's --system (a preset, "dgx-h100,nodes=2", or keys such as
+    "gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s"), --nccl-topo (a path) and --nodes take it."""
+    source = _ringlab.GpuSystemSource()
+    source.system = system or ""
+    source.nccl_topo = os.fspath(nccl_topo) if nccl_topo is not None else ""
+    source.nodes = nodes
+    return source
+
+
+def gpu_presets():
+    """The GPU systems ringlab knows by name (`ringlab compare --system list`), one node each:
+    [{"key", "title", "spec", "source"}]; system="<key>,nodes=N" scales one to N nodes."""
+    return _ringlab.gpu_presets()
+
+
+def predict_gpu(system=None, *, nccl_topo=None, nodes=None, min_bytes="8", max_bytes="1G"):
+    """`ringlab model --system --json`: AllReduce on a GPU system as NCCL runs it, at sizes
+    min_bytes, 4 min_bytes, ... max_bytes: {"system", "nccl_figures", "p", "model", "rows":
+    [{size_bytes, algorithm, protocol, channels, predicted_us, busbw_GBps, regime, bound_us}]}
+    and "text", the CLI's table. The system as compare_gpu takes it."""
+    return _ringlab.predict_gpu(_gpu_system(system, nccl_topo, nodes), _size(min_bytes),
+                                _size(max_bytes))
+
+
+def compare_gpu(log, *, system=None, nccl_topo=None, nodes=None, ranks=None):
+    """`ringlab compare LOG --system ... --json`: an nccl-tests log (a path; text or -J JSON)
+    judged against the GPU system it ran on. Returns a list with one verdict per run in the file
+    (most logs hold one: `[verdict] = ringlab.compare_gpu(...)`; `-d all` and pasted reruns hold
+    several), each the CLI's JSON: {"source", "label", "device", "p", "system", "nccl_figures",
+    "rows": [{size_bytes, measured_us, predicted_us, algorithm, protocol, channels, regime, ...}],
+    "bands", "findings", "flagged", "notes"} and "text", the CLI's table.
+
+    system: a preset (gpu_presets()), a preset with overrides ("dgx-h100,nics=4") or keys
+    ("gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s"); nccl_topo: NCCL's topology XML of one node
+    (with system holding keys only); nodes: scales the system to N nodes; ranks: p, for a log
+    without its rank lines. Without a system a GPU log raises InvalidArgumentError (a ValueError)
+    saying what ran and how to describe the hardware."""
+    return _ringlab.compare_gpu(os.fspath(log), _gpu_system(system, nccl_topo, nodes), ranks)

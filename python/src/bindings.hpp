@@ -12,10 +12,11 @@ namespace py = pybind11;
 void bindErrors(py::module_& module);
 // Communicator, InprocWorld, connect, run_threads (communicator.cpp).
 void bindCommunicator(py::module_& module);
-// verify, predict, topology reports, simulate, plan, run records (analysis_*.cpp).
+// verify, predict, topology reports, simulate, plan, run records, GPU verdicts (analysis_*.cpp).
 void bindModelAnalysis(py::module_& module);
 void bindTopologyAnalysis(py::module_& module);
 void bindPlanAnalysis(py::module_& module);
+void bindGpuAnalysis(py::module_& module);
 
 // A JSON document of the library as Python dicts, lists, numbers and strings, through Python's
 // json module: nlohmann writes the shortest text that reads back to the same double, so every

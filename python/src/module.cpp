@@ -11,4 +11,5 @@ PYBIND11_MODULE(_ringlab, module) {
   ringlab::python::bindModelAnalysis(module);
   ringlab::python::bindTopologyAnalysis(module);
   ringlab::python::bindPlanAnalysis(module);
+  ringlab::python::bindGpuAnalysis(module);
 }

@@ -91,19 +91,21 @@ int nranksIn(const std::string& line) {
 int resolveRanks(int stated, const std::string& how, const LogOptions& options,
                  const std::string& name, const std::string& missing,
                  std::vector<std::string>& notes) {
+  const std::string& given = options.ranksName;
   if (options.ranks && *options.ranks < 1)
-    throwInvalid(fmt::format("-p {}: the number of ranks must be at least 1", *options.ranks));
+    throwInvalid(
+        fmt::format("{} {}: the number of ranks must be at least 1", given, *options.ranks));
   if (stated > 0) {
     if (options.ranks && *options.ranks != stated) {
-      throwInvalid(
-          fmt::format("{}: -p {} but the log says p = {} ({})", name, *options.ranks, stated, how));
+      throwInvalid(fmt::format("{}: {} {} but the log says p = {} ({})", name, given,
+                               *options.ranks, stated, how));
     }
     return stated;
   }
   if (!options.ranks) {
-    throwInvalid(fmt::format("{}: {}; give the number of ranks with -p N", name, missing));
+    throwInvalid(fmt::format("{}: {}; give the number of ranks with {} N", name, missing, given));
   }
-  notes.push_back(fmt::format("p = {} from -p: {}", *options.ranks, missing));
+  notes.push_back(fmt::format("p = {} from {}: {}", *options.ranks, given, missing));
   return *options.ranks;
 }
 

@@ -12,6 +12,7 @@ ringlab_add_pytest(python_collectives ${dir}/test_collectives.py PROCESSORS 2)
 ringlab_add_pytest(python_errors ${dir}/test_errors.py)
 ringlab_add_pytest(python_tensors ${dir}/test_tensors.py)
 ringlab_add_pytest(python_analysis ${dir}/test_analysis.py)
+ringlab_add_pytest(python_gpu ${dir}/test_gpu.py)
 ringlab_add_pytest(python_processes ${dir}/test_processes.py PROCESSORS 3)
 # The MPI rank runs under Open MPI's launcher, the implementation the package links (ringlab_mpi).
 if(TARGET ringlab_mpi_openmpi AND RINGLAB_MPIEXEC_openmpi)

@@ -16,6 +16,8 @@ namespace ringlab::measure {
 // What the user can add that a log may not say.
 struct LogOptions {
   std::optional<int> ranks;  // -p: the number of ranks, for a log without its rank lines
+  // How the front end names `ranks` in messages and notes: the CLI's -p, Python's ranks.
+  std::string ranksName = "-p";
 };
 
 // One run of one (datatype, op) case.
