@@ -1744,6 +1744,26 @@ TEST(CliCompareGpu, AVerdictAgainstAPresetWithItsJson) {
   EXPECT_NEAR(last["measured_over_predicted"].get<double>(), 1.0, 0.2);
 }
 
+// The log's mpirun line sets NCCL_ALGO=ring: only Ring is priced, and the output says why; a
+// system that sets its own algo wins, and the difference is said.
+TEST(CliCompareGpu, TheLogsNcclAlgoIsPricedUnlessTheSystemSetsOne) {
+  const std::string log = dataFile("gpu_logs/h200_2node_dgx_sockets_schmaustech.log");
+  const std::string system = "gpu=h200,gpus=8,nodes=2,nics=1,nic=100Gb/s,net=tcp";
+  const RunResult r = runRinglab({"compare", log, "--system", system, "--json", "-"});
+  expectSuccess(r);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  for (const nlohmann::json& row : j[0]["rows"]) EXPECT_EQ(row["algorithm"], "Ring") << row;
+  EXPECT_NE(j[0]["notes"].dump().find("log: sets NCCL_ALGO=ring: only what it leaves is priced"),
+            std::string::npos)
+      << j[0]["notes"];
+  const RunResult own = runRinglab({"compare", log, "--system", system + ",algo=tree"});
+  expectSuccess(own);
+  EXPECT_NE(own.out.find("system: algo=tree is priced; the log sets NCCL_ALGO=ring"),
+            std::string::npos)
+      << own.out;
+  EXPECT_NE(own.out.find("Tree/"), std::string::npos);
+}
+
 TEST(CliCompareGpu, PresetsAreListedWithTheirSources) {
   const RunResult r = runRinglab({"compare", "--system", "list"});
   expectSuccess(r);

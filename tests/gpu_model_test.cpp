@@ -213,3 +213,42 @@ TEST(NcclRings, TheSystemDrawnAsATopologyCarriesItsLinksAndNcclsHopLatencies) {
 
 }  // namespace
 }  // namespace ringlab::gpu
+
+namespace ringlab::gpu {
+namespace {
+
+// NCCL_ALGO=Ring as a run sets it: every size on the ring, and the ring's latency is NCCL's
+// 6.6 us base + 28 NVLink-side hops at the 1 us network post overhead + 2 network hops: 2.7 us
+// each on InfiniBand (NCCL's figure), 20 us on EFA (aws-ofi-nccl's tuner).
+TEST(NcclSelection, TheRunsAlgorithmAndProtocolAreAllThatIsPriced) {
+  const NcclModel ring(parseSystem("dgx-h100,nodes=2,algo=ring"));
+  for (std::uint64_t bytes = 8; bytes <= (1ull << 32); bytes *= 8) {
+    const NcclPrediction p = ring.predict(bytes);
+    EXPECT_EQ(p.chosen.algorithm, NcclAlgorithm::Ring) << bytes;
+    for (const NcclChoice& c : p.candidates) EXPECT_EQ(c.algorithm, NcclAlgorithm::Ring);
+  }
+  EXPECT_NEAR(ring.latency_us(NcclAlgorithm::Ring, NcclProtocol::LL), 6.6 + 28 * 1.0 + 2 * 2.7,
+              1e-9);
+  const NcclModel efa(parseSystem("aws-p5,nodes=2"));
+  EXPECT_NEAR(efa.latency_us(NcclAlgorithm::Ring, NcclProtocol::LL), 6.6 + 28 * 1.0 + 2 * 20.0,
+              1e-9);
+  const NcclModel simple(parseSystem("dgx-h100,nodes=2,proto=simple,algo=^nvls+nvlstree"));
+  for (const NcclChoice& c : simple.predict(1 << 20).candidates) {
+    EXPECT_EQ(c.protocol, NcclProtocol::Simple);
+    EXPECT_NE(c.algorithm, NcclAlgorithm::NvlsTree);
+  }
+  EXPECT_NE(describeSystem(parseSystem("dgx-h100,algo=Ring+Tree")).find("NCCL_ALGO=Ring+Tree"),
+            std::string::npos);
+}
+
+TEST(NcclSelection, UnknownNamesAndSelectionsThatLeaveNothingAreRefused) {
+  expectInvalid([] { parseSystem("dgx-h100,algo=rings"); },
+                {"algo=rings", "'rings'", "Ring, Tree, CollNet"});
+  expectInvalid([] { parseSystem("dgx-h100,proto=ll256"); }, {"proto=ll256", "LL, LL128, Simple"});
+  // NVLS across nodes needs SHARP in the network: nothing is left.
+  expectInvalid([] { NcclModel(parseSystem("dgx-h100,nodes=2,algo=nvls")); },
+                {"algo=nvls (NCCL_ALGO)", "leave nothing"});
+}
+
+}  // namespace
+}  // namespace ringlab::gpu

@@ -206,6 +206,25 @@ TEST(NcclTestsLogs, TwoRunsInOneFileKeptApart) {
                       {"two.log: holds several runs or cases (run 1 of 2; run 2 of 2)"});
 }
 
+// NCCL_ALGO and NCCL_PROTO as a log shows them set: on the mpirun line that opens a public log,
+// and from NCCL_DEBUG=INFO, each run keeping what was set before its rows.
+TEST(NcclTestsLogs, TheRunsNcclAlgoAndProtoAreRead) {
+  const LoggedRun h200 = one("gpu_logs/h200_2node_dgx_sockets_schmaustech.log");
+  EXPECT_EQ(h200.ncclAlgo, "ring");  // "-x NCCL_ALGO=ring"
+  EXPECT_EQ(h200.ncclProto, "");
+  const std::string gh200 = readTextFile(data("nccl_tests/gh200_2ranks_v2.18.2_srun.log"), "log");
+  const std::vector<LoggedRun> r = parseRuns(
+      "host:1:2 [0] NCCL INFO NCCL_ALGO set by environment to Ring,Tree\n"
+      "export NCCL_PROTO=\"^LL128\"\n" +
+          gh200 + "NCCL_ALGO=NVLS ./all_reduce_perf -b 8\n" + gh200,
+      "two.log", {});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].ncclAlgo, "Ring+Tree");
+  EXPECT_EQ(r[0].ncclProto, "^LL128");
+  EXPECT_EQ(r[1].ncclAlgo, "NVLS");
+  EXPECT_TRUE(one("nccl_tests/gh200_2ranks_v2.18.2_srun.log").ncclAlgo.empty());
+}
+
 // -o all pasted without its header: the max rows and the min rows, each a run of its own.
 TEST(NcclTestsLogs, OpAllRowsKeptApartAndPCheckedByBusbw) {
   const std::vector<LoggedRun> r = runs("nccl_tests/op_all_rows_issue167.log", 16);

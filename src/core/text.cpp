@@ -1,5 +1,6 @@
 #include "ringlab/core/text.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -57,6 +58,12 @@ std::int64_t parseInteger(std::string_view text, std::string_view what, std::int
     throwInvalid(fmt::format("{} '{}': must be a whole number in {}..{}", what, text, min, max));
   }
   return value;
+}
+
+std::string lowerCase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 std::string formatNumber(double value) {

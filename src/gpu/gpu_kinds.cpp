@@ -1,8 +1,8 @@
 #include "gpu/gpu_kinds.hpp"
 
 #include <algorithm>
-#include <cctype>
 
+#include "ringlab/core/text.hpp"
 #include "topo/nccl_bandwidths.hpp"
 
 namespace ringlab::gpu {
@@ -52,13 +52,6 @@ const std::vector<GpuKind> kKinds = {
      "way)"},
 };
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 }  // namespace
 
 const std::vector<GpuKind>& gpuKinds() {
@@ -66,7 +59,7 @@ const std::vector<GpuKind>& gpuKinds() {
 }
 
 const GpuKind* findGpuKind(std::string_view key) {
-  const std::string k = lower(key);
+  const std::string k = lowerCase(key);
   for (const GpuKind& kind : kKinds)
     if (k == kind.key) return &kind;
   return nullptr;
@@ -75,7 +68,7 @@ const GpuKind* findGpuKind(std::string_view key) {
 const GpuKind* gpuKindFromDeviceName(std::string_view deviceName) {
   // "NVIDIA H100 80GB HBM3", "NVIDIA A100-SXM4-80GB", "NVIDIA GeForce RTX 4090", "NVIDIA GH200
   // 480GB", "AMD Instinct MI300X": the first kind whose model number appears, PCIe parts first.
-  const std::string name = lower(deviceName);
+  const std::string name = lowerCase(deviceName);
   const auto has = [&](const char* word) { return name.find(word) != std::string::npos; };
   const bool pcie = has("pcie");
   if (has("gb200")) return findGpuKind("gb200");

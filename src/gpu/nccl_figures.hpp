@@ -65,6 +65,12 @@ inline constexpr double kSm100SpeedInter[] = {96.0, 86.0, 80.0, 48.0, 45.1, 42.0
                                               30.0, 24.0, 22.0, 20.0, 17.5, 15.0, 12.0,
                                               6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
 inline constexpr int kMaxRingChannels = 32;
+
+// EFA, through the aws-ofi-nccl network plugin, whose own tuner states its hop latency (us) by
+// protocol LL, LL128, Simple: TUNER_NET_LATENCY 20, plus TUNER_NET_COMP_OVERHEAD 3 for Simple
+// (github.com/aws/aws-ofi-nccl, src/tuner/nccl_ofi_model.cpp and include/nccl_ofi_param.h at
+// commit 39397b3). NCCL's own network figures above are InfiniBand's.
+inline constexpr double kEfaHopLatency_us[3] = {20.0, 20.0, 23.0};
 // NCCL_MAX_NVLS_ARITY.
 inline constexpr int kMaxNvlsChannels = 32;
 

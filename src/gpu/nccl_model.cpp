@@ -9,6 +9,7 @@
 
 #include "gpu/nccl_figures.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::gpu {
 namespace {
@@ -332,6 +333,63 @@ const char* regimeName(Regime r) {
   return "?";
 }
 
+namespace {
+
+// The names NCCL_ALGO or NCCL_PROTO take, each with the indices it stands for.
+struct SelectionName {
+  const char* name;
+  std::vector<int> indices;
+};
+
+std::vector<bool> allowedBy(std::string_view list, const std::vector<SelectionName>& names,
+                            int count, const char* what) {
+  std::vector<bool> allowed(count, list.empty());
+  if (list.empty()) return allowed;
+  const bool exclude = list.front() == '^';
+  if (exclude) {
+    list.remove_prefix(1);
+    allowed.assign(count, true);
+  }
+  for (const std::string& item : splitList(list, '+')) {
+    const auto it = std::find_if(names.begin(), names.end(), [&](const SelectionName& n) {
+      return lowerCase(item) == lowerCase(n.name);
+    });
+    if (it == names.end()) {
+      std::string valid;
+      for (const SelectionName& n : names) valid += std::string(valid.empty() ? "" : ", ") + n.name;
+      throwInvalid(
+          fmt::format("{} '{}': no such name (valid: {}, joined by '+', all but them "
+                      "after '^')",
+                      what, item, valid));
+    }
+    for (int i : it->indices) allowed[i] = !exclude;
+  }
+  return allowed;
+}
+
+}  // namespace
+
+std::vector<bool> ncclAlgorithmsAllowed(std::string_view list) {
+  using A = NcclAlgorithm;
+  const auto i = [](A a) { return static_cast<int>(a); };
+  return allowedBy(list,
+                   {{"Ring", {i(A::Ring)}},
+                    {"Tree", {i(A::Tree)}},
+                    {"CollNet", {i(A::CollNetDirect), i(A::CollNetChain)}},
+                    {"CollNetDirect", {i(A::CollNetDirect)}},
+                    {"CollNetChain", {i(A::CollNetChain)}},
+                    {"NVLS", {i(A::Nvls)}},
+                    {"NVLSTree", {i(A::NvlsTree)}}},
+                   kNcclAlgorithms, "NCCL_ALGO");
+}
+
+std::vector<bool> ncclProtocolsAllowed(std::string_view list) {
+  using P = NcclProtocol;
+  const auto i = [](P p) { return static_cast<int>(p); };
+  return allowedBy(list, {{"LL", {i(P::LL)}}, {"LL128", {i(P::LL128)}}, {"Simple", {i(P::Simple)}}},
+                   kNcclProtocols, "NCCL_PROTO");
+}
+
 NcclModel::NcclModel(GpuSystem system) : system_(std::move(system)) {
   const GpuSystem& s = system_;
   const int p = s.ranks();
@@ -370,9 +428,11 @@ NcclModel::NcclModel(GpuSystem system) : system_(std::move(system)) {
   const int nsteps = 2 * (p - 1);
   const int nInterSteps = nodes > 1 ? 2 * (nodes - 1) : 0;
 
+  const std::vector<bool> algorithmAllowed = ncclAlgorithmsAllowed(s.ncclAlgo);
+  const std::vector<bool> protocolAllowed = ncclProtocolsAllowed(s.ncclProto);
   for (NcclAlgorithm a : kAlgorithms) {
     const NcclGraph& g = graphs_[idx(a)];
-    if (!g.available) continue;
+    if (!g.available || !algorithmAllowed[idx(a)]) continue;
     if (a == NcclAlgorithm::Nvls && nodes > 1 && !s.sharp) continue;  // NVLS across nodes: CollNet
     if (a == NcclAlgorithm::NvlsTree && nodes == 1) continue;
     if ((a == NcclAlgorithm::Nvls || a == NcclAlgorithm::NvlsTree) && g.channels < 2) continue;
@@ -380,6 +440,7 @@ NcclModel::NcclModel(GpuSystem system) : system_(std::move(system)) {
     const int intraHw = g.nvlinkIntra ? 0 : 1;
     for (NcclProtocol pr : kProtocols) {
       const int np = idx(pr);
+      if (!protocolAllowed[np]) continue;
       const bool simple = pr == NcclProtocol::Simple;
       if ((a == NcclAlgorithm::Nvls || a == NcclAlgorithm::NvlsTree ||
            a == NcclAlgorithm::CollNetDirect || a == NcclAlgorithm::CollNetChain) &&
@@ -434,7 +495,9 @@ NcclModel::NcclModel(GpuSystem system) : system_(std::move(system)) {
       double lat = nccl::kBaseLatency_us[na][np];
       double intraLat = nccl::kHwLatency_us[intraHw][na][np];
       // With one GPU per node, latencies are fully exposed: the tree's network latency.
-      const double interLat = nccl::kHwLatency_us[2][ppn == 1 ? 0 : na][np];
+      const double interLat = s.network == Network::EFA
+                                  ? nccl::kEfaHopLatency_us[np]
+                                  : nccl::kHwLatency_us[2][ppn == 1 ? 0 : na][np];
       switch (a) {
         case NcclAlgorithm::Ring: {
           const double netOverhead = nodes > 1 ? nccl::kNetOverhead_us * (simple ? 3 : 1) : 0;
@@ -460,6 +523,21 @@ NcclModel::NcclModel(GpuSystem system) : system_(std::move(system)) {
       }
       latency_[idx(a)][np] = lat;
     }
+  }
+  bool anyLeft = false;
+  for (const auto& row : bandwidth_)
+    for (double bw : row) anyLeft = anyLeft || bw > 0;
+  if (!anyLeft) {
+    throwInvalid(
+        fmt::format("the GPU system's algo={} (NCCL_ALGO) and proto={} (NCCL_PROTO) leave "
+                    "nothing NCCL runs AllReduce with on {}",
+                    s.ncclAlgo.empty() ? "any" : s.ncclAlgo,
+                    s.ncclProto.empty() ? "any" : s.ncclProto, describeSystem(s)));
+  }
+  if (!s.ncclAlgo.empty() || !s.ncclProto.empty()) {
+    notes_.push_back(fmt::format("only what the run's NCCL_ALGO={} and NCCL_PROTO={} leave",
+                                 s.ncclAlgo.empty() ? "(any)" : s.ncclAlgo,
+                                 s.ncclProto.empty() ? "(any)" : s.ncclProto));
   }
   for (NcclAlgorithm a : kAlgorithms) {
     const NcclGraph& g = graphs_[idx(a)];

@@ -104,6 +104,8 @@ std::string describeSystem(const GpuSystem& s) {
   }
   if (s.nvls) out += ", NVLink SHARP";
   if (s.sharp && s.nodes > 1) out += ", SHARP in the network";
+  if (!s.ncclAlgo.empty()) out += ", NCCL_ALGO=" + s.ncclAlgo;
+  if (!s.ncclProto.empty()) out += ", NCCL_PROTO=" + s.ncclProto;
   return out;
 }
 

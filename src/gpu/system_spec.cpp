@@ -10,14 +10,15 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/gpu/nccl_model.hpp"
 
 namespace ringlab::gpu {
 namespace {
 
-const char* const kKeys[] = {"gpu",     "sm",          "gpus",  "nodes", "intra",
-                             "nvlinks", "link",        "pcie",  "p2p",   "pcie_switch",
-                             "sockets", "socket_link", "nics",  "nic",   "net",
-                             "gdr",     "nvls",        "sharp", "name"};
+const char* const kKeys[] = {"gpu",  "sm",    "gpus", "nodes",       "intra",   "nvlinks",
+                             "link", "pcie",  "p2p",  "pcie_switch", "sockets", "socket_link",
+                             "nics", "nic",   "net",  "gdr",         "nvls",    "sharp",
+                             "algo", "proto", "name"};
 
 std::string knownKeys() {
   std::string out;
@@ -70,6 +71,17 @@ class SpecReader {
       out[key] = item.substr(eq + 1);
     }
     return out;
+  }
+
+  // NCCL_ALGO or NCCL_PROTO's list, checked by the model's own reader of it.
+  std::string ncclSelection(const std::string& key, const std::string& value,
+                            std::vector<bool> (*allowed)(std::string_view)) const {
+    try {
+      allowed(value);
+    } catch (const Error& e) {
+      fail(fmt::format("{}={}: {}", key, value, e.what()));
+    }
+    return value;
   }
 
   int integer(const std::string& key, const std::string& value, int min, int max) const {
@@ -172,6 +184,8 @@ void apply(GpuSystem& s, const std::map<std::string, std::string>& keys, const S
   if (auto v = get("gdr")) s.gdr = r.yesNo("gdr", *v);
   if (auto v = get("nvls")) s.nvls = r.yesNo("nvls", *v);
   if (auto v = get("sharp")) s.sharp = r.yesNo("sharp", *v);
+  if (auto v = get("algo")) s.ncclAlgo = r.ncclSelection("algo", *v, ncclAlgorithmsAllowed);
+  if (auto v = get("proto")) s.ncclProto = r.ncclSelection("proto", *v, ncclProtocolsAllowed);
   if (auto v = get("name")) s.title = *v;
 }
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
+#include "ringlab/gpu/nccl_model.hpp"
 #include "ringlab/gpu/system_spec.hpp"
 
 namespace ringlab::measure {
@@ -11,16 +13,35 @@ namespace {
 // The model's GPU kind for a device string, by the presets' GPUs: the first preset whose GPU
 // the device names.
 const gpu::Preset* presetFor(const std::string& device) {
-  const std::string lowered = [&] {
-    std::string s = device;
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  }();
+  const std::string lowered = lowerCase(device);
   for (const gpu::Preset& p : gpu::presets()) {
     const gpu::GpuSystem s = gpu::parseSystem(p.key);
     if (lowered.find(s.gpu) != std::string::npos) return &p;
   }
   return nullptr;
+}
+
+// The log's NCCL_ALGO or NCCL_PROTO where the system sets none: the run's own choice, priced as
+// such. One the model cannot read (NCCL's PAT, a typo) is said and left out.
+void applyLogSetting(const std::string& logged, const char* variable, const char* key,
+                     std::vector<bool> (*allowed)(std::string_view), std::string& setting,
+                     std::vector<std::string>& notes) {
+  if (logged.empty()) return;
+  if (!setting.empty()) {
+    if (lowerCase(setting) != lowerCase(logged)) {
+      notes.push_back(fmt::format("system: {}={} is priced; the log sets {}={}", key, setting,
+                                  variable, logged));
+    }
+    return;
+  }
+  try {
+    allowed(logged);
+  } catch (const Error& e) {
+    notes.push_back(fmt::format("log: sets {}, left out: {}", variable, e.what()));
+    return;
+  }
+  setting = logged;
+  notes.push_back(fmt::format("log: sets {}={}: only what it leaves is priced", variable, logged));
 }
 
 }  // namespace
@@ -53,6 +74,10 @@ GpuComparison compareGpu(const LoggedRun& run, const gpu::GpuSystem& system,
     c.notes.push_back(fmt::format("system: states {} nodes, the log's rank lines name {} hosts",
                                   system.nodes, run.hosts));
   }
+  applyLogSetting(run.ncclAlgo, "NCCL_ALGO", "algo", gpu::ncclAlgorithmsAllowed, placed.ncclAlgo,
+                  c.notes);
+  applyLogSetting(run.ncclProto, "NCCL_PROTO", "proto", gpu::ncclProtocolsAllowed, placed.ncclProto,
+                  c.notes);
   try {
     c.system = gpu::withRanks(placed, c.ranks);
   } catch (const Error& e) {
@@ -61,8 +86,7 @@ GpuComparison compareGpu(const LoggedRun& run, const gpu::GpuSystem& system,
   for (const std::string& note : run.notes) c.notes.push_back("log: " + note);
   if (!system.gpu.empty()) {
     const std::string device = run.device;
-    std::string lowered = device;
-    for (char& ch : lowered) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string lowered = lowerCase(device);
     const std::string family = system.gpu.substr(0, system.gpu.find('-'));
     if (device.find('(') != std::string::npos && lowered.find("nccl-tests") == std::string::npos &&
         lowered.find(family) == std::string::npos) {

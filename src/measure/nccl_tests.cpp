@@ -66,7 +66,8 @@ struct TextRow {
 // One run as the text shows it (from its "nThread" line, or the file's start, to the next run).
 struct TextRun {
   std::string version, program, device;
-  std::set<std::string> hosts;  // from the rank lines' "on HOST"
+  std::string ncclAlgo, ncclProto;  // as the lines before its first row set them
+  std::set<std::string> hosts;      // from the rank lines' "on HOST"
   int rankLines = 0, nranks = 0;
   std::optional<Columns> columns;
   bool sawConfig = false, sawHeader = false, sawTrailer = false;
@@ -128,6 +129,8 @@ class TextReader {
   void read(const std::string& line, int number) {
     std::vector<std::string> w = logs::words(line);
     if (w.empty()) return;
+    noteNcclSetting(line, "NCCL_ALGO", algo);
+    noteNcclSetting(line, "NCCL_PROTO", proto);
     if (logs::isNcclDebugLine(line)) {
       if (current().nranks == 0) current().nranks = logs::nranksIn(line);
     } else if (w[0][0] == '#') {
@@ -141,6 +144,29 @@ class TextReader {
   }
 
  private:
+  std::string algo, proto;  // NCCL_ALGO and NCCL_PROTO as the lines so far set them
+
+  // A setting as a line shows it: "-x NCCL_ALGO=Ring" or "export NCCL_ALGO=ring" on a command
+  // line, "NCCL INFO NCCL_ALGO set by environment to Ring" from NCCL_DEBUG=INFO. NCCL's ',' is
+  // the spec's '+'.
+  static void noteNcclSetting(const std::string& line, const std::string& name,
+                              std::string& value) {
+    std::size_t at = line.find(name + "=");
+    std::size_t start = at + name.size() + 1;
+    if (at == std::string::npos) {
+      const std::string phrase = name + " set by environment to ";
+      at = line.find(phrase);
+      if (at == std::string::npos) return;
+      start = at + phrase.size();
+    }
+    std::string found;
+    for (std::size_t i = start;
+         i < line.size() && !std::isspace(static_cast<unsigned char>(line[i])); ++i) {
+      if (line[i] != '"' && line[i] != '\'') found += line[i] == ',' ? '+' : line[i];
+    }
+    if (!found.empty()) value = found;
+  }
+
   TextRun& current() {
     if (runs.empty()) runs.emplace_back();
     return runs.back();
@@ -180,6 +206,10 @@ class TextReader {
 
   void row(const std::vector<std::string>& w, int number) {
     TextRun& run = current();
+    if (run.rows.empty()) {
+      run.ncclAlgo = algo;
+      run.ncclProto = proto;
+    }
     const Columns c = run.columns ? *run.columns : columnsFromLength(w.size());
     if (std::optional<TextRow> r = parseRow(w, c, number)) {
       run.rows.push_back(*r);
@@ -293,6 +323,8 @@ LoggedRun loggedCase(const TextRun& run, const std::vector<TextRow>& rows, int r
   logged.notes = notes;
   logged.device = "GPUs (" + (run.device.empty() ? "nccl-tests" : run.device) + ")";
   logged.hosts = static_cast<int>(run.hosts.size());
+  logged.ncclAlgo = run.ncclAlgo;
+  logged.ncclProto = run.ncclProto;
   RunRecord& record = logged.record;
   record.source =
       "nccl-tests" + (run.version.empty() ? "" : " " + run.version) + " all_reduce_perf";

@@ -29,6 +29,10 @@ std::int64_t parseInteger(std::string_view text, std::string_view what, std::int
 inline constexpr std::size_t kMaxPeerTextBytes = 512;
 std::string printableText(std::string_view text, std::size_t maxBytes = kMaxPeerTextBytes);
 
+// ASCII letters in lower case, every other byte as it is: names compared without regard to case
+// ("H100" and "h100", NCCL_ALGO's "ring" and "Ring").
+std::string lowerCase(std::string_view text);
+
 // A number as a person reads it: up to 6 significant digits ("2.5e+10", "0.001", "8").
 std::string formatNumber(double value);
 

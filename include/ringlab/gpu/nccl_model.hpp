@@ -11,6 +11,7 @@
 // it.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ringlab/gpu/system.hpp"
@@ -25,6 +26,13 @@ inline constexpr int kNcclAlgorithms = 6;
 inline constexpr int kNcclProtocols = 3;
 const char* ncclAlgorithmName(NcclAlgorithm algorithm);  // NCCL's: "Ring", "Tree", "NVLS", ...
 const char* ncclProtocolName(NcclProtocol protocol);     // "LL", "LL128", "Simple"
+
+// NCCL_ALGO's and NCCL_PROTO's syntax (GpuSystem::ncclAlgo, ncclProto): names separated by '+'
+// (NCCL's ','), any case, all but them with a leading '^'; "collnet" is both CollNets. Indexed by
+// NcclAlgorithm and NcclProtocol; all allowed for an empty list. Throws InvalidArgument naming
+// an unknown name and the valid ones.
+std::vector<bool> ncclAlgorithmsAllowed(std::string_view list);
+std::vector<bool> ncclProtocolsAllowed(std::string_view list);
 
 // What NCCL's search would build for one algorithm: channels x per-channel bandwidth (GB/s, as
 // NCCL counts: 1e9 B/s), and whether its paths inside a node are NVLink.

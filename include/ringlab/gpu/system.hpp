@@ -49,6 +49,9 @@ struct GpuSystem {
   bool gdr = true;     // GPUDirect RDMA: the NIC reads and writes GPU memory
   bool nvls = false;   // NVLink SHARP (NVSwitch reductions; sm 90+ NVSwitch systems)
   bool sharp = false;  // in-network reductions (InfiniBand SHARP), NCCL's CollNet
+  // NCCL_ALGO and NCCL_PROTO as the run set them, in NCCL's syntax with '+' for its ',' ("ring",
+  // "^nvls", "ll128+simple"); empty: NCCL's defaults. The model prices only what they leave.
+  std::string ncclAlgo, ncclProto;
   // What the spec or file did not say and was taken as default, one sentence each.
   std::vector<std::string> assumptions;
 

@@ -15,6 +15,8 @@
 //   nvls     yes | no (NVLink SHARP)           sharp  yes | no (in-network reduction, CollNet)
 //   pcie_switch  GPUs behind one PCIe switch's uplink (1: each GPU on its own root port)
 //   sockets  CPU sockets the GPUs hang under   socket_link  the link between them (16GB/s)
+//   algo     NCCL_ALGO as the run set it, '+' for its ',' (ring, ring+tree, ^nvls): the model
+//            prices only what it leaves      proto  NCCL_PROTO likewise (ll128+simple)
 //   name     the system's name in output
 #include <string>
 #include <string_view>

@@ -33,6 +33,9 @@ struct LoggedRun {
   std::string device;
   // Distinct hosts the log's rank lines name ("on HOST"); 0 where it lists none.
   int hosts = 0;
+  // NCCL_ALGO and NCCL_PROTO as the log shows them set for the run (its command line, NCCL INFO),
+  // in the GPU system spec's syntax ('+' for NCCL's ','); empty where it shows none.
+  std::string ncclAlgo, ncclProto;
 };
 
 // nccl-tests' text output. Lines may carry a launcher's prefix (`mpirun --tag-output`'s
