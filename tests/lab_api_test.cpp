@@ -3,6 +3,7 @@
 // endpoints over HTTP, with status codes, are tested by tests/browser/api.test.mjs.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -13,7 +14,11 @@
 #include "params.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
+#include "ringlab/gpu/nccl_model.hpp"
+#include "ringlab/gpu/system_spec.hpp"
+#include "ringlab/measure/gpu_comparison.hpp"
 #include "ringlab/measure/record.hpp"
+#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/report/chart.hpp"
@@ -307,6 +312,139 @@ TEST(LabRecord, ReadsACalibrateProfileWithWhatItWasMeasuredOn) {
   EXPECT_NE(bad["error"].get<std::string>().find("profile file b.json: "), std::string::npos)
       << bad;
   EXPECT_NE(bad["error"].get<std::string>().find("beta_s_per_byte"), std::string::npos) << bad;
+}
+
+// A real nccl-tests log of 16 H100s on two hosts (tests/data/gpu_logs/corpus.json).
+const char* const kGpuLog = RINGLAB_TEST_DATA "/gpu_logs/h100_a3mega_2node_tcpxo.log";
+
+measure::LoggedRun gpuRunOf(const std::string& text, const std::string& name) {
+  std::vector<measure::LoggedRun> runs = measure::parseRuns(text, name, {});
+  EXPECT_EQ(runs.size(), 1u);
+  return runs.front();
+}
+
+// A GPU log with no system says what ran it and what to give, in the lab's words; it is never
+// priced by the alpha-beta model, and its record is the same as before.
+TEST(LabRecord, GpuLogWithoutASystemSaysWhatRanItAndWhatToGive) {
+  const std::string log = readTextFile(kGpuLog, "log");
+  const nlohmann::json j = recordApi(log, query({{"name", "h100.log"}}));
+  ASSERT_EQ(j["valid"], true) << j;
+  EXPECT_EQ(j["kind"], "record");
+  EXPECT_EQ(j["rows"].size(), measure::parseRecord(log, "h100.log").rows.size());
+  const nlohmann::json& gpu = j["gpu"];
+  EXPECT_EQ(gpu["device"], "GPUs (NVIDIA H100 80GB HBM3)");
+  EXPECT_EQ(gpu["p"], 16);
+  EXPECT_FALSE(gpu.contains("verdict")) << gpu;
+  const std::string sentence = gpu["sentence"].get<std::string>();
+  EXPECT_EQ(sentence.rfind("the log ran p = 16 on GPUs (NVIDIA H100 80GB HBM3): ", 0), 0u)
+      << sentence;
+  EXPECT_NE(sentence.find("in the GPU system field"), std::string::npos) << sentence;
+  EXPECT_NE(sentence.find("presets include dgx-h100"), std::string::npos) << sentence;
+  EXPECT_EQ(sentence.find("--"), std::string::npos)
+      << "the lab has fields, not flags: " << sentence;
+  // An empty field is no system.
+  EXPECT_EQ(recordApi(log, query({{"name", "h100.log"}, {"system", ""}}))["gpu"], gpu);
+}
+
+// With a system, the verdict is compare's: the same JSON `ringlab compare --json` writes for the
+// same log and system, whether the system is a preset or its keys.
+TEST(LabRecord, GpuLogWithASystemIsJudgedAsCompareJudgesIt) {
+  const std::string log = readTextFile(kGpuLog, "log");
+  const measure::LoggedRun run = gpuRunOf(log, "h100.log");
+  for (const char* spec : {"dgx-h100", "gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s"}) {
+    const nlohmann::json j = recordApi(log, query({{"name", "h100.log"}, {"system", spec}}));
+    ASSERT_EQ(j["valid"], true) << j;
+    const nlohmann::json& gpu = j["gpu"];
+    EXPECT_EQ(gpu["device"], "GPUs (NVIDIA H100 80GB HBM3)");
+    EXPECT_EQ(gpu["p"], 16);
+    EXPECT_FALSE(gpu.contains("sentence")) << spec;
+    const nlohmann::json expected =
+        measure::toJson(measure::compareGpu(run, gpu::parseSystem(spec), "h100.log"));
+    EXPECT_EQ(gpu["verdict"], expected) << spec;
+  }
+  // The figures of the log itself, as its rows print them, and what the model named.
+  const nlohmann::json v =
+      recordApi(log, query({{"name", "h100.log"}, {"system", "dgx-h100"}}))["gpu"]["verdict"];
+  ASSERT_EQ(v["rows"].size(), 31u);
+  EXPECT_EQ(v["rows"][0]["size_bytes"], 8);
+  EXPECT_DOUBLE_EQ(v["rows"][0]["measured_us"].get<double>(), 135.8);
+  EXPECT_EQ(v["rows"][30]["size_bytes"], 8589934592ull);
+  EXPECT_DOUBLE_EQ(v["rows"][30]["measured_us"].get<double>(), 47535);
+  EXPECT_GT(v["rows"][30]["predicted_us"].get<double>(), 0);
+  EXPECT_EQ(v["system"]["name"], "dgx-h100");
+  EXPECT_EQ(v["nccl_figures"], gpu::kNcclFigures);
+  EXPECT_EQ(v["p"], 16);
+  EXPECT_FALSE(v["bands"].empty());
+}
+
+// A system the library refuses, or one too small for the log's p, blames the GPU system field
+// with the library's message (no flag in it); a long one is refused before it is read.
+TEST(LabRecord, ABadGpuSystemNamesTheField) {
+  const std::string log = readTextFile(kGpuLog, "log");
+  const auto refused = [&](const std::string& spec) {
+    try {
+      recordApi(log, query({{"name", "h100.log"}, {"system", spec}}));
+    } catch (const ApiError& e) {
+      EXPECT_EQ(e.field(), "system") << spec;
+      EXPECT_EQ(std::string(e.what()).find("--"), std::string::npos) << e.what();
+      return std::string(e.what());
+    }
+    ADD_FAILURE() << spec << " was accepted";
+    return std::string();
+  };
+  EXPECT_EQ(refused("dgx-h1000").rfind("system: the GPU system 'dgx-h1000': no preset", 0), 0u);
+  EXPECT_NE(refused("gpu=h100,gpus=x").find("gpus=x: must be a whole number from 1 to 1024"),
+            std::string::npos);
+  EXPECT_NE(refused("gpu=h100,gpus=8,nodes=1").find("p = 16 does not fit the GPU system"),
+            std::string::npos);
+  EXPECT_NE(refused(std::string(kMaxSystemSpecChars + 1, 'a')).find("at most 512"),
+            std::string::npos);
+}
+
+// A CPU record is answered exactly as before: no gpu, and the GPU system field is not read.
+TEST(LabRecord, ACpuRecordIgnoresTheGpuSystem) {
+  const std::string text = readTextFile(RINGLAB_TEST_DATA "/plan_measured_p2.json", "record");
+  const nlohmann::json plain = recordApi(text, query({{"name", "m.json"}}));
+  ASSERT_EQ(plain["valid"], true) << plain;
+  EXPECT_FALSE(plain.contains("gpu"));
+  EXPECT_EQ(recordApi(text, query({{"name", "m.json"}, {"system", "dgx-h100"}})), plain);
+  EXPECT_EQ(recordApi(text, query({{"name", "m.json"}, {"system", "no-such-system"}})), plain);
+}
+
+// One verdict prices every size: a log of more than kMaxVerdictRows sizes is refused for a
+// verdict (an answer, as for any file the lab refuses), and still read without a system.
+TEST(LabRecord, AVerdictIsBoundedInSizes) {
+  const std::string log = readTextFile(kGpuLog, "log");
+  std::string big;  // the log's header lines, then kMaxVerdictRows + 1 rows of p = 16
+  for (std::size_t at = 0, end = 0; at < log.size(); at = end + 1) {
+    end = log.find('\n', at);
+    const std::string line = log.substr(at, end - at);
+    if (line.rfind("#  Rank", 0) == 0 || line.rfind("# nThread", 0) == 0) big += line + "\n";
+    if (end == std::string::npos) break;
+  }
+  big +=
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong"
+      "     time   algbw   busbw #wrong\n";
+  for (std::size_t i = 1; i <= kMaxVerdictRows + 1; ++i) {
+    const double bytes = 4096.0 * static_cast<double>(i), us = 10 + bytes / 3e4;
+    const double algbw = bytes / us / 1e3, busbw = algbw * 2 * 15 / 16;
+    char row[200];
+    std::snprintf(row, sizeof row,
+                  "%12.0f %12.0f float sum -1 %8.1f %6.2f %6.2f 0 %8.1f %6.2f %6.2f 0\n", bytes,
+                  bytes / 4, us, algbw, busbw, us, algbw, busbw);
+    big += row;
+  }
+  const nlohmann::json read = recordApi(big, query({{"name", "big.log"}}));
+  ASSERT_EQ(read["valid"], true) << read.dump().substr(0, 400);
+  EXPECT_EQ(read["rows"].size(), kMaxVerdictRows + 1);
+  EXPECT_TRUE(read["gpu"].contains("sentence"));
+  const nlohmann::json judged =
+      recordApi(big, query({{"name", "big.log"}, {"system", "dgx-h100"}}));
+  EXPECT_EQ(judged["valid"], false);
+  EXPECT_NE(
+      judged["error"].get<std::string>().find("big.log: 4097 sizes; the lab judges at most 4096"),
+      std::string::npos)
+      << judged;
 }
 
 // One colour per algorithm, the CLI pictures' (the registry's order in Okabe and Ito's palette).

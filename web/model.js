@@ -3,9 +3,12 @@
 // typed, with the unit shown beside them for a bare number, and the server reads them with the
 // CLI's parser. A file the user picks goes to /api/record: a `ringlab calibrate` profile sets the
 // parameters, measurements (`ringlab bench --json`, an nccl-tests log) are drawn over the
-// prediction, and any difference in p, dtype or transport between the two is stated.
+// prediction, and any difference in p, dtype or transport between the two is stated. A log that
+// ran on GPUs is not: the server judges it against NCCL's model of the GPU system field instead
+// (gpu.js shows that verdict), and the file's text is kept to ask again when that field changes.
 import { api, apiPost, parseWhole, setFieldMessage, formatBytes, formatTime, el, withUnit, ActionQueue } from './common.js';
 import { drawChart, legend, colourOf } from './chart.js';
+import { showGpu, hideGpu } from './gpu.js';
 
 const $ = (id) => document.getElementById(id);
 const sweepMin = 8, sweepMax = 1 << 30;
@@ -39,6 +42,8 @@ export function initModel(limits, defaults) {
   const dtype = $('model-dtype');
   let measured = null;  // the measurements drawn, or null
   let profile = null;   // the profile the parameters came from, or null
+  let gpuLog = null;    // the GPU log shown, {file, text}, or null
+  const system = $('model-system');
   const queue = new ActionQueue((busy) => $('model-form').setAttribute('aria-busy', String(busy)));
 
   const shown = (v) => String(+v.toPrecision(4));
@@ -184,6 +189,8 @@ export function initModel(limits, defaults) {
 
   function showMeasured(loaded) {
     measured = loaded;
+    gpuLog = null;
+    hideGpu();
     const note = $('model-bench-note');
     note.replaceChildren(el('span', { text: `Measured: ${loaded.file}: transport ${orUnknown(loaded.transport)}, p = ${loaded.p}, dtype ${orUnknown(loaded.dtype)}, host ${orUnknown(loaded.host)}, date ${orUnknown(loaded.date)}, ${loaded.points.length} sizes of ${loaded.algorithm || 'ring'}, ringlab ${orUnknown(loaded.version)}.` }));
     const matched = [];
@@ -196,24 +203,61 @@ export function initModel(limits, defaults) {
     $('model-bench-clear').hidden = false;
   }
 
+  // A GPU log: what it says ran it, and the server's verdict (or what to give for one). The
+  // alpha-beta charts lose any measured points: they price CPU ranks.
+  function showGpuLog(log, doc) {
+    gpuLog = log;
+    measured = null;
+    const dtype = doc.rows.find((r) => r.dtype)?.dtype || doc.run.dtype;
+    $('model-bench-note').textContent = `Measured: ${log.file}: ${doc.gpu.device}, p = ${doc.gpu.p}, dtype ${orUnknown(dtype)}, ${doc.rows.length} sizes.`;
+    $('model-bench-clear').hidden = false;
+    showGpu(doc.gpu);
+  }
+
+  // POST /api/record with the GPU system field's value, when it holds one (the server reads it
+  // only for a GPU log).
+  const askRecord = (text, name, spec) => apiPost('record', text, spec ? { name, system: spec } : { name });
+
   async function loadFile(file) {
     const input = $('model-bench');
-    const answer = await apiPost('record', await file.text(), { name: file.name });
+    const text = await file.text();
+    const spec = system.value.trim();
+    let answer = await askRecord(text, file.name, spec);
+    const systemRefused = answer.data.field === 'system';
+    if (systemRefused) {
+      // The log is shown all the same, without a verdict, and the field says what is wrong.
+      setFieldMessage(system, answer.data.error);
+      answer = await askRecord(text, file.name, '');
+    }
     try {
       if (!answer.ok || !answer.data.valid) throw new Error(answer.data.error);
       if (answer.data.kind === 'profile') showProfile(profileOf(answer.data, file.name));
+      else if (answer.data.gpu) showGpuLog({ file: file.name, text }, answer.data);
       else showMeasured(recordPoints(answer.data, file.name));
     } catch (error) {
       setFieldMessage(input, `${error.message}; what was loaded before is kept.`);
       return false;
     }
+    if (answer.data.gpu && !systemRefused) setFieldMessage(system, '');
     setFieldMessage(input, '');
     return update();
+  }
+
+  // The GPU system field changed: the GPU log shown is asked for again, with the same text. A
+  // system the server refuses keeps the verdict shown, as a refused parameter keeps the charts.
+  async function rejudge() {
+    if (!gpuLog) return setFieldMessage(system, '');
+    const answer = await askRecord(gpuLog.text, gpuLog.file, system.value.trim());
+    if (!answer.ok || !answer.data.valid) return setFieldMessage(system, answer.data.error), false;
+    setFieldMessage(system, '');
+    showGpuLog(gpuLog, answer.data);
+    return true;
   }
 
   const refresh = () => queue.push(update, 'update');
   for (const f of Object.values(fields)) f.addEventListener('change', refresh);
   dtype.addEventListener('change', refresh);
+  system.addEventListener('change', () => queue.push(rejudge));
   size.addEventListener('input', () => { $('model-size-text').textContent = formatBytes(2 ** Number(size.value)); });
   size.addEventListener('change', refresh);
   $('model-form').addEventListener('submit', (e) => { e.preventDefault(); refresh(); });
@@ -223,6 +267,8 @@ export function initModel(limits, defaults) {
   });
   $('model-bench-clear').addEventListener('click', () => queue.push(() => {
     measured = null;
+    gpuLog = null;
+    hideGpu();
     $('model-bench').value = '';
     $('model-bench-note').textContent = '';
     $('model-bench-clear').hidden = true;

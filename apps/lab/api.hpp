@@ -23,6 +23,12 @@ inline constexpr int kMaxModelRanks = 1024;
 // POST /api/record: the largest measurement file the page may send (a bench record with every
 // iteration's samples of a long sweep stays far below it).
 inline constexpr std::size_t kMaxRecordBytes = 16u << 20;
+// POST /api/record?system=: a GPU system is a preset or spec keys on one line (the longest real one
+// is under 200 characters); the library's message echoes it whole.
+inline constexpr std::size_t kMaxSystemSpecChars = 512;
+// A GPU verdict prices every size of the log (NCCL's algorithms x protocols x channels each): an
+// nccl-tests sweep has tens of sizes, a fine -i sweep some thousands.
+inline constexpr std::size_t kMaxVerdictRows = 4096;
 // Message sizes: 1 TiB, far past any real AllReduce message, and countable in 64 bits.
 inline constexpr std::uint64_t kMaxBytes = std::uint64_t{1} << 40;
 
@@ -53,13 +59,21 @@ nlohmann::json modelSizesApi(const Params& params);
 // p = 2..max_p at one size, and the limit 2 n beta of the bandwidth term.
 nlohmann::json modelRanksApi(const Params& params);
 
-// POST /api/record?name=FILE, body: a `ringlab bench --json` file or an nccl-tests
+// POST /api/record?name=FILE&system=SPEC, body: a `ringlab bench --json` file or an nccl-tests
 // all_reduce_perf log as uploaded: the run record as measure's one reader reads it, in the bench
 // JSON's shape (kind: "record", run, rows with out_of_place/in_place time_us) and valid: true.
 // A `ringlab calibrate` profile (its "format" says so) is read by model's profile reader instead:
 // kind: "profile", the profile as written, params as paramsJson, dtype (what gamma was measured
 // on) and ranks (the optional "ranks" field, null when the profile holds for any p). A file a
 // reader refuses is {valid: false, error: its message}, an answer rather than a bad request.
+// A log that ran on GPUs (measure::isGpuRun: nccl-tests, OSU's xccl) also carries gpu: {device
+// (what the log says ran it), p, and either sentence (no system: measure::noSystemSentence, worded
+// for the GPU system field) or verdict (measure::toJson of measure::compareGpu, what `ringlab
+// compare` judges against the same system)}. The optional system=PRESET|KEYS (gpu/system_spec.hpp:
+// "dgx-h100", "gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s"; no NCCL topology file) is read only
+// for such a log: one the library refuses, or that cannot hold the log's p, is an ApiError naming
+// "system" with the library's message (HTTP 400, as every refused parameter). Bounded by
+// kMaxSystemSpecChars and kMaxVerdictRows (a log with more sizes is {valid: false, error}).
 nlohmann::json recordApi(const std::string& body, const Params& params);
 
 }  // namespace ringlab::lab

@@ -2,16 +2,28 @@
 // compare and plan --measured use (measure::parseRecord), so the page accepts what they accept
 // (`ringlab bench --json` files and nccl-tests all_reduce_perf logs) and refuses what they
 // refuse, with the same message; a `ringlab calibrate` profile by the reader behind --profile.
+// A log that ran on GPUs is judged as `ringlab compare` judges it (measure::compareGpu), against
+// the GPU system the page's field names: the alpha-beta model prices CPU ranks, not GPUs.
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "api.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/io/gpu_system_files.hpp"
 #include "ringlab/measure/calibrate.hpp"
+#include "ringlab/measure/gpu_comparison.hpp"
 #include "ringlab/measure/record.hpp"
+#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/profile.hpp"
 
 namespace ringlab::lab {
 namespace {
+
+// How the lab's reader gives a GPU system, for the one sentence a GPU log without one gets.
+constexpr const char* kHowToGiveSystem =
+    "type a preset (such as dgx-h100) or the GPUs, nodes and NICs "
+    "(gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s) in the GPU system field";
 
 // A profile names its format first thing; anything else goes to the record reader, whose
 // messages say what a measurement file lacks.
@@ -32,18 +44,72 @@ nlohmann::json profileAnswer(const nlohmann::json& doc, const std::string& name)
           {"ranks", ranks.is_number_integer() ? ranks : nlohmann::json()}};
 }
 
+// The GPU system the field names, or none when it is empty. Only a spec: the lab reads no file of
+// the server's. The library's message names the spec and what is valid; the field is blamed.
+std::optional<gpu::GpuSystem> systemOf(const Params& params) {
+  const std::string spec = params.text("system", "");
+  if (spec.empty()) return std::nullopt;
+  if (spec.size() > kMaxSystemSpecChars) {
+    throw ApiError("system", "system: " + std::to_string(spec.size()) +
+                                 " characters; a GPU system is at most " +
+                                 std::to_string(kMaxSystemSpecChars));
+  }
+  try {
+    return io::loadGpuSystem(io::GpuSystemSource{spec, "", std::nullopt});
+  } catch (const Error& e) {
+    throw ApiError("system", std::string("system: ") + e.what());
+  }
+}
+
+// What ran a log, and its verdict against the system when one is given (else the one sentence
+// that says what to give). A system that cannot hold the log's p is the field's fault.
+nlohmann::json gpuAnswer(const measure::LoggedRun& run, const Params& params,
+                         const std::string& name) {
+  nlohmann::json gpu = {{"device", run.device}, {"p", run.record.run.ranks}};
+  const std::optional<gpu::GpuSystem> system = systemOf(params);
+  if (!system) {
+    gpu["sentence"] = measure::noSystemSentence(run, kHowToGiveSystem);
+    return gpu;
+  }
+  if (run.record.rows.size() > kMaxVerdictRows) {
+    throwInvalid(name + ": " + std::to_string(run.record.rows.size()) +
+                 " sizes; the lab judges at most " + std::to_string(kMaxVerdictRows) +
+                 " against a GPU system (ringlab compare judges any number)");
+  }
+  try {
+    gpu["verdict"] = measure::toJson(measure::compareGpu(run, *system, name));
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::InvalidArgument) throw;
+    throw ApiError("system", std::string("system: ") + e.what());
+  }
+  return gpu;
+}
+
+// The log behind a record, when it may have run on GPUs: a `ringlab bench` record ran on CPU
+// ranks by construction, so only another source (nccl-tests, OSU) is read again for what ran it.
+std::optional<measure::LoggedRun> gpuRun(const measure::RunRecord& record, const std::string& body,
+                                         const std::string& name) {
+  if (record.source == measure::RunRecord{}.source) return std::nullopt;
+  std::vector<measure::LoggedRun> runs = measure::parseRuns(body, name, {});
+  if (runs.size() != 1 || !measure::isGpuRun(runs.front())) return std::nullopt;
+  return std::move(runs.front());
+}
+
 }  // namespace
 
 nlohmann::json recordApi(const std::string& body, const Params& params) {
-  params.allowOnly({"name"});
+  params.allowOnly({"name", "system"});
   const std::string name = params.text("name", "uploaded file");
   try {
     const nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
     if (isProfile(doc)) return profileAnswer(doc, name);
-    nlohmann::json record = measure::toJson(measure::parseRecord(body, name));
-    record["valid"] = true;
-    record["kind"] = "record";
-    return record;
+    const measure::RunRecord record = measure::parseRecord(body, name);
+    nlohmann::json answer = measure::toJson(record);
+    answer["valid"] = true;
+    answer["kind"] = "record";
+    if (const std::optional<measure::LoggedRun> run = gpuRun(record, body, name))
+      answer["gpu"] = gpuAnswer(*run, params, name);
+    return answer;
   } catch (const Error& e) {
     // A file the reader refuses is an answer to show beside the field, not a bad request.
     if (e.code() != ErrorCode::InvalidArgument) throw;

@@ -4,7 +4,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startLab } from './lab_server.mjs';
+import { startLab, runRinglab } from './lab_server.mjs';
 
 let lab, base;
 before(async () => {
@@ -27,7 +27,7 @@ test('prints the URL on loopback and serves the embedded page from another direc
   assert.equal(page.status, 200);
   assert.match(page.type, /text\/html/);
   assert.match(page.text, /ringlab lab/);
-  for (const asset of ['main.js', 'orbit.js', 'ring.js', 'model.js', 'chart.js', 'common.js']) {
+  for (const asset of ['main.js', 'orbit.js', 'ring.js', 'model.js', 'gpu.js', 'chart.js', 'common.js']) {
     const r = await get(`/${asset}`);
     assert.equal(r.status, 200, asset);
     assert.match(r.type, /javascript/, asset);
@@ -114,6 +114,48 @@ test('POST /api/record reads measurements with the library reader, and names wha
   const huge = await get('/api/record', { method: 'POST', body: 'x'.repeat(17 * 1024 * 1024) });
   assert.equal(huge.status, 413);
   assert.match(huge.type, /json/);
+});
+
+test('POST /api/record judges a GPU log against system= as ringlab compare --system does', async () => {
+  const file = new URL('../data/gpu_logs/h100_a3mega_2node_tcpxo.log', import.meta.url);
+  const log = readFileSync(file, 'utf8');
+  const post = (query) => get(`/api/record?name=h100.log${query}`, { method: 'POST', body: log });
+  const plain = await post('');
+  assert.equal(plain.status, 200, plain.text);
+  assert.equal(plain.json.gpu.device, 'GPUs (NVIDIA H100 80GB HBM3)');
+  assert.equal(plain.json.gpu.p, 16);
+  assert.match(plain.json.gpu.sentence, /^the log ran p = 16 on GPUs \(NVIDIA H100 80GB HBM3\): .* in the GPU system field \(this GPU's presets include dgx-h100/);
+  assert.equal(plain.json.gpu.verdict, undefined);
+  const judged = await post('&system=dgx-h100');
+  assert.equal(judged.status, 200, judged.text);
+  assert.equal(judged.json.gpu.sentence, undefined);
+  const cli = await runRinglab(['compare', file.pathname, '--system', 'dgx-h100', '--json', '-']);
+  assert.equal(cli.code, 0, cli.stderr);
+  const [expected] = JSON.parse(cli.stdout);
+  // The same verdict but for where the file came from.
+  const { source: s1, ...verdict } = judged.json.gpu.verdict;
+  const { source: s2, ...fromCli } = expected;
+  assert.equal(s1, 'h100.log');
+  assert.deepEqual(verdict, fromCli);
+  assert.equal(verdict.rows.length, 31);
+  // A bad system names the field with the library's message, as every refused parameter.
+  const bad = await post('&system=dgx-h1000');
+  assert.equal(bad.status, 400, bad.text);
+  assert.equal(bad.json.field, 'system');
+  assert.match(bad.json.error, /^system: the GPU system 'dgx-h1000': no preset 'dgx-h1000' \(presets: dgx-1-v100, /);
+  const tooSmall = await post(`&system=${encodeURIComponent('gpu=h100,gpus=8,nodes=1')}`);
+  assert.equal(tooSmall.status, 400);
+  assert.equal(tooSmall.json.field, 'system');
+  assert.match(tooSmall.json.error, /p = 16 does not fit the GPU system/);
+  const long = await post(`&system=${'a'.repeat(600)}`);
+  assert.equal(long.status, 400);
+  assert.equal(long.json.field, 'system');
+  // A CPU record does not read the field.
+  const bench = readFileSync(new URL('../data/plan_measured_p2.json', import.meta.url), 'utf8');
+  const cpu = await get('/api/record?name=m.json&system=dgx-h1000', { method: 'POST', body: bench });
+  assert.equal(cpu.status, 200, cpu.text);
+  assert.equal(cpu.json.valid, true);
+  assert.equal(cpu.json.gpu, undefined);
 });
 
 test('unknown paths are 404, a wrong method 405 (JSON under /api/)', async () => {

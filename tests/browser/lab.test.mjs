@@ -1,7 +1,8 @@
 // The lab page in headless Chromium (Debian's chromium, driven by playwright-core; no browser is
 // ever downloaded), against `ringlab lab` started here on a free port. Plays the seed's two
 // scenarios with clicks and typed values, steps the ring schedule, checks the invalid stride,
-// the model charts and a measured-point overlay, bad input in every panel, a narrow window, and
+// the model charts and a measured-point overlay, a GPU log's verdict against `ringlab compare`'s,
+// bad input in every panel, a narrow window, and
 // that the console stays free of errors. Screenshots of each panel go to RINGLAB_SCREENSHOTS.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLab, runRinglab, scratchDir, launchChromium, screenshotDir } from './lab_server.mjs';
+import { formatBytes, formatTime } from '../../web/common.js';
 
 // Real third-party logs the CLI tests read too.
 const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'data');
@@ -351,6 +353,89 @@ test('panel 3: a ringlab bench --json file overlays measured points', async () =
   await see('#model-bench-note', /p = 16/);
 });
 
+// The page's GPU verdict against `ringlab compare --system ... --json -` on the same file: the
+// same figures in every row, band, finding and line, and the CLI's message for a bad system.
+async function compareCli(log, system) {
+  const run = await runRinglab(['compare', log, '--system', system, '--json', '-']);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout)[0];
+}
+
+async function seeVerdictOf(expected) {
+  await page.waitForFunction((n) => document.querySelector('#model-gpu-system').textContent.includes(n), expected.system.description);
+  const rows = await page.locator('#model-gpu-table tbody tr').evaluateAll((trs) => trs.map((tr) => ({ ...tr.dataset, cells: [...tr.cells].map((c) => c.textContent) })));
+  assert.equal(rows.length, expected.rows.length);
+  expected.rows.forEach((e, i) => {
+    const r = rows[i];
+    assert.deepEqual([Number(r.size), Number(r.measuredUs), Number(r.predictedUs), Number(r.ratio), r.algorithm, r.protocol, Number(r.channels), r.regime],
+      [e.size_bytes, e.measured_us, e.predicted_us, e.measured_over_predicted, e.algorithm, e.protocol, e.channels, e.regime], `row ${i}`);
+    assert.deepEqual(r.cells, [formatBytes(e.size_bytes), formatTime(e.measured_us), formatTime(e.predicted_us), e.measured_over_predicted.toFixed(2),
+      `${e.algorithm}/${e.protocol} (${e.channels})`, e.regime], `row ${i}`);
+  });
+  const bands = await page.locator('#model-gpu-bands li').evaluateAll((lis) => lis.map((li) => ({ ...li.dataset, text: li.textContent })));
+  assert.deepEqual(bands.map((b) => [b.band, Number(b.rows), Number(b.ratio), Number(b.error)]),
+    expected.bands.map((b) => [b.band, b.rows, b.median_measured_over_predicted, b.median_abs_error]));
+  expected.bands.forEach((b, i) => assert.match(bands[i].text, new RegExp(`measured/predicted ${b.median_measured_over_predicted.toFixed(2)} \\(median over ${b.rows} sizes`)));
+  assert.deepEqual(await page.locator('#model-gpu-findings li').allTextContents(), expected.findings);
+  await see('#model-gpu-flagged', expected.flagged ? 'Verdict: flagged (see the findings).' : 'Verdict: within the model\'s margins.');
+  await see('#model-gpu-figures', new RegExp(`NCCL's published figures \\(${expected.nccl_figures}\\)`));
+  assert.deepEqual(await page.locator('#model-gpu-notes li').allTextContents(), expected.notes);
+  // The chart: one dot per measured size and the predicted curve, in time order of the table.
+  assert.equal(await page.locator('#model-gpu-svg circle.marker').count(), expected.rows.length);
+  assert.equal(await page.locator('#model-gpu-svg path.series').count(), 2);
+}
+
+test('panel 3: a GPU log is judged against the GPU system typed, as ringlab compare judges it', async () => {
+  const log = path.join(dataDir, 'gpu_logs', 'h100_a3mega_2node_tcpxo.log');
+  await page.locator('#model').scrollIntoViewIfNeeded();
+  await page.fill('#model-system', '');
+  await page.setInputFiles('#model-bench', log);
+  // What the log says ran it, never the CPU record's "transport not recorded"; the sentence until
+  // a system is given; nothing of it on the alpha-beta chart.
+  await see('#model-bench-note', 'Measured: h100_a3mega_2node_tcpxo.log: GPUs (NVIDIA H100 80GB HBM3), p = 16, dtype float32, 31 sizes.');
+  await see('#model-gpu-sentence', /^The log ran p = 16 on GPUs \(NVIDIA H100 80GB HBM3\): ringlab cannot judge GPU hardware without a description of it; type a preset .* in the GPU system field \(this GPU's presets include dgx-h100: NVIDIA DGX H100\)\.$/);
+  assert.doesNotMatch(await text('#model'), /not recorded/);
+  assert.equal(await page.locator('#model-gpu-verdict').isHidden(), true);
+  await see('#model-gpu-alpha-beta', /alpha-beta charts below .* are not compared against a GPU log/);
+  assert.equal(await page.locator('#model-sizes-svg .marker').count(), 0, 'GPU times are not drawn over the alpha-beta model');
+
+  // A preset: the CLI's verdict, number for number.
+  const expected = await compareCli(log, 'dgx-h100');
+  assert.equal(expected.flagged, true, 'this log is a slow one (corpus.json)');
+  await typeInto('#model-system', 'dgx-h100');
+  await page.press('#model-system', 'Enter');
+  await page.waitForSelector('#model-gpu-verdict:not([hidden])');
+  await seeVerdictOf(expected);
+  assert.equal(await page.locator('#model-gpu-sentence').isHidden(), true);
+  await see('#model-system-msg', '');
+  await screenshotPanel('model', 'panel3-gpu-verdict.png');
+
+  // A system the library refuses: its message beside the field, the verdict shown is kept.
+  const refused = await runRinglab(['compare', log, '--system', 'dgx-h1000']);
+  const message = refused.stderr.match(/--system: (the GPU system 'dgx-h1000': .*)/)[1];
+  await typeInto('#model-system', 'dgx-h1000');
+  await page.press('#model-system', 'Enter');
+  await see('#model-system-msg', `system: ${message}`);
+  assert.equal(await page.getAttribute('#model-system', 'aria-invalid'), 'true');
+  await seeVerdictOf(expected);
+
+  // The spec form, re-asked with the same file text.
+  const spec = 'gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s';
+  await typeInto('#model-system', spec);
+  await page.press('#model-system', 'Enter');
+  await see('#model-system-msg', '');
+  await seeVerdictOf(await compareCli(log, spec));
+
+  // No system again: the sentence; then the log removed: no GPU section.
+  await page.fill('#model-system', '');
+  await page.press('#model-system', 'Enter');
+  await page.waitForSelector('#model-gpu-verdict', { state: 'hidden' });
+  await see('#model-gpu-sentence', /^The log ran p = 16 on /);
+  await page.click('#model-bench-clear');
+  await page.waitForSelector('#model-gpu', { state: 'hidden' });
+  await see('#model-bench-note', '');
+});
+
 test('a narrow window: no horizontal scrolling, panels stacked', async () => {
   await page.setViewportSize({ width: 400, height: 900 });
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -362,9 +447,9 @@ test('a narrow window: no horizontal scrolling, panels stacked', async () => {
 
 test('no console error or warning, and no uncaught exception', () => {
   // Chromium logs every HTTP 400: the three values the server refused above asked both model
-  // endpoints each. Nothing else may appear.
+  // endpoints each, and the refused GPU system asked for the log once. Nothing else may appear.
   const refused = consoleProblems.filter((p) => /status of 400 \(Bad Request\)/.test(p));
-  assert.equal(refused.length, 6, consoleProblems.join('\n'));
+  assert.equal(refused.length, 7, consoleProblems.join('\n'));
   assert.deepEqual(consoleProblems.filter((p) => !refused.includes(p)), []);
   console.log(`screenshots in ${shots}`);
 });
