@@ -252,3 +252,21 @@ TEST(NcclSelection, UnknownNamesAndSelectionsThatLeaveNothingAreRefused) {
 
 }  // namespace
 }  // namespace ringlab::gpu
+
+namespace ringlab::gpu {
+namespace {
+
+// One GH200 per node (srun -N2, one rank each): no NVLink peers on the board, so the ring's
+// bottleneck is the one 200 Gb/s NIC, not a mesh share of zero.
+TEST(NcclModelGraphs, OneGpuPerNodeIsBoundByItsNic) {
+  const NcclModel m(parseSystem("gpu=gh200,gpus=1,nodes=2,nics=1,nic=200Gb/s,net=slingshot"));
+  EXPECT_NEAR(m.ringBottleneck_Bps(), 25e9, 1e6);
+  EXPECT_TRUE(m.networkBound());
+  const NcclPrediction big = m.predict(std::uint64_t{1} << 27);
+  EXPECT_TRUE(std::isfinite(big.boundTime_s));
+  EXPECT_GT(big.chosen.busBw_Bps, 15e9);
+  EXPECT_LT(big.chosen.busBw_Bps, 25e9);
+}
+
+}  // namespace
+}  // namespace ringlab::gpu

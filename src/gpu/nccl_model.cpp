@@ -104,9 +104,15 @@ Budget budgetOf(const GpuSystem& s) {
       break;
     case IntraFabric::NVLink:
     case IntraFabric::XGMI: {
+      if (s.gpusPerNode == 1) {
+        // One GPU on the board: no GPU-to-GPU links; its traffic leaves the node by PCIe.
+        b.perGpu = b.maxPath = pcie;
+        b.intraWhat = fmt::format("one GPU per node, {:.0f} GB/s PCIe to its NIC", pcie);
+        break;
+      }
       // A mesh without a switch: each GPU's links spread evenly over the other GPUs of the board;
       // a channel between two GPUs has their pair's links only.
-      const double pair = s.gpusPerNode > 1 ? s.nvlinks * link / (s.gpusPerNode - 1) : 0;
+      const double pair = s.nvlinks * link / (s.gpusPerNode - 1);
       b.maxPath = pair;
       b.perGpu = pair * std::max(1, r - 1);
       b.intraWhat = fmt::format(
