@@ -165,12 +165,6 @@ TEST(GpuVerdict, FlagsALogAtHalfTheHardwareAndNotOneAtIt) {
       << bad.findings.front();
 }
 
-}  // namespace
-}  // namespace ringlab::gpu
-
-namespace ringlab::gpu {
-namespace {
-
 std::vector<int> nodeSlice(const schedule::RingOrder& ring, int node, int gpus) {
   const std::vector<int>& all = ring.ranks();
   return {all.begin() + node * gpus, all.begin() + (node + 1) * gpus};
@@ -211,12 +205,6 @@ TEST(NcclRings, TheSystemDrawnAsATopologyCarriesItsLinksAndNcclsHopLatencies) {
   EXPECT_NE(topologyNote(parseSystem("dgx-1-v100")).find("generous"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace ringlab::gpu
-
-namespace ringlab::gpu {
-namespace {
-
 // NCCL_ALGO=Ring as a run sets it: every size on the ring, and the ring's latency is NCCL's
 // 6.6 us base + 28 NVLink-side hops at the 1 us network post overhead + 2 network hops: 2.7 us
 // each on InfiniBand (NCCL's figure), 20 us on EFA (aws-ofi-nccl's tuner).
@@ -249,12 +237,6 @@ TEST(NcclSelection, UnknownNamesAndSelectionsThatLeaveNothingAreRefused) {
   expectInvalid([] { NcclModel(parseSystem("dgx-h100,nodes=2,algo=nvls")); },
                 {"algo=nvls (NCCL_ALGO)", "leave nothing"});
 }
-
-}  // namespace
-}  // namespace ringlab::gpu
-
-namespace ringlab::gpu {
-namespace {
 
 // One GH200 per node (srun -N2, one rank each): no NVLink peers on the board, so the ring's
 // bottleneck is the one 200 Gb/s NIC, not a mesh share of zero.
