@@ -4,6 +4,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/measure/statistics.hpp"
+#include "ringlab/model/registry.hpp"
 
 namespace ringlab::measure {
 
@@ -17,6 +18,47 @@ double comparisonLevel(std::size_t challengers) {
          (1 - model::kTuneConfidence) / static_cast<double>(std::max<std::size_t>(challengers, 1));
 }
 
+namespace {
+
+// Where two winners are within the noise of each other, the order that settles it: the size
+// below's choice, else the first in the registry's order, never the one the noise put ahead.
+std::string settle(const std::vector<std::string>& contenders, const std::string& preferred) {
+  if (std::find(contenders.begin(), contenders.end(), preferred) != contenders.end())
+    return preferred;
+  for (const std::string& name : model::algorithmNames()) {
+    if (std::find(contenders.begin(), contenders.end(), name) != contenders.end()) return name;
+  }
+  return contenders.front();
+}
+
+// Whether size `b` can be told apart from size `a`: the same algorithms measured in as many
+// rounds, and none of their times differing between the two beyond the noise (paired by round, at
+// the table's confidence). Sizes that cannot are one band, decided on their rounds together.
+bool toldApart(const model::MeasuredSize& a, const model::MeasuredSize& b) {
+  if (a.roundsUs.size() != b.roundsUs.size()) return true;
+  for (const auto& [name, rounds] : a.roundsUs) {
+    const auto other = b.roundsUs.find(name);
+    if (other == b.roundsUs.end() || other->second.size() != rounds.size()) return true;
+    const RatioInterval r = pairedRatioInterval(other->second, rounds, model::kTuneConfidence);
+    if (r.high < 1 || r.low > 1) return true;
+  }
+  return false;
+}
+
+// Each algorithm's rounds over sizes [first, last), one size after another: every pair of rounds
+// stays a pair measured together.
+std::map<std::string, std::vector<double>> pooledRounds(
+    const std::vector<model::MeasuredSize>& sizes, std::size_t first, std::size_t last) {
+  std::map<std::string, std::vector<double>> pooled;
+  for (std::size_t i = first; i < last; ++i) {
+    for (const auto& [name, rounds] : sizes[i].roundsUs)
+      pooled[name].insert(pooled[name].end(), rounds.begin(), rounds.end());
+  }
+  return pooled;
+}
+
+}  // namespace
+
 SizeDecision decideSize(const std::map<std::string, std::vector<double>>& roundsUs,
                         const std::string& defaultAlgorithm, const std::string& preferred) {
   const auto base = roundsUs.find(defaultAlgorithm);
@@ -24,31 +66,47 @@ SizeDecision decideSize(const std::map<std::string, std::vector<double>>& rounds
     throwInvalid("the default algorithm '" + defaultAlgorithm + "' was not measured");
   SizeDecision d{defaultAlgorithm, std::nullopt};
   const double level = comparisonLevel(roundsUs.size() - 1);
-  std::optional<model::Margin> winner, closest, kept;
+  std::map<std::string, model::Margin> winners;
+  std::optional<model::Margin> closest;
   for (const auto& [name, rounds] : roundsUs) {
     if (name == defaultAlgorithm) continue;
     const RatioInterval r = pairedRatioInterval(rounds, base->second, level);
     const model::Margin m{name, r.ratio, r.low, r.high, level};
     if (!closest || m.ratio < closest->ratio) closest = m;
-    if (r.below1() && (!winner || m.ratio < winner->ratio)) winner = m;
-    if (r.below1() && name == preferred) kept = m;
+    if (r.below1()) winners.emplace(name, m);
   }
-  // The size below's winner stays unless this size's fastest beats it beyond the noise too.
-  if (winner && kept &&
-      !pairedRatioInterval(roundsUs.at(winner->algorithm), roundsUs.at(preferred), level).below1())
-    winner = kept;
-  if (winner) d.chosen = winner->algorithm;
-  d.margin = winner ? winner : closest;
+  d.margin = closest;
+  if (winners.empty()) return d;
+  const auto fastest = std::min_element(winners.begin(), winners.end(), [](auto& x, auto& y) {
+    return x.second.ratio < y.second.ratio;
+  });
+  // The winners the fastest is not ahead of beyond the noise.
+  std::vector<std::string> contenders;
+  for (const auto& [name, margin] : winners) {
+    if (name == fastest->first ||
+        !pairedRatioInterval(roundsUs.at(fastest->first), roundsUs.at(name), level).below1())
+      contenders.push_back(name);
+  }
+  d.chosen = settle(contenders, preferred);
+  d.margin = winners.at(d.chosen);
   return d;
 }
 
 void decide(model::DecisionTable& table) {
+  std::vector<model::MeasuredSize>& sizes = table.measured;
   std::string below;
-  for (model::MeasuredSize& m : table.measured) {
-    SizeDecision d = decideSize(m.roundsUs, table.defaultAlgorithm, below);
+  for (std::size_t first = 0; first < sizes.size();) {
+    std::size_t last = first + 1;
+    while (last < sizes.size() && !toldApart(sizes[first], sizes[last])) ++last;
+    const SizeDecision d =
+        decideSize(pooledRounds(sizes, first, last), table.defaultAlgorithm, below);
     below = d.chosen;
-    m.chosen = std::move(d.chosen);
-    m.margin = std::move(d.margin);
+    for (std::size_t i = first; i < last; ++i) {
+      sizes[i].chosen = d.chosen;
+      sizes[i].margin = d.margin;
+      if (last - first > 1) sizes[i].band = {{sizes[first].bytes, sizes[last - 1].bytes}};
+    }
+    first = last;
   }
 }
 

@@ -17,8 +17,24 @@ std::string ratioText(const model::Margin& m) {
 // algorithm's, which did not clear the noise.
 std::string marginText(const model::MeasuredSize& m) {
   if (!m.margin) return "";
-  if (m.margin->algorithm == m.choice()) return ratioText(*m.margin);
-  return fmt::format("kept; {} {}", m.margin->algorithm, ratioText(*m.margin));
+  const std::string band =
+      m.band ? fmt::format(" (band {}-{} B)", m.band->first, m.band->second) : "";
+  if (m.margin->algorithm == m.choice()) return ratioText(*m.margin) + band;
+  return fmt::format("kept; {} {}{}", m.margin->algorithm, ratioText(*m.margin), band);
+}
+
+// The sizes where the default was kept although another algorithm looked faster: what a second
+// run may decide otherwise, and what more rounds (--rounds) would settle.
+std::string undecidedText(const model::DecisionTable& table) {
+  std::string sizes;
+  for (const model::MeasuredSize& m : table.measured) {
+    if (m.undecided()) sizes += fmt::format("{}{}", sizes.empty() ? "" : ", ", m.bytes);
+  }
+  if (sizes.empty()) return "";
+  return fmt::format(
+      "# undecided (bytes): {}: {} kept, another algorithm looked faster but the rounds could not "
+      "tell them apart; more rounds would settle it\n",
+      sizes, table.defaultAlgorithm);
 }
 
 }  // namespace
@@ -40,7 +56,8 @@ std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& t
                         table.defaultAlgorithm)
           : fmt::format("# an algorithm replaces the default, {}, only where its time / {}'s over "
                         "the rounds has an interval wholly below 1 at {:.2f}% each ({:.0f}% per "
-                        "size, Bonferroni over {} challenger{})",
+                        "size, Bonferroni over {} challenger{}); neighbouring sizes whose times "
+                        "cannot be told apart are one band, decided on their rounds together",
                         table.defaultAlgorithm, table.defaultAlgorithm, 100 * level,
                         100 * model::kTuneConfidence, challengers, challengers == 1 ? "" : "s"),
       "size (B)");
@@ -57,7 +74,7 @@ std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& t
   for (const model::DecisionRule& r : table.rules()) {
     text += fmt::format("#   {:12} B  {}\n", r.fromBytes, r.algorithm);
   }
-  return text;
+  return text + undecidedText(table);
 }
 
 }  // namespace ringlab::report

@@ -1,11 +1,13 @@
 #pragma once
-// tune's decision, from measurements given as data: per size, an algorithm replaces the default
-// only where it was ahead beyond the noise, i.e. where the interval of its time over the
+// tune's decision, from measurements given as data: per band of sizes, an algorithm replaces the
+// default only where it was ahead beyond the noise, i.e. where the interval of its time over the
 // default's (paired by interleaved round, measure/statistics.hpp) lies wholly below 1, at a level
-// corrected for the number of challengers so that the size as a whole keeps 95%. A lead
-// the rounds cannot tell from noise keeps the default, so that the table does not flip between
-// algorithms on luck; adjacent sizes with the same choice merge into one rule
-// (model::DecisionTable::rules).
+// corrected for the number of challengers so that the band as a whole keeps 95%. A band is a run
+// of neighbouring sizes whose times cannot be told apart (latency-bound sizes, mostly): they
+// measure the same thing, so they are decided once, on all their rounds together, and a lead
+// that one of them shows by luck does not split the table. Two winners within the noise of each
+// other are settled by a fixed order, not by which the noise put ahead. Adjacent sizes with the
+// same choice merge into one rule (model::DecisionTable::rules).
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -20,14 +22,14 @@ namespace ringlab::measure {
 // Bonferroni's 1 - (1 - model::kTuneConfidence) / challengers (0.95 for one, 0.9833 for three).
 double comparisonLevel(std::size_t challengers);
 
-// The decision at one size from each algorithm's time in each round (every list as long as the
-// default's): `chosen` the fastest of those ahead of the default beyond the noise, else the
-// default; but `preferred` (the choice at the size below) where it is ahead of the default beyond
-// the noise too and the fastest is not ahead of it beyond the noise, so that two winners within
-// noise of each other do not split a band. "Beyond the noise": an interval wholly below 1 at
-// comparisonLevel(the number of challengers). `margin`: the chosen one's lead over the default, or
-// where the default was kept the closest other algorithm's (none when the default is the only
-// one). Throws InvalidArgument when the default has no times or a list has another length.
+// The decision at one size (or band) from each algorithm's time in each round (every list as long
+// as the default's): among those ahead of the default beyond the noise, the fastest, or one the
+// fastest is not ahead of beyond the noise: `preferred` (the choice below) if it is one, else the
+// first of them in the registry's order; the default where none is ahead. "Beyond the noise": an
+// interval wholly below 1 at comparisonLevel(the number of challengers). `margin`: the chosen
+// one's lead over the default, or where the default was kept the closest other algorithm's (none
+// when the default is the only one). Throws InvalidArgument when the default has no times or a
+// list has another length.
 struct SizeDecision {
   std::string chosen;
   std::optional<model::Margin> margin;
@@ -35,8 +37,9 @@ struct SizeDecision {
 SizeDecision decideSize(const std::map<std::string, std::vector<double>>& roundsUs,
                         const std::string& defaultAlgorithm, const std::string& preferred = "");
 
-// Decides every measured size of `table` from its rounds, against table.defaultAlgorithm, from the
-// smallest size up (each preferring the choice below it).
+// Decides every measured size of `table` from its rounds, against table.defaultAlgorithm, band by
+// band from the smallest size up (each preferring the choice below it); a size decided in a band
+// of several records the band (MeasuredSize::band).
 void decide(model::DecisionTable& table);
 
 }  // namespace ringlab::measure
