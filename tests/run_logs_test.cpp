@@ -9,8 +9,11 @@
 
 #include "expect_error.hpp"
 #include "ringlab/core/file.hpp"
+#include "ringlab/gpu/system_spec.hpp"
 #include "ringlab/measure/comparison.hpp"
+#include "ringlab/measure/gpu_comparison.hpp"
 #include "ringlab/measure/run_logs.hpp"
+#include "ringlab/model/profile.hpp"
 
 namespace ringlab::measure {
 namespace {
@@ -241,9 +244,151 @@ TEST(NcclTestsLogs, OpAllRowsKeptApartAndPCheckedByBusbw) {
   EXPECT_EQ(r[1].record.rows.front().bytes, 196608u);
   EXPECT_EQ(r[1].record.rows.back().bytes, 200704u);
   EXPECT_TRUE(hasNote(r[1], "line 12 is a row cut short"));
-  // busbw/algbw = 2.98/1.59 = 1.874 = 2(p-1)/p for p = 16, not 4.
+  // busbw/algbw = 3.02/1.61 = 1.876 allows p >= 16 only, and 2.99/1.60 = 1.869 p <= 16 only.
   test::expectInvalid([] { runs("nccl_tests/op_all_rows_issue167.log", 4); },
-                      {"busbw/algbw = 1.874", "p = 4", "(p = 16 would give it)"});
+                      {"-p 4 but the log says p = 16 by line 2 (size 200704): busbw/algbw = "
+                       "3.02/1.61 = 1.876 and line 1 (size 199680)"});
+}
+
+// ---------------------------------------------------------------------------------------------
+// nccl-tests text: what the figures prove
+
+// fp8 rows (microsoft/mscclpp PR 646: nccl-tests' f8e5m2 on H100, and fp8_e4m3 as rccl-tests names
+// it): measurements of a type ringlab does not run, read with its one-byte elements and the log's
+// name. No rank lines: p = 8 by busbw/algbw (59.36/33.92 = 1.750); the last row is cut.
+TEST(NcclTestsLogs, Fp8RowsAreMeasurements) {
+  const LoggedRun e5m2 = one("nccl_tests/fp8_e5m2_h100_rows_mscclpp646.log");
+  const RunRecord& r = e5m2.record;
+  EXPECT_EQ(r.run.dtype, "f8e5m2");
+  EXPECT_EQ(r.run.ranks, 8);
+  ASSERT_EQ(r.rows.size(), 11u);
+  EXPECT_EQ(r.rows.front().bytes, 1024u);
+  EXPECT_EQ(r.rows.front().count, 1024u);
+  EXPECT_EQ(r.rows.back().bytes, 1048576u);
+  EXPECT_DOUBLE_EQ(rowOf(r, 1048576).outOfPlace->timeUs, 30.91);
+  EXPECT_DOUBLE_EQ(rowOf(r, 1048576).inPlace->timeUs, 30.88);
+  EXPECT_NEAR(busbwGBps(r, 1048576), 59.36, 0.01);
+  EXPECT_TRUE(hasNote(e5m2, "p = 8 from the figures (p = 8 by line"));
+  EXPECT_TRUE(hasNote(e5m2, "line 12 is a row cut short"));
+  const LoggedRun e4m3 = one("nccl_tests/fp8_e4m3_rows_mscclpp646.log");
+  EXPECT_EQ(e4m3.record.run.dtype, "fp8_e4m3");
+  EXPECT_EQ(e4m3.record.run.ranks, 8);
+  ASSERT_EQ(e4m3.record.rows.size(), 11u);
+  EXPECT_NEAR(busbwGBps(e4m3.record, 1048576), 34.92, 0.01);
+
+  // Every consumer keeps working: the record as the lab's record API and Python's read_record
+  // read it, and the GPU verdict, which prices bytes.
+  const RunRecord again = parseRecord(toJson(r).dump(), "record.json");
+  EXPECT_EQ(again.rows.front().dtype, "f8e5m2");
+  EXPECT_EQ(
+      parseRecord(readTextFile(data("nccl_tests/fp8_e5m2_h100_rows_mscclpp646.log"), "log"), "log")
+          .run.dtype,
+      "f8e5m2");
+  const GpuComparison gpu = compareGpu(e5m2, gpu::parseSystem("dgx-h100"), "log");
+  EXPECT_EQ(gpu.verdict.rows.size(), 11u);
+  // The CPU model cannot price an fp8 reduction, and says so.
+  test::expectInvalid(
+      [&] { compare(r, comparedAlgorithm(r, ""), model::defaultProfile(), "log"); },
+      {"log: the rows reduce f8e5m2, which ringlab neither runs nor prices", "GPU system"});
+  // A type no log prints is refused naming it and the names a log may use.
+  std::string text = readTextFile(data("nccl_tests/fp8_e5m2_h100_rows_mscclpp646.log"), "log");
+  for (std::size_t at; (at = text.find("f8e5m2")) != std::string::npos;)
+    text.replace(at, 6, "f7e5m2");
+  test::expectInvalid([&] { parseRuns(text, "f7.log", {}); },
+                      {"line 1 (size 1024): unknown datatype 'f7e5m2'", "f8e4m3, f8e5m2"});
+}
+
+// Pastes that keep some of the rank lines: p from the evidence, a given p held to it.
+TEST(NcclTestsLogs, PartialRankLinesAndTheFigures) {
+  // GB200 NVL72 (coreweave's README): only rank 71's line; busbw/algbw = 586.06/297.16 = 1.9722
+  // is 2(p-1)/p for p = 72 alone within its rounding.
+  const LoggedRun gb200 = one("gpu_logs/gb200_nvl72_rack_coreweave.log");
+  EXPECT_EQ(gb200.record.run.ranks, 72);
+  ASSERT_EQ(gb200.record.rows.size(), 5u);
+  EXPECT_NEAR(busbwGBps(gb200.record, 536870912), 586.06, 0.01);
+  EXPECT_TRUE(hasNote(gb200, "p = 72 from the figures"));
+  EXPECT_TRUE(hasNote(gb200, "the log shows 1 of the '#  Rank' lines, up to rank 71"));
+  EXPECT_EQ(one("gpu_logs/gb200_nvl72_rack_coreweave.log", 72).record.run.ranks, 72);
+  test::expectInvalid([] { runs("gpu_logs/gb200_nvl72_rack_coreweave.log", 71); },
+                      {"-p 71 but the log says p >= 72 (a '#  Rank' line for rank 71)"});
+  test::expectInvalid([] { runs("gpu_logs/gb200_nvl72_rack_coreweave.log", 73); },
+                      {"-p 73 but the log says p = 72 by line 6 (size 536870912): busbw/algbw = "
+                       "586.06/297.16 = 1.972"});
+
+  // Ranks 7 and 15 of the 16 of a real log, the others cut out: p = 16, as the figures say.
+  std::string h100;
+  for (const std::string& line : [] {
+         std::vector<std::string> lines;
+         std::string text = readTextFile(data("nccl_tests/h100_16ranks_mpirun.log"), "log");
+         for (std::size_t start = 0, end; start < text.size(); start = end + 1) {
+           end = text.find('\n', start);
+           lines.push_back(text.substr(start, end - start));
+         }
+         return lines;
+       }()) {
+    const bool rankLine = line.rfind("#  Rank", 0) == 0;
+    if (!rankLine || line.find("Rank  7 ") != std::string::npos ||
+        line.find("Rank 15 ") != std::string::npos)
+      h100 += line + "\n";
+  }
+  const LoggedRun two = parseRuns(h100, "two.log", {}).at(0);
+  EXPECT_EQ(two.record.run.ranks, 16);
+  EXPECT_TRUE(hasNote(two, "the log shows 2 of the '#  Rank' lines, up to rank 15"));
+  EXPECT_EQ(parseRuns(h100, "two.log", {16}).at(0).record.run.ranks, 16);
+  test::expectInvalid([&] { parseRuns(h100, "two.log", {8}); },
+                      {"-p 8 but the log says p >= 16 (a '#  Rank' line for rank 15)"});
+
+  // p5 on EKS (awsome-distributed-training): '[1,0]<stdout>:' behind an indent, '...' for the rows
+  // below 64 MiB, no rank lines: p = 16 by busbw/algbw = 437.79/233.49 = 1.875.
+  const LoggedRun eks = one("gpu_logs/h100_p5_2node_efa_eks_awsome.log");
+  EXPECT_EQ(eks.record.run.ranks, 16);
+  ASSERT_EQ(eks.record.rows.size(), 7u);
+  EXPECT_EQ(eks.record.rows.front().bytes, 0u);
+  EXPECT_DOUBLE_EQ(rowOf(eks.record, 67108864).outOfPlace->timeUs, 996.0);
+  EXPECT_NEAR(busbwGBps(eks.record, 67108864), 126.33, 0.01);
+  EXPECT_TRUE(hasNote(eks, "p = 16 from the figures"));
+
+  // L40S over RoCE (schmaustech): 4 rank lines; the 2 KiB row's 0.10/0.14 is too coarse to tell
+  // p (0.135/0.105 .. 0.145/0.095 holds 1.5) and decides nothing; the large rows say p = 4.
+  const LoggedRun l40s = one("gpu_logs/l40s_2node_2gpu_roce_schmaustech.log");
+  EXPECT_EQ(l40s.record.run.ranks, 4);
+  ASSERT_EQ(l40s.record.rows.size(), 31u);
+  EXPECT_DOUBLE_EQ(rowOf(l40s.record, 8589934592ull).outOfPlace->timeUs, 1338003);
+  EXPECT_NEAR(busbwGBps(l40s.record, 8589934592ull), 9.63, 0.01);
+  EXPECT_TRUE(l40s.notes.empty()) << l40s.notes.front();
+  test::expectInvalid([] { runs("gpu_logs/l40s_2node_2gpu_roce_schmaustech.log", 8); },
+                      {"-p 8 but the log says p = 4 by line"});
+}
+
+// NCCL 1.x's all_reduce_test (NVIDIA/nccl's README at v1.3.4): times in ms, a res column, device
+// lines instead of rank lines. Every row's algbw = size / time holds in ms only (10000000 bytes in
+// 1.628 ms = 6.14 GB/s), so its times are read in ms and the notes say so; p = 4 by busbw/algbw.
+TEST(NcclTestsLogs, TimesInTheUnitTheirFiguresProve) {
+  const std::vector<LoggedRun> r = runs("nccl_tests/nccl1_all_reduce_test_ms_readme.log");
+  ASSERT_EQ(r.size(), 20u);  // one row per (type, op) case
+  const LoggedRun& charSum = r.front();
+  EXPECT_EQ(charSum.name, "int8 sum");
+  EXPECT_EQ(charSum.record.run.ranks, 4);
+  EXPECT_EQ(charSum.record.source, "NCCL 1.x all_reduce_test");
+  ASSERT_EQ(charSum.record.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(charSum.record.rows[0].outOfPlace->timeUs, 1628.0);
+  EXPECT_DOUBLE_EQ(charSum.record.rows[0].inPlace->timeUs, 1932.0);
+  EXPECT_NEAR(busbwGBps(charSum.record, 10000000), 9.21, 0.01);
+  EXPECT_FALSE(charSum.record.rows[0].outOfPlace->wrong);  // res is an error, not a count
+  EXPECT_TRUE(hasNote(charSum, "times read in ms, as NCCL 1.x's tests print them"));
+  EXPECT_TRUE(hasNote(charSum, "p = 4 from the figures"));
+  const LoggedRun& doubleMin = r.back();
+  EXPECT_EQ(doubleMin.name, "float64 min");
+  EXPECT_DOUBLE_EQ(doubleMin.record.rows[0].outOfPlace->timeUs, 1622.0);
+
+  // A row whose time fits its algbw in neither unit is refused, naming the row and its figures:
+  // the H100 log with one time written 100x too small.
+  std::string text = readTextFile(data("nccl_tests/h100_16ranks_mpirun.log"), "log");
+  text.replace(text.find("6759.0"), 6, "67.590");
+  test::expectInvalid([&] { parseRuns(text, "cut.log", {}); },
+                      {"cut.log: line",
+                       "(size 1073741824): time 67.59 and algbw 158.86 GB/s "
+                       "disagree in either unit"});
 }
 
 TEST(NcclTestsLogs, RefusedWithTheReason) {

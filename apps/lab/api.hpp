@@ -64,8 +64,9 @@ nlohmann::json modelRanksApi(const Params& params);
 // JSON's shape (kind: "record", run, rows with out_of_place/in_place time_us) and valid: true.
 // A `ringlab calibrate` profile (its "format" says so) is read by model's profile reader instead:
 // kind: "profile", the profile as written, params as paramsJson, dtype (what gamma was measured
-// on) and ranks (the optional "ranks" field, null when the profile holds for any p). A file a
-// reader refuses is {valid: false, error: its message}, an answer rather than a bad request.
+// on) and ranks (the p it was measured at: calibrate's job_ranks, or the "ranks" of a profile for
+// one p; null where it records none). A file a reader refuses is {valid: false, error: its
+// message}, an answer rather than a bad request.
 // A log that ran on GPUs (measure::isGpuRun: nccl-tests, OSU's xccl) also carries gpu: {device
 // (what the log says ran it), p, and either sentence (no system: measure::noSystemSentence, worded
 // for the GPU system field) or verdict (measure::toJson of measure::compareGpu, what `ringlab

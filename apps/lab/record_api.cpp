@@ -35,13 +35,13 @@ bool isProfile(const nlohmann::json& doc) {
 
 nlohmann::json profileAnswer(const nlohmann::json& doc, const std::string& name) {
   const model::Profile profile = model::profileFromJson(doc, "file " + name);
-  const nlohmann::json& ranks = doc.contains("ranks") ? doc["ranks"] : nlohmann::json();
   return {{"valid", true},
           {"kind", "profile"},
           {"profile", model::toJson(profile)},
           {"params", paramsJson(profile.params)},
           {"dtype", dataTypeName(measure::kCalibrateReduceType)},
-          {"ranks", ranks.is_number_integer() ? ranks : nlohmann::json()}};
+          // The p it was measured at (calibrate's job_ranks, or a one-p profile's ranks).
+          {"ranks", profile.jobRanks > 0 ? nlohmann::json(profile.jobRanks) : nlohmann::json()}};
 }
 
 // The GPU system the field names, or none when it is empty. Only a spec: the lab reads no file of

@@ -75,6 +75,19 @@ DataType parseDataType(std::string_view name) {
                "float32 (float), float64 (double)");
 }
 
+LoggedType parseLoggedType(std::string_view name) {
+  static const std::string_view kLogOnly[] = {"f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2"};
+  for (std::string_view fp8 : kLogOnly) {
+    if (fp8 == name) return {std::string(name), 1, std::nullopt};
+  }
+  try {
+    const DataType type = parseDataType(name);
+    return {dataTypeName(type), dataTypeSize(type), type};
+  } catch (const Error& e) {
+    throwInvalid(std::string(e.what()) + "; in logs also f8e4m3, f8e5m2, fp8_e4m3, fp8_e5m2");
+  }
+}
+
 std::vector<DataType> parseDataTypes(std::string_view nameOrAll) {
   if (nameOrAll != "all") return {parseDataType(nameOrAll)};
   return {DataType::Int8,    DataType::Uint8,   DataType::Int32,   DataType::Uint32,

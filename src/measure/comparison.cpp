@@ -25,13 +25,27 @@ schedule::AlgorithmSpec comparedAlgorithm(const RunRecord& record, const std::st
   return spec;
 }
 
+// The rows' datatype, which the model prices the reduction of; a type ringlab does not run (a
+// log's fp8 rows) has no reduction cost here.
+DataType runnableType(const std::string& dtype, const std::string& name) {
+  const LoggedType type = parseLoggedType(dtype);
+  if (!type.runnable) {
+    throwInvalid(
+        fmt::format("{}: the rows reduce {}, which ringlab neither runs nor prices on CPU "
+                    "ranks (it prices int8 to float64); compare the log against a GPU "
+                    "system instead",
+                    name, dtype));
+  }
+  return *type.runnable;
+}
+
 Comparison compare(const RunRecord& record, const schedule::AlgorithmSpec& spec,
                    const model::Profile& profile, const std::string& name) {
   requireOneCase(record, name);
   if (record.run.dtype.empty()) {
     throwInvalid(name + ": no run.dtype; the model needs the datatype to price each row");
   }
-  const DataType type = parseDataType(record.run.dtype);
+  const DataType type = runnableType(record.run.dtype, name);
   // The run's segments are its messages, which decide where receives are fused.
   const model::ModelParams params =
       model::forSegments(profile.params, static_cast<double>(record.segmentBytes));
@@ -70,7 +84,8 @@ ModelSetup modelSetup(const io::ResolvedModel& model, const io::ModelSource& sou
   if (!source.profilePath.empty()) {
     setup.transport = model.profile.transport;
     setup.host = model.profile.host;
-    setup.ranks = io::profileRanks(source.profilePath);
+    // The p it was measured at (calibrate's job_ranks, or a one-p profile's ranks), if recorded.
+    if (model.profile.jobRanks > 0) setup.ranks = model.profile.jobRanks;
     setup.calibrated = true;
   } else if (!source.overridden()) {
     setup.transport = model.profile.transport;  // the stated defaults

@@ -1,5 +1,6 @@
 #include "log_lines.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -51,8 +52,10 @@ std::vector<std::string> cleanLines(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     while (!line.empty() && line.back() == '\r') line.pop_back();
-    std::size_t drop = tagOutputPrefix(line);
-    if (drop == 0) drop = srunLabelPrefix(line);
+    // A markdown paste indents the tag too ("   [1,0]<stdout>:...").
+    const std::size_t indent = std::min(line.find_first_not_of(" \t"), line.size());
+    std::size_t drop = tagOutputPrefix(std::string_view(line).substr(indent));
+    drop = drop > 0 ? indent + drop : srunLabelPrefix(line);
     lines.push_back(line.substr(drop));
   }
   return lines;

@@ -10,7 +10,7 @@
 namespace ringlab::measure::logs {
 
 // The text's lines without CR ends and without a launcher's prefix: `mpirun --tag-output`'s
-// "[1,0]<stdout>:" and `srun -l`'s "0: ".
+// "[1,0]<stdout>:" (indented or not) and `srun -l`'s "0: ".
 std::vector<std::string> cleanLines(const std::string& text);
 
 // The line's whitespace-separated words.

@@ -1,15 +1,19 @@
 // nccl-tests all_reduce_perf output as run records, so that NCCL runs on a user's own cluster can
 // be held against the same model as ringlab's own. Read as people paste it: the layout of every
 // nccl-tests 2.x version (src/util.cu's writeResultHeader and writeBenchmarkLine*), any other
-// lines around and between the rows, launcher prefixes, and pastes cut at either end.
+// lines around and between the rows, launcher prefixes, and pastes cut at either end; and NCCL
+// 1.x's all_reduce_test, whose times are in ms. What the text leaves out (rank lines, the unit of
+// its times) is proved by the rows' own figures where their rounding allows (log_figures.hpp).
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <cmath>
 #include <optional>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "log_figures.hpp"
 #include "log_lines.hpp"
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
@@ -28,22 +32,26 @@ namespace {
 struct Columns {
   int redop = -1, root = -1, outOfPlace = -1, inPlace = -1;  // the two "time" columns
   std::size_t fields = 0;
+  bool residual = false;  // NCCL 1.x's "res": the largest error, not a count of wrong elements
 };
 
 // From the column header's words (after the '#'): "size count type redop root time algbw busbw
 // #wrong time ...", older logs without root (or, for broadcast, without redop), -I's per-iteration
-// columns, a trailing timestamp column. None for another line that starts with "size".
+// columns, a trailing timestamp column; NCCL 1.x's "bytes N type op time algbw busbw res ...".
+// None for another line that starts with "size" or "bytes".
 std::optional<Columns> columnsFromHeader(const std::vector<std::string>& w) {
   Columns c;
   int times = 0;
   for (std::size_t k = 0; k < w.size() && w[k] != "timestamp"; ++k) {
     const int i = static_cast<int>(k);
-    if (w[k] == "redop") c.redop = i;
+    if (w[k] == "redop" || w[k] == "op") c.redop = i;
     if (w[k] == "root") c.root = i;
+    if (w[k] == "res") c.residual = true;
     if (w[k] == "time" || w[k] == "cputime") (times++ == 0 ? c.outOfPlace : c.inPlace) = i;
     c.fields = k + 1;
   }
-  if (w.size() < 2 || w[1] != "count" || c.outOfPlace < 0 || c.inPlace < 0) return std::nullopt;
+  if (w.size() < 2 || (w[1] != "count" && w[1] != "N") || c.outOfPlace < 0 || c.inPlace < 0)
+    return std::nullopt;
   return c;
 }
 
@@ -55,12 +63,17 @@ Columns columnsFromLength(std::size_t words) {
   return {3, 4, 5, 9, 13};
 }
 
+// One pass of a row (out of place or in place) as printed; its time in the log's unit.
+struct TextPass {
+  logs::Figure time, algbw, busbw;
+  std::optional<std::uint64_t> wrong;
+};
+
 struct TextRow {
   int line = 0;
   std::uint64_t bytes = 0, count = 0;
   std::string type, op, root;
-  double outOfPlaceUs = 0, algbw = 0, busbw = 0, inPlaceUs = 0;
-  std::optional<std::uint64_t> outOfPlaceWrong, inPlaceWrong;
+  TextPass outOfPlace, inPlace;
 };
 
 // One run as the text shows it (from its "nThread" line, or the file's start, to the next run).
@@ -68,7 +81,8 @@ struct TextRun {
   std::string version, program, device;
   std::string ncclAlgo, ncclProto;  // as the lines before its first row set them
   std::set<std::string> hosts;      // from the rank lines' "on HOST"
-  int rankLines = 0, nranks = 0;
+  int rankLines = 0, highestRank = -1, nranks = 0;
+  bool nccl1 = false;  // NCCL 1.x's all_reduce_test (its "res" column)
   std::optional<Columns> columns;
   bool sawConfig = false, sawHeader = false, sawTrailer = false;
   std::vector<TextRow> rows;
@@ -92,9 +106,14 @@ bool looksLikeCutRow(const std::vector<std::string>& w) {
   return w.size() <= 2 && isUnsigned(w[0]) && (w.size() < 2 || isUnsigned(w[1]));
 }
 
-std::optional<std::uint64_t> wrongCount(const std::string& s) {
-  if (s == "N/A") return std::nullopt;  // run with -c 0: not checked
+std::optional<std::uint64_t> wrongCount(const std::string& s, const Columns& c) {
+  if (s == "N/A" || c.residual) return std::nullopt;  // run with -c 0, or an error, not a count
   return static_cast<std::uint64_t>(parseNumber(s, "#wrong"));
+}
+
+TextPass parsePass(const std::vector<std::string>& w, const Columns& c, int time) {
+  return {logs::parseFigure(w[time], "time"), logs::parseFigure(w[time + 1], "algbw"),
+          logs::parseFigure(w[time + 2], "busbw"), wrongCount(w[time + 3], c)};
 }
 
 // The row's fields; none when the row is cut short or a field is not a number.
@@ -108,12 +127,8 @@ std::optional<TextRow> parseRow(const std::vector<std::string>& w, const Columns
     r.type = w[2];
     if (c.redop >= 0) r.op = w[c.redop];
     if (c.root >= 0) r.root = w[c.root];
-    r.outOfPlaceUs = parseNumber(w[c.outOfPlace], "time");
-    r.algbw = parseNumber(w[c.outOfPlace + 1], "algbw");
-    r.busbw = parseNumber(w[c.outOfPlace + 2], "busbw");
-    r.outOfPlaceWrong = wrongCount(w[c.outOfPlace + 3]);
-    r.inPlaceUs = parseNumber(w[c.inPlace], "time");
-    r.inPlaceWrong = wrongCount(w[c.inPlace + 3]);
+    r.outOfPlace = parsePass(w, c, c.outOfPlace);
+    r.inPlace = parsePass(w, c, c.inPlace);
     return r;
   } catch (const std::exception&) {
     return std::nullopt;
@@ -137,6 +152,8 @@ class TextReader {
       w[0].erase(0, 1);
       if (w[0].empty()) w.erase(w.begin());
       if (!w.empty()) comment(w, line);
+    } else if (w[0] == "bytes" || w[0] == "Avg") {
+      comment(w, line);  // NCCL 1.x's header and trailer, printed without the '#' by some builds
     } else if (looksLikeRow(w) ||
                (looksLikeCutRow(w) && (current().sawHeader || !current().rows.empty()))) {
       row(w, number);
@@ -187,17 +204,20 @@ class TextReader {
     if (is(0, "Rank")) {
       TextRun& run = current();
       ++run.rankLines;
+      if (w.size() > 1 && isUnsigned(w[1]) && w[1].size() < 8)
+        run.highestRank = std::max(run.highestRank, std::stoi(w[1]));
       const auto on = std::find(w.begin(), w.end(), "on");
       if (on != w.end() && on + 1 != w.end()) run.hosts.insert(*(on + 1));
       const std::size_t bracket = line.find(']');
       if (run.device.empty() && bracket != std::string::npos)
         run.device = logs::joinedWords(logs::words(line.substr(bracket + 1)));
     }
-    if (is(0, "size")) {
+    if (is(0, "size") || is(0, "bytes")) {
       if (const std::optional<Columns> c = columnsFromHeader(w)) {
         if (!current().rows.empty()) runs.emplace_back();  // a second table: another run
         current().columns = c;
         current().sawHeader = true;
+        current().nccl1 = c->residual;
       }
     }
     if (is(0, "(B)")) current().sawHeader = true;  // the units line of a header cut at the top
@@ -220,37 +240,119 @@ class TextReader {
   }
 };
 
-// The collective is recognised from the data: for all_reduce, a redop, root -1, count = size /
-// sizeof(type) and busbw = algbw x 2(p-1)/p.
-DataType checkAllReduceRow(const TextRow& r, int ranks, const std::string& name) {
-  const std::string where = fmt::format("line {} (size {})", r.line, r.bytes);
-  DataType dtype;
+std::string rowWhere(const TextRow& r) {
+  return fmt::format("line {} (size {})", r.line, r.bytes);
+}
+
+// The collective is recognised from the data: for all_reduce, a redop, root -1 and count = size /
+// sizeof(type); busbw = algbw x 2(p-1)/p is held to p by pOfFigures.
+LoggedType checkAllReduceRow(const TextRow& r, const std::string& name) {
+  const std::string where = rowWhere(r);
+  LoggedType type;
   try {
-    dtype = parseDataType(r.type);
-  } catch (const Error&) {
-    fail(name, fmt::format("{}: unknown datatype '{}'", where, r.type));
+    type = parseLoggedType(r.type);
+  } catch (const Error& e) {
+    fail(name, fmt::format("{}: {}", where, e.what()));
   }
   if (r.op.empty() || r.op == "none" || (!r.root.empty() && r.root != "-1")) {
     fail(name, fmt::format("{}: redop '{}', root '{}': a log of another collective; compare reads "
                            "all_reduce_perf logs",
                            where, r.op.empty() ? "(no column)" : r.op, r.root));
   }
-  if (r.count * dataTypeSize(dtype) != r.bytes) {
+  if (r.count * type.size != r.bytes) {
     fail(name, fmt::format("{}: count {} x {} bytes != size: a log of reduce_scatter or another "
                            "collective, not all_reduce_perf",
-                           where, r.count, dataTypeSize(dtype)));
+                           where, r.count, type.size));
   }
-  if (ranks > 1 && r.algbw >= 0.1) {
-    const double factor = model::allReduceBusFactor(ranks), ratio = r.busbw / r.algbw;
-    if (std::fabs(ratio - factor) > 0.05 * factor + 0.02) {
-      const long implied = ratio < 1.99 ? std::lround(2 / (2 - ratio)) : 0;
-      fail(name, fmt::format("{}: busbw/algbw = {:.3f}, but all_reduce over p = {} has 2(p-1)/p = "
-                             "{:.3f}{}: another collective, or another p",
-                             where, ratio, ranks, factor,
-                             implied > 1 ? fmt::format(" (p = {} would give it)", implied) : ""));
+  return type;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the figures prove: the time column's unit, and p.
+
+constexpr double kMicroseconds = 1e-6, kMilliseconds = 1e-3;
+
+// The seconds per unit of the run's time column: microseconds (nccl-tests 2.x) unless its rows'
+// algbw = size / time holds in milliseconds only (NCCL 1.x's all_reduce_test). A row that agrees
+// in neither, or rows that disagree on the unit, are refused: their times cannot be read.
+double timeUnitOf(const TextRun& run, const std::string& name, std::vector<std::string>& notes) {
+  const TextRow *inMicro = nullptr, *inMilli = nullptr;
+  for (const TextRow& r : run.rows) {
+    for (const TextPass* pass : {&r.outOfPlace, &r.inPlace}) {
+      const bool micro = logs::algbwAgrees(r.bytes, pass->time, kMicroseconds, pass->algbw);
+      const bool milli = logs::algbwAgrees(r.bytes, pass->time, kMilliseconds, pass->algbw);
+      if (!micro && !milli) {
+        const double t = pass->time.value;
+        fail(name, fmt::format("{}: time {} and algbw {} GB/s disagree in either unit: {} bytes "
+                               "in {} us is {:.4g} GB/s, in {} ms {:.4g} GB/s",
+                               rowWhere(r), t, pass->algbw.value, r.bytes, t, r.bytes / (t * 1e3),
+                               t, r.bytes / (t * 1e6)));
+      }
+      if (micro && !milli && !inMicro) inMicro = &r;
+      if (milli && !micro && !inMilli) inMilli = &r;
     }
   }
-  return dtype;
+  if (inMicro && inMilli) {
+    fail(name, fmt::format("{} reads in us and {} in ms (algbw = size / time): the rows of two "
+                           "programs; pass one run's output",
+                           rowWhere(*inMicro), rowWhere(*inMilli)));
+  }
+  if (!inMilli) return kMicroseconds;
+  notes.push_back(fmt::format(
+      "times read in ms{}: only in ms does size / time give the rows' algbw ({}: {} bytes in {} "
+      "ms = {} GB/s)",
+      run.nccl1 ? ", as NCCL 1.x's tests print them" : "", rowWhere(*inMilli), inMilli->bytes,
+      inMilli->outOfPlace.time.value, inMilli->outOfPlace.algbw.value));
+  return kMilliseconds;
+}
+
+// The p that every row's busbw/algbw allows within its rounding, and the rows that bound it.
+struct FiguresRanks {
+  logs::RanksAllowed allowed;
+  std::string lowRow, highRow;  // the rows that set allowed.low and allowed.high
+
+  bool decides() const { return allowed.low == allowed.high; }
+  bool allows(int p) const { return p >= allowed.low && p <= allowed.high; }
+  // "p = 16 by line 5 (size 199680): busbw/algbw = 2.98/1.59 = 1.874" (and the row of the other
+  // bound where another row set it), or each bound and its row.
+  std::string says() const {
+    if (decides()) {
+      return fmt::format("p = {} by {}{}", allowed.low, lowRow,
+                         lowRow == highRow ? "" : " and " + highRow);
+    }
+    std::string out;
+    if (allowed.low > 1) out = fmt::format("p >= {} by {}", allowed.low, lowRow);
+    if (allowed.high != logs::kAnyRanks)
+      out += fmt::format("{}p <= {} by {}", out.empty() ? "" : ", ", allowed.high, highRow);
+    return out;
+  }
+};
+
+std::string ratioRow(const TextRow& r, const TextPass& pass) {
+  return fmt::format("{}: busbw/algbw = {}/{} = {:.3f}", rowWhere(r), pass.busbw.value,
+                     pass.algbw.value, pass.busbw.value / pass.algbw.value);
+}
+
+FiguresRanks pOfFigures(const TextRun& run, const std::string& name) {
+  FiguresRanks f;
+  for (const TextRow& r : run.rows) {
+    for (const TextPass* pass : {&r.outOfPlace, &r.inPlace}) {
+      const logs::RanksAllowed a = logs::allReduceRanksAllowed(pass->algbw, pass->busbw);
+      if (a.low == 1 && a.high == logs::kAnyRanks) continue;  // too coarse to tell
+      const std::string row = ratioRow(r, *pass);
+      if (a.low > a.high) {
+        fail(name, row + ", which is 2(p-1)/p for no p: a log of another collective");
+      }
+      if (a.low > f.allowed.high || a.high < f.allowed.low) {
+        fail(name, fmt::format("{}, but {}: the rows disagree on p (another collective, or the "
+                               "rows of several runs)",
+                               row, f.says()));
+      }
+      if (a.low > f.allowed.low) f.allowed.low = a.low, f.lowRow = row;
+      if (a.high < f.allowed.high) f.allowed.high = a.high, f.highRow = row;
+    }
+  }
+  return f;
 }
 
 // Rows of one (type, op) case must grow in size; a size again with no header between is the
@@ -275,23 +377,104 @@ std::vector<std::vector<TextRow>> casesOf(const TextRun& run, const std::string&
   return cases;
 }
 
-int ranksOf(const TextRun& run, const LogOptions& options, const std::string& name,
-            std::vector<std::string>& notes) {
-  if (run.rankLines == 0 && run.nranks > 0 && !options.ranks) {
-    notes.push_back(
-        fmt::format("p = {} from the NCCL INFO lines ('nranks {}'): the '#  Rank' "
-                    "lines are missing",
-                    run.nranks, run.nranks));
+// p from the evidence: the rows' figures, NCCL INFO's nranks, and the rank lines, of which a paste
+// may keep only some (rank 71 alone; ranks 0, 1, "...", 15): the highest rank shown bounds p from
+// below, and gives p only where nothing else does. A given p is held to each of them.
+class RanksOf {
+ public:
+  RanksOf(const TextRun& run, FiguresRanks figures, const LogOptions& options, std::string name,
+          std::vector<std::string>& notes)
+      : run_(run),
+        f_(std::move(figures)),
+        options_(options),
+        name_(std::move(name)),
+        notes_(notes),
+        listed_(run.highestRank + 1) {}
+
+  int resolve() {
+    if (options_.ranks) return given(*options_.ranks);
+    if (run_.nranks > 0) {
+      if (run_.rankLines == 0) {
+        notes_.push_back(
+            fmt::format("p = {} from the NCCL INFO lines ('nranks {}'): the '#  Rank' "
+                        "lines are missing",
+                        run_.nranks, run_.nranks));
+      }
+      return checked(run_.nranks, nranksHow());
+    }
+    if (f_.decides()) {
+      const int p = checked(f_.allowed.low, f_.says());
+      if (p != listed_ || !complete())
+        notes_.push_back(fmt::format("p = {} from the figures ({}): {}", p, f_.says(), linesSay()));
+      return p;
+    }
+    if (listed_ > 0 && f_.allows(listed_)) {
+      if (!complete())
+        notes_.push_back(fmt::format("p = {} from the highest rank line: {}", listed_, linesSay()));
+      return checked(listed_, linesHow());
+    }
+    std::string missing = listed_ > 0 ? linesSay()
+                                      : "no '#  Rank N ...' lines and no NCCL INFO 'nranks' (a "
+                                        "paste that starts at the rows)";
+    if (f_.allowed.low > 1) missing += ", and " + f_.says();
+    fail(name_, fmt::format("{}; give the number of ranks with {} N", missing, options_.ranksName));
   }
-  const int stated = run.rankLines > 0 ? run.rankLines : run.nranks;
-  const std::string how = run.rankLines > 0
-                              ? fmt::format("{} '#  Rank' lines", run.rankLines)
-                              : fmt::format("'nranks {}' in its NCCL INFO lines", run.nranks);
-  return logs::resolveRanks(stated, how, options, name,
-                            "no '#  Rank N ...' lines and no NCCL INFO 'nranks' (a paste that "
-                            "starts at the rows)",
-                            notes);
-}
+
+ private:
+  const TextRun& run_;
+  FiguresRanks f_;
+  const LogOptions& options_;
+  std::string name_;
+  std::vector<std::string>& notes_;
+  int listed_;  // the highest rank a rank line names, plus one; 0 without rank lines
+
+  bool complete() const { return run_.rankLines == listed_; }
+  std::string nranksHow() const {
+    return fmt::format("'nranks {}' in its NCCL INFO lines", run_.nranks);
+  }
+  std::string linesHow() const { return fmt::format("{} '#  Rank' lines", run_.rankLines); }
+  std::string linesSay() const {
+    if (listed_ == 0) return "the log has no '#  Rank' lines";
+    return complete() ? fmt::format("the log lists ranks 0 to {}", listed_ - 1)
+                      : fmt::format("the log shows {} of the '#  Rank' lines, up to rank {}",
+                                    run_.rankLines, listed_ - 1);
+  }
+  std::string atLeastListed() const {
+    return fmt::format("p >= {} (a '#  Rank' line for rank {})", listed_, listed_ - 1);
+  }
+
+  // p as the log gives it (`how`), held to the rest of what the log says of p.
+  int checked(int p, const std::string& how) const {
+    const auto refuse = [&](const std::string& says) {
+      fail(name_, fmt::format("p = {} ({}), but the log says {}", p, how, says));
+    };
+    if (run_.nranks > 0 && p != run_.nranks)
+      refuse(fmt::format("p = {} ({})", run_.nranks, nranksHow()));
+    if (p < listed_) refuse(atLeastListed());
+    if (!f_.allows(p)) refuse(f_.says());
+    return p;
+  }
+
+  // The given p, refused where the log contradicts it ("-p 8 but the log says p = 16 (16 '#  Rank'
+  // lines)"); accepted where the log only cannot tell, with a note.
+  int given(int p) const {
+    const std::string& value = options_.ranksName;
+    if (p < 1) throwInvalid(fmt::format("{} {}: the number of ranks must be at least 1", value, p));
+    const auto refuse = [&](const std::string& says) {
+      fail(name_, fmt::format("{} {} but the log says {}", value, p, says));
+    };
+    if (run_.nranks > 0 && p != run_.nranks)
+      refuse(fmt::format("p = {} ({})", run_.nranks, nranksHow()));
+    if (p < listed_)
+      refuse(complete() ? fmt::format("p = {} ({})", listed_, linesHow()) : atLeastListed());
+    if (!f_.allows(p)) refuse(f_.says());
+    if (run_.nranks == 0 && (p != listed_ || !complete())) {
+      notes_.push_back(fmt::format("p = {} from {}: {}{}", p, value, linesSay(),
+                                   f_.decides() ? ", and the figures agree" : ""));
+    }
+    return p;
+  }
+};
 
 std::vector<std::string> runNotes(const TextRun& run) {
   std::vector<std::string> notes;
@@ -310,15 +493,16 @@ std::vector<std::string> runNotes(const TextRun& run) {
   return notes;
 }
 
-Timing loggedTiming(double timeUs, std::optional<std::uint64_t> wrong) {
+Timing loggedTiming(const TextPass& pass, double secondsPerUnit) {
   Timing t;
-  t.timeUs = timeUs;
-  t.wrong = wrong;
+  t.timeUs = pass.time.value * (secondsPerUnit / kMicroseconds);
+  t.wrong = pass.wrong;
   return t;
 }
 
 LoggedRun loggedCase(const TextRun& run, const std::vector<TextRow>& rows, int ranks,
-                     const std::vector<std::string>& notes, const std::string& name) {
+                     double secondsPerUnit, const std::vector<std::string>& notes,
+                     const std::string& name) {
   LoggedRun logged;
   logged.notes = notes;
   logged.device = "GPUs (" + (run.device.empty() ? "nccl-tests" : run.device) + ")";
@@ -326,21 +510,21 @@ LoggedRun loggedCase(const TextRun& run, const std::vector<TextRow>& rows, int r
   logged.ncclAlgo = run.ncclAlgo;
   logged.ncclProto = run.ncclProto;
   RunRecord& record = logged.record;
-  record.source =
-      "nccl-tests" + (run.version.empty() ? "" : " " + run.version) + " all_reduce_perf";
+  record.source = run.nccl1 ? "NCCL 1.x all_reduce_test"
+                            : "nccl-tests" + (run.version.empty() ? "" : " " + run.version) +
+                                  " all_reduce_perf";
   record.overRanks = std::nullopt;  // the log does not say which -a ran
   record.iterations = std::nullopt;
   record.run.ranks = ranks;
   for (const TextRow& r : rows) {
-    const DataType dtype = checkAllReduceRow(r, ranks, name);
     RecordRow row;
     row.bytes = r.bytes;
     row.count = r.count;
-    row.dtype = dataTypeName(dtype);
+    row.dtype = checkAllReduceRow(r, name).name;
     row.op = r.op;
-    row.outOfPlace = loggedTiming(r.outOfPlaceUs, r.outOfPlaceWrong);
-    row.inPlace = loggedTiming(r.inPlaceUs, r.inPlaceWrong);
-    if (r.outOfPlaceWrong.value_or(0) + r.inPlaceWrong.value_or(0) > 0 &&
+    row.outOfPlace = loggedTiming(r.outOfPlace, secondsPerUnit);
+    row.inPlace = loggedTiming(r.inPlace, secondsPerUnit);
+    if (r.outOfPlace.wrong.value_or(0) + r.inPlace.wrong.value_or(0) > 0 &&
         logged.notes.size() == notes.size()) {
       logged.notes.push_back(
           fmt::format("the log counts wrong elements from size {} on: those "
@@ -370,10 +554,13 @@ std::vector<LoggedRun> runsFromNcclTests(const std::string& text, const std::str
     if (!run.program.empty() && run.program.find("all_reduce") == std::string::npos)
       fail(name, "a log of " + run.program + "; compare reads all_reduce_perf logs");
     const std::vector<std::vector<TextRow>> cases = casesOf(run, name);
+    for (const TextRow& r : run.rows) checkAllReduceRow(r, name);
     std::vector<std::string> notes = runNotes(run);
-    const int ranks = ranksOf(run, options, name, notes);
+    const double unit = timeUnitOf(run, name, notes);
+    const int ranks = RanksOf(run, pOfFigures(run, name), options, name, notes).resolve();
     std::vector<LoggedRun> logged;
-    for (const auto& rows : cases) logged.push_back(loggedCase(run, rows, ranks, notes, name));
+    for (const auto& rows : cases)
+      logged.push_back(loggedCase(run, rows, ranks, unit, notes, name));
     runs.push_back(std::move(logged));
   }
   if (runs.empty()) {

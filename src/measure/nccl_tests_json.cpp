@@ -46,8 +46,10 @@ RecordRow jsonRow(const json& r, std::size_t k, const std::string& name) {
   RecordRow out;
   out.bytes = r["size"].get<std::uint64_t>();
   out.count = r.value("count", std::uint64_t{0});
+  LoggedType type;
   try {
-    out.dtype = dataTypeName(parseDataType(r["type"].get<std::string>()));
+    type = parseLoggedType(r["type"].get<std::string>());
+    out.dtype = type.name;
   } catch (const Error& e) {
     failJson(name, where + ": " + e.what());
   }
@@ -56,7 +58,7 @@ RecordRow jsonRow(const json& r, std::size_t k, const std::string& name) {
   if (out.op.empty() || out.op == "none" || root != "-1")
     failJson(name, where + ": redop '" + out.op + "', root '" + root +
                        "': a log of another collective; compare reads all_reduce_perf output");
-  if (out.count * dataTypeSize(parseDataType(out.dtype)) != out.bytes)
+  if (out.count * type.size != out.bytes)
     failJson(name, where + ": count x type size != size: not all_reduce_perf output");
   out.outOfPlace = jsonTiming(r, "out_of_place");
   out.inPlace = jsonTiming(r, "in_place");

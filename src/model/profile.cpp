@@ -124,10 +124,15 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
   p.linkFitR2 = number("link_fit_r2");
   p.reduceFitR2 = number("reduce_fit_r2");
   // Fields added later: absent in older profiles, which keep the "not recorded" values.
-  if (j.contains("job_ranks")) {
-    const double ranks = number("job_ranks");
-    if (ranks != std::floor(ranks) || ranks > 1e6) fail("field \"job_ranks\" must be a count");
+  // The p it was measured at: calibrate's "job_ranks", else the "ranks" of a profile measured for
+  // one p only (tools/ddp_bucket_check.py writes those).
+  for (const char* key : {"job_ranks", "ranks"}) {
+    if (!j.contains(key)) continue;
+    const double ranks = number(key);
+    if (ranks != std::floor(ranks) || ranks > 1e6)
+      fail("field " + quoted(key) + " must be a count");
     p.jobRanks = static_cast<int>(ranks);
+    break;
   }
   if (j.contains("placement")) p.placement = text("placement");
   if (j.contains("rounds")) p.rounds = static_cast<int>(number("rounds"));

@@ -2,6 +2,7 @@
 // Element datatypes. Chunks, segments and counts are always whole elements of one of these.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,19 @@ const char* dataTypeName(DataType type);
 // Accepts the canonical names and nccl-tests' aliases (half, float, double, ...);
 // throws InvalidArgument naming the value and the valid names otherwise.
 DataType parseDataType(std::string_view name);
+
+// A datatype as a measurement log names it: ringlab's own types (name canonical: "float32" for
+// "float"), and types ringlab does not run that other programs' logs print, named as the log names
+// them: nccl-tests' f8e4m3 and f8e5m2, rccl-tests' fp8_e4m3 and fp8_e5m2, one byte each. Their
+// rows are measurements all the same: only what needs the type itself (a reduction's cost on CPU
+// ranks) cannot use them, and says so.
+struct LoggedType {
+  std::string name;
+  std::size_t size = 0;
+  std::optional<DataType> runnable;  // none for a type ringlab does not run
+};
+// Throws InvalidArgument naming the value and every name a log may use.
+LoggedType parseLoggedType(std::string_view name);
 
 // One name as parseDataType, or "all": every datatype in the order nccl-tests' `-d all` runs them
 // (its common.cu test_types: int8 uint8 int32 uint32 int64 uint64 half float double bfloat16).

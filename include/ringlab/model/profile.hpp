@@ -25,7 +25,9 @@ struct Profile {
   // Where the measurement ran, and how steady it was. Profiles written before these fields read
   // back with the "not recorded" values: jobRanks 0, placement "", rounds 0, no intervals, and no
   // unstable flags (which then means "not judged", not "stable").
-  int jobRanks = 0;       // p of the job that calibrated (ranks as threads or processes)
+  // p of the job that calibrated (ranks as threads or processes): "job_ranks", or the "ranks" of a
+  // profile measured for one p only
+  int jobRanks = 0;
   std::string placement;  // where those ranks sat (measure::describeLaunch's words)
   int rounds = 0;         // interleaved rounds of every measurement
   struct HalfWidths95 {   // of the 95% intervals, in the coefficients' own units
