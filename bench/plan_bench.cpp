@@ -41,13 +41,15 @@ model::ModelParams link(double alpha, double gbps) {
 void optimal(benchmark::State& state, double gbps, int ranks = 8) {
   const plan::Timeline t = syntheticTimeline(static_cast<std::size_t>(state.range(0)));
   const plan::BucketCost cost(ranks, DataType::Float32, link(10e-6, gbps));
-  std::size_t examined = 0;
+  std::size_t examined = 0, buckets = 0;
   for (auto _ : state) {
     const plan::OptimalPlan p = plan::optimalBuckets(t, cost);
     examined = p.candidatesExamined;
+    buckets = p.starts.size();
     benchmark::DoNotOptimize(p.lastDone_s);
   }
   state.counters["candidates_examined"] = static_cast<double>(examined);
+  state.counters["buckets"] = static_cast<double>(buckets);
 }
 
 void BM_OptimalComputeBound(benchmark::State& state) {

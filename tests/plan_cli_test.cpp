@@ -64,6 +64,47 @@ TEST(PlanCli, JsonAgreesWithEvaluateOfTheOptimum) {
   for (const auto& p : j["plans"]) EXPECT_GE(p["vs_optimal"].get<double>(), -1e-12) << p["name"];
 }
 
+TEST(PlanCli, SaysWhenTheBackwardHidesTheCommunicationAndPicksTheFewestBuckets) {
+  // 24 gradients of 1 MiB, one every 0.5 ms, at 10 GB/s: every plan that keeps up predicts the
+  // same iteration, one bucket per gradient among them.
+  const std::string base = "--timeline " + data("plan_hidden.csv") +
+                           " -p 8 --alpha 20us --bw 10GB/s --views --json " + ::testing::TempDir() +
+                           "plan_hidden.json";
+  const Result r = run(base);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("# communication is hidden: every plan whose last bucket is done by the "
+                       "backward's end (13000.0 us) predicts the same iteration; the optimum "
+                       "above has the fewest buckets of them"),
+            std::string::npos)
+      << r.out;
+  const auto j =
+      nlohmann::json::parse(ringlab::test::slurpFile(::testing::TempDir() + "plan_hidden.json"));
+  EXPECT_TRUE(j["communication_hidden"].get<bool>());
+  EXPECT_TRUE(j["optimal_has_fewest_buckets"].get<bool>());
+  std::map<std::string, nlohmann::json> plans;
+  for (const auto& p : j["plans"]) plans[p["name"]] = p;
+  const double best = plans["optimal"]["iteration_us"].get<double>();
+  EXPECT_DOUBLE_EQ(plans["per-tensor"]["iteration_us"].get<double>(), best);  // a tie...
+  EXPECT_LT(plans["optimal"]["bucket_count"].get<int>(),
+            plans["per-tensor"]["bucket_count"].get<int>());  // ...broken toward fewer buckets
+  // Every DDP cap up to the one to pass is as good, and the line says so with the same number.
+  const auto& range = j["ddp_bucket_caps_as_good_mb"];
+  ASSERT_EQ(range.size(), 2u) << j.dump();
+  EXPECT_DOUBLE_EQ(range[1].get<double>(), j["ddp_bucket_cap_mb"].get<double>());
+  const std::string cap = r.out.substr(r.out.find("pass bucket_cap_mb=") + 19);
+  const std::string capText = cap.substr(0, cap.find(' '));
+  EXPECT_NE(r.out.find("; any bucket_cap_mb up to " + capText + " is as good\n"), std::string::npos)
+      << r.out;
+  EXPECT_DOUBLE_EQ(plans["ddp-best-cap"]["iteration_us"].get<double>(), best);
+}
+
+TEST(PlanCli, SaysNothingOfHiddenCommunicationWhenItShows) {
+  const Result r = run("--timeline " + data("plan_timeline.csv") + " -p 8 --alpha 30us --bw 1GB/s");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("communication is hidden"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("is as good"), std::string::npos) << r.out;
+}
+
 TEST(PlanCli, WritesAGantt) {
   const std::string svg = ::testing::TempDir() + "plan_gantt.svg";
   const Result r = run("--timeline " + data("plan_timeline.csv") + " -p 8 --svg " + svg);

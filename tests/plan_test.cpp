@@ -44,16 +44,26 @@ Timeline randomTimeline(std::mt19937& rng, std::size_t n) {
 
 using ringlab::test::expectInvalid;
 
-// Every contiguous bucketing of n tensors: the 2^(n-1) subsets of possible starts 1..n-1.
-double bruteForceBest(const Timeline& t, const BucketCost& cost) {
+// Every contiguous bucketing of n tensors (the 2^(n-1) subsets of possible starts 1..n-1): the
+// least predicted iteration, and the fewest buckets of the bucketings that reach it.
+struct Brute {
+  double iteration_s = 1e300;
+  std::size_t buckets = 0;
+};
+Brute bruteForceBest(const Timeline& t, const BucketCost& cost) {
   const std::size_t n = t.tensors.size();
-  double best = 1e300;
+  Brute best;
   for (std::uint64_t mask = 0; mask < (1ull << (n - 1)); ++mask) {
     std::vector<std::size_t> starts = {0};
     for (std::size_t i = 1; i < n; ++i) {
       if (mask >> (i - 1) & 1) starts.push_back(i);
     }
-    best = std::min(best, predict(t, bucketsFromStarts(starts, n), cost).lastDone_s);
+    const double iteration = predict(t, bucketsFromStarts(starts, n), cost).iteration_s;
+    if (sameIteration(iteration, best.iteration_s)) {
+      best.buckets = std::min(best.buckets, starts.size());
+    } else if (iteration < best.iteration_s) {
+      best = {iteration, starts.size()};
+    }
   }
   return best;
 }
@@ -68,6 +78,7 @@ model::ModelParams twoRegimes(double alpha, double gbps) {
 }
 
 // The recurrence itself, every j for every i: the reference for instances too big to enumerate.
+// The least iteration is forward + max(backward end, C(n)) + step.
 double plainRecurrence(const Timeline& t, const BucketCost& cost) {
   const std::size_t n = t.tensors.size();
   std::vector<double> done(n + 1, 0);
@@ -80,7 +91,12 @@ double plainRecurrence(const Timeline& t, const BucketCost& cost) {
           std::min(done[i], std::max(done[j], t.tensors[i - 1].ready_s) + cost.seconds(bytes));
     }
   }
-  return done[n];
+  return t.forward_s + std::max(t.backwardEnd_s, done[n]) + t.optimizerStep_s;
+}
+
+// The iteration the plan's own buckets predict.
+double iterationOf(const Timeline& t, const OptimalPlan& plan, const BucketCost& cost) {
+  return predict(t, bucketsFromStarts(plan.starts, t.tensors.size()), cost).iteration_s;
 }
 
 TEST(PlanOptimal, PiecesReproduceTheCost) {
@@ -111,7 +127,8 @@ TEST(PlanOptimal, MatchesTheFullRecurrenceOnLargerInstances) {
       const Timeline t = randomTimeline(rng, 300);
       const BucketCost cost(p, DataType::Float32, m);
       const OptimalPlan plan = optimalBuckets(t, cost);
-      EXPECT_NEAR(plan.lastDone_s, plainRecurrence(t, cost), 1e-9 * plan.lastDone_s) << "p " << p;
+      const double least = plainRecurrence(t, cost);
+      EXPECT_NEAR(iterationOf(t, plan, cost), least, 1e-9 * least) << "p " << p;
       EXPECT_NEAR(predict(t, bucketsFromStarts(plan.starts, 300), cost).lastDone_s, plan.lastDone_s,
                   1e-9 * plan.lastDone_s);
     }
@@ -157,7 +174,7 @@ TEST(PlanMeasured, PiecesAndTheOptimumFollowTheCurve) {
   std::mt19937 trng(11);
   for (int trial = 0; trial < 4; ++trial) {
     const Timeline t = randomTimeline(trng, 200);
-    EXPECT_NEAR(optimalBuckets(t, cost).lastDone_s, plainRecurrence(t, cost), 1e-12);
+    EXPECT_NEAR(iterationOf(t, optimalBuckets(t, cost), cost), plainRecurrence(t, cost), 1e-12);
   }
 }
 
@@ -175,8 +192,11 @@ TEST(PlanOptimal, MatchesBruteForceOnSmallInstances) {
         const Timeline t = withBucketCopies(randomTimeline(rng, 2 + trial % 9), copy, false);
         const BucketCost cost(p, DataType::Float32, m);
         const OptimalPlan plan = optimalBuckets(t, cost);
-        const double brute = bruteForceBest(t, cost);
-        EXPECT_NEAR(plan.lastDone_s, brute, 1e-12) << "p " << p << " n " << t.tensors.size();
+        const Brute brute = bruteForceBest(t, cost);
+        EXPECT_NEAR(iterationOf(t, plan, cost), brute.iteration_s, 1e-12)
+            << "p " << p << " n " << t.tensors.size();
+        EXPECT_EQ(plan.starts.size(), brute.buckets) << "p " << p << " n " << t.tensors.size();
+        EXPECT_TRUE(plan.fewest);
         // The reported optimum is what its own buckets price to.
         EXPECT_NEAR(predict(t, bucketsFromStarts(plan.starts, t.tensors.size()), cost).lastDone_s,
                     plan.lastDone_s, 1e-12);
@@ -185,15 +205,70 @@ TEST(PlanOptimal, MatchesBruteForceOnSmallInstances) {
   }
 }
 
+// Equal gradients of `count` elements ready every `gap`, and a backward that ends `tail` after
+// the last.
+Timeline evenBackward(std::size_t n, std::uint64_t count, double gap, double tail) {
+  Timeline t;
+  t.source = "even";
+  for (std::size_t i = 0; i < n; ++i) {
+    std::string name = "g";  // appended, not operator+: GCC 12 warns falsely (-Wrestrict) there
+    name += std::to_string(i);
+    t.tensors.push_back({name, count, DataType::Float32, gap * static_cast<double>(i + 1), {}});
+  }
+  t.backwardEnd_s = t.tensors.back().ready_s + tail;
+  t.forward_s = 2e-3;
+  t.optimizerStep_s = 0.3e-3;
+  return t;
+}
+
+TEST(PlanOptimal, TiesGoToTheFewestBucketsWhenTheBackwardHidesTheCommunication) {
+  // 12 gradients of 1 MiB, one every 0.5 ms, at 10 GB/s: every plan that keeps up is done by the
+  // backward's end, 2 ms after the last gradient. The earliest-done plan is one bucket per
+  // gradient; the planner must return the fewest buckets that still hide the communication.
+  const Timeline t = evenBackward(12, 1 << 18, 0.5e-3, 2e-3);
+  const BucketCost cost(8, DataType::Float32, params(20e-6, 10));
+  const OptimalPlan plan = optimalBuckets(t, cost);
+  const Brute brute = bruteForceBest(t, cost);
+  const double hidden = t.forward_s + t.backwardEnd_s + t.optimizerStep_s;
+  EXPECT_DOUBLE_EQ(brute.iteration_s, hidden);
+  EXPECT_EQ(plan.starts.size(), brute.buckets);
+  EXPECT_LT(plan.starts.size(), 12u);  // not the per-tensor plan, which ties
+  EXPECT_TRUE(plan.fewest);
+  EXPECT_DOUBLE_EQ(iterationOf(t, plan, cost), hidden);
+  EXPECT_DOUBLE_EQ(predict(t, perTensorBuckets(t), cost).iteration_s, hidden);
+  EXPECT_LE(plan.lastDone_s, t.backwardEnd_s);
+
+  // DDP: the largest cap that still hides it, and every smaller one on the grid as good.
+  const DdpCapChoice ddp = bestDdpCap(t, cost);
+  EXPECT_DOUBLE_EQ(ddp.iteration_s, hidden);
+  EXPECT_EQ(ddp.asGoodFromBytes, kDdpCapSearchMinBytes);
+  EXPECT_GT(predict(t, ddpBuckets(t, ddp.capBytes * 103 / 100), cost).iteration_s, hidden);
+  for (std::uint64_t cap = kDdpCapSearchMinBytes; cap <= ddp.capBytes; cap = cap * 3 / 2)
+    EXPECT_DOUBLE_EQ(predict(t, ddpBuckets(t, cap), cost).iteration_s, hidden) << cap;
+}
+
+TEST(PlanOptimal, ManyTiedPassesKeepTheFirstOptimumAndSaySo) {
+  // A stream busy 99 % of the backward, with no startup cost: any merge leaves the stream idle
+  // for a gap it never makes up, so the fewest buckets that keep up are about one per gradient,
+  // more than kTieBreakPasses.
+  const BucketCost cost(2, DataType::Float32, params(0, 10));
+  const double each = cost.seconds(4 << 18);
+  const Timeline t = evenBackward(2 * kTieBreakPasses, 1 << 18, each / 0.99, each);
+  const OptimalPlan plan = optimalBuckets(t, cost);
+  EXPECT_FALSE(plan.fewest);
+  EXPECT_GT(plan.starts.size(), kTieBreakPasses);
+  EXPECT_NEAR(iterationOf(t, plan, cost), plainRecurrence(t, cost), 1e-12);
+}
+
 TEST(PlanOptimal, NeverWorseThanAnyBaseline) {
   std::mt19937 rng(80);
   for (int trial = 0; trial < 10; ++trial) {
     const Timeline t = randomTimeline(rng, 40);
     const BucketCost cost(8, DataType::Float32, params(trial % 2 ? 50e-6 : 5e-6, 1));
-    const double best = optimalBuckets(t, cost).lastDone_s;
+    const double best = iterationOf(t, optimalBuckets(t, cost), cost);
     for (const auto& b : {ddpBuckets(t, kDdpDefaultCapBytes), perTensorBuckets(t), singleBucket(t),
                           mgwfbpBuckets(t, cost), horovodBuckets(t, cost)}) {
-      EXPECT_LE(best, predict(t, b, cost).lastDone_s + 1e-12);
+      EXPECT_LE(best, predict(t, b, cost).iteration_s + 1e-12);
     }
   }
 }
@@ -289,7 +364,8 @@ TEST(PlanBaselines, BestDdpCapIsNoWorseThanTheDefault) {
   const Timeline t = randomTimeline(rng, 60);
   const BucketCost cost(8, DataType::Float32, params(30e-6, 1));
   const DdpCapChoice c = bestDdpCap(t, cost);
-  EXPECT_LE(c.lastDone_s, predict(t, ddpBuckets(t, kDdpDefaultCapBytes), cost).lastDone_s + 1e-12);
+  EXPECT_LE(c.iteration_s,
+            predict(t, ddpBuckets(t, kDdpDefaultCapBytes), cost).iteration_s + 1e-12);
   EXPECT_DOUBLE_EQ(c.lastDone_s, predict(t, ddpBuckets(t, c.capBytes), cost).lastDone_s);
 }
 

@@ -104,16 +104,21 @@ DdpCapChoice bestDdpCap(const Timeline& timeline, const BucketCost& cost, std::u
   if (!(step > 1)) throwInvalid("DDP cap search step must be > 1");
   const std::uint64_t total = timeline.totalBytes();
   DdpCapChoice best;
-  bool first = true;
+  bool first = true, tieBroken = false;  // the previous cap was slower than the best
   for (double cap = static_cast<double>(std::max<std::uint64_t>(minCapBytes, 1));; cap *= step) {
     const auto capBytes = static_cast<std::uint64_t>(std::min(cap, static_cast<double>(total)));
     const Prediction p = predict(timeline, ddpBuckets(timeline, capBytes), cost);
-    // Equal predictions (within rounding) go to the larger cap: fewer buckets, so less exposure to
-    // per-bucket costs the model does not have.
-    if (first || p.lastDone_s <= best.lastDone_s * (1 + 1e-12)) {
-      best = {capBytes, p.lastDone_s, p.iteration_s};
-      first = false;
+    const bool same = !first && sameIteration(p.iteration_s, best.iteration_s);
+    if (first || (!same && p.iteration_s < best.iteration_s)) {
+      best = {capBytes, p.lastDone_s, p.iteration_s, capBytes};
+    } else if (same) {
+      // Equal predictions go to the larger cap: fewer buckets, so less exposure to per-bucket
+      // costs the model does not have.
+      best = {capBytes, p.lastDone_s, best.iteration_s,
+              tieBroken ? capBytes : best.asGoodFromBytes};
     }
+    tieBroken = !first && !same && p.iteration_s > best.iteration_s;
+    first = false;
     if (capBytes >= total) break;
   }
   return best;

@@ -62,6 +62,8 @@ PlanComparison comparePlans(const Timeline& timeline, const BucketCost& cost,
         {std::move(candidate.name), std::move(candidate.note), std::move(buckets), std::move(p)});
     meter.advance();
   }
+  c.communicationHidden = sameIteration(
+      c.best().iteration_s, timeline.forward_s + timeline.backwardEnd_s + timeline.optimizerStep_s);
   return c;
 }
 

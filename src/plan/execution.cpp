@@ -1,6 +1,7 @@
 #include "ringlab/plan/execution.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "ringlab/core/error.hpp"
@@ -114,6 +115,10 @@ std::string BucketCost::algorithm(std::uint64_t bytes) const {
   return model::chooseAlgorithm(autoSpec(), schedule::Collective::AllReduce, ranks_,
                                 bytes / dataTypeSize(type_), type_, params_)
       .name;
+}
+
+bool sameIteration(double a_s, double b_s) {
+  return std::abs(a_s - b_s) <= 1e-12 * std::max(std::abs(a_s), std::abs(b_s));
 }
 
 Prediction predict(const Timeline& timeline, const std::vector<Bucket>& buckets,

@@ -71,57 +71,116 @@ class Lane {
   std::size_t next_ = 1;
 };
 
+// The programme over given tensors and cost, one pass at a time.
+class Search {
+ public:
+  Search(const Timeline& timeline, const BucketCost& cost)
+      : timeline_(timeline), pieces_(cost.pieces()), count_(timeline.tensors.size() + 1, 0) {
+    for (std::size_t i = 0; i < timeline.tensors.size(); ++i)
+      count_[i + 1] = count_[i] + timeline.tensors[i].count;
+  }
+
+  struct Pass {
+    std::vector<double> done;       // C(i)
+    std::vector<std::size_t> from;  // the j that achieves C(i): its last bucket is j..i-1
+  };
+
+  // done[i] = min over j < i of max(before[j], ready(i-1)) + cost(tensors j..i-1). With `before`
+  // null it is done itself (any number of buckets); with the best completions in at most k-1
+  // buckets, the result is the best in at most k. Either way `before` is nondecreasing, which the
+  // idle prefix and the lanes rely on.
+  Pass run(const std::vector<double>* before, std::size_t& examined) const {
+    const std::size_t n = timeline_.tensors.size();
+    Pass pass{std::vector<double>(n + 1, 0), std::vector<std::size_t>(n + 1, 0)};
+    const std::vector<double>& prior = before ? *before : pass.done;
+    std::vector<Lane> lanes;
+    for (const CostPiece& piece : pieces_) lanes.emplace_back(piece, count_);
+    // Per lane, the window ends in j for the piece's range of counts: smallest j with
+    // c_i - c_j <= maxCount, largest j with c_i - c_j >= minCount. Both only grow with i.
+    std::vector<std::size_t> lo(pieces_.size(), 0), hi(pieces_.size(), 0);
+    std::size_t idle = 0;  // the largest j < i with C(j) <= ready(i-1)
+    for (std::size_t i = 1; i <= n; ++i) {
+      const double ready = timeline_.tensors[i - 1].ready_s;
+      // C is nondecreasing, so the j that start at `ready` are a prefix, and of them the largest
+      // (the smallest bucket) wins, cost being nondecreasing in bytes.
+      while (idle + 1 < i && prior[idle + 1] <= ready) ++idle;
+      double best = ready + priced(count_[i] - count_[idle]);
+      std::size_t bestFrom = idle;
+      for (std::size_t k = 0; k < lanes.size(); ++k) {
+        const CostPiece& piece = pieces_[k];
+        while (lo[k] < i && count_[i] - count_[lo[k]] > piece.maxCount) ++lo[k];
+        while (hi[k] + 1 < i && count_[i] - count_[hi[k] + 1] >= piece.minCount) ++hi[k];
+        const bool any = count_[i] - count_[hi[k]] >= piece.minCount;
+        const std::size_t left = std::max(idle + 1, lo[k]);
+        lanes[k].slide(left, any && hi[k] >= left ? hi[k] : left - 1, prior);
+        const auto [value, j] = lanes[k].best(count_[i], examined);
+        if (value < best) {
+          best = value;
+          bestFrom = j;
+        }
+      }
+      pass.done[i] = best;
+      pass.from[i] = bestFrom;
+    }
+    return pass;
+  }
+
+ private:
+  double priced(std::uint64_t c) const {
+    double best = std::numeric_limits<double>::infinity();
+    for (const CostPiece& piece : pieces_) {
+      if (c >= piece.minCount && c <= piece.maxCount) best = std::min(best, piece.seconds(c));
+    }
+    return best;
+  }
+
+  const Timeline& timeline_;
+  std::vector<CostPiece> pieces_;
+  std::vector<std::uint64_t> count_;  // elements of tensors 0..i-1
+};
+
+// The fewest buckets whose last is done by `deadline`, one more bucket per pass: pass k holds the
+// best completion of every prefix in at most k buckets, so the first pass to meet the deadline
+// has the fewest (and of those plans, the earliest done). `plan` is left as it is when no pass
+// below its own count meets the deadline (it has the fewest), or when kTieBreakPasses run out
+// first: then false.
+bool fewestBuckets(const Search& search, std::size_t n, double deadline, OptimalPlan& plan) {
+  std::vector<std::vector<std::size_t>> from;  // per pass
+  std::vector<double> done(n + 1, std::numeric_limits<double>::infinity());
+  done[0] = 0;  // no tensors in no buckets
+  for (std::size_t k = 1; k < plan.starts.size(); ++k) {
+    if (k > kTieBreakPasses) return false;
+    Search::Pass pass = search.run(&done, plan.candidatesExamined);
+    done = std::move(pass.done);
+    from.push_back(std::move(pass.from));
+    if (done[n] > deadline) continue;
+    plan.starts.clear();
+    for (std::size_t i = n, layer = k; i > 0; --layer) {
+      i = from[layer - 1][i];
+      plan.starts.push_back(i);
+    }
+    std::reverse(plan.starts.begin(), plan.starts.end());
+    plan.lastDone_s = done[n];
+    return true;
+  }
+  return true;
+}
+
 }  // namespace
 
 OptimalPlan optimalBuckets(const Timeline& timeline, const BucketCost& cost) {
   validate(timeline);
   const std::size_t n = timeline.tensors.size();
-  std::vector<std::uint64_t> count(n + 1, 0);  // elements of tensors 0..i-1
-  for (std::size_t i = 0; i < n; ++i) count[i + 1] = count[i] + timeline.tensors[i].count;
-  const std::vector<CostPiece> pieces = cost.pieces();
-  const auto priced = [&](std::uint64_t c) {
-    double best = std::numeric_limits<double>::infinity();
-    for (const CostPiece& piece : pieces) {
-      if (c >= piece.minCount && c <= piece.maxCount) best = std::min(best, piece.seconds(c));
-    }
-    return best;
-  };
-  std::vector<Lane> lanes;
-  for (const CostPiece& piece : pieces) lanes.emplace_back(piece, count);
-  // Per lane, the window ends in j for the piece's range of counts: smallest j with
-  // c_i - c_j <= maxCount, largest j with c_i - c_j >= minCount. Both only grow with i.
-  std::vector<std::size_t> lo(pieces.size(), 0), hi(pieces.size(), 0);
-
+  const Search search(timeline, cost);
   OptimalPlan plan;
-  std::vector<double> done(n + 1, 0);       // C(i)
-  std::vector<std::size_t> from(n + 1, 0);  // the j that achieves C(i): its last bucket is j..i-1
-  std::size_t idle = 0;                     // the largest j < i with C(j) <= ready(i-1)
-  for (std::size_t i = 1; i <= n; ++i) {
-    const double ready = timeline.tensors[i - 1].ready_s;
-    // C is nondecreasing, so the j that start at `ready` are a prefix, and of them the largest
-    // (the smallest bucket) wins, cost being nondecreasing in bytes.
-    while (idle + 1 < i && done[idle + 1] <= ready) ++idle;
-    double best = ready + priced(count[i] - count[idle]);
-    std::size_t bestFrom = idle;
-    for (std::size_t k = 0; k < lanes.size(); ++k) {
-      const CostPiece& piece = pieces[k];
-      while (lo[k] < i && count[i] - count[lo[k]] > piece.maxCount) ++lo[k];
-      while (hi[k] + 1 < i && count[i] - count[hi[k] + 1] >= piece.minCount) ++hi[k];
-      const bool any = count[i] - count[hi[k]] >= piece.minCount;
-      const std::size_t left = std::max(idle + 1, lo[k]);
-      lanes[k].slide(left, any && hi[k] >= left ? hi[k] : left - 1, done);
-      const auto [value, j] = lanes[k].best(count[i], plan.candidatesExamined);
-      if (value < best) {
-        best = value;
-        bestFrom = j;
-      }
-    }
-    done[i] = best;
-    from[i] = bestFrom;
-  }
-  for (std::size_t i = n; i > 0; i = from[i]) plan.starts.push_back(from[i]);
+  const Search::Pass any = search.run(nullptr, plan.candidatesExamined);
+  for (std::size_t i = n; i > 0; i = any.from[i]) plan.starts.push_back(any.from[i]);
   std::reverse(plan.starts.begin(), plan.starts.end());
-  plan.lastDone_s = done[n];
+  plan.lastDone_s = any.done[n];
+  // Every plan done by the backward's end (or by the optimum, if later) predicts the same
+  // iteration; of those, the one with the fewest buckets, since each costs a launch and a hook.
+  const double deadline = std::max(plan.lastDone_s, timeline.backwardEnd_s);
+  plan.fewest = fewestBuckets(search, n, deadline * (1 + 1e-12), plan);
   return plan;
 }
 

@@ -26,6 +26,16 @@ nlohmann::json planJson(const NamedPlan& p, const PlanComparison& comparison) {
           {"buckets", buckets}};
 }
 
+namespace {
+
+// [from, up to] the caps that predict the optimum's iteration, or null when none on the grid does.
+nlohmann::json capsAsGood(const PlanComparison& c) {
+  if (!c.ddpCapReachesOptimum()) return nullptr;
+  return {c.ddpCap.asGoodFromBytes / 1048576.0, c.ddpCap.capBytes / 1048576.0};
+}
+
+}  // namespace
+
 nlohmann::json comparisonJson(const Timeline& timeline, const PlanComparison& c,
                               const PlanContext& context) {
   nlohmann::json out = {{"timeline",
@@ -42,6 +52,9 @@ nlohmann::json comparisonJson(const Timeline& timeline, const PlanComparison& c,
                         {"copy", context.copy},
                         {"ddp_bucket_cap_mb", c.ddpCap.capBytes / 1048576.0},
                         {"ddp_bucket_cap_iteration_us", c.ddpCap.iteration_s * 1e6},
+                        {"communication_hidden", c.communicationHidden},
+                        {"optimal_has_fewest_buckets", c.optimal.fewest},
+                        {"ddp_bucket_caps_as_good_mb", capsAsGood(c)},
                         {"optimal_candidates_examined", c.optimal.candidatesExamined}};
   for (const NamedPlan& p : c.plans) out["plans"].push_back(planJson(p, c));
   return out;

@@ -27,6 +27,24 @@ std::string planHeader(const plan::Timeline& recorded, const plan::Timeline& tim
                     formatMicros(timeline.forward_s), formatMicros(timeline.optimizerStep_s));
 }
 
+// The cap to pass to DDP, and when it reaches the optimum, every cap that does as well.
+std::string ddpCapLine(const plan::PlanComparison& c) {
+  std::string text = fmt::format(
+      "# DDP: pass bucket_cap_mb={} (predicted iteration {:.1f} us, {:.1f}% above the optimum)",
+      plan::capMiB(c.ddpCap.capBytes), c.ddpCap.iteration_s * 1e6,
+      100 * plan::aboveOptimum(c.ddpCap.iteration_s, c));
+  if (!c.ddpCapReachesOptimum() || c.ddpCap.asGoodFromBytes == c.ddpCap.capBytes) {
+    return text + "\n";
+  }
+  if (c.ddpCap.asGoodFromBytes <= plan::kDdpCapSearchMinBytes) {
+    return text + fmt::format("; any bucket_cap_mb up to {} is as good\n",
+                              plan::capMiB(c.ddpCap.capBytes));
+  }
+  return text + fmt::format("; any bucket_cap_mb from {} to {} is as good\n",
+                            plan::capMiB(c.ddpCap.asGoodFromBytes),
+                            plan::capMiB(c.ddpCap.capBytes));
+}
+
 }  // namespace
 
 std::string planTable(const plan::Timeline& recorded, const plan::Timeline& timeline,
@@ -43,11 +61,15 @@ std::string planTable(const plan::Timeline& recorded, const plan::Timeline& time
   }
   text += fmt::format("# optimal bucket starts (tensor indices in ready order): {}\n",
                       fmt::join(c.optimal.starts, ","));
-  return text + fmt::format(
-                    "# DDP: pass bucket_cap_mb={} (predicted iteration {:.1f} us, {:.1f}% above "
-                    "the optimum)\n",
-                    plan::capMiB(c.ddpCap.capBytes), c.ddpCap.iteration_s * 1e6,
-                    100 * plan::aboveOptimum(c.ddpCap.iteration_s, c));
+  if (c.communicationHidden) {
+    text += fmt::format(
+        "# communication is hidden: every plan whose last bucket is done by the backward's end "
+        "({:.1f} us) predicts the same iteration; {}\n",
+        timeline.backwardEnd_s * 1e6,
+        c.optimal.fewest ? "the optimum above has the fewest buckets of them"
+                         : "the search stopped before finding the fewest buckets among them");
+  }
+  return text + ddpCapLine(c);
 }
 
 }  // namespace ringlab::report

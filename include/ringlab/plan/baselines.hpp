@@ -48,14 +48,19 @@ std::vector<Bucket> singleBucket(const Timeline& timeline);
 std::vector<Bucket> mgwfbpBuckets(const Timeline& timeline, const BucketCost& cost);
 
 // The bucket_cap_mb to pass to DDP that comes closest to a target: every cap on a geometric grid
-// (ratio `step`) from `minCapBytes` to the total bytes is priced with ddpBuckets; the fastest wins,
-// and among equally fast caps the largest (the fewest buckets).
+// (ratio `step`) from `minCapBytes` to the total bytes is priced with ddpBuckets; the least
+// predicted iteration wins, and among equal iterations (communication hidden) the largest cap (the
+// fewest buckets).
+inline constexpr std::uint64_t kDdpCapSearchMinBytes = 16 << 10;
 struct DdpCapChoice {
   std::uint64_t capBytes = 0;
   double lastDone_s = 0;
   double iteration_s = 0;
+  // The smallest cap from which every cap on the grid up to capBytes predicts the same iteration:
+  // any of them is as good.
+  std::uint64_t asGoodFromBytes = 0;
 };
 DdpCapChoice bestDdpCap(const Timeline& timeline, const BucketCost& cost,
-                        std::uint64_t minCapBytes = 16 << 10, double step = 1.02);
+                        std::uint64_t minCapBytes = kDdpCapSearchMinBytes, double step = 1.02);
 
 }  // namespace ringlab::plan

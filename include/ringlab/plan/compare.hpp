@@ -35,7 +35,15 @@ struct PlanComparison {
   // In order: optimal, ddp-default, ddp-best-cap, horovod-default, per-tensor, single, mg-wfbp,
   // ddp-cap-<MiB> per extra cap, evaluated.
   std::vector<NamedPlan> plans;
+  // The optimum's last bucket is done by the backward's end: communication costs the iteration
+  // nothing, and every plan done by then ties with the optimum.
+  bool communicationHidden = false;
   const Prediction& best() const { return plans.front().prediction; }
+  // DDP's best cap predicts the optimum's iteration: then every cap from ddpCap.asGoodFromBytes
+  // to ddpCap.capBytes is as good as the optimum.
+  bool ddpCapReachesOptimum() const {
+    return sameIteration(ddpCap.iteration_s, best().iteration_s);
+  }
 };
 
 // Throws InvalidArgument for an invalid timeline or an out-of-range bucket start.

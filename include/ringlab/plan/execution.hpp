@@ -97,6 +97,9 @@ struct Prediction {
   double communication_s = 0;  // sum of bucket durations
 };
 
+// Two predicted iterations are the same plan's worth: equal within the rounding of the sums.
+bool sameIteration(double a_s, double b_s);
+
 // Prices `buckets` under the execution model. Throws InvalidArgument when a tensor index is out of
 // range, a bucket is empty, or the buckets do not hold every tensor exactly once.
 Prediction predict(const Timeline& timeline, const std::vector<Bucket>& buckets,
