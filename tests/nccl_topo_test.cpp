@@ -9,6 +9,7 @@
 
 #include "expect_error.hpp"
 #include "ringlab/core/file.hpp"
+#include "ringlab/gpu/from_nccl_topology.hpp"
 #include "ringlab/topo/nccl_xml.hpp"
 #include "ringlab/topo/placement.hpp"
 #include "ringlab/topo/ring_search.hpp"
@@ -20,9 +21,24 @@ using ringlab::test::expectInvalid;
 
 constexpr double kGB = 1e9;
 
-NcclImport load(const std::string& file, int nodes = 1) {
-  const std::string path = std::string(RINGLAB_TEST_DATA) + "/nccl_topo/" + file;
-  return importNcclTopology(readTextFile(path, "test"), file, nodes, 2e-6);
+std::string dataText(const std::string& file) {
+  return readTextFile(std::string(RINGLAB_TEST_DATA) + "/nccl_topo/" + file, "test");
+}
+
+NcclImport load(const std::string& file, int nodes = 1, NcclDriverFigures driver = {}) {
+  return importNcclTopology(dataText(file), file, nodes, 2e-6, driver);
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The ring AllReduce over the first p slots of node 0, as the search prices it: 2(p-1) steps of
+// one chunk (bytes / p) over the slowest link of the ring, plus each step's latency.
+double ringOverFirstSlots(const Topology& t, int p, double bytes) {
+  RingSearchOptions options;
+  options.bytes = bytes;
+  return searchRings(t, Placement::block(t, p), options).cost.time_s;
 }
 
 double linkBandwidth(const Topology& t, int from, int to) {
@@ -253,6 +269,145 @@ TEST(NcclTopoFiles, LowerBoundPricesGpuToNicLinksAsImported) {
   options.bytes = bytes;
   const RingSearchResult found = searchRings(in.topology, rr, options);
   EXPECT_LE(bound, found.cost.time_s * (1 + 1e-12));
+}
+
+// Azure NCv4 as azhpc-images shipped it in April 2023: 4 PCIe A100s, one per AMD domain, joined in
+// two NVLink pairs (0-1 and 2-3, 12 NVLinks each way), no NVSwitch. A ring over one pair runs over
+// its 12 x 20 GB/s = 240 GB/s; a ring over all four crosses the sockets over PCIe.
+TEST(NcclTopoFiles, NvlinkPairsAreDirectLinksARingOverOnePairRunsOver) {
+  const NcclImport in = load("azure_ncv4_nvlink_pairs-topo.xml");
+  const NcclImportSummary& s = in.summary;
+  EXPECT_EQ(s.fabric, "PCIe");
+  EXPECT_FALSE(s.linksLeftToDriver);
+  ASSERT_EQ(s.gpuLinks.size(), 2u);
+  EXPECT_EQ(s.gpuLinks[0].a, 0);
+  EXPECT_EQ(s.gpuLinks[0].b, 1);
+  EXPECT_EQ(s.gpuLinks[0].links, 12);
+  EXPECT_DOUBLE_EQ(s.gpuLinks[0].bandwidth_Bps, 240 * kGB);
+  EXPECT_EQ(s.gpuLinks[1].a, 2);
+  EXPECT_EQ(s.gpuLinks[1].b, 3);
+  EXPECT_TRUE(has(describeNcclImport(s), "NVLink joins only some GPUs: 0-1 12 NVLinks = 240 GB/s"));
+  const Node& n = in.topology.nodes()[0];
+  EXPECT_DOUBLE_EQ(linkBandwidth(in.topology, n.slots[0], n.slots[1]), 240 * kGB);
+  EXPECT_EQ(in.topology.linkBetween(n.slots[1], n.slots[2]), -1);
+  const double bytes = 256.0 * 1024 * 1024;
+  // 2 steps of bytes / 2 over the pair's 240 GB/s and its 1 us.
+  const double pair = 2 * (bytes / 2 / (240 * kGB) + 1e-6);
+  EXPECT_NEAR(ringOverFirstSlots(in.topology, 2, bytes), pair, pair * 1e-9);
+  // The same two GPUs through the fabric would take 12 GB/s (the file's link_width="0": x16 gen3).
+  EXPECT_GT(ringOverFirstSlots(in.topology, 4, bytes), 10 * pair);
+  const Placement pairOnly = Placement::block(in.topology, 2);
+  RingSearchOptions options;
+  options.bytes = bytes;
+  EXPECT_LE(ringLowerBound(in.topology, pairOnly, bytes, 1),
+            searchRings(in.topology, pairOnly, options).cost.time_s * (1 + 1e-12));
+
+  const gpu::GpuSystem g = gpu::systemFromNcclTopology(s, "ncv4.xml", "");
+  EXPECT_EQ(g.intra, gpu::IntraFabric::PCIe);
+  bool said = false;
+  for (const std::string& a : g.assumptions)
+    said = said || (has(a, "NVLink joins only GPUs 0-1 (12 links), 2-3 (12 links)") &&
+                    has(a, "intra=nvlink"));
+  EXPECT_TRUE(said);
+}
+
+// NVIDIA/nccl#2397's dump: two PCIe A100s on two Ice Lake sockets whose <gpu> list no <nvlink>
+// (NCCL asks NVML at run time), and one dual-port ConnectX (mlx5_0 port 1, mlx5_1 port 2, one PCI
+// device, x8 gen4: 12 GB/s). Priced over PCIe only with that said, or with the count given.
+TEST(NcclTopoFiles, GpuLinksLeftToTheDriverAreSaidAndCanBeGiven) {
+  const NcclImport pcie = load("nccl2397_a100pcie_dual_port_dump.xml");
+  EXPECT_TRUE(pcie.summary.linksLeftToDriver);
+  EXPECT_FALSE(pcie.summary.linksGiven);
+  EXPECT_EQ(pcie.summary.fabric, "PCIe");
+  EXPECT_DOUBLE_EQ(pcie.summary.intraBandwidth_Bps, 10 * kGB);  // Ice Lake: NCCL's Skylake 10
+  const std::string line = describeNcclImport(pcie.summary);
+  EXPECT_TRUE(has(line, "the file lists no <nvlink> (NCCL asks the driver")) << line;
+  EXPECT_TRUE(has(line, "priced over PCIe as if they had none")) << line;
+  // Each GPU sends through its own port: GPU 0 beside the NIC (12), GPU 1 across the sockets (10).
+  EXPECT_EQ(pcie.summary.nicsUsed, 2);
+  EXPECT_DOUBLE_EQ(pcie.summary.nicLinkBandwidth_Bps, 10 * kGB);
+
+  const NcclImport given = load("nccl2397_a100pcie_dual_port_dump.xml", 1, {12});
+  EXPECT_TRUE(given.summary.linksGiven);
+  EXPECT_EQ(given.summary.fabric, "NVSwitch");
+  EXPECT_DOUBLE_EQ(given.summary.intraBandwidth_Bps, 12 * 20 * kGB);  // 12 x sm 80's 20 GB/s
+  EXPECT_TRUE(has(describeNcclImport(given.summary), "12 NVLinks per GPU as given"));
+  const NcclImport none = load("nccl2397_a100pcie_dual_port_dump.xml", 1, {0});
+  EXPECT_EQ(none.summary.fabric, "PCIe");
+  EXPECT_FALSE(has(describeNcclImport(none.summary), "as if they had none"));
+  expectInvalid([] { load("hgx_h200_dump.xml", 1, {18}); },
+                {"hgx_h200_dump.xml", "lists its GPUs' links", "leaves them to the driver"});
+
+  // The GPU system refuses to guess the fabric, and takes it from the spec keys.
+  expectInvalid([&] { gpu::systemFromNcclTopology(pcie.summary, "a100.xml", ""); },
+                {"a100.xml", "lists no <nvlink>", "intra=pcie", "intra=nvswitch,nvlinks=18"});
+  const gpu::GpuSystem g = gpu::systemFromNcclTopology(pcie.summary, "a100.xml", "intra=pcie");
+  EXPECT_EQ(g.intra, gpu::IntraFabric::PCIe);
+  const gpu::GpuSystem nv =
+      gpu::systemFromNcclTopology(pcie.summary, "a100.xml", "intra=nvswitch,nvlinks=12");
+  EXPECT_EQ(nv.intra, gpu::IntraFabric::NVSwitch);
+  EXPECT_DOUBLE_EQ(nv.intraBandwidth_Bps(), 12 * 20 * kGB);
+}
+
+// ROCm/rccl#1185's RCCL dump (version 2): 8 GPUs (class 0x038000) with no <xgmi>, two dual-port
+// ConnectX-6 (one beside GPU 3, one beside GPU 6) and a dual-port 10 Gb/s NIC on a socket without
+// GPUs. The ports no GPU sends through stay out of the NIC figures: GPU-NIC is the 24 GB/s of the
+// x16 gen4 path, not the unused NIC's 6 GB/s (x8 gen3), and the network speed is 200 Gb/s.
+TEST(NcclTopoFiles, DualPortNicsAndUnusedNicsDoNotSetTheNicFigures) {
+  const NcclImport in = load("rccl1185_dcu_dual_port_dump.xml");
+  const NcclImportSummary& s = in.summary;
+  EXPECT_TRUE(s.rccl);
+  EXPECT_EQ(s.gpus, 8);
+  EXPECT_EQ(s.sm, 0);  // an AMD file's sm is not a compute capability
+  EXPECT_EQ(s.nics, 6);
+  EXPECT_EQ(s.nicsUsed, 4);
+  EXPECT_DOUBLE_EQ(s.nicLinkBandwidth_Bps, 24 * kGB);
+  EXPECT_DOUBLE_EQ(s.nicSpeed_Bps, 25 * kGB);
+  const std::string line = describeNcclImport(s);
+  EXPECT_TRUE(has(line, "6 NICs (4 used by the GPUs)")) << line;
+  EXPECT_TRUE(has(line, "GPU-NIC 24 GB/s")) << line;
+  EXPECT_TRUE(has(line, "the file lists no <xgmi> (RCCL asks the driver")) << line;
+  // Both ports of the NIC beside GPU 3 (mlx5_0, mlx5_1) carry the same x16 gen4 path.
+  const Node& n = in.topology.nodes()[0];
+  for (int k = 0; k < 2; ++k)
+    EXPECT_DOUBLE_EQ(linkBandwidth(in.topology, n.slots[3], n.nics[k]), 24 * kGB);
+
+  const gpu::GpuSystem g = gpu::systemFromNcclTopology(s, "dcu.xml", "intra=pcie");
+  EXPECT_EQ(g.nicsPerNode, 4);
+  EXPECT_DOUBLE_EQ(g.nicBandwidth_Bps, 25 * kGB);
+  expectInvalid([&] { gpu::systemFromNcclTopology(s, "dcu.xml", ""); },
+                {"lists no <xgmi>", "RCCL", "intra=xgmi"});
+}
+
+// RCCL's MI300X model (ROCm/rccl tools/topo_expl/models/topo_8p_940.xml, version 2): 8 gfx942
+// GPUs each with one xGMI link to each of the 7 others, RCCL's 48 GB/s per link: 7 x 48 = 336.
+// Relabelled as version 1, the links are still read.
+TEST(NcclTopoFiles, RcclXgmiMeshAtRcclsFigure) {
+  for (const char* version : {"2", "1"}) {
+    std::string text = dataText("rccl_topo_8p_940.xml");
+    text.replace(text.find("<system version=\"2\">"), 20,
+                 std::string("<system version=\"") + version + "\">");
+    const NcclImport in = importNcclTopology(text, "mi300x.xml", 1, 2e-6);
+    const NcclImportSummary& s = in.summary;
+    EXPECT_TRUE(s.rccl) << version;
+    EXPECT_EQ(s.gcn, "gfx942");
+    EXPECT_EQ(s.fabric, "xGMI") << version;
+    EXPECT_EQ(s.nvlinksPerGpu, 7);
+    EXPECT_DOUBLE_EQ(s.nvlinkBandwidth_Bps, 48 * kGB);
+    EXPECT_DOUBLE_EQ(s.intraBandwidth_Bps, 336 * kGB) << version;
+    EXPECT_TRUE(has(describeNcclImport(s), "RCCL topology (dump form): 8 GPUs gcn gfx942"));
+    EXPECT_TRUE(has(describeNcclImport(s), "xGMI fabric 7 xGMI links x 48 GB/s = 336 GB/s"));
+    const gpu::GpuSystem g = gpu::systemFromNcclTopology(s, "mi300x.xml", "");
+    EXPECT_EQ(g.intra, gpu::IntraFabric::XGMI);
+    EXPECT_EQ(g.nvlinks, 7);
+    EXPECT_DOUBLE_EQ(g.intraBandwidth_Bps(), 336 * kGB);
+  }
+  // The older numeric gcn ("940", topo_4p_940.xml): 3 links x 48 GB/s.
+  EXPECT_DOUBLE_EQ(load("rccl_topo_4p_940.xml").summary.intraBandwidth_Bps, 144 * kGB);
+  std::string v3 = dataText("rccl_topo_4p_940.xml");
+  v3.replace(v3.find("version=\"2\""), 11, "version=\"3\"");
+  expectInvalid([&] { importNcclTopology(v3, "v3.xml", 1, 0); },
+                {"v3.xml", "version 3", "NCCL's version 1 and RCCL's version 2"});
 }
 
 // A slot with two NICs sends through one: the bound is that link's, not the sum of both.

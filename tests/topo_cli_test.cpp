@@ -224,6 +224,38 @@ TEST(TopoCli, TopoFileReadsNcclTopologyFiles) {
               {"aws_g5.48xl-topo.xml", "no GPU", "<pci> without a class"});
 }
 
+// What NCCL leaves to the driver is said, and --nccl-links gives it; NVLink pairs price a ring
+// over one pair at NVLink speed (sim: 12 x 20 GB/s, algbw 240 at p = 2); RCCL's <xgmi> are read.
+TEST(TopoCli, NcclFilesLeavingLinksToTheDriverPairsAndRcclXgmi) {
+  const std::string data = std::string(RINGLAB_TEST_DATA) + "/nccl_topo/";
+  const std::string a100 = data + "nccl2397_a100pcie_dual_port_dump.xml";
+  const CliResult left = ringlab({"topo", "show", "--nccl-topo", a100});
+  ASSERT_EQ(left.status, 0) << left.err;
+  EXPECT_NE(left.out.find("the file lists no <nvlink> (NCCL asks the driver"), std::string::npos)
+      << left.out;
+  const CliResult given = ringlab({"topo", "show", "--nccl-topo", a100, "--nccl-links", "12"});
+  ASSERT_EQ(given.status, 0) << given.err;
+  EXPECT_NE(given.out.find("NVSwitch fabric 12 NVLinks x 20 GB/s = 240 GB/s per GPU"),
+            std::string::npos)
+      << given.out;
+  expectError({"topo", "show", "--nccl-topo", data + "hgx_h200_dump.xml", "--nccl-links", "18"},
+              {"hgx_h200_dump.xml", "lists its GPUs' links"});
+
+  const CliResult pair = ringlab({"sim", "--nccl-topo", data + "azure_ncv4_nvlink_pairs-topo.xml",
+                                  "-p", "2", "-b", "256M", "-e", "256M"});
+  ASSERT_EQ(pair.status, 0) << pair.err;
+  EXPECT_NE(pair.out.find("NVLink joins only some GPUs: 0-1 12 NVLinks = 240 GB/s"),
+            std::string::npos)
+      << pair.out;
+  EXPECT_NE(pair.out.find("239.57  239.57"), std::string::npos) << pair.out;
+
+  const CliResult mi300 = ringlab({"topo", "show", "--nccl-topo", data + "rccl_topo_8p_940.xml"});
+  ASSERT_EQ(mi300.status, 0) << mi300.err;
+  EXPECT_NE(mi300.out.find("xGMI fabric 7 xGMI links x 48 GB/s = 336 GB/s per GPU"),
+            std::string::npos)
+      << mi300.out;
+}
+
 TEST(TopoCli, DetectWritesALoadableTopologyOfThisMachine) {
   const std::string file = tempFile("detected.json", "");
   const CliResult r = ringlab({"topo", "detect", "--slots", "cores", "--json", file});

@@ -221,9 +221,9 @@ TEST(NcclXml, ImportsGpusNvlinkAndNearestNics) {
 
 TEST(NcclXml, RefusesUnknownVersionsAndMalformedInput) {
   std::string other = kNcclDump;
-  other.replace(other.find("version=\"1\">"), 12, "version=\"2\">");
+  other.replace(other.find("version=\"1\">"), 12, "version=\"3\">");
   expectInvalid([&] { parseNcclTopologyXml(other, "dump.xml", 1, 0); },
-                {"dump.xml", "version 2", "not supported"});
+                {"dump.xml", "version 3", "not supported"});
   expectInvalid([] { parseNcclTopologyXml("<graphs version=\"1\"/>", "g.xml", 1, 0); },
                 {"g.xml", "<system>"});
   expectInvalid(

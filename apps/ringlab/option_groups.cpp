@@ -242,6 +242,10 @@ void TopologyOptions::add(CLI::App& app, bool withRanks) {
   ncclOption->excludes(topoOption)->excludes(fileOption);
   app.add_option("--nccl-nodes", ncclNodes, "NCCL topology XML: copies of that node, on one switch")
       ->check(CLI::Range(1, io::kMaxTopoRanks));
+  app.add_option("--nccl-links", ncclDriver.linksPerGpu,
+                 "NCCL topology XML whose GPUs list no NVLink (xGMI) link, left to the driver: "
+                 "the links per GPU it has (to NVSwitches; RCCL: xGMI), 0 for none")
+      ->check(CLI::Range(0, 64));
   app.add_option(
       "--placement", placement,
       "where ranks sit: block, round-robin (rr), or one node name per rank: n0,n1,n0,n1");

@@ -27,12 +27,12 @@ topo::Topology readTopology(const TopologySource& s) {
     const std::string text = readTextFile(s.file, "--topo-file", kTopologyInput);
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '<')
-      return topo::parseNcclTopologyXml(text, s.file, s.ncclNodes, 2e-6);
+      return topo::parseNcclTopologyXml(text, s.file, s.ncclNodes, 2e-6, s.ncclDriver);
     return topo::parseTopologyJson(text, s.file);
   }
   if (!s.ncclFile.empty()) {
     return topo::parseNcclTopologyXml(readTextFile(s.ncclFile, "--nccl-topo", kNcclTopologyInput),
-                                      s.ncclFile, s.ncclNodes, 2e-6);
+                                      s.ncclFile, s.ncclNodes, 2e-6, s.ncclDriver);
   }
   throwInvalid("give a topology: --topo nodes=N,ranks=R,..., --topo-file FILE or --nccl-topo FILE");
 }

@@ -146,6 +146,20 @@ void readNode(const Reader& r, Topology& t, const json& n, std::size_t i) {
   }
 }
 
+// A link between two slots of one node (an NVLink pair) or a network link.
+void addLink(Topology& t, const std::string& a, const std::string& b, const LinkSpec& spec) {
+  const int va = t.findVertex(a), vb = t.findVertex(b);
+  const auto slotOf = [&](int v) {
+    if (v < 0 || t.vertices()[v].kind != VertexKind::Slot) return -1;
+    const auto& slots = t.nodes()[t.vertices()[v].node].slots;
+    return static_cast<int>(std::find(slots.begin(), slots.end(), v) - slots.begin());
+  };
+  if (slotOf(va) < 0 || slotOf(vb) < 0) return t.addNetworkLink(a, b, spec);
+  if (t.vertices()[va].node != t.vertices()[vb].node)
+    throwInvalid("link " + a + " - " + b + ": slots are joined directly only within a node");
+  t.addSlotLink(t.vertices()[va].node, slotOf(va), slotOf(vb), spec);
+}
+
 }  // namespace
 
 Topology parseTopologyJson(const std::string& text, const std::string& source) {
@@ -188,8 +202,7 @@ Topology parseTopologyJson(const std::string& text, const std::string& source) {
         r.fail(where, "'between' must name exactly two elements");
       const std::string a = r.text(ends[0], where), b = r.text(ends[1], where);
       where += " (" + a + " - " + b + ")";
-      r.build(where,
-              [&] { t.addNetworkLink(a, b, r.linkSpec(links[i], "link " + a + " - " + b)); });
+      r.build(where, [&] { addLink(t, a, b, r.linkSpec(links[i], "link " + a + " - " + b)); });
     }
   }
   t.finish();
@@ -232,7 +245,8 @@ std::string topologyToJson(const Topology& t) {
     const VertexKind a = t.vertices()[l.from].kind, b = t.vertices()[l.to].kind;
     const bool network = (a == VertexKind::Nic || a == VertexKind::Switch) &&
                          (b == VertexKind::Nic || b == VertexKind::Switch);
-    if (!network || l.from > l.to) continue;  // one entry per physical link
+    const bool slotLink = a == VertexKind::Slot && b == VertexKind::Slot;
+    if (!(network || slotLink) || l.from > l.to) continue;  // one entry per physical link
     links.push_back({{"between", {t.vertices()[l.from].name, t.vertices()[l.to].name}},
                      {"bandwidth", bandwidthText(l.bandwidth_Bps)},
                      {"latency", latencyText(l.latency_s)}});

@@ -70,6 +70,14 @@ double ncclNvlinkBandwidth(int sm) {
   return 20.0 * kGB;                 // NCCL's fallback: SM80_NVLINK_BW
 }
 
+double rcclXgmiBandwidth(const std::string& gcn) {
+  // Older RCCL writes the architecture as a number (910 for gfx90a), newer as its name.
+  const std::string arch = gcn.compare(0, 3, "gfx") == 0 ? gcn.substr(3) : gcn;
+  if (arch == "90a" || arch == "910") return 36.0 * kGB;  // MI200_XGMI_WIDTH
+  if (arch.compare(0, 2, "94") == 0) return 48.0 * kGB;   // GFX94X_XGMI_WIDTH
+  return 24.0 * kGB;                                      // VEGA_XGMI_WIDTH
+}
+
 double ncclPciBandwidth(const std::string& linkSpeed, int linkWidth) {
   // kvDictPciGen, in 100 Mb/s per lane; the first entry that prefixes the string wins.
   static const struct {

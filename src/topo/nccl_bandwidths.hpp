@@ -13,6 +13,12 @@ namespace ringlab::topo {
 // and 8x except 12 for sm 86, 20.6 for 9x, 40.1 for 10x and later; below 60, NCCL's SM80 figure.
 double ncclNvlinkBandwidth(int sm);
 
+// One xGMI link of an AMD GPU whose RCCL topology file gives `gcn` ("gfx942", or the older
+// numeric "940", "910"): 36 GB/s for MI200 (gfx90a, "910"), 48 for gfx94x, 24 (Vega) otherwise.
+// Source: RCCL (github.com/ROCm/rccl at 0cbce2a7, 2024-10), src/graph/topo.h, ncclTopoXGMISpeed
+// and *_XGMI_WIDTH.
+double rcclXgmiBandwidth(const std::string& gcn);
+
 // A PCIe link from sysfs's strings: NCCL's per-lane rate for link_speed ("16.0 GT/s PCIe",
 // "16 GT/s": 120 x 100 Mb/s; unknown or empty: 60) times link_width (0 counts as 16), / 80.
 double ncclPciBandwidth(const std::string& linkSpeed, int linkWidth);

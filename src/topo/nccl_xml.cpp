@@ -24,7 +24,7 @@ struct Gpu {
   const XmlElement* pci = nullptr;
   std::int64_t bus = 0;
   double dev = 0;
-  int sm = 0;  // 0: not in the file
+  int sm = 0;  // 0: not in the file (or an AMD GPU, whose sm is not a compute capability)
   int nvswitchLinks = 0;
   std::vector<int> peers;  // GPUs joined by NVLink, one entry per link
 };
@@ -49,6 +49,11 @@ std::int64_t busId(const std::string& text) {
 
 bool startsWith(const std::string* s, const char* prefix) {
   return s && s->compare(0, std::char_traits<char>::length(prefix), prefix) == 0;
+}
+
+// NCCL's and RCCL's kvDictPciClass: 0x03... (display) and, in RCCL, 0x120000 (accelerator).
+bool gpuClass(const std::string* pciClass) {
+  return startsWith(pciClass, "0x03") || startsWith(pciClass, "0x120000");
 }
 
 bool hasDescendant(const XmlElement* e, const std::string& name) {
@@ -84,8 +89,8 @@ const XmlElement* cpuAbove(const XmlElement* e) {
 
 class Importer {
  public:
-  Importer(const std::string& text, std::string source)
-      : source_(std::move(source)), doc_(parseXml(text, source_)) {}
+  Importer(const std::string& text, std::string source, const NcclDriverFigures& driver)
+      : source_(std::move(source)), doc_(parseXml(text, source_)), driver_(driver) {}
 
   NcclImport run(int nodes, double networkLatency_s);
 
@@ -99,10 +104,14 @@ class Importer {
   double number(const XmlElement* e, const char* key) const {
     return parseNumber(attribute(e, key), source_ + ": <" + e->name + "> " + key);
   }
-  const XmlElement* system() const;
+  const XmlElement* system();
   void readGpus(const XmlElement* system);
   void readNics(const XmlElement* system);
-  void readNvlinks();
+  void readGpuLinks();
+  void applyDriverFigures();
+  double linkBandwidth(const Gpu& g) const;
+  std::vector<NcclGpuLink> partialLinks() const;
+  void noteAssumptions(NcclImportSummary& s) const;
   double pciLink(const XmlElement* pci) const;
   double pciBelow(const XmlElement* from, const XmlElement* ancestor) const;
   NcclCpu cpuOf(const XmlElement* e) const;
@@ -114,6 +123,10 @@ class Importer {
 
   std::string source_;
   std::unique_ptr<XmlElement> doc_;
+  NcclDriverFigures driver_;
+  bool rccl_ = false;
+  std::string gcn_;
+  int linkElements_ = 0;  // <nvlink> and <xgmi> elements, counted or not
   std::vector<const XmlElement*> cpus_;
   std::vector<Gpu> gpus_;
   std::vector<Nic> nics_;
@@ -123,13 +136,20 @@ class Importer {
   bool assumedNicSpeed_ = false;
 };
 
-const XmlElement* Importer::system() const {
+const XmlElement* Importer::system() {
   if (doc_->children.size() != 1 || doc_->children[0]->name != "system")
     fail("not an NCCL topology file: the document element must be <system>");
   const XmlElement* s = doc_->children[0].get();
   const std::string& version = attribute(s, "version");
-  if (version != "1")
-    fail("NCCL topology XML version " + version + " is not supported (this ringlab reads 1)");
+  if (version != "1" && version != "2") {
+    fail("topology XML version " + version +
+         " is not supported (this ringlab reads NCCL's version 1 and RCCL's version 2)");
+  }
+  // RCCL writes version 2 and its GPU links as <xgmi>; either marks AMD GPUs, whatever the
+  // version says (a relabelled file keeps its xGMI links).
+  std::vector<const XmlElement*> xgmi;
+  collect(s, "xgmi", xgmi);
+  rccl_ = version == "2" || !xgmi.empty();
   return s;
 }
 
@@ -141,7 +161,12 @@ void Importer::readGpus(const XmlElement* system) {
     Gpu g;
     g.element = e;
     g.dev = number(e, "dev");
-    g.sm = static_cast<int>(number(e, "sm"));
+    if (rccl_) {
+      const std::string* gcn = e->find("gcn");
+      if (gcn && gcn_.empty()) gcn_ = *gcn;
+    } else {
+      g.sm = static_cast<int>(number(e, "sm"));
+    }
     if (!e->parent || e->parent->name != "pci")
       fail("<gpu dev=\"" + attribute(e, "dev") + "\"> is not inside a <pci>");
     g.pci = e->parent;
@@ -155,7 +180,7 @@ void Importer::readGpus(const XmlElement* system) {
   std::vector<Gpu> byPci;
   for (const XmlElement* p : pcis) {
     if (!p->find("class")) ++unclassified_;
-    if (!startsWith(p->find("class"), "0x03") || hasDescendant(p, "gpu")) continue;
+    if (!gpuClass(p->find("class")) || hasDescendant(p, "gpu")) continue;
     Gpu g;
     g.element = g.pci = p;
     g.bus = busId(attribute(p, "busid"));
@@ -165,7 +190,7 @@ void Importer::readGpus(const XmlElement* system) {
                    [](const Gpu& a, const Gpu& b) { return a.bus < b.bus; });
   gpus_.insert(gpus_.end(), byPci.begin(), byPci.end());
   if (gpus_.empty()) {
-    fail("no GPU: no <gpu> element and no <pci> of a GPU class (0x03...)" +
+    fail("no GPU: no <gpu> element and no <pci> of a GPU class (0x03..., 0x120000)" +
          (unclassified_ > 0 ? ", and " + std::to_string(unclassified_) +
                                   " <pci> without a class (NCCL fills those in from the machine "
                                   "it runs on; ringlab cannot)"
@@ -203,18 +228,20 @@ void Importer::readNics(const XmlElement* system) {
   }
 }
 
-// As NCCL's ncclTopoAddNvLinks: a GPU-class target is that GPU, if the file holds it and it is
-// not this one; a CPU-class target (0x068001) is the CPU; any other target is the NVSwitch.
-void Importer::readNvlinks() {
+// As NCCL's ncclTopoAddNvLinks (RCCL's ncclTopoAddXGMI): a GPU-class target is that GPU, if the
+// file holds it and it is not this one; a CPU-class target (0x068001) is the CPU; any other target
+// is the NVSwitch.
+void Importer::readGpuLinks() {
   std::map<std::int64_t, int> byBus;
   for (std::size_t i = 0; i < gpus_.size(); ++i) byBus[gpus_[i].bus] = static_cast<int>(i);
   for (std::size_t i = 0; i < gpus_.size(); ++i) {
     Gpu& g = gpus_[i];
     for (const auto& c : g.element->children) {
-      if (c->name != "nvlink") continue;
+      if (c->name != "nvlink" && c->name != "xgmi") continue;
+      ++linkElements_;
       const int count = static_cast<int>(number(c.get(), "count"));
       const std::string& tclass = attribute(c.get(), "tclass");
-      if (startsWith(&tclass, "0x03")) {
+      if (gpuClass(&tclass)) {
         const auto peer = byBus.find(busId(attribute(c.get(), "target")));
         if (peer == byBus.end() || peer->second == static_cast<int>(i)) {
           ignoredNvlinks_ += count;
@@ -228,6 +255,50 @@ void Importer::readNvlinks() {
       }
     }
   }
+}
+
+// The user's count for links the file leaves to the driver: NVLinks to NVSwitches (NCCL's NVML
+// query finds them so on every NVLink system it runs on, bar bridged pairs), or RCCL's xGMI links
+// to the other GPUs, which join all of them.
+void Importer::applyDriverFigures() {
+  if (driver_.linksPerGpu < 0) return;
+  if (linkElements_ > 0) {
+    fail("the file lists its GPUs' links (" + std::to_string(linkElements_) +
+         " <nvlink>/<xgmi> elements): a GPU link count applies only to a file that leaves them to "
+         "the driver");
+  }
+  for (std::size_t i = 0; i < gpus_.size() && driver_.linksPerGpu > 0 && gpus_.size() > 1; ++i) {
+    if (!rccl_) {
+      gpus_[i].nvswitchLinks = driver_.linksPerGpu;
+      continue;
+    }
+    // Spread the count over the other GPUs; the star model sums them per GPU either way.
+    for (int k = 0; k < driver_.linksPerGpu; ++k)
+      gpus_[i].peers.push_back(static_cast<int>((i + 1 + k % (gpus_.size() - 1)) % gpus_.size()));
+  }
+}
+
+double Importer::linkBandwidth(const Gpu& g) const {
+  return rccl_ ? rcclXgmiBandwidth(gcn_) : ncclNvlinkBandwidth(g.sm);
+}
+
+// GPU pairs joined by links each way (NCCL adds one direction per listed link; a pair listed one
+// way only would reach back over PCIe, so it counts the fewer).
+std::vector<NcclGpuLink> Importer::partialLinks() const {
+  std::vector<NcclGpuLink> out;
+  for (std::size_t a = 0; a < gpus_.size(); ++a) {
+    for (std::size_t b = a + 1; b < gpus_.size(); ++b) {
+      const auto count = [&](std::size_t from, std::size_t to) {
+        return static_cast<int>(
+            std::count(gpus_[from].peers.begin(), gpus_[from].peers.end(), static_cast<int>(to)));
+      };
+      const int links = std::min(count(a, b), count(b, a));
+      if (links == 0) continue;
+      const double bw = links * std::min(linkBandwidth(gpus_[a]), linkBandwidth(gpus_[b]));
+      out.push_back({static_cast<int>(a), static_cast<int>(b), links, bw});
+    }
+  }
+  return out;
 }
 
 double Importer::pciLink(const XmlElement* pci) const {
@@ -290,26 +361,28 @@ bool Importer::nvlinkGroupJoinsAll() const {
 double Importer::fabric(NcclImportSummary& s) const {
   s.nvswitch =
       std::any_of(gpus_.begin(), gpus_.end(), [](const Gpu& g) { return g.nvswitchLinks > 0; });
-  const bool nvlink = !s.nvswitch && nvlinkGroupJoinsAll();
-  s.fabric = s.nvswitch ? "NVSwitch" : nvlink ? "NVLink" : "PCIe";
+  const bool joined = !s.nvswitch && nvlinkGroupJoinsAll();
+  s.fabric = s.nvswitch ? "NVSwitch" : !joined ? "PCIe" : rccl_ ? "xGMI" : "NVLink";
   double intra = kUnlimited;
   s.nvlinksPerGpu = std::numeric_limits<int>::max();
   for (const Gpu& g : gpus_) {
     const int links = g.nvswitchLinks + static_cast<int>(g.peers.size());
     s.nvlinksPerGpu = std::min(s.nvlinksPerGpu, links);
     const int counted = s.nvswitch ? g.nvswitchLinks : static_cast<int>(g.peers.size());
-    double bw = counted * ncclNvlinkBandwidth(g.sm);
+    double bw = counted * linkBandwidth(g);
     if (s.fabric == "PCIe" || bw == 0) bw = pciBelow(g.pci, nullptr);
     intra = std::min(intra, bw);
   }
   if (s.fabric == "PCIe") {
+    s.gpuLinks = partialLinks();
     std::vector<const XmlElement*> used;
     for (const Gpu& g : gpus_) used.push_back(cpuAbove(g.pci));
     std::sort(used.begin(), used.end());
     if (std::unique(used.begin(), used.end()) - used.begin() > 1)
       intra = std::min(intra, interCpu());
   }
-  if (s.nvlinksPerGpu > 0) s.nvlinkBandwidth_Bps = ncclNvlinkBandwidth(s.sm);
+  s.linkFigure_Bps = rccl_ ? rcclXgmiBandwidth(gcn_) : ncclNvlinkBandwidth(s.sm);
+  if (s.nvlinksPerGpu > 0 || !s.gpuLinks.empty()) s.nvlinkBandwidth_Bps = s.linkFigure_Bps;
   return std::isfinite(intra) ? intra : 5000e9;
 }
 
@@ -322,9 +395,11 @@ int mirrorBits(int val, int pow2) {
 }
 
 // Per GPU the NIC it sends through, and per NIC the bandwidth of the GPU-to-NIC link (the slowest
-// of the GPUs sending through it, else of all). A GPU's local NICs are the nearest in the tree
-// (deepest common ancestor); among them it takes the one NCCL's ncclTopoGetLocalNet gives
-// channel 0: dev % (GPUs sharing them), bit-mirrored when the NICs are a power of two.
+// of the GPUs sending through it; for a NIC none sends through, its nearest GPU's: the second
+// port of a dual-port NIC is the same PCI device as the first, not the far side of the node). A
+// GPU's local NICs are the nearest in the tree (deepest common ancestor); among them it takes the
+// one NCCL's ncclTopoGetLocalNet gives channel 0: dev % (GPUs sharing them), bit-mirrored when the
+// NICs are a power of two.
 std::vector<int> Importer::nearestNics(std::vector<double>& nicLink) const {
   const std::size_t G = gpus_.size(), N = nics_.size();
   std::vector<std::vector<int>> local(G);
@@ -356,10 +431,35 @@ std::vector<int> Importer::nearestNics(std::vector<double>& nicLink) const {
   for (std::size_t k = 0; k < N; ++k) {
     for (std::size_t g = 0; g < G; ++g)
       if (chosen[g] == static_cast<int>(k)) nicLink[k] = std::min(nicLink[k], path[g][k]);
-    if (!std::isfinite(nicLink[k]))
-      for (std::size_t g = 0; g < G; ++g) nicLink[k] = std::min(nicLink[k], path[g][k]);
+    if (std::isfinite(nicLink[k])) continue;
+    nicLink[k] = 0;
+    for (std::size_t g = 0; g < G; ++g) nicLink[k] = std::max(nicLink[k], path[g][k]);
   }
   return chosen;
+}
+
+// What the file leaves out and how it was priced, one sentence each.
+void Importer::noteAssumptions(NcclImportSummary& s) const {
+  const std::string element = rccl_ ? "<xgmi>" : "<nvlink>";
+  const std::string links = rccl_ ? "xGMI links" : "NVLinks";
+  if (s.linksLeftToDriver && !s.linksGiven) {
+    s.assumptions.push_back("the file lists no " + element + " (" + (rccl_ ? "RCCL" : "NCCL") +
+                            " asks the driver for the GPUs' " + links +
+                            " at run time): priced over PCIe as if they had none; give the " +
+                            links + " per GPU if they have them");
+  } else if (s.linksGiven) {
+    s.assumptions.push_back(std::to_string(driver_.linksPerGpu) + " " + links +
+                            " per GPU as given (the file leaves them to the driver)" +
+                            (s.sm == 0 && !rccl_ && driver_.linksPerGpu > 0
+                                 ? ", each at NCCL's sm 80 figure (the file names no GPU model)"
+                                 : ""));
+  }
+  if (rccl_ && gcn_.empty() && s.nvlinkBandwidth_Bps > 0)
+    s.assumptions.push_back("no gcn in the file: RCCL's Vega xGMI figure, 24 GB/s");
+  if (assumedNicSpeed_)
+    s.assumptions.push_back("NIC speed not in the file: NCCL's NET_BW, 12 GB/s");
+  if (cpuNvlinks_ > 0)
+    s.assumptions.push_back(std::to_string(cpuNvlinks_) + " NVLinks to the CPU not modelled");
 }
 
 NcclImport Importer::run(int nodes, double networkLatency_s) {
@@ -367,33 +467,36 @@ NcclImport Importer::run(int nodes, double networkLatency_s) {
   collect(sys, "cpu", cpus_);
   readGpus(sys);
   readNics(sys);
-  readNvlinks();
+  readGpuLinks();
+  applyDriverFigures();
   NcclImportSummary s;
   const bool dump = gpus_.front().element->name == "gpu";
   s.format = dump ? "dump form" : "pci form";
+  s.rccl = rccl_;
+  s.gcn = gcn_;
+  s.linkName = rccl_ ? "xGMI" : "NVLink";
   s.gpus = static_cast<int>(gpus_.size());
   s.nics = static_cast<int>(nics_.size());
   s.sockets = static_cast<int>(cpus_.size());
   s.sm = std::numeric_limits<int>::max();
   for (const Gpu& g : gpus_) s.sm = std::min(s.sm, g.sm);
   s.ignoredNvlinks = ignoredNvlinks_;
+  s.linksLeftToDriver = linkElements_ == 0;
+  s.linksGiven = s.linksLeftToDriver && driver_.linksPerGpu >= 0;
   s.intraBandwidth_Bps = fabric(s);
   if (!cpus_.empty()) s.cpuKind = ncclCpuKind(cpuOf(cpus_.front()));
   if (cpus_.size() > 1) s.interSocketBandwidth_Bps = interCpu();
-  if (s.sm == 0)
-    s.assumptions.push_back(
-        "no <gpu> (NCCL reads the GPU model and NVLinks from the driver): "
-        "PCIe fabric");
-  if (assumedNicSpeed_)
-    s.assumptions.push_back("NIC speed not in the file: NCCL's NET_BW, 12 GB/s");
-  if (cpuNvlinks_ > 0)
-    s.assumptions.push_back(std::to_string(cpuNvlinks_) + " NVLinks to the CPU not modelled");
+  noteAssumptions(s);
   std::vector<double> nicLink;
   const std::vector<int> chosen = nearestNics(nicLink);
-  if (!nics_.empty()) s.nicLinkBandwidth_Bps = *std::min_element(nicLink.begin(), nicLink.end());
-  for (const Nic& nic : nics_) {
+  // The NIC figures are those of the NICs the GPUs send through: an unused port or NIC neither
+  // slows nor speeds a ring.
+  for (std::size_t k = 0; k < nics_.size(); ++k) {
+    if (std::find(chosen.begin(), chosen.end(), static_cast<int>(k)) == chosen.end()) continue;
+    const bool first = s.nicsUsed++ == 0;
+    s.nicLinkBandwidth_Bps = first ? nicLink[k] : std::min(s.nicLinkBandwidth_Bps, nicLink[k]);
     s.nicSpeed_Bps =
-        s.nicSpeed_Bps == 0 ? nic.bandwidth_Bps : std::min(s.nicSpeed_Bps, nic.bandwidth_Bps);
+        first ? nics_[k].bandwidth_Bps : std::min(s.nicSpeed_Bps, nics_[k].bandwidth_Bps);
   }
   s.nicSpeedKnown = !nics_.empty() && !assumedNicSpeed_;
 
@@ -402,6 +505,8 @@ NcclImport Importer::run(int nodes, double networkLatency_s) {
   for (int n = 0; n < nodes; ++n) {
     const std::string name = "n" + std::to_string(n);
     const int node = t.addNode(name, s.gpus, {s.intraBandwidth_Bps, 1e-6, 0});
+    for (const NcclGpuLink& l : s.gpuLinks)
+      t.addSlotLink(node, l.a, l.b, {l.bandwidth_Bps, 1e-6, 0});
     for (std::size_t k = 0; k < nics_.size(); ++k) {
       const int nic = t.addNic(node, name + "." + nics_[k].name, {nicLink[k], 1e-6, 0});
       if (sw >= 0) t.addNetworkLink(nic, sw, {nics_[k].bandwidth_Bps, networkLatency_s, 0});
@@ -416,33 +521,48 @@ NcclImport Importer::run(int nodes, double networkLatency_s) {
 }  // namespace
 
 NcclImport importNcclTopology(const std::string& text, const std::string& source, int nodes,
-                              double networkLatency_s) {
+                              double networkLatency_s, const NcclDriverFigures& driver) {
   if (nodes < 1)
     throwInvalid("NCCL topology import for " + std::to_string(nodes) + " nodes: must be >= 1");
-  return Importer(text, source).run(nodes, networkLatency_s);
+  if (driver.linksPerGpu > 64) {
+    throwInvalid("NCCL topology import: " + std::to_string(driver.linksPerGpu) +
+                 " GPU links per GPU: must be 0 to 64");
+  }
+  return Importer(text, source, driver).run(nodes, networkLatency_s);
 }
 
 Topology parseNcclTopologyXml(const std::string& text, const std::string& source, int nodes,
-                              double networkLatency_s) {
-  return importNcclTopology(text, source, nodes, networkLatency_s).topology;
+                              double networkLatency_s, const NcclDriverFigures& driver) {
+  return importNcclTopology(text, source, nodes, networkLatency_s, driver).topology;
 }
 
 std::string describeNcclImport(const NcclImportSummary& s) {
   const auto gb = [](double bw) { return formatNumber(bw / 1e9) + " GB/s"; };
-  const auto count = [](int n, const char* what) {
+  const auto count = [](int n, const std::string& what) {
     return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
   };
-  std::string line = "NCCL topology (" + s.format + "): " + count(s.gpus, "GPU");
+  std::string line = (s.rccl ? "RCCL" : "NCCL") + std::string(" topology (") + s.format +
+                     "): " + count(s.gpus, "GPU");
   if (s.sm > 0) line += " sm " + std::to_string(s.sm);
-  line += ", " + count(s.nics, "NIC") + ", " + count(s.sockets, "socket");
+  if (!s.gcn.empty()) line += " gcn " + s.gcn;
+  line += ", " + count(s.nics, "NIC");
+  if (s.nicsUsed < s.nics) line += " (" + std::to_string(s.nicsUsed) + " used by the GPUs)";
+  line += ", " + count(s.sockets, "socket");
   if (s.sockets > 1) line += " (" + s.cpuKind + ", " + gb(s.interSocketBandwidth_Bps) + " between)";
   line += "; " + s.fabric + " fabric ";
+  const std::string link = s.rccl ? "xGMI link" : "NVLink";
   if (s.fabric != "PCIe")
-    line += count(s.nvlinksPerGpu, "NVLink") + " x " + gb(s.nvlinkBandwidth_Bps) + " = ";
+    line += count(s.nvlinksPerGpu, link) + " x " + gb(s.nvlinkBandwidth_Bps) + " = ";
   line += gb(s.intraBandwidth_Bps) + " per GPU";
   if (s.nics > 0) line += ", GPU-NIC " + gb(s.nicLinkBandwidth_Bps);
+  for (std::size_t i = 0; i < s.gpuLinks.size(); ++i) {
+    const NcclGpuLink& l = s.gpuLinks[i];
+    line += (i == 0 ? "; " + s.linkName + " joins only some GPUs: " : ", ") + std::to_string(l.a) +
+            "-" + std::to_string(l.b) + " " + count(l.links, s.linkName) + " = " +
+            gb(l.bandwidth_Bps);
+  }
   if (s.ignoredNvlinks > 0)
-    line += "; " + count(s.ignoredNvlinks, "NVLink") +
+    line += "; " + count(s.ignoredNvlinks, link) +
             " to the GPU's own bus id or to no GPU of the file ignored";
   for (const std::string& a : s.assumptions) line += "; " + a;
   return line;

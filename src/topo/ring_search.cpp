@@ -266,8 +266,9 @@ double ringLowerBound(const Topology& topology, const Placement& placement, doub
   if (p < 2) return 0;
   const double chunk = bytes / static_cast<double>(schedule::ringChunks(p, channels));
   double bound = 0;
-  // A rank's k chunks leave over the links routing gives it: its link to the fabric and its link
-  // to its own NIC (never another NIC's, which the router does not use).
+  // A rank's k chunks leave over the links routing gives it: its link to the fabric, its direct
+  // links to other slots (NVLink pairs) and its link to its own NIC (never another NIC's, which
+  // the router does not use).
   std::vector<int> ranksOn(topology.nodes().size(), 0);
   std::vector<std::vector<double>> nicLinksOn(topology.nodes().size());
   for (int r = 0; r < p; ++r) {
@@ -275,6 +276,10 @@ double ringLowerBound(const Topology& topology, const Placement& placement, doub
     const Node& node = topology.nodes()[n];
     const int slot = placement.vertex(r);
     double out = topology.links()[topology.linkBetween(slot, node.fabric)].bandwidth_Bps;
+    for (int l : topology.outLinks(slot)) {
+      const Link& link = topology.links()[l];
+      if (topology.vertices()[link.to].kind == VertexKind::Slot) out += link.bandwidth_Bps;
+    }
     const int own = node.slotNic[placement.at(r).slot];
     const int nic = own < 0 ? -1 : node.nics[own];
     if (nic >= 0) {

@@ -123,7 +123,10 @@ Route Router::route(int src, int dst) {
   const Vertex& d = topology_.vertices()[dst];
   const Node& sn = topology_.nodes()[s.node];
   const Node& dn = topology_.nodes()[d.node];
-  if (s.node == d.node) {
+  const int direct = s.node == d.node ? topology_.linkBetween(src, dst) : -1;
+  if (direct >= 0) {
+    r.links = {direct};  // a slot link (NVLink pair) rather than the fabric
+  } else if (s.node == d.node) {
     r.links = {topology_.linkBetween(src, sn.fabric), topology_.linkBetween(sn.fabric, dst)};
   } else {
     const auto slotIndex = [](const Node& n, int v) {

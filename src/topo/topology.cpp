@@ -116,6 +116,21 @@ void Topology::setSlotNic(int node, int slot, int nic) {
   n.slotNic[slot] = nic;
 }
 
+void Topology::addSlotLink(int node, int slotA, int slotB, LinkSpec spec) {
+  const Node& n = nodes_.at(node);
+  const int slots = static_cast<int>(n.slots.size());
+  const std::string what = "node '" + n.name + "': link between slots " + std::to_string(slotA) +
+                           " and " + std::to_string(slotB);
+  if (slotA < 0 || slotA >= slots || slotB < 0 || slotB >= slots)
+    throwInvalid(what + ": the node has " + std::to_string(slots) + " slots");
+  if (slotA == slotB) throwInvalid(what + ": a link from a slot to itself");
+  const int a = n.slots[slotA], b = n.slots[slotB];
+  if (linkIndex_.count(pairKey(a, b))) throwInvalid(what + ": given twice");
+  checkLinkSpec(spec, what);
+  addDirected(a, b, spec);
+  addDirected(b, a, spec);
+}
+
 void Topology::addNetworkLink(int a, int b, LinkSpec spec) {
   const auto networkVertex = [&](int v) {
     return v >= 0 && v < static_cast<int>(vertices_.size()) &&

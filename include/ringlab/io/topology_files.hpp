@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "ringlab/topo/nccl_xml.hpp"
 #include "ringlab/topo/placement.hpp"
 #include "ringlab/topo/topology.hpp"
 
@@ -14,12 +15,13 @@ inline constexpr int kMaxTopoRanks = 1 << 20;
 
 // Exactly one of spec, file, ncclFile is given (the others empty).
 struct TopologySource {
-  std::string spec;                 // generated: nodes=4,ranks=8,... (topo/generators.hpp)
-  std::string file;                 // ringlab's JSON format, or NCCL's topology XML
-  std::string ncclFile;             // NCCL's topology XML (topo/nccl_xml.hpp): one node's inside
-  int ncclNodes = 1;                // NCCL XML: copies of that node, on one switch
-  std::string placement = "block";  // block, round-robin (rr), or one node name per rank
-  int ranks = 0;                    // 0: every slot
+  std::string spec;                    // generated: nodes=4,ranks=8,... (topo/generators.hpp)
+  std::string file;                    // ringlab's JSON format, or NCCL's topology XML
+  std::string ncclFile;                // NCCL's topology XML (topo/nccl_xml.hpp): one node's inside
+  int ncclNodes = 1;                   // NCCL XML: copies of that node, on one switch
+  topo::NcclDriverFigures ncclDriver;  // NCCL XML: what a file leaves to the driver, as given
+  std::string placement = "block";     // block, round-robin (rr), or one node name per rank
+  int ranks = 0;                       // 0: every slot
 };
 
 struct PlacedTopology {

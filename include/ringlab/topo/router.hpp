@@ -1,7 +1,7 @@
 #pragma once
 // Routing a send from one slot to another onto the directed links it crosses.
 //
-//   same node:      slot -> fabric -> slot
+//   same node:      slot -> fabric -> slot, or the direct slot link where the node has one
 //   other node:     slot -> its NIC -> network -> the destination slot's NIC -> slot
 //
 // Inside the network (NICs and switches) a send takes a path with the fewest links; where several

@@ -11,6 +11,9 @@
 // Shape of a node, fixed so that routing is a rule rather than a search:
 //   slot <-> fabric <-> slot      every slot has its own link to its node's fabric ("intra")
 //   slot <-> NIC                   every slot has its own link to the NIC it uses (its rail)
+//   slot <-> slot                  optional direct links between two slots of a node (NVLink
+//                                  pairs, a partial mesh): a send between them takes it, not
+//                                  the fabric
 //   NIC <-> switch | NIC           the network: any graph of NICs and switches
 #include <cstdint>
 #include <string>
@@ -67,6 +70,9 @@ class Topology {
   // Which NIC (index into the node's nics) slot `slot` uses; by default slot s uses NIC
   // floor(s * nics / slots), the usual one-GPU-per-rail wiring.
   void setSlotNic(int node, int slot, int nic);
+  // A full-duplex direct link between two slots of one node (by slot index), which routing takes
+  // in place of the fabric between them.
+  void addSlotLink(int node, int slotA, int slotB, LinkSpec spec);
   // A full-duplex network link between two NICs or switches (by vertex).
   void addNetworkLink(int a, int b, LinkSpec spec);
   void addNetworkLink(const std::string& a, const std::string& b, LinkSpec spec);
