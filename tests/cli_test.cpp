@@ -1177,6 +1177,36 @@ TEST(CliCompareBadInput, RanksMissingOrContradicted) {
   expectCleanError(runRinglab({"compare", log, "-p", "8"}),
                    {log, "-p 8 but the log says p = 16 (16 '#  Rank' lines)"});
 }
+// A profile written by `ringlab calibrate` itself (at its smallest settings) records the p it was
+// measured at (job_ranks): compare says when the log ran another p.
+TEST(CliCompare, ProfileMeasuredAtAnotherPIsSaid) {
+  ScratchDir dir;
+  const std::string profile = dir.file("p2.json");
+  // Such a quick profile may be flagged UNSTABLE (a warning on stderr): only its p matters here.
+  const RunResult cal =
+      runRinglab({"calibrate", "-p", "2", "-b", "8", "-e", "64K", "-n", "5", "--json", profile});
+  ASSERT_EQ(cal.exitCode, 0) << cal.describe();
+  const std::string log = dataFile("nccl_tests/h100_16ranks_mpirun.log");
+  const RunResult c = runRinglab({"compare", log, "--profile", profile});
+  ASSERT_EQ(c.exitCode, 0) << c.describe();
+  EXPECT_NE(c.out.find("setup: the profile was measured for p = 2, the log ran p = 16"),
+            std::string::npos)
+      << c.describe();
+}
+// fp8 rows read as measurements and judged against a GPU system; a -p that the figures prove is
+// accepted, one the rank lines contradict refused naming them.
+TEST(CliCompare, Fp8RowsAndPartialRankLines) {
+  const RunResult fp8 =
+      runRinglab({"compare", dataFile("nccl_tests/fp8_e5m2_h100_rows_mscclpp646.log"), "--system",
+                  "dgx-h100"});
+  expectSuccess(fp8);
+  EXPECT_NE(fp8.out.find("p = 8 from the figures"), std::string::npos) << fp8.describe();
+  EXPECT_NE(fp8.out.find("# verdict:"), std::string::npos) << fp8.describe();
+  const std::string gb200 = dataFile("gpu_logs/gb200_nvl72_rack_coreweave.log");
+  expectSuccess(runRinglab({"compare", gb200, "-p", "72", "--system", "gpu=gb200,gpus=72"}));
+  expectCleanError(runRinglab({"compare", gb200, "-p", "64"}),
+                   {gb200, "-p 64 but the log says p >= 72 (a '#  Rank' line for rank 71)"});
+}
 TEST(CliCompareBadInput, BadProfile) {
   const std::string profile = dataFile("profile_malformed.json");
   expectCleanError(
