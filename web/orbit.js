@@ -12,11 +12,17 @@ export function initOrbit(limits, onTryRing) {
   // Steps, resets and the round trip a step may need run one at a time, in the order pressed.
   const queue = new ActionQueue();
 
+  // m and a as typed, each { value } or { error }: all the link to panel 2 needs.
+  function parseRing() {
+    const m = parseWhole(fields.m.value, { min: 1, max: limits.max_modulus, what: 'the modulus m' });
+    if (m.error) m.error = `${m.error}: m must be a whole number from 1 to ${limits.max_modulus}`;
+    return { m, a: parseWhole(fields.a.value, { min: -1e9, max: 1e9, what: 'the step a' }) };
+  }
+
   // Reads the three fields; null (with inline messages) when any is not valid.
   function readFields() {
-    const m = parseWhole(fields.m.value, { min: 1, max: limits.max_modulus, what: 'the modulus m' });
-    setFieldMessage(fields.m, m.error ? `${m.error}: m must be a whole number from 1 to ${limits.max_modulus}` : '');
-    const a = parseWhole(fields.a.value, { min: -1e9, max: 1e9, what: 'the step a' });
+    const { m, a } = parseRing();
+    setFieldMessage(fields.m, m.error || '');
     setFieldMessage(fields.a, a.error || '');
     let predicted = { value: null };
     if (fields.predict.value.trim() !== '') {
@@ -192,18 +198,31 @@ export function initOrbit(limits, onTryRing) {
   $('orbit-form').addEventListener('submit', (e) => { e.preventDefault(); step(); });
   // Redraw the empty circle as m is typed, while no walk is shown.
   fields.m.addEventListener('input', () => { if (!walk) render(); });
-  $('orbit-to-ring').addEventListener('click', (e) => {
-    const f = readFields();
-    const msg = $('orbit-to-ring-msg');
-    if (!f) { e.preventDefault(); return; }
-    if (f.m < limits.min_schedule_p || f.m > limits.max_schedule_p) {
-      e.preventDefault();
-      msg.textContent = `Panel 2 draws p = ${limits.min_schedule_p} to ${limits.max_schedule_p} ranks; set m in that range.`;
-      return;
+  // Why the link to panel 2 cannot be followed now, or '' when it can. Only m and a matter: the
+  // predicted period is this panel's own exercise, so a bad one never blocks the ring.
+  function ringBlocker() {
+    const { m, a } = parseRing();
+    if (m.error) return `Fix m above first (${m.error}).`;
+    if (a.error) return `Fix a above first (${a.error}).`;
+    if (m.value < limits.min_schedule_p || m.value > limits.max_schedule_p) {
+      return `Panel 2 draws p = ${limits.min_schedule_p} to ${limits.max_schedule_p} ranks; set m in that range.`;
     }
-    msg.textContent = '';
-    onTryRing(f.m, f.a);
+    return '';
+  }
+  const linkMsg = $('orbit-to-ring-msg');
+  $('orbit-to-ring').addEventListener('click', (e) => {
+    const why = ringBlocker();
+    linkMsg.textContent = why;
+    const { m, a } = parseRing();  // the field at fault is marked too, as Step marks it
+    setFieldMessage(fields.m, m.error || '');
+    setFieldMessage(fields.a, a.error || '');
+    if (why) e.preventDefault();
+    else onTryRing(m.value, a.value);
   });
+  // A reason shown under the link goes as soon as the fields no longer block it (or changes).
+  for (const input of [fields.m, fields.a]) {
+    input.addEventListener('input', () => { if (linkMsg.textContent) linkMsg.textContent = ringBlocker(); });
+  }
   document.querySelectorAll('.max-m').forEach((n) => { n.textContent = String(limits.max_modulus); });
   render();
 }

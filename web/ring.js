@@ -197,6 +197,30 @@ export function initRing(limits) {
     table.append(body);
   }
 
+  // A chunk table wider than its box scrolls sideways, which a phone does not show until touched:
+  // say which chunks are out of view, and keep saying it as the table scrolls or the box resizes.
+  function hintChunkScroll() {
+    const box = $('ring-chunks-scroll');
+    const hint = $('ring-chunks-scroll-hint');
+    const edge = box.getBoundingClientRect();
+    const out = [...$('ring-chunks').querySelectorAll('thead th')].slice(1)
+      .filter((th) => { const r = th.getBoundingClientRect(); return r.right > edge.right + 0.5 || r.left < edge.left - 0.5; })
+      .map((th) => Number(th.textContent));
+    box.classList.toggle('overflows', out.length > 0);
+    hint.hidden = out.length === 0;
+    if (out.length === 0) return;
+    const ranges = [];
+    for (const c of out) {
+      const last = ranges[ranges.length - 1];
+      if (last && c === last[1] + 1) last[1] = c;
+      else ranges.push([c, c]);
+    }
+    const named = ranges.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(' and ');
+    hint.textContent = `Scroll the table sideways ⇆: chunk${out.length === 1 ? '' : 's'} ${named} out of view.`;
+  }
+  $('ring-chunks-scroll').addEventListener('scroll', hintChunkScroll, { passive: true });
+  new ResizeObserver(() => { if (data) hintChunkScroll(); }).observe($('ring-chunks-scroll'));
+
   function renderVolume() {
     const table = $('ring-volume');
     table.replaceChildren();
@@ -268,6 +292,7 @@ export function initRing(limits) {
     drawRing();
     renderTransfers();
     renderChunks();
+    hintChunkScroll();
     renderVolume();
   }
 

@@ -287,6 +287,36 @@ test('panel 1 links to panel 2: m = 8, a = 2 becomes the stride-2 ring over 8 ra
   await see('#ring-error-text', /shares the factor 2/);
 });
 
+test('panel 1 to panel 2: a bad prediction never blocks the link; a bad m or a says why, and the reason goes once fixed', async () => {
+  await page.locator('#orbit').scrollIntoViewIfNeeded();
+  await typeInto('#orbit-m', '4');
+  await typeInto('#orbit-a', '1');
+  await typeInto('#orbit-predict', 'soon');  // panel 1's own exercise: nothing panel 2 needs
+  await page.click('#orbit-to-ring');
+  await page.waitForFunction(() => document.querySelector('#ring-p').value === '4');
+  await see('#orbit-to-ring-msg', '');
+  await ringSettled();
+  // m out of panel 2's range: blocked, and the message says why...
+  await page.locator('#orbit').scrollIntoViewIfNeeded();
+  await typeInto('#orbit-m', '1');
+  await page.click('#orbit-to-ring');
+  await see('#orbit-to-ring-msg', /^Panel 2 draws p = 2 to \d+ ranks; set m in that range\.$/);
+  assert.equal(await page.inputValue('#ring-p'), '4', 'panel 2 kept its ring');
+  // ...and goes as soon as m is fixed, not at the next click.
+  await typeInto('#orbit-m', '6');
+  await see('#orbit-to-ring-msg', '');
+  // A step a that is not a number: the message names it and the field is marked.
+  await typeInto('#orbit-a', 'two');
+  await page.click('#orbit-to-ring');
+  await see('#orbit-to-ring-msg', /^Fix a above first \(.*\)\.$/);
+  assert.equal(await page.getAttribute('#orbit-a', 'aria-invalid'), 'true');
+  assert.equal(await page.inputValue('#ring-p'), '4');
+  await typeInto('#orbit-a', '1');
+  await see('#orbit-to-ring-msg', '');
+  await page.fill('#orbit-predict', '');
+  await page.click('#orbit-reset');
+});
+
 test('panel 3: the model charts render for a size sweep and against p', async () => {
   await page.locator('#model').scrollIntoViewIfNeeded();
   await typeInto('#model-p', '8');
@@ -443,6 +473,36 @@ test('a narrow window: no horizontal scrolling, panels stacked', async () => {
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the window`);
   await page.screenshot({ path: path.join(shots, 'narrow-window.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test('radio buttons (by their label) and the file input are 44 px targets with a mouse too', async () => {
+  const heights = await page.evaluate(() => [...document.querySelectorAll('main input[type=radio], main input[type=file]')]
+    .map((n) => ({ id: n.id, height: (n.type === 'radio' ? n.closest('label') : n).getBoundingClientRect().height })));
+  assert.ok(heights.length >= 4, JSON.stringify(heights));
+  for (const { id, height } of heights) assert.ok(height >= 44 - 0.5, `${id} is ${height.toFixed(1)} px tall`);
+});
+
+test('at 390 px, the chunk table that scrolls sideways says so, and which chunks are out of view', async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await typeInto('#ring-p', '16');
+  await page.click('#ring-load');
+  await ringSettled();
+  await page.locator('#ring-chunks-scroll').scrollIntoViewIfNeeded();
+  const box = await page.locator('#ring-chunks-scroll').evaluate((n) => ({ scroll: n.scrollWidth, client: n.clientWidth }));
+  assert.ok(box.scroll > box.client, 'the table is wider than its box at 390 px');
+  await see('#ring-chunks-scroll-hint', /^Scroll the table sideways ⇆: chunks \d+-15 out of view\.$/);
+  const hint = await page.locator('#ring-chunks-scroll-hint').evaluate((n) => n.getBoundingClientRect());
+  assert.ok(hint.height > 0 && hint.width > 0, 'the hint is shown');
+  assert.equal(await page.locator('#ring-chunks-scroll').evaluate((n) => n.classList.contains('overflows')), true);
+  // Scrolled to the end, the hint names the chunks now out of view on the left.
+  await page.locator('#ring-chunks-scroll').evaluate((n) => { n.scrollLeft = n.scrollWidth; });
+  await see('#ring-chunks-scroll-hint', /^Scroll the table sideways ⇆: chunks 0-\d+ out of view\.$/);
+  // Wide enough for every chunk: no hint.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await typeInto('#ring-p', '4');
+  await page.click('#ring-load');
+  await ringSettled();
+  await page.waitForFunction(() => document.querySelector('#ring-chunks-scroll-hint').hidden);
 });
 
 test('no console error or warning, and no uncaught exception', () => {
