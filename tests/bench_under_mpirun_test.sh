@@ -50,4 +50,18 @@ for flavour in openmpi mpich; do
   fi
   echo "$flavour: checked (built for ${built:-no MPI})"
 done
+
+# Outside any launcher, --transport mpi would start MPI as a job of one rank and measure nothing
+# between ranks: refused, with the launch line of the MPI this ringlab links.
+if [ -n "$built" ]; then
+  env -u OMPI_COMM_WORLD_SIZE -u OMPI_COMM_WORLD_RANK -u PMI_SIZE -u PMI_RANK -u PMIX_RANK \
+    timeout 60 "$binary" bench --transport mpi -p 2 -b 8 -e 8 >"$out" 2>"$err"
+  status=$?
+  [ $status -eq 2 ] || fail "no launcher: exit status $status"
+  if [ "$built" = mpich ]; then start="mpiexec -n 2"; else start="mpirun -np 2"; fi
+  grep -qF "start the ranks with $start $binary bench --transport mpi -p 2 -b 8 -e 8" "$err" ||
+    fail "no launcher: the refusal does not give the launch line"
+  [ ! -s "$out" ] || fail "no launcher: measured alone"
+  echo "no launcher: refused with the launch line"
+fi
 exit $failures

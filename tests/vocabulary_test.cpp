@@ -254,5 +254,39 @@ TEST(CliVocabulary, JsonDashIsStandardOutputAlone) {
   }
 }
 
+// Files are FILE in every command, the help holds no validator text of CLI11's ("INT:INT in [1 -
+// 1048576]"), and the commands that price with a model take --profile and --gamma alike.
+TEST(CliVocabulary, HelpReadsTheSameEverywhere) {
+  const std::set<std::string> files = {
+      "--profile",    "--json",           "--svg",           "--topo-file",   "--nccl-topo",
+      "--overlay",    "--tuned",          "--timeline",      "--trace",       "--params",
+      "--measured",   "--write-timeline", "--save-topology", "--export-file", "--hostfile",
+      "--ompi-rules", "--mpich-json"};
+  for (const Command& c : commands()) {
+    bool profile = false, gamma = false;
+    for (const HelpOption& o : c.options) {
+      const std::string name = *o.names.rbegin();
+      if (files.count(name)) EXPECT_EQ(o.type, "FILE") << c.name() << " " << name;
+      profile = profile || o.names.count("--profile");
+      gamma = gamma || o.names.count("--gamma");
+    }
+    EXPECT_EQ(profile, gamma) << c.name() << ": --profile and --gamma come together";
+    std::vector<std::string> args = c.path;
+    args.push_back("--help");
+    const CliResult r = runRinglab(args);
+    EXPECT_EQ(r.out.find(" in ["), std::string::npos) << c.name() << ": " << r.out;
+    if (c.name() == "ringlab compare")
+      EXPECT_NE(r.out.find("  files FILE"), std::string::npos) << r.out;
+  }
+  for (const char* name :
+       {"ringlab sim", "ringlab model", "ringlab compare", "ringlab plan", "ringlab bench"}) {
+    const Command* c = findCommand(name);
+    ASSERT_NE(c, nullptr) << name;
+    EXPECT_TRUE(std::any_of(c->options.begin(), c->options.end(), [](const HelpOption& o) {
+      return o.names.count("--gamma") > 0;
+    })) << name;
+  }
+}
+
 }  // namespace
 }  // namespace ringlab::test

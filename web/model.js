@@ -33,7 +33,7 @@ function recordPoints(doc, file) {
 function profileOf(doc, file) {
   const p = doc.profile;
   return { file, params: doc.params, dtype: doc.dtype, ranks: doc.ranks, transport: p.transport, host: p.host, date: p.date, version: p.ringlab_version,
-    concurrency: p.concurrent_transfers, cacheBytes: p.cache_bytes };
+    concurrency: p.concurrent_transfers, cacheBytes: p.cache_bytes, unstable: p.unstable || [] };
 }
 
 export function initModel(limits, defaults) {
@@ -183,6 +183,10 @@ export function initModel(limits, defaults) {
     note.replaceChildren(el('span', { text: `Profile: ${loaded.file}: transport ${orUnknown(loaded.transport)}, p ${ranks}, dtype ${loaded.dtype} (the reduction γ), host ${orUnknown(loaded.host)}, date ${orUnknown(loaded.date)}, ringlab ${orUnknown(loaded.version)}. α, 1/β and γ are set from it.` }));
     if (loaded.concurrency > 0 || loaded.cacheBytes > 0) {
       note.append(' Its limit on concurrent transfers and memory regime are not part of this panel\'s model; ringlab model --profile uses them.');
+    }
+    // The flag calibrate set travels with the profile, as on the command line (README: UNSTABLE).
+    if (loaded.unstable.length > 0) {
+      note.append(el('strong', { text: ` UNSTABLE: calibrate could not trust this profile's fit (${loaded.unstable.join('; ')}), so predictions from it may be far off; calibrate again with more --rounds or -n/--iters, on a quieter machine.` }));
     }
     $('model-profile-clear').hidden = false;
   }

@@ -23,6 +23,7 @@
 #include "ringlab/model/registry.hpp"
 #include "ringlab/model/roofline.hpp"
 #include "ringlab/report/bench_table.hpp"
+#include "ringlab/report/calibration.hpp"
 #include "ringlab/report/pictures.hpp"
 #include "ringlab/report/roofline_text.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
@@ -79,6 +80,7 @@ struct BenchArgs {
   bool transportGiven = false;  // else the launcher's, if one started this process
   std::string timeout = "60s";
   std::string profile;  // --profile: add predicted time and measured/predicted
+  std::string gamma;    // --gamma: the profile's reduction cost, overridden
   bool profileAnyTransport = false;
   std::string tuned;  // --tuned: decision table that --algo auto prefers to the model
   AlgorithmOptions algorithm;
@@ -122,6 +124,11 @@ measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::millisecond
   config.collective.exec.timeout = timeout;
   if (!args.profile.empty()) {
     config.profile = readProfile(args.profile);
+    if (!args.gamma.empty()) {
+      // One gamma given: it prices in-place and out-of-place reductions alike, as in the model.
+      config.profile->params.reduce.gamma_s_per_byte = parseSecondsPerByte(args.gamma);
+      config.profile->params.reduce.gamma_out_of_place_s_per_byte = 0;
+    }
     config.collective.autoModel = config.profile->params;  // auto chooses with the same model
   }
   if (!args.tuned.empty()) {
@@ -229,6 +236,10 @@ int runBenchCommand(BenchArgs args) {
   args.json.printText(
       report::benchPreamble(config, record.run, columns.stats, args.tuned, args.profile));
   if (!profileNote.empty()) args.json.printText("# " + profileNote + "\n");
+  if (config.profile) {
+    const std::string unstable = report::unstableProfileWarning(*config.profile, args.profile);
+    if (!unstable.empty()) args.json.printText("# " + unstable + "\n");
+  }
   if (!tableNote.empty()) args.json.printText("# " + tableNote + "\n");
   args.json.printText(report::oversubscription(
       job::ranksOnThisHost(args.transport, args.ranks, job::detectLaunchEnvironment()), args.ranks,
@@ -274,7 +285,8 @@ Action addBenchCommand(CLI::App& app) {
                   "rank's mean over its iterations, then -a over ranks: nccl-tests' time); the "
                   "first fills time, algbw, busbw; --json has all of them");
   for (const RefusedFlag& flag : kRefusedFlags)
-    cmd->add_option(flag.names, args->refusedValue)->group("");  // hidden: refused when given
+    // Hidden, and refused when given, with or without a value.
+    cmd->add_option(flag.names, args->refusedValue)->group("")->expected(0, 1);
   cmd->add_option("--transport", args->transport,
                   "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
                   "launched for you, "
@@ -288,10 +300,15 @@ Action addBenchCommand(CLI::App& app) {
          "also draw busbw against size (SVG), with the model's line when a profile is given");
   cmd->add_option("--overlay", args->overlays,
                   "draw these runs too in --svg: `ringlab bench --json` files or nccl-tests logs")
+      ->type_name("FILE")
       ->delimiter(',');
-  cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto");
+  cmd->add_option("--tuned", args->tuned, "decision table from `ringlab tune` for --algo auto")
+      ->type_name("FILE");
   addProfile(*cmd, args->profile,
              "profile (ringlab calibrate): add predicted time and measured/predicted");
+  addPerByteCost(*cmd, "--gamma", args->gamma,
+                 "the profile's reduction cost per byte (0.05ns/B) or rate (20GB/s), overridden")
+      ->needs(cmd->get_option("--profile"));
   addProfileAnyTransport(*cmd, args->profileAnyTransport);
   args->algorithm.add(*cmd);
   args->topology.add(*cmd, false);

@@ -48,16 +48,12 @@ int runCompareCommand(const CompareArgs& a) {
     return 0;
   }
   const bool gpuSystem = a.system.given();
-  if (a.json.given() && !gpuSystem) {
-    throwInvalid("--json " + a.json.path +
-                 ": the JSON is the GPU verdict; give --system or --nccl-topo");
-  }
   a.json.checkWritable();
   const std::optional<gpu::GpuSystem> system =
       gpuSystem ? std::optional<gpu::GpuSystem>(a.system.load()) : std::nullopt;
   const measure::LogOptions options{a.ranks};
   std::vector<measure::Comparison> comparisons;
-  std::vector<measure::GpuComparison> verdicts;
+  nlohmann::json out = nlohmann::json::array();  // --json: each run's verdict or comparison
   std::string text;
   // The CPU model, checked before any file is read (a bad --profile is refused whatever the logs).
   std::optional<io::ResolvedModel> model;
@@ -69,9 +65,11 @@ int runCompareCommand(const CompareArgs& a) {
   for (const std::string& file : a.files) {
     for (const measure::LoggedRun& run : measure::readRuns(file, "measurements", options)) {
       if (system) {
-        verdicts.push_back(measure::compareGpu(run, *system, "measurements " + file));
-        text += report::gpuComparisonText(verdicts.back());
-        comparisons.push_back(plotted(verdicts.back()));
+        const measure::GpuComparison verdict =
+            measure::compareGpu(run, *system, "measurements " + file);
+        out.push_back(measure::toJson(verdict));
+        text += report::gpuComparisonText(verdict);
+        comparisons.push_back(plotted(verdict));
       } else if (measure::isGpuRun(run) && !modelGiven) {
         text += "# measurements " + file + (run.name.empty() ? "" : " (" + run.name + ")") + ": " +
                 measure::noSystemSentence(run, kHowToGiveSystem) + "\n";
@@ -85,6 +83,7 @@ int runCompareCommand(const CompareArgs& a) {
         comparisons.push_back(measure::compare(run, measure::comparedAlgorithm(run.record, a.algo),
                                                model->profile, setup, "measurements " + file));
         text += report::comparisonTable(comparisons.back());
+        out.push_back(report::comparisonJson(comparisons.back(), model->source));
       }
     }
   }
@@ -99,12 +98,10 @@ int runCompareCommand(const CompareArgs& a) {
       throwInvalid("--svg " + a.svg + ": " + e.what());
     }
   }
+  if (a.json.given() && out.empty())
+    throwInvalid("--json " + a.json.path + ": no run was compared (GPU logs need --system)");
   a.json.printText(text);
-  if (a.json.given()) {
-    nlohmann::json out = nlohmann::json::array();
-    for (const measure::GpuComparison& v : verdicts) out.push_back(measure::toJson(v));
-    a.json.write(out.dump(2) + "\n");
-  }
+  if (a.json.given()) a.json.write(out.dump(2) + "\n");
   if (!a.svg.empty()) {
     io::writeTextFile(a.svg, svg, "--svg");
     if (!a.json.toStdout()) std::printf("# plot written to %s\n", a.svg.c_str());
@@ -121,7 +118,8 @@ Action addCompareCommand(CLI::App& app) {
       "compare bench JSON files, nccl-tests logs or OSU osu_allreduce output with the model");
   cmd->add_option("files", args->files,
                   "ringlab bench --json files, nccl-tests all_reduce_perf logs (text or -J JSON), "
-                  "OSU osu_allreduce output");
+                  "OSU osu_allreduce output")
+      ->type_name("FILE");
   cmd->add_option("--algo", args->algo,
                   "algorithm to predict (default: the file's; ring for nccl-tests)");
   addRanks(*cmd, args->ranks,
@@ -131,7 +129,8 @@ Action addCompareCommand(CLI::App& app) {
   args->model.add(*cmd);
   args->system.add(*cmd, true);
   args->json.add(*cmd,
-                 "the GPU verdict as JSON (with --system or --nccl-topo; - for standard output)");
+                 "also write each run's comparison (with --system or --nccl-topo: the GPU "
+                 "verdict) as JSON to this file");
   return [args] {
     if (args->files.empty() && !args->system.listing())
       throwInvalid("compare: give one or more files");

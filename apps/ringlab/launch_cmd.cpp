@@ -17,7 +17,11 @@ Action addLaunchCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "launch", "run a command as p local ranks (rank environment, cleanup, failure handling)");
   addRanks(*cmd, *ranks);
-  addTime(*cmd, "--grace", *grace, "how long the other ranks get to stop after one fails");
+  // The launcher stretches the grace past the ranks' own deadline (launcher.cpp), so that a rank
+  // waiting out its --timeout is not killed before it can name the one that failed.
+  addTime(*cmd, "--grace", *grace,
+          "how long the other ranks get to stop after one fails: this, or their --timeout plus 2s "
+          "when that is longer (62s for the default --timeout 60s)");
   cmd->add_option("command", *command, "the command and its arguments, after --")->required();
   return [=] {
     checkRanks(*ranks);

@@ -1,9 +1,12 @@
 // ringlab: run, verify and measure ring AllReduce. One executable, one subcommand per job.
 #include <cstdio>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "option_groups.hpp"
+#include "parse_errors.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/version.hpp"
@@ -32,8 +35,23 @@ int main(int argc, char** argv) {
   add(ringlab::cli::addSimCommand);
   add(ringlab::cli::addPlanCommand);
   ringlab::cli::refuseEmptyValues(app);
+  // Mistyped commands and options are named in ringlab's words, before and after CLI11 reads them.
+  ringlab::cli::collectUnknownArguments(app);
+  const std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  if (const CLI::App* bare = ringlab::cli::bareCommand(app, args)) {
+    std::fputs(ringlab::cli::overview(*bare).c_str(), stdout);
+    return 0;
+  }
+  if (const auto line = ringlab::cli::unknownCommand(app, args)) {
+    std::fprintf(stderr, "ringlab: error: %s\n", line->c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
+    if (const auto line = ringlab::cli::unknownArgument(app)) {
+      std::fprintf(stderr, "ringlab: error: %s\n", line->c_str());
+      return 2;
+    }
   } catch (const CLI::CallForHelp&) {
     std::fputs(app.help().c_str(), stdout);
     return 0;
@@ -44,7 +62,7 @@ int main(int argc, char** argv) {
     std::printf("ringlab %s\n", ringlab::version());
     return 0;
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "ringlab: error: %s (see ringlab --help)\n", e.what());
+    std::fprintf(stderr, "ringlab: error: %s\n", ringlab::cli::parseErrorLine(app, e).c_str());
     return 2;
   }
   try {

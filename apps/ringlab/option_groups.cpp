@@ -8,6 +8,7 @@
 #include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/report/calibration.hpp"
 #include "ringlab/schedule/ring_order.hpp"
 
 namespace ringlab::cli {
@@ -24,8 +25,29 @@ void refuseEmptyValues(CLI::App& app) {
   for (CLI::App* sub : app.get_subcommands({})) refuseEmptyValues(*sub);
 }
 
+namespace {
+
+// A whole number in lo..hi, with ringlab's message and nothing in the help (CLI::Range would print
+// "INT:INT in [1 - 1048576]" beside the option).
+CLI::Validator inRange(long long lo, long long hi) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& value) -> std::string {
+        try {
+          std::size_t used = 0;
+          const long long n = std::stoll(value, &used);
+          if (used == value.size() && n >= lo && n <= hi) return "";
+        } catch (const std::exception&) {
+        }
+        return value + ": must be a whole number in " + range;
+      },
+      "");
+}
+
+}  // namespace
+
 CLI::Option* addLinks(CLI::App& app, int& links, const std::string& help) {
-  return app.add_option("--links", links, help)->check(CLI::Range(0, kMaxTableRows));
+  return app.add_option("--links", links, help)->check(inRange(0, kMaxTableRows));
 }
 
 CLI::Option* addRanks(CLI::App& app, int& ranks, const std::string& help) {
@@ -221,9 +243,15 @@ void ModelOptions::add(CLI::App& app) {
   app.add_option("--volume", volume, "the volume you divide by --bw: send or send+recv");
 }
 
+void warnIfUnstable(const model::Profile& profile, const std::string& path) {
+  const std::string warning = report::unstableProfileWarning(profile, path);
+  if (!warning.empty()) std::fprintf(stderr, "ringlab: %s\n", warning.c_str());
+}
+
 io::ResolvedModel ModelOptions::resolve() const {
   io::ResolvedModel resolved = io::resolveModel(*this);
   for (const std::string& w : resolved.warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
+  warnIfUnstable(resolved.profile, profilePath);
   return resolved;
 }
 
@@ -232,20 +260,24 @@ void TopologyOptions::add(CLI::App& app, bool withRanks) {
       app.add_option("--topo", spec,
                      "generated topology, e.g. nodes=4,ranks=8,rails=8,intra=100GB/s,inter=25GB/s"
                      "[,shape=switch|fat-tree|ring|torus] (docs/TOPOLOGY.md)");
-  auto* fileOption = app.add_option(
-      "--topo-file", file,
-      "topology file: ringlab's JSON, or NCCL's XML (NCCL_TOPO_DUMP_FILE or NCCL_TOPO_FILE)");
+  auto* fileOption =
+      app.add_option(
+             "--topo-file", file,
+             "topology file: ringlab's JSON, or NCCL's XML (NCCL_TOPO_DUMP_FILE or NCCL_TOPO_FILE)")
+          ->type_name("FILE");
   topoOption->excludes(fileOption);
-  auto* ncclOption = app.add_option(
-      "--nccl-topo", ncclFile,
-      "NCCL topology XML (NCCL_TOPO_DUMP_FILE or NCCL_TOPO_FILE) for the node's inside");
+  auto* ncclOption =
+      app.add_option(
+             "--nccl-topo", ncclFile,
+             "NCCL topology XML (NCCL_TOPO_DUMP_FILE or NCCL_TOPO_FILE) for the node's inside")
+          ->type_name("FILE");
   ncclOption->excludes(topoOption)->excludes(fileOption);
   app.add_option("--nccl-nodes", ncclNodes, "NCCL topology XML: copies of that node, on one switch")
-      ->check(CLI::Range(1, io::kMaxTopoRanks));
+      ->check(inRange(1, io::kMaxTopoRanks));
   app.add_option("--nccl-links", ncclDriver.linksPerGpu,
                  "NCCL topology XML whose GPUs list no NVLink (xGMI) link, left to the driver: "
                  "the links per GPU it has (to NVSwitches; RCCL: xGMI), 0 for none")
-      ->check(CLI::Range(0, 64));
+      ->check(inRange(0, 64));
   app.add_option(
       "--placement", placement,
       "where ranks sit: block, round-robin (rr), or one node name per rank: n0,n1,n0,n1");
@@ -264,10 +296,10 @@ void GpuSystemOptions::add(CLI::App& app, bool withNcclTopo) {
   if (withNcclTopo) {
     app.add_option("--nccl-topo", ncclFile,
                    "the GPU system from NCCL's topology XML of one node (NCCL_TOPO_DUMP_FILE or "
-                   "NCCL_TOPO_FILE)");
+                   "NCCL_TOPO_FILE)")
+        ->type_name("FILE");
   }
-  app.add_option("--nodes", nodes, "scale the GPU system to N nodes")
-      ->check(CLI::Range(1, 1 << 16));
+  app.add_option("--nodes", nodes, "scale the GPU system to N nodes")->check(inRange(1, 1 << 16));
 }
 
 std::optional<gpu::GpuSystem> drawSystem(const GpuSystemOptions& system, TopologyOptions& where) {

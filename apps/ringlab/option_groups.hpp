@@ -143,6 +143,9 @@ void checkRanks(int ranks);
 using io::readDecisionTable;
 using io::readProfile;
 
+// On stderr, "ringlab: warning: profile p.json is UNSTABLE ..." where calibrate flagged it.
+void warnIfUnstable(const model::Profile& profile, const std::string& path);
+
 struct ModelOptions : io::ModelSource {
   void add(CLI::App& app);
   // The profile to use and where its parameters came from; convention warnings go to stderr.

@@ -40,10 +40,12 @@ int runPlan(const PlanArgs& a) {
   job::checkTransportName(a.transport);
   if (!a.model.profilePath.empty()) {
     io::checkProfileRanks(a.model.profilePath, a.ranks);  // a profile for one p only: refused
+    const model::Profile profile = readProfile(a.model.profilePath);
     const std::string note = model::checkProfileUse(
-        readProfile(a.model.profilePath), a.model.profilePath,
+        profile, a.model.profilePath,
         {a.transport, a.ranks, measure::currentRunInfo().host, a.profileAnyTransport});
     if (!note.empty()) std::fprintf(stderr, "ringlab: %s\n", note.c_str());
+    warnIfUnstable(profile, a.model.profilePath);
   }
   plan::Timeline recorded = io::loadTimeline(a.timelines);
   if (!a.copyBandwidth.empty()) recorded.copyBytesPerSecond = parseBandwidth(a.copyBandwidth);
@@ -77,11 +79,14 @@ Action addPlanCommand(CLI::App& app) {
       "plan",
       "gradient buckets: the optimum from the model and the backward timeline, vs DDP and Horovod");
   cmd->add_option("--timeline", args->timelines.timeline,
-                  "gradient timeline, ringlab's CSV or JSON (docs/BUCKETS.md)");
+                  "gradient timeline, ringlab's CSV or JSON (docs/BUCKETS.md)")
+      ->type_name("FILE");
   cmd->add_option("--trace", args->timelines.trace,
-                  "torch.profiler Chrome trace instead of --timeline (needs --params)");
+                  "torch.profiler Chrome trace instead of --timeline (needs --params)")
+      ->type_name("FILE");
   cmd->add_option("--params", args->timelines.params,
-                  "--trace: CSV name,count,dtype per parameter, in model.parameters() order");
+                  "--trace: CSV name,count,dtype per parameter, in model.parameters() order")
+      ->type_name("FILE");
   addRanks(*cmd, args->ranks);
   cmd->add_option("--transport", args->transport,
                   "what the planned job runs over (inproc, shm, tcp, mpi): a --profile "
@@ -89,7 +94,8 @@ Action addPlanCommand(CLI::App& app) {
   addProfileAnyTransport(*cmd, args->profileAnyTransport);
   cmd->add_option("--measured", args->measured,
                   "price buckets from measured AllReduce times (`ringlab bench --json` output, "
-                  "same p) instead of the model");
+                  "same p) instead of the model")
+      ->type_name("FILE");
   addBandwidth(
       *cmd, "--copy-bw", args->copyBandwidth,
       "memory copy bandwidth for the bucket copies, e.g. 8GB/s (overrides the timeline's)");
@@ -102,7 +108,8 @@ Action addPlanCommand(CLI::App& app) {
                   "also price DDP with these bucket_cap_mb values, e.g. 0.1,1,25");
   addSvg(*cmd, args->svg, "write the Gantt picture of the plans here");
   cmd->add_option("--write-timeline", args->writeTimeline,
-                  "write the timeline read (e.g. from --trace) as ringlab JSON");
+                  "write the timeline read (e.g. from --trace) as ringlab JSON")
+      ->type_name("FILE");
   args->json.add(*cmd, "also write the comparison as JSON to this file");
   args->model.add(*cmd);
   return [args] { return runPlan(*args); };

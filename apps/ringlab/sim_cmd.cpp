@@ -1,6 +1,8 @@
 // `ringlab sim`: AllReduce simulated on a topology and placement, printed in `ringlab bench`'s
 // table shape (nccl-tests' columns) so that a simulated and a measured run compare line by line.
 #include <cstdio>
+
+#include <fmt/format.h>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -26,7 +28,10 @@ struct SimArgs {
   AlgorithmOptions algorithm;
   const CLI::Option *algoOption = nullptr, *channelsOption = nullptr;  // given, or defaults
   SweepOptions sweep;
-  std::string reduceBandwidth;  // empty: reduction costs nothing
+  // The reduction's cost: --gamma, --reduce-bw (its rate), or the --profile's gamma; none:
+  // reduction costs nothing. The topology prices the links, so a profile's alpha and beta are
+  // not used.
+  std::string gamma, reduceBandwidth, profile;
   std::string maxMemory = "4G";
   bool search = false, criticalPath = false;
   int links = 0;
@@ -48,6 +53,16 @@ std::function<schedule::AlgorithmSpec(int)> algorithmFor(const SimArgs& args,
   return [spec](int) { return spec; };
 }
 
+// The reduction cost as sim_run reads it (a rate or a cost per byte); "" for free.
+std::string reductionCost(const SimArgs& args) {
+  if (!args.gamma.empty()) return args.gamma;
+  if (!args.reduceBandwidth.empty()) return args.reduceBandwidth;
+  if (args.profile.empty()) return "";
+  const model::Profile profile = readProfile(args.profile);
+  warnIfUnstable(profile, args.profile);
+  return fmt::format("{}ns/B", profile.params.reduce.gamma_s_per_byte * 1e9);
+}
+
 int runSim(const SimArgs& args) {
   TopologyOptions where = args.where;
   const std::optional<gpu::GpuSystem> system = drawSystem(args.system, where);
@@ -58,7 +73,7 @@ int runSim(const SimArgs& args) {
       .maxBytes = args.sweep.max(),
       .type = args.sweep.type(),
       .op = args.sweep.reduceOp(),
-      .reduceBandwidth = args.reduceBandwidth,
+      .reduceBandwidth = reductionCost(args),
       .maxMemory = args.maxMemory,
       .search = args.search};
   ProgressLine line("sim");
@@ -106,8 +121,16 @@ Action addSimCommand(CLI::App& app) {
   args->algoOption = cmd->get_option("--algo");
   args->channelsOption = cmd->get_option("--channels");
   args->sweep.add(*cmd);
+  // The links' alpha and beta are the topology's: a model's parameters price only the reduction.
+  addProfile(*cmd, args->profile,
+             "model parameters from `ringlab calibrate`: sim takes its gamma (reduction) only; "
+             "the topology prices the links");
+  auto* gammaOption = addPerByteCost(*cmd, "--gamma", args->gamma,
+                                     "reduction cost per byte on a rank (0, 0.05ns/B) or its rate "
+                                     "(20GB/s); overrides the profile");
   addBandwidth(*cmd, "--reduce-bw", args->reduceBandwidth,
-               "reduction throughput on a rank, e.g. 10GB/s (gamma = 1/it)");
+               "reduction throughput on a rank, e.g. 10GB/s: --gamma as a rate")
+      ->excludes(gammaOption);
   cmd->add_option("--max-memory", args->maxMemory, "refuse schedules estimated larger than this");
   cmd->add_flag("--search", args->search, "simulate the ring order(s) `ringlab topo search` finds");
   cmd->add_flag("--critical-path", args->criticalPath,

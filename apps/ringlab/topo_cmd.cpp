@@ -141,7 +141,8 @@ Action addTopoCommand(CLI::App& app) {
                     "or '0,1,2,3|0,2,1,3'");
     args->json.add(*sub, "also write the report as JSON to this file");
     sub->add_option("--save-topology", args->saveTopology,
-                    "also write the topology as a ringlab JSON file");
+                    "also write the topology as a ringlab JSON file")
+        ->type_name("FILE");
   };
   CLI::App* show =
       cmd->add_subcommand("show", "link loads of a ring in rank order against a better order");

@@ -205,7 +205,8 @@ Action addTuneCommand(CLI::App& app) {
       "MPICH's collective selection file (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE, MPICH 4)",
       "--mpich-version", args->mpichVersion, "mpichversion");
   cmd->add_option("--tuned", args->tuned,
-                  "export this decision table (from an earlier tune) instead of measuring");
+                  "export this decision table (from an earlier tune) instead of measuring")
+      ->type_name("FILE");
   addSvg(*cmd, args->svg,
          "also draw every algorithm's time against size under the choice per size (SVG)");
   return [args, cmd] {

@@ -126,6 +126,10 @@ void awaitGroupsEnded(const std::vector<pid_t>& groups, std::chrono::millisecond
 }  // namespace
 
 namespace {
+std::string& rememberedProgram() {
+  static std::string program = "ringlab";
+  return program;
+}
 std::vector<std::string>& rememberedArguments() {
   static std::vector<std::string> arguments;
   return arguments;
@@ -133,7 +137,14 @@ std::vector<std::string>& rememberedArguments() {
 }  // namespace
 
 void rememberCommandLine(int argc, char** argv) {
+  if (argc > 0) rememberedProgram() = argv[0];
   rememberedArguments().assign(argv + (argc > 0 ? 1 : 0), argv + argc);
+}
+
+std::vector<std::string> typedCommand() {
+  std::vector<std::string> command{rememberedProgram()};
+  command.insert(command.end(), rememberedArguments().begin(), rememberedArguments().end());
+  return command;
 }
 
 std::vector<std::string> selfCommand() {

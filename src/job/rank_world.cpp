@@ -1,9 +1,11 @@
 #include "ringlab/job/rank_world.hpp"
 
 #include <cstdio>
+#include <string_view>
 
 #include "exec/attribution.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/launcher.hpp"
 #include "ringlab/transport/mpi.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "ringlab/transport/tcp.hpp"
@@ -14,6 +16,41 @@ namespace {
 // The transports whose ranks the launcher can start as processes.
 bool isLaunchable(const std::string& kind) {
   return kind == "shm" || kind == "tcp";
+}
+
+bool isMpiLauncher(Launcher launcher) {
+  return launcher == Launcher::OpenMpi || launcher == Launcher::Pmi || launcher == Launcher::Pmix;
+}
+
+// A word as a shell reads it back: quoted where it holds anything but plain characters.
+std::string shellWord(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789_-+=/.,:@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// This command as typed, started as `ranks` MPI processes by the launcher of the MPI it links.
+std::string mpiLaunchLine(int ranks) {
+  std::string line = transport::mpiImplementation() == "mpich" ? "mpiexec -n " : "mpirun -np ";
+  line += std::to_string(ranks);
+  for (const std::string& word : typedCommand()) line += " " + shellWord(word);
+  return line;
+}
+
+// MPI started without a launcher runs as a singleton, a job of one rank: the run would measure no
+// transfer at all and still print a table. A launcher ringlab does not know is trusted as long as
+// its job has more than one rank. `launcher` is read before MPI_Init, which sets Open MPI's
+// variables in a singleton too.
+void refuseMpiSingleton(Launcher launcher, const transport::Transport& mpi, int ranks) {
+  if (mpi.size() > 1 || isMpiLauncher(launcher)) return;
+  throwInvalid(
+      "--transport mpi without an MPI launcher: this process is a job of 1 rank, alone; "
+      "start the ranks with " +
+      mpiLaunchLine(ranks));
 }
 
 }  // namespace
@@ -67,7 +104,9 @@ Participation participate(const std::string& kind, int ranks, bool ranksGiven,
     return part;
   }
   part.role = Participation::Role::Rank;
+  const Launcher launcher = detectLaunchEnvironment().launcher;
   part.world = connectRankWorld(kind, timeout);
+  if (kind == "mpi") refuseMpiSingleton(launcher, *part.world.transport, ranks);
   // A rank takes p from its launcher or MPI; a -p that says otherwise is an error.
   part.ranks = part.world.transport->size();
   if (ranksGiven && ranks != part.ranks) {

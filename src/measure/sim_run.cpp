@@ -15,7 +15,7 @@ SimOutcome simulateRun(const SimRequest& request, const std::function<void(const
   run.placement = out.placed.placementText();
   run.reduceBandwidth = request.reduceBandwidth;
   if (!request.reduceBandwidth.empty()) {
-    run.gammaSPerByte = 1.0 / parseBandwidth(request.reduceBandwidth);
+    run.gammaSPerByte = parseSecondsPerByte(request.reduceBandwidth);  // a rate or a cost
   }
   schedule::AlgorithmSpec spec = request.algorithm(p);
   if (request.search) {

@@ -8,7 +8,11 @@
 #include "ringlab/core/units.hpp"
 
 namespace ringlab::report {
+
 namespace {
+
+// What to do about an unstable fit, in calibrate's report and wherever the profile is used.
+const char* const kRecalibrate = "rerun with more --rounds or -n/--iters, on a quieter machine";
 
 std::string concurrencyText(const measure::Calibration& c) {
   std::string text = fmt::format(
@@ -59,9 +63,7 @@ std::string intervalsText(const measure::Calibration& c, const model::Profile& p
         fmt::format("# fit: stable (every 95% interval within +-{:.0f}% of its value, R^2 >= {})\n",
                     100 * model::kUnstableRelativeHalfWidth, model::kUnstableR2);
   } else {
-    text +=
-        "# UNSTABLE fit: do not trust this profile; rerun with more --rounds or -n/--iters, "
-        "on a quieter machine:\n";
+    text += std::string("# UNSTABLE fit: do not trust this profile; ") + kRecalibrate + ":\n";
     for (const std::string& reason : p.unstable) text += "#   " + reason + "\n";
   }
   return text;
@@ -140,6 +142,14 @@ std::string calibrationText(const measure::Calibration& c, const model::Profile&
              "runs",
              c.reduceOutOfPlace, c.rounds) +
          parametersText(c, profile) + intervalsText(c, profile);
+}
+
+std::string unstableProfileWarning(const model::Profile& p, const std::string& path) {
+  if (p.unstable.empty()) return "";
+  std::string reasons;
+  for (const std::string& reason : p.unstable) reasons += (reasons.empty() ? "" : "; ") + reason;
+  return "warning: profile " + path + " is UNSTABLE: calibrate could not trust its fit (" +
+         reasons + "), so predictions from it may be far off; calibrate again: " + kRecalibrate;
 }
 
 }  // namespace ringlab::report

@@ -70,4 +70,24 @@ std::string comparisonSvg(const std::vector<measure::Comparison>& comparisons,
   return chartSvg(chart);
 }
 
+nlohmann::json comparisonJson(const measure::Comparison& c, const std::string& modelSource) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const measure::ComparedRow& r : c.rows) {
+    const std::optional<double> inPlaceRatio = r.inPlaceRatio();
+    rows.push_back(
+        {{"bytes", r.bytes},
+         {"predicted_us", r.predictedUs},
+         {"out_of_place_us", r.outOfPlaceUs},
+         {"out_of_place_ratio", r.outOfPlaceRatio()},
+         {"predicted_in_place_us", r.predictedInPlaceUs},
+         {"in_place_us", r.inPlaceUs ? nlohmann::json(*r.inPlaceUs) : nlohmann::json()},
+         {"in_place_ratio", inPlaceRatio ? nlohmann::json(*inPlaceRatio) : nlohmann::json()}});
+  }
+  return {{"label", c.label},
+          {"source", c.source},
+          {"notes", c.notes},
+          {"model", modelSource},
+          {"rows", rows}};
+}
+
 }  // namespace ringlab::report

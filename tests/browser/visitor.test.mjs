@@ -285,6 +285,17 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       assert.equal(await page.locator('#model-warnings').isHidden(), true);
     });
 
+    test('an UNSTABLE profile carries calibrate\'s flag into the page', async () => {
+      const fs = await import('node:fs');
+      const profile = JSON.parse(fs.readFileSync(files.profile, 'utf8'));
+      profile.unstable = ['ping-pong: alpha +-80% of its value (95% interval)'];
+      const unstable = path.join(path.dirname(files.profile), 'unstable.json');
+      fs.writeFileSync(unstable, JSON.stringify(profile));
+      await loadFile(page, unstable, /^Profile: unstable\.json: /);
+      await see(page, '#model-profile-note', /UNSTABLE: calibrate could not trust this profile's fit \(ping-pong: alpha \+-80% of its value \(95% interval\)\).*calibrate again/);
+      await clearFiles(page);
+    });
+
     test('input during a slowed round trip is queued, the last press wins', async () => {
       await page.route('**/api/**', async (route) => { await new Promise((r) => setTimeout(r, 300)); await route.continue(); });
       // Panel 1: three Space presses on Step while the orbit is fetched: three steps.

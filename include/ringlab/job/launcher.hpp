@@ -26,5 +26,7 @@ int launch(const LaunchConfig& config);
 // launching copies of itself with the same options.
 void rememberCommandLine(int argc, char** argv);
 std::vector<std::string> selfCommand();
+// The command line as it was typed (argv[0] as given), for messages that say how to run it again.
+std::vector<std::string> typedCommand();
 
 }  // namespace ringlab::job

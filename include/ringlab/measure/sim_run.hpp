@@ -21,7 +21,9 @@ struct SimRequest {
   std::uint64_t maxBytes = 64ull << 20;  // the size the ring-order search prices
   DataType type = DataType::Float32;
   ReduceOp op = ReduceOp::Sum;
-  std::string reduceBandwidth;  // reduction throughput as the user wrote it; empty: free
+  // The reduction's cost as the user wrote it: a rate (10GB/s) or a cost per byte (0.1ns/B);
+  // empty: free. The links' costs come from the topology.
+  std::string reduceBandwidth;
   std::string maxMemory = "4G";
   bool search = false;  // simulate the ring orders topo::searchRings finds
 };

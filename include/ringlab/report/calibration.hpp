@@ -18,4 +18,9 @@ std::string calibrationHeader(const std::string& transport, int ranks,
 // is unstable when it is.
 std::string calibrationText(const measure::Calibration& calibration, const model::Profile& profile);
 
+// "warning: profile p.json is UNSTABLE ...": the flag calibrate set, with its reasons and what to
+// do, for every command that uses the profile; "" for a stable one (or one written before the
+// flag existed).
+std::string unstableProfileWarning(const model::Profile& profile, const std::string& path);
+
 }  // namespace ringlab::report

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "ringlab/measure/comparison.hpp"
 
 namespace ringlab::report {
@@ -14,6 +16,12 @@ namespace ringlab::report {
 std::string comparisonPreamble(const std::string& modelSource, const model::Profile& profile);
 
 std::string comparisonTable(const measure::Comparison& comparison);
+
+// The same figures as JSON (`ringlab compare --json`): label, source, notes, where the model's
+// parameters came from, and per size the predicted and measured times and their ratios (null
+// where there is no in-place time).
+nlohmann::json comparisonJson(const measure::Comparison& comparison,
+                              const std::string& modelSource);
 
 // One log-log chart: time against size, measured (solid, dots) and predicted (dashed), one colour
 // per comparison; sizes labelled 1 B, 1 KiB, 1 MiB ..., times 1 us, 1 ms, 1 s. A self-contained
