@@ -291,7 +291,8 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
       profile.unstable = ['ping-pong: alpha +-80% of its value (95% interval)'];
       const unstable = path.join(path.dirname(files.profile), 'unstable.json');
       fs.writeFileSync(unstable, JSON.stringify(profile));
-      await loadFile(page, unstable, /^Profile: unstable\.json: /);
+      await clearFiles(page);
+      await loadFile(page, unstable, /Profile: unstable\.json: /);
       await see(page, '#model-profile-note', /UNSTABLE: calibrate could not trust this profile's fit \(ping-pong: alpha \+-80% of its value \(95% interval\)\).*calibrate again/);
       await clearFiles(page);
     });
