@@ -162,9 +162,9 @@ TEST(InputsCli, ProfileCoefficientsOutOfRangeAreNamedWithTheirRange) {
 
 TEST(InputsCli, LinksIsARowCount) {
   expectError({"sim", "--topo", "nodes=2,ranks=2", "-b", "1M", "-e", "1M", "--links", "-5"},
-              {"--links", "-5", "not in range 0 to 1048576"});
+              {"--links", "-5", "must be a whole number in 0..1048576"});
   expectError({"topo", "show", "--topo", "nodes=2,ranks=2", "--links", "-5"},
-              {"--links", "-5", "not in range 0 to 1048576"});
+              {"--links", "-5", "must be a whole number in 0..1048576"});
 }
 
 TEST(InputsCli, EmptyValuesAreRefusedNotTakenAsNotGiven) {

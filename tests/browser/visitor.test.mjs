@@ -25,7 +25,7 @@ before(async () => {
   const dir = scratchDir('visitor');
   files = { profile: path.join(dir, 'profile.json'), bf16: path.join(dir, 'bench-bf16.json'), shm: path.join(dir, 'bench-shm.json') };
   for (const args of [
-    ['calibrate', '-e', '1M', '-n', '3', '--json', files.profile],
+    ['calibrate', '-p', '8', '-e', '1M', '-n', '3', '--json', files.profile],
     ['bench', '-p', '4', '-d', 'bfloat16', '-b', '1K', '-e', '64K', '-n', '3', '-w', '1', '--json', files.bf16],
     ['bench', '--transport', 'shm', '-p', '2', '-b', '1K', '-e', '16K', '-n', '3', '-w', '1', '--json', files.shm],
   ]) {
@@ -263,23 +263,23 @@ for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) 
     test('a calibrate profile and measurements: named, and every difference warned of', async () => {
       const profile = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(files.profile, 'utf8')));
       await loadFile(page, files.profile, /Profile: /);
-      await see(page, '#model-profile-note', new RegExp(`^Profile: profile\\.json: transport inproc, p any \\(point-to-point ping-pong between pairs of ranks\\), dtype float32 \\(the reduction γ\\), host ${profile.host}, date ${profile.date}, ringlab ${profile.ringlab_version}\\.`));
+      await see(page, '#model-profile-note', new RegExp(`^Profile: profile\\.json: transport inproc, p 8, dtype float32 \\(the reduction γ\\), host ${profile.host}, date ${profile.date}, ringlab ${profile.ringlab_version}\\.`));
       assert.equal(await page.inputValue('#model-alpha'), String(+(profile.alpha_s * 1e6).toPrecision(4)));
       assert.equal(await page.inputValue('#model-bw'), String(+(1e-9 / profile.beta_s_per_byte).toPrecision(4)));
       await see(page, '#model-params-note', /parameters from profile profile\.json\.$/);
+      await commit(page, '#model-p', '8');  // the profile's p: nothing to warn of yet
       assert.equal(await page.locator('#model-warnings').isHidden(), true, 'nothing to warn of yet');
-      await commit(page, '#model-p', '8');
 
       await loadFile(page, files.bf16, /Measured: /);
       const run = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(files.bf16, 'utf8'))).run;
       await see(page, '#model-bench-note', `Measured: bench-bf16.json: transport inproc, p = 4, dtype bfloat16, host ${run.host}, date ${run.date}, 7 sizes of ring, ringlab ${run.ringlab_version}. The prediction's p to 4 and dtype to bfloat16 are set to match.`);
-      await see(page, '#model-warnings', 'The profile\'s γ was measured on float32, the prediction is for bfloat16.');
+      await see(page, '#model-warnings', 'The profile was measured for p = 8, the prediction is for p = 4.\nThe profile\'s γ was measured on float32, the prediction is for bfloat16.');
       await page.selectOption('#model-dtype', 'float32');
       await commit(page, '#model-p', '8');
       await see(page, '#model-warnings', 'The measurements are for p = 4, the prediction for p = 8.\nThe measurements are bfloat16, the prediction is for float32: choose bfloat16 under dtype to compare like with like.');
       await commit(page, '#model-p', '2');
       await loadFile(page, files.shm, /bench-shm\.json/);
-      await see(page, '#model-warnings', 'The measurements ran over shm, the profile was calibrated over inproc.');
+      await see(page, '#model-warnings', 'The measurements ran over shm, the profile was calibrated over inproc.\nThe profile was measured for p = 8, the prediction is for p = 2.');
       await shoot(page, size, 'model');
       await clearFiles(page);
       assert.equal(await page.locator('#model-warnings').isHidden(), true);

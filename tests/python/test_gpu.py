@@ -108,10 +108,13 @@ def test_compare_gpu_errors_name_the_value_and_the_keyword():
         ringlab.compare_gpu(A3_MEGA, nccl_topo="missing-topo.xml")
     with pytest.raises(ringlab.InvalidArgumentError, match="p = 16.*nodes"):
         ringlab.compare_gpu(A3_MEGA, system="dgx-h100", nodes=3)
+    # No rank lines: p from busbw/algbw where the rounding tells it, and a ranks that contradicts
+    # the figures refused in Python's word.
     unranked = os.path.join(LOGS, "h100_dgx_4gpu_llminsights.log")
-    with pytest.raises(ringlab.InvalidArgumentError,
-                       match="give the number of ranks with ranks N"):
-        ringlab.compare_gpu(unranked, system="dgx-h100")
+    [verdict] = ringlab.compare_gpu(unranked, system="dgx-h100")
+    assert verdict["p"] == 4
+    with pytest.raises(ringlab.InvalidArgumentError, match="ranks 3 but the log says p = 4 by line"):
+        ringlab.compare_gpu(unranked, system="dgx-h100", ranks=3)
     with pytest.raises(ringlab.InvalidArgumentError, match="ranks 8 but the log says p = 16"):
         ringlab.compare_gpu(A3_MEGA, system="dgx-h100", ranks=8)
     # A CPU record: the library's refusal, with or without a system.
