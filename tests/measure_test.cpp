@@ -409,52 +409,6 @@ TEST(MeasureTuneDecision, BandsWithTheSameChoiceMerge) {
   EXPECT_EQ(flips, 4u);
 }
 
-// Three latency-bound sizes measure the same thing: alone, each size's 4% lead is within its five
-// rounds' noise, so one run keeps ring at one size and another run at another; as one band their
-// fifteen rounds settle it once for all three. The large size is told apart and decided alone.
-TEST(MeasureTuneDecision, SizesThatCannotBeToldApartAreDecidedAsOneBand) {
-  model::DecisionTable table;
-  table.defaultAlgorithm = "ring";
-  const std::vector<double> ring = {100, 103, 98, 101, 99};
-  const std::vector<std::vector<double>> wobbles = {
-      {0.99, 0.92, 1.01, 0.93, 0.97}, {0.93, 1.01, 0.95, 1.0, 0.93}, {1.0, 0.93, 0.96, 1.01, 0.92}};
-  std::uint64_t bytes = 8;
-  for (const std::vector<double>& wobble : wobbles) {
-    model::MeasuredSize m;
-    m.bytes = bytes;
-    bytes *= 4;
-    m.roundsUs["ring"] = ring;
-    for (std::size_t r = 0; r < ring.size(); ++r)
-      m.roundsUs["recursive_doubling"].push_back(ring[r] * wobble[r]);
-    EXPECT_EQ(decideSize(m.roundsUs, "ring").chosen, "ring") << m.bytes << ": alone, a tie";
-    for (const auto& [name, r] : m.roundsUs) m.timeUs[name] = model::median(r);
-    table.measured.push_back(m);
-  }
-  model::MeasuredSize large;
-  large.bytes = 1 << 20;
-  large.roundsUs = rounds("recursive_doubling", 2.0);
-  for (double& t : large.roundsUs["ring"]) t *= 50;
-  for (double& t : large.roundsUs["recursive_doubling"]) t *= 50;
-  for (const auto& [name, r] : large.roundsUs) large.timeUs[name] = model::median(r);
-  table.measured.push_back(large);
-  decide(table);
-  for (std::size_t i = 0; i < 3; ++i) {
-    EXPECT_EQ(table.measured[i].chosen, "recursive_doubling") << table.measured[i].bytes;
-    ASSERT_TRUE(table.measured[i].band);
-    EXPECT_EQ(*table.measured[i].band, (std::pair<std::uint64_t, std::uint64_t>{8, 128}));
-    EXPECT_LT(table.measured[i].margin->high, 1);
-  }
-  EXPECT_EQ(table.measured[3].chosen, "ring");
-  EXPECT_FALSE(table.measured[3].band);
-  EXPECT_FALSE(table.measured[3].undecided());
-  // The band survives the table's JSON.
-  table.ranks = 4;
-  table.transport = "shm";
-  const model::DecisionTable back = model::decisionTableFromJson(model::toJson(table), "t.json");
-  EXPECT_EQ(back.measured[1].band, table.measured[1].band);
-  EXPECT_FALSE(back.measured[3].band);
-}
-
 TEST(MeasureTuneDecision, AKeptDefaultThatAnotherLookedFasterThanIsUndecided) {
   model::MeasuredSize m;
   m.bytes = 64;

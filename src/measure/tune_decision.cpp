@@ -31,32 +31,6 @@ std::string settle(const std::vector<std::string>& contenders, const std::string
   return contenders.front();
 }
 
-// Whether size `b` can be told apart from size `a`: the same algorithms measured in as many
-// rounds, and none of their times differing between the two beyond the noise (paired by round, at
-// the table's confidence). Sizes that cannot are one band, decided on their rounds together.
-bool toldApart(const model::MeasuredSize& a, const model::MeasuredSize& b) {
-  if (a.roundsUs.size() != b.roundsUs.size()) return true;
-  for (const auto& [name, rounds] : a.roundsUs) {
-    const auto other = b.roundsUs.find(name);
-    if (other == b.roundsUs.end() || other->second.size() != rounds.size()) return true;
-    const RatioInterval r = pairedRatioInterval(other->second, rounds, model::kTuneConfidence);
-    if (r.high < 1 || r.low > 1) return true;
-  }
-  return false;
-}
-
-// Each algorithm's rounds over sizes [first, last), one size after another: every pair of rounds
-// stays a pair measured together.
-std::map<std::string, std::vector<double>> pooledRounds(
-    const std::vector<model::MeasuredSize>& sizes, std::size_t first, std::size_t last) {
-  std::map<std::string, std::vector<double>> pooled;
-  for (std::size_t i = first; i < last; ++i) {
-    for (const auto& [name, rounds] : sizes[i].roundsUs)
-      pooled[name].insert(pooled[name].end(), rounds.begin(), rounds.end());
-  }
-  return pooled;
-}
-
 }  // namespace
 
 SizeDecision decideSize(const std::map<std::string, std::vector<double>>& roundsUs,
@@ -93,20 +67,12 @@ SizeDecision decideSize(const std::map<std::string, std::vector<double>>& rounds
 }
 
 void decide(model::DecisionTable& table) {
-  std::vector<model::MeasuredSize>& sizes = table.measured;
   std::string below;
-  for (std::size_t first = 0; first < sizes.size();) {
-    std::size_t last = first + 1;
-    while (last < sizes.size() && !toldApart(sizes[first], sizes[last])) ++last;
-    const SizeDecision d =
-        decideSize(pooledRounds(sizes, first, last), table.defaultAlgorithm, below);
+  for (model::MeasuredSize& m : table.measured) {
+    SizeDecision d = decideSize(m.roundsUs, table.defaultAlgorithm, below);
     below = d.chosen;
-    for (std::size_t i = first; i < last; ++i) {
-      sizes[i].chosen = d.chosen;
-      sizes[i].margin = d.margin;
-      if (last - first > 1) sizes[i].band = {{sizes[first].bytes, sizes[last - 1].bytes}};
-    }
-    first = last;
+    m.chosen = std::move(d.chosen);
+    m.margin = std::move(d.margin);
   }
 }
 

@@ -50,7 +50,6 @@ nlohmann::json toJson(const DecisionTable& t) {
                         {"high", m.margin->high},
                         {"level", m.margin->level}};
     }
-    if (m.band) size["band_bytes"] = {m.band->first, m.band->second};
     measured.push_back(size);
   }
   nlohmann::json rules = nlohmann::json::array();
@@ -120,13 +119,6 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
         size.margin =
             Margin{g.at("algorithm").get<std::string>(), g.at("ratio").get<double>(),
                    g.at("low").get<double>(), g.at("high").get<double>(), g.value("level", 0.95)};
-      }
-      if (m.contains("band_bytes")) {
-        const auto band = m["band_bytes"].get<std::vector<std::uint64_t>>();
-        if (band.size() != 2 || band[0] > size.bytes || size.bytes > band[1])
-          fail("band_bytes " + m["band_bytes"].dump() + " at " + std::to_string(size.bytes) +
-               " bytes: give [first, last] sizes around it");
-        size.band = {{band[0], band[1]}};
       }
       const std::vector<std::string> known = algorithmNames();
       const auto measuredHere = [&](const std::string& name, const char* field) {

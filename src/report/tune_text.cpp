@@ -17,10 +17,8 @@ std::string ratioText(const model::Margin& m) {
 // algorithm's, which did not clear the noise.
 std::string marginText(const model::MeasuredSize& m) {
   if (!m.margin) return "";
-  const std::string band =
-      m.band ? fmt::format(" (band {}-{} B)", m.band->first, m.band->second) : "";
-  if (m.margin->algorithm == m.choice()) return ratioText(*m.margin) + band;
-  return fmt::format("kept; {} {}{}", m.margin->algorithm, ratioText(*m.margin), band);
+  if (m.margin->algorithm == m.choice()) return ratioText(*m.margin);
+  return fmt::format("kept; {} {}", m.margin->algorithm, ratioText(*m.margin));
 }
 
 // The sizes where the default was kept although another algorithm looked faster: what a second
@@ -56,8 +54,7 @@ std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& t
                         table.defaultAlgorithm)
           : fmt::format("# an algorithm replaces the default, {}, only where its time / {}'s over "
                         "the rounds has an interval wholly below 1 at {:.2f}% each ({:.0f}% per "
-                        "size, Bonferroni over {} challenger{}); neighbouring sizes whose times "
-                        "cannot be told apart are one band, decided on their rounds together",
+                        "size, Bonferroni over {} challenger{})",
                         table.defaultAlgorithm, table.defaultAlgorithm, 100 * level,
                         100 * model::kTuneConfidence, challengers, challengers == 1 ? "" : "s"),
       "size (B)");

@@ -1,13 +1,14 @@
 #pragma once
-// tune's decision, from measurements given as data: per band of sizes, an algorithm replaces the
-// default only where it was ahead beyond the noise, i.e. where the interval of its time over the
+// tune's decision, from measurements given as data: per size, an algorithm replaces the default
+// only where it was ahead beyond the noise, i.e. where the interval of its time over the
 // default's (paired by interleaved round, measure/statistics.hpp) lies wholly below 1, at a level
-// corrected for the number of challengers so that the band as a whole keeps 95%. A band is a run
-// of neighbouring sizes whose times cannot be told apart (latency-bound sizes, mostly): they
-// measure the same thing, so they are decided once, on all their rounds together, and a lead
-// that one of them shows by luck does not split the table. Two winners within the noise of each
-// other are settled by a fixed order, not by which the noise put ahead. Adjacent sizes with the
-// same choice merge into one rule (model::DecisionTable::rules).
+// corrected for the number of challengers so that the size as a whole keeps 95%. A lead the rounds
+// cannot tell from noise keeps the default (and the size is said to be undecided), so that the
+// table does not flip between algorithms on luck; two winners within the noise of each other are
+// settled by a fixed order, not by which the noise put ahead. Adjacent sizes with the same choice
+// merge into one rule (model::DecisionTable::rules). Deciding bands of neighbouring sizes on their
+// pooled rounds was tried and measured: it made back-to-back tables agree less
+// (docs/algorithms.md).
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -22,8 +23,8 @@ namespace ringlab::measure {
 // Bonferroni's 1 - (1 - model::kTuneConfidence) / challengers (0.95 for one, 0.9833 for three).
 double comparisonLevel(std::size_t challengers);
 
-// The decision at one size (or band) from each algorithm's time in each round (every list as long
-// as the default's): among those ahead of the default beyond the noise, the fastest, or one the
+// The decision at one size from each algorithm's time in each round (every list as long as the
+// default's): among those ahead of the default beyond the noise, the fastest, or one the
 // fastest is not ahead of beyond the noise: `preferred` (the choice below) if it is one, else the
 // first of them in the registry's order; the default where none is ahead. "Beyond the noise": an
 // interval wholly below 1 at comparisonLevel(the number of challengers). `margin`: the chosen
@@ -37,9 +38,8 @@ struct SizeDecision {
 SizeDecision decideSize(const std::map<std::string, std::vector<double>>& roundsUs,
                         const std::string& defaultAlgorithm, const std::string& preferred = "");
 
-// Decides every measured size of `table` from its rounds, against table.defaultAlgorithm, band by
-// band from the smallest size up (each preferring the choice below it); a size decided in a band
-// of several records the band (MeasuredSize::band).
+// Decides every measured size of `table` from its rounds, against table.defaultAlgorithm, from the
+// smallest size up (each preferring the choice below it).
 void decide(model::DecisionTable& table);
 
 }  // namespace ringlab::measure

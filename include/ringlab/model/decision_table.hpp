@@ -9,7 +9,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,9 +41,6 @@ struct MeasuredSize {
   // neither: its sizes take their fastest.
   std::string chosen;
   std::optional<Margin> margin;
-  // The first and last size of the band of neighbouring sizes decided together, on their rounds
-  // pooled, where there were several (measure/tune_decision.hpp).
-  std::optional<std::pair<std::uint64_t, std::uint64_t>> band;
   // The default was kept, though an algorithm looked faster: the rounds could not tell them apart.
   bool undecided() const { return margin && margin->algorithm != choice() && margin->ratio < 1; }
   std::string fastest() const;
