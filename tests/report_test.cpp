@@ -18,6 +18,7 @@
 #include "ringlab/report/ring_report_text.hpp"
 #include "ringlab/report/schedule_text.hpp"
 #include "ringlab/report/sim_text.hpp"
+#include "ringlab/report/tune_text.hpp"
 #include "ringlab/sim/allreduce_sim.hpp"
 #include "ringlab/topo/generators.hpp"
 #include "ringlab/topo/placement.hpp"
@@ -442,3 +443,30 @@ TEST(ReportCalibration, IntervalsSpreadAndTheVerdict) {
                 "pair;"),
             std::string::npos);
 }
+
+namespace {
+
+// A size where ring was kept though recursive_doubling looked 3% faster within the noise, and one
+// it won clearly: the first is listed as undecided, the second not.
+TEST(ReportTuneText, ListsTheSizesLeftUndecided) {
+  ringlab::measure::TuneConfig config;
+  config.algorithms = {"ring", "recursive_doubling"};
+  ringlab::model::DecisionTable table;
+  table.ranks = 4;
+  table.defaultAlgorithm = "ring";
+  ringlab::model::MeasuredSize tie{64, {{"ring", 100}, {"recursive_doubling", 97}}};
+  tie.chosen = "ring";
+  tie.margin = ringlab::model::Margin{"recursive_doubling", 0.97, 0.92, 1.03, 0.95};
+  ringlab::model::MeasuredSize won{4096, {{"ring", 100}, {"recursive_doubling", 50}}};
+  won.chosen = "recursive_doubling";
+  won.margin = ringlab::model::Margin{"recursive_doubling", 0.5, 0.45, 0.55, 0.95};
+  table.measured = {tie, won};
+  const std::string text = ringlab::report::tuneText(config, table);
+  EXPECT_NE(text.find("# undecided (bytes): 64: ring kept, another algorithm looked faster"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("undecided (bytes): 64, 4096"), std::string::npos) << text;
+  EXPECT_NE(text.find("kept; recursive_doubling x0.970 [0.920, 1.030]"), std::string::npos);
+}
+
+}  // namespace
