@@ -1954,7 +1954,7 @@ TEST(CliFirstContact, AnUnstableProfileIsFlaggedWhereverItIsUsed) {
     const std::string said = r.out + r.err;
     EXPECT_NE(said.find(unstable + " is UNSTABLE"), std::string::npos);
     EXPECT_NE(said.find("alpha +-80%"), std::string::npos) << "the reason is carried";
-    EXPECT_NE(said.find("--rounds"), std::string::npos) << "what to do is said";
+    EXPECT_NE(said.find("more rounds or iterations"), std::string::npos) << "what to do is said";
   }
   // The stable profile it came from draws no such line.
   if (nlohmann::json::parse(slurp(written))["unstable"].empty()) {

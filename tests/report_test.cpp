@@ -181,7 +181,7 @@ TEST(SimText, PreambleNamesTheRunThenPrintsBenchsTableHeader) {
   run.gammaSPerByte = 0;
   const std::vector<std::string> free = lines(report::simPreamble(run));
   EXPECT_EQ(free[2], "# ring order 0,2,3,1");
-  EXPECT_EQ(free[5], "# reduction: free (give --gamma, --reduce-bw or --profile to price it)");
+  EXPECT_EQ(free[5], "# reduction: free (no reduction cost or rate given)");
 }
 
 TEST(SimText, RowIsBenchsRowWithTheSameTimeInPlaceAndNoWrongCount) {

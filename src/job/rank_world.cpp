@@ -48,7 +48,7 @@ std::string mpiLaunchLine(int ranks) {
 void refuseMpiSingleton(Launcher launcher, const transport::Transport& mpi, int ranks) {
   if (mpi.size() > 1 || isMpiLauncher(launcher)) return;
   throwInvalid(
-      "--transport mpi without an MPI launcher: this process is a job of 1 rank, alone; "
+      "the mpi transport without an MPI launcher: this process is a job of 1 rank, alone; "
       "start the ranks with " +
       mpiLaunchLine(ranks));
 }

@@ -12,7 +12,7 @@ namespace ringlab::report {
 namespace {
 
 // What to do about an unstable fit, in calibrate's report and wherever the profile is used.
-const char* const kRecalibrate = "rerun with more --rounds or -n/--iters, on a quieter machine";
+const char* const kRecalibrate = "rerun with more rounds or iterations, on a quieter machine";
 
 std::string concurrencyText(const measure::Calibration& c) {
   std::string text = fmt::format(

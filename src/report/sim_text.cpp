@@ -16,7 +16,7 @@ std::string simPreamble(const measure::SimRun& run) {
   const std::string reduction = run.gammaSPerByte > 0
                                     ? fmt::format("gamma {:.3g} s/B ({}) on the receiving rank",
                                                   run.gammaSPerByte, run.reduceBandwidth)
-                                    : "free (give --gamma, --reduce-bw or --profile to price it)";
+                                    : "free (no reduction cost or rate given)";
   return fmt::format(
              "# ringlab sim: allreduce  algorithm {}  transport simulated  p {}\n"
              "# version {}  host {}  date {}\n"
