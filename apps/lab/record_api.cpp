@@ -1,12 +1,12 @@
-// POST /api/record: panel 3's files. Measurements are read by the one record reader the CLI's
-// compare and plan --measured use (measure::parseRecord), so the page accepts what they accept
-// (`ringlab bench --json` files and nccl-tests all_reduce_perf logs) and refuses what they
-// refuse, with the same message; a `ringlab calibrate` profile by the reader behind --profile.
-// A log that ran on GPUs is judged as `ringlab compare` judges it (measure::compareGpu), against
-// the GPU system the page's field names: the alpha-beta model prices CPU ranks, not GPUs.
+// POST /api/record: panel 3's files. Measurements are read once, by the one record reader the
+// CLI's compare and plan --measured use (measure::parseOneRun, behind parseRecord), so the page
+// accepts what they accept (`ringlab bench --json` files and nccl-tests all_reduce_perf logs) and
+// refuses what they refuse, with the same message; a `ringlab calibrate` profile by the reader
+// behind --profile. A log that ran on GPUs is judged as `ringlab compare` judges it
+// (measure::compareGpu), against the GPU system the page's field names: the alpha-beta model prices
+// CPU ranks, not GPUs.
 #include <optional>
 #include <string_view>
-#include <vector>
 
 #include "api.hpp"
 #include "ringlab/core/error.hpp"
@@ -85,16 +85,6 @@ nlohmann::json gpuAnswer(const measure::LoggedRun& run, const Params& params,
   return gpu;
 }
 
-// The log behind a record, when it may have run on GPUs: a `ringlab bench` record ran on CPU
-// ranks by construction, so only another source (nccl-tests, OSU) is read again for what ran it.
-std::optional<measure::LoggedRun> gpuRun(const measure::RunRecord& record, const std::string& body,
-                                         const std::string& name) {
-  if (record.source == measure::RunRecord{}.source) return std::nullopt;
-  std::vector<measure::LoggedRun> runs = measure::parseRuns(body, name, {});
-  if (runs.size() != 1 || !measure::isGpuRun(runs.front())) return std::nullopt;
-  return std::move(runs.front());
-}
-
 }  // namespace
 
 nlohmann::json recordApi(const std::string& body, const Params& params) {
@@ -103,12 +93,11 @@ nlohmann::json recordApi(const std::string& body, const Params& params) {
   try {
     const nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
     if (isProfile(doc)) return profileAnswer(doc, name);
-    const measure::RunRecord record = measure::parseRecord(body, name);
-    nlohmann::json answer = measure::toJson(record);
+    const measure::LoggedRun run = measure::parseOneRun(body, name);
+    nlohmann::json answer = measure::toJson(run.record);
     answer["valid"] = true;
     answer["kind"] = "record";
-    if (const std::optional<measure::LoggedRun> run = gpuRun(record, body, name))
-      answer["gpu"] = gpuAnswer(*run, params, name);
+    if (measure::isGpuRun(run)) answer["gpu"] = gpuAnswer(run, params, name);
     return answer;
   } catch (const Error& e) {
     // A file the reader refuses is an answer to show beside the field, not a bad request.

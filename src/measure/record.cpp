@@ -348,7 +348,7 @@ RunRecord recordFromJson(const json& j, const std::string& name) {
   return record;
 }
 
-RunRecord parseRecord(const std::string& text, const std::string& name) {
+LoggedRun parseOneRun(const std::string& text, const std::string& name) {
   const auto start = text.find_first_not_of(" \t\r\n");
   if (start != std::string::npos && text[start] == '{') {
     json j;
@@ -357,14 +357,18 @@ RunRecord parseRecord(const std::string& text, const std::string& name) {
     } catch (const json::exception& e) {
       throwInvalid(name + ": not valid JSON (" + e.what() + ")");
     }
-    if (!j.contains("results")) return recordFromJson(j, name);  // not nccl-tests -J
+    if (!j.contains("results")) return LoggedRun{.record = recordFromJson(j, name)};  // not -J
   }
   std::vector<LoggedRun> runs = parseRuns(text, name, {});
-  if (runs.size() == 1) return std::move(runs.front().record);
+  if (runs.size() == 1) return std::move(runs.front());
   std::string names;
   for (const LoggedRun& run : runs) names += (names.empty() ? "" : "; ") + run.name;
   throwInvalid(name + ": holds several runs or cases (" + names +
                "); this reads one: pass a file with one (`ringlab compare` reads each)");
+}
+
+RunRecord parseRecord(const std::string& text, const std::string& name) {
+  return parseOneRun(text, name).record;
 }
 
 RunRecord readRecord(const std::string& path, const std::string& what) {

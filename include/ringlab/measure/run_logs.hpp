@@ -59,6 +59,10 @@ std::vector<LoggedRun> runsFromOsu(const std::string& text, const std::string& n
 std::vector<LoggedRun> parseRuns(const std::string& text, const std::string& name,
                                  const LogOptions& options);
 
+// The one run a file holds, as parseRecord reads it (record.hpp), with what a log says of itself
+// beside the record (what ran it, its notes); a `ringlab bench --json` record has only the record.
+LoggedRun parseOneRun(const std::string& text, const std::string& name);
+
 // The same from a file (bounded read); messages start "<what> <path>:".
 std::vector<LoggedRun> readRuns(const std::string& path, const std::string& what,
                                 const LogOptions& options);
