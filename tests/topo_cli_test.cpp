@@ -175,7 +175,7 @@ TEST(TopoCli, BadInputNamesTheElement) {
   expectError({"topo", "show", "--topo-file", noSuchNode},
               {"links[1]", "no element named 'z.eth'"});
   const std::string zero = tempFile("zero.json", R"({"ringlab_topology": 1, "nodes": [
-      {"name": "a", "slots": 1, "intra": {"bandwidth": 0}}]})");
+      {"name": "a", "slots": 1, "intra": {"bandwidth": "0GB/s"}}]})");
   expectError({"topo", "show", "--topo-file", zero}, {"node 'a' intra", "must be > 0"});
   const std::string disconnected = tempFile("split.json", R"({"ringlab_topology": 1, "nodes": [
       {"name": "a", "slots": 1, "intra": {"bandwidth": "1GB/s"}, "nics": [{"name": "a.eth", "bandwidth": "1GB/s"}]},

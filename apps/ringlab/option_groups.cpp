@@ -273,7 +273,7 @@ void TopologyOptions::add(CLI::App& app, bool withRanks) {
           ->type_name("FILE");
   ncclOption->excludes(topoOption)->excludes(fileOption);
   app.add_option("--nccl-nodes", ncclNodes, "NCCL topology XML: copies of that node, on one switch")
-      ->check(inRange(1, io::kMaxTopoRanks));
+      ->check(inRange(1, ringlab::kMaxRanks));
   app.add_option("--nccl-links", ncclDriver.linksPerGpu,
                  "NCCL topology XML whose GPUs list no NVLink (xGMI) link, left to the driver: "
                  "the links per GPU it has (to NVSwitches; RCCL: xGMI), 0 for none")

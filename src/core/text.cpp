@@ -28,7 +28,7 @@ std::string printableText(std::string_view text, std::size_t maxBytes) {
   out.reserve(shown.size());
   for (const char c : shown) {
     const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte < 0x7f) {
+    if (isPrintableByte(byte)) {
       out += c;
     } else {
       out += fmt::format("\\x{:02x}", byte);
@@ -39,12 +39,31 @@ std::string printableText(std::string_view text, std::size_t maxBytes) {
   return out;
 }
 
+std::string printableLines(std::string_view text) {
+  const auto kept = [](char c) {
+    return isPrintableByte(static_cast<unsigned char>(c)) || c == '\t' || c == '\n' || c == '\r';
+  };
+  std::size_t first = 0;
+  while (first < text.size() && kept(text[first])) ++first;
+  if (first == text.size()) return std::string(text);
+  std::string out(text.substr(0, first));
+  out.reserve(text.size() + 16);
+  for (std::size_t i = first; i < text.size(); ++i) {
+    if (kept(text[i])) {
+      out += text[i];
+    } else {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i]));
+    }
+  }
+  return out;
+}
+
 double parseNumber(std::string_view text, std::string_view what) {
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
       !std::isfinite(value)) {
-    throwInvalid(fmt::format("{} '{}': not a number", what, text));
+    throwInvalid(fmt::format("{} '{}': not a number", what, printableText(text, 40)));
   }
   return value;
 }
@@ -55,7 +74,19 @@ std::int64_t parseInteger(std::string_view text, std::string_view what, std::int
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < min ||
       value > max) {
-    throwInvalid(fmt::format("{} '{}': must be a whole number in {}..{}", what, text, min, max));
+    throwInvalid(fmt::format("{} '{}': must be a whole number in {}..{}", what,
+                             printableText(text, 40), min, max));
+  }
+  return value;
+}
+
+double parseNumberIn(std::string_view text, std::string_view what, double min, double max) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+      !std::isfinite(value) || value < min || value > max) {
+    throwInvalid(fmt::format("{} '{}': must be a number in {}..{}", what, printableText(text, 40),
+                             formatNumber(min), formatNumber(max)));
   }
   return value;
 }

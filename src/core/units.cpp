@@ -124,7 +124,7 @@ std::string acceptedUnits(const QuantityKind& kind) {
 
 // The value of `text` in base units; "0" alone is zero, any other number needs one of the units.
 double parseQuantity(std::string_view text, const QuantityKind& kind) {
-  const std::string shown = text.empty() ? "''" : std::string(text);
+  const std::string shown = text.empty() ? "''" : printableText(text, 40);
   const std::string name(kind.name);
   const auto [number, unit] = splitUnit(text);
   double value = 0;

@@ -7,6 +7,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
+#include "ringlab/core/json_text.hpp"
 
 namespace ringlab::io {
 
@@ -16,12 +17,7 @@ nlohmann::json readJsonFile(const std::string& path, std::string_view what, Inpu
 
 nlohmann::json readJsonFile(const std::string& path, std::string_view what, InputBound bound,
                             const nlohmann::json::parser_callback_t& keep) {
-  const std::string text = readTextFile(path, what, bound);
-  try {
-    return nlohmann::json::parse(text, keep);
-  } catch (const nlohmann::json::exception& e) {
-    throwInvalid(fmt::format("{} {}: not valid JSON ({})", what, path, e.what()));
-  }
+  return parseJsonText(readTextFile(path, what, bound), fmt::format("{} {}", what, path), keep);
 }
 
 void writeTextFile(const std::string& path, std::string_view text, std::string_view what) {

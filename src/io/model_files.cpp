@@ -104,12 +104,7 @@ std::optional<int> profileRanks(const std::string& path) {
   if (!j.is_object() || !j.contains("ranks")) return std::nullopt;
   const nlohmann::json& field = j["ranks"];
   // Read wide and checked before narrowing: 2^32 + 2 is not p = 2.
-  if (!field.is_number_integer() || field.get<std::int64_t>() < 1 ||
-      field.get<std::uint64_t>() > kMaxTopoRanks) {
-    throwInvalid(fmt::format("profile {}: ranks = {}: must be a whole number in 1..{}", path,
-                             field.dump(), kMaxTopoRanks));
-  }
-  return static_cast<int>(field.get<std::uint64_t>());
+  return static_cast<int>(jsonWhole(field, "profile " + path, "ranks", 1, kMaxRanks));
 }
 
 void checkProfileRanks(const std::string& path, int ranks) {

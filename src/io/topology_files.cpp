@@ -43,8 +43,9 @@ PlacedTopology loadTopology(const TopologySource& s) {
   PlacedTopology placed;
   placed.topology = std::make_unique<topo::Topology>(readTopology(s));
   const int p = s.ranks == 0 ? placed.topology->slotCount() : s.ranks;
-  if (p < 1 || p > kMaxTopoRanks) {
-    throwInvalid("-p " + std::to_string(p) + ": must be in 1.." + std::to_string(kMaxTopoRanks));
+  if (p < 1 || p > kMaxRanks) {
+    throwInvalid("p = " + std::to_string(p) + ": the number of ranks must be in 1.." +
+                 std::to_string(kMaxRanks));
   }
   placed.placement =
       std::make_unique<topo::Placement>(topo::Placement::parse(*placed.topology, s.placement, p));

@@ -108,7 +108,7 @@ bool looksLikeCutRow(const std::vector<std::string>& w) {
 
 std::optional<std::uint64_t> wrongCount(const std::string& s, const Columns& c) {
   if (s == "N/A" || c.residual) return std::nullopt;  // run with -c 0, or an error, not a count
-  return static_cast<std::uint64_t>(parseNumber(s, "#wrong"));
+  return static_cast<std::uint64_t>(parseNumberIn(s, "#wrong", 0, 1e18));
 }
 
 TextPass parsePass(const std::vector<std::string>& w, const Columns& c, int time) {
@@ -240,6 +240,9 @@ class TextReader {
   }
 };
 
+// 1 PB/s: far above any link a log was measured over.
+constexpr double kMaxLoggedGBps = 1e6;
+
 std::string rowWhere(const TextRow& r) {
   return fmt::format("line {} (size {})", r.line, r.bytes);
 }
@@ -263,6 +266,21 @@ LoggedType checkAllReduceRow(const TextRow& r, const std::string& name) {
     fail(name, fmt::format("{}: count {} x {} bytes != size: a log of reduce_scatter or another "
                            "collective, not all_reduce_perf",
                            where, r.count, type.size));
+  }
+  // Each figure in its range: a time of 0, -5 or 1e300 is no measurement.
+  for (const auto& [pass, side] :
+       {std::pair{&r.outOfPlace, "out-of-place"}, {&r.inPlace, "in-place"}}) {
+    const auto check = [&](double value, const char* column, double low, bool aboveLow,
+                           double high) {
+      if (!(value <= high && (aboveLow ? value > low : value >= low))) {
+        fail(name, fmt::format("{}: {} {} = {}: must be {} {} and <= {}", where, side, column,
+                               formatNumber(value), aboveLow ? ">" : ">=", formatNumber(low),
+                               formatNumber(high)));
+      }
+    };
+    check(pass->time.value, "time", 0, true, kMaxRecordMicros);
+    check(pass->algbw.value, "algbw (GB/s)", 0, false, kMaxLoggedGBps);
+    check(pass->busbw.value, "busbw (GB/s)", 0, false, kMaxLoggedGBps);
   }
   return type;
 }

@@ -8,6 +8,8 @@
 #include "log_lines.hpp"
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/json_text.hpp"
+#include "ringlab/core/limits.hpp"
 #include "ringlab/measure/run_logs.hpp"
 
 namespace ringlab::measure {
@@ -26,7 +28,7 @@ std::string trimmed(const std::string& s) {
 
 // One side's time: "time", or "cpu_time" under -C; none for null (trace replay has no out-of-place)
 // or NaN.
-std::optional<Timing> jsonTiming(const json& row, const char* side) {
+std::optional<Timing> jsonTiming(const json& row, const char* side, const std::string& where) {
   if (!row.contains(side) || !row[side].is_object()) return std::nullopt;
   const json& t = row[side];
   const json& time = t.contains("time") ? t["time"] : t.contains("cpu_time") ? t["cpu_time"] : t;
@@ -34,7 +36,8 @@ std::optional<Timing> jsonTiming(const json& row, const char* side) {
   Timing out;
   out.timeUs = time.get<double>();
   if (t.contains("nwrong") && t["nwrong"].is_number())
-    out.wrong = static_cast<std::uint64_t>(t["nwrong"].get<double>());
+    out.wrong = static_cast<std::uint64_t>(  // nccl-tests writes it as a double
+        jsonNumber(t["nwrong"], where, std::string(side) + ".nwrong", 0, 1e18));
   return out;
 }
 
@@ -45,7 +48,10 @@ RecordRow jsonRow(const json& r, std::size_t k, const std::string& name) {
     failJson(name, where + " has no size or type");
   RecordRow out;
   out.bytes = r["size"].get<std::uint64_t>();
-  out.count = r.value("count", std::uint64_t{0});
+  out.count =
+      r.contains("count")
+          ? static_cast<std::uint64_t>(jsonWhole(r["count"], name, where + ".count", 0, INT64_MAX))
+          : 0;
   LoggedType type;
   try {
     type = parseLoggedType(r["type"].get<std::string>());
@@ -53,25 +59,36 @@ RecordRow jsonRow(const json& r, std::size_t k, const std::string& name) {
   } catch (const Error& e) {
     failJson(name, where + ": " + e.what());
   }
-  out.op = r.value("redop", std::string());
-  const std::string root = trimmed(r.value("root", std::string("-1")));
+  out.op = r.contains("redop") ? jsonString(r["redop"], name, where + ".redop") : "";
+  const std::string root =
+      trimmed(r.contains("root") ? jsonString(r["root"], name, where + ".root") : "-1");
   if (out.op.empty() || out.op == "none" || root != "-1")
     failJson(name, where + ": redop '" + out.op + "', root '" + root +
                        "': a log of another collective; compare reads all_reduce_perf output");
   if (out.count * type.size != out.bytes)
     failJson(name, where + ": count x type size != size: not all_reduce_perf output");
-  out.outOfPlace = jsonTiming(r, "out_of_place");
-  out.inPlace = jsonTiming(r, "in_place");
+  out.outOfPlace = jsonTiming(r, "out_of_place", name + ": " + where);
+  out.inPlace = jsonTiming(r, "in_place", name + ": " + where);
   if (!out.outOfPlace && !out.inPlace) failJson(name, where + " has no time");
   return out;
 }
 
 // p: with MPI, "devices" holds one entry per process (util.cu parses the first "#  Rank" line of
 // each process's block), each process driving nthreads x ngpus ranks; without MPI, one entry.
-int statedRanks(const json& config) {
+int statedRanks(const json& config, const std::string& name) {
   if (!config.is_object() || !config.contains("devices") || !config["devices"].is_array()) return 0;
-  return static_cast<int>(config["devices"].size()) * config.value("nthreads", 1) *
-         config.value("ngpus", 1);
+  const auto perProcess = [&](const char* key) {
+    return config.contains(key)
+               ? jsonWhole(config[key], name, std::string("config.") + key, 1, kMaxRanks)
+               : 1;
+  };
+  const auto ranks = static_cast<std::int64_t>(config["devices"].size()) * perProcess("nthreads") *
+                     perProcess("ngpus");
+  if (ranks > kMaxRanks) {
+    throwInvalid(fmt::format("{}: config: {} ranks (devices x nthreads x ngpus): must be in 1..{}",
+                             name, ranks, kMaxRanks));
+  }
+  return static_cast<int>(ranks);
 }
 
 }  // namespace
@@ -85,7 +102,9 @@ std::vector<LoggedRun> runsFromNcclTestsJson(const json& j, const std::string& n
       j["args"][0].get<std::string>().find("all_reduce") == std::string::npos)
     failJson(name, "a run of " + j["args"][0].get<std::string>() + ", not all_reduce_perf");
   RunRecord record;
-  record.source = fmt::format("nccl-tests -J (format {}) all_reduce_perf", j.value("version", 0));
+  record.source =
+      fmt::format("nccl-tests -J (format {}) all_reduce_perf",
+                  j.contains("version") ? jsonWhole(j["version"], name, "version", 0, 1000) : 0);
   record.overRanks = std::nullopt;
   record.iterations = std::nullopt;
   for (std::size_t k = 0; k < j["results"].size(); ++k)
@@ -95,11 +114,12 @@ std::vector<LoggedRun> runsFromNcclTestsJson(const json& j, const std::string& n
   std::vector<std::string> notes;
   if (!j.contains("average_bus_bandwidth") && !j.contains("average_bus_bandwidith"))
     notes.push_back("no \"average_bus_bandwidth\": the run did not finish");
-  const json config = j.value("config", json::object());
-  record.run.ranks = logs::resolveRanks(statedRanks(config), "config.devices", options, name,
+  const json config = j.contains("config") ? j["config"] : json::object();
+  record.run.ranks = logs::resolveRanks(statedRanks(config, name), "config.devices", options, name,
                                         "no config.devices", notes);
   std::string device = "GPUs (nccl-tests)";
-  if (config.contains("devices") && !config["devices"].empty() &&
+  if (config.is_object() && config.contains("devices") && config["devices"].is_array() &&
+      !config["devices"].empty() && config["devices"][0].is_object() &&
       config["devices"][0].contains("device_info") &&
       config["devices"][0]["device_info"].is_string())
     device = "GPUs (" + config["devices"][0]["device_info"].get<std::string>() + ")";

@@ -10,6 +10,9 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
+#include "ringlab/core/json_text.hpp"
+#include "ringlab/core/limits.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/cost.hpp"
@@ -79,14 +82,8 @@ class JsonReader {
   // A whole number in lo..hi; `field` is its path in the record ("row 3: size_bytes").
   std::uint64_t whole(const json& v, const std::string& field, std::uint64_t lo,
                       std::uint64_t hi) const {
-    // A parsed non-negative integer is unsigned, one built in a program signed: either.
-    const bool whole =
-        v.is_number_unsigned() || (v.is_number_integer() && v.get<std::int64_t>() >= 0);
-    if (!whole || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi) {
-      throwInvalid(fmt::format("{}: {} = {}: must be a whole number in {}..{}", name_, field,
-                               v.dump(), lo, hi));
-    }
-    return v.get<std::uint64_t>();
+    return static_cast<std::uint64_t>(
+        jsonWhole(v, name_, field, static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)));
   }
 
   // A finite number in lo..hi (above lo when `aboveLo`).
@@ -95,7 +92,7 @@ class JsonReader {
     const double x = v.is_number() ? v.get<double>() : std::nan("");
     if (!(std::isfinite(x) && x <= hi && (aboveLo ? x > lo : x >= lo))) {
       throwInvalid(fmt::format("{}: {} = {}: must be a number {} {} and <= {}", name_, field,
-                               v.dump(), aboveLo ? ">" : ">=", lo, hi));
+                               jsonValueText(v), aboveLo ? ">" : ">=", lo, hi));
     }
     return x;
   }
@@ -105,7 +102,7 @@ class JsonReader {
     const json& r = j["run"];
     if (!r.contains("p")) fail("run.p is missing");
     RunInfo info;
-    info.ranks = static_cast<int>(whole(r["p"], "run.p", 1, kMaxRecordRanks));
+    info.ranks = static_cast<int>(whole(r["p"], "run.p", 1, kMaxRanks));
     for (auto [key, field] : {std::pair{"ringlab_version", &info.version},
                               {"transport", &info.transport},
                               {"algorithm", &info.algorithm},
@@ -124,7 +121,7 @@ class JsonReader {
   std::optional<Timing> timing(const json& row, const char* kind, const std::string& at) const {
     if (!row.contains(kind) || row[kind].is_null()) return std::nullopt;
     const json& t = row[kind];
-    if (!t.is_object() || !t.contains("time_us") || !t["time_us"].is_number()) {
+    if (!t.is_object() || !t.contains("time_us")) {
       fail(at + ": no " + kind + ".time_us");
     }
     const std::string in = at + ": " + kind + ".";
@@ -134,10 +131,10 @@ class JsonReader {
     out.maxUs = time(t, "max_us", in);
     out.meanUs = time(t, "mean_us", in);
     out.loopMeanUs = time(t, "loop_mean_us", in);
-    if (t.contains("iterations") && t["iterations"].is_number())
+    const auto present = [&](const char* key) { return t.contains(key) && !t[key].is_null(); };
+    if (present("iterations"))
       out.iterations = static_cast<int>(whole(t["iterations"], in + "iterations", 0, kMaxCount));
-    if (t.contains("wrong") && t["wrong"].is_number_unsigned())
-      out.wrong = t["wrong"].get<std::uint64_t>();
+    if (present("wrong")) out.wrong = whole(t["wrong"], in + "wrong", 0, model::kMaxModelBytes);
     if (t.contains("samples_us")) out.samplesUs = numbers(t["samples_us"], at, kind);
     if (t.contains("rank_samples_us") && t["rank_samples_us"].is_array()) {
       for (const json& rank : t["rank_samples_us"])
@@ -158,23 +155,22 @@ class JsonReader {
 
   RecordRow row(const json& j, std::size_t k, const RunInfo& run) const {
     const std::string at = "row " + std::to_string(k);
-    if (!j.is_object() || !j.contains("size_bytes") || !j["size_bytes"].is_number()) {
+    if (!j.is_object() || !j.contains("size_bytes")) {
       fail(at + ": no size_bytes");
     }
     RecordRow row;
     row.bytes = whole(j["size_bytes"], at + ": size_bytes", 0, model::kMaxModelBytes);
-    if (j.contains("count") && j["count"].is_number())
-      row.count = whole(j["count"], at + ": count", 0, model::kMaxModelBytes);
+    const auto present = [&](const char* key) { return j.contains(key) && !j[key].is_null(); };
+    if (present("count")) row.count = whole(j["count"], at + ": count", 0, model::kMaxModelBytes);
     // Rows written before -d all / -o all name no case: the run's.
     row.dtype =
         j.contains("dtype") && j["dtype"].is_string() ? j["dtype"].get<std::string>() : run.dtype;
     row.op = j.contains("op") && j["op"].is_string() ? j["op"].get<std::string>() : run.op;
     if (j.contains("algorithm") && j["algorithm"].is_string())
       row.algorithm = j["algorithm"].get<std::string>();
-    if (j.contains("predicted_us") && j["predicted_us"].is_number())
+    if (present("predicted_us"))
       row.predictedUs = real(j["predicted_us"], at + ": predicted_us", 0, HUGE_VAL);
-    if (row.predictedUs && j.contains("predicted_out_of_place_us") &&
-        j["predicted_out_of_place_us"].is_number()) {
+    if (row.predictedUs && present("predicted_out_of_place_us")) {
       row.predictedOutOfPlaceUs =
           real(j["predicted_out_of_place_us"], at + ": predicted_out_of_place_us", 0, HUGE_VAL);
     }
@@ -188,8 +184,7 @@ class JsonReader {
 
   // A time in microseconds; 0 when absent (older records, logs).
   double time(const json& j, const char* key, const std::string& in) const {
-    return j.contains(key) && j[key].is_number() ? real(j[key], in + key, 0, kMaxRecordMicros)
-                                                 : 0.0;
+    return j.contains(key) && !j[key].is_null() ? real(j[key], in + key, 0, kMaxRecordMicros) : 0.0;
   }
 
  private:
@@ -327,7 +322,8 @@ RunRecord recordFromJson(const json& j, const std::string& name) {
   RunRecord record;
   record.run = reader.run(j);
   if (!j.contains("rows") || !j["rows"].is_array()) reader.fail("no \"rows\" array");
-  const auto has = [&](const char* key) { return j.contains(key) && j[key].is_number(); };
+  // A field present is read through its range check, so a string where a number belongs is named.
+  const auto has = [&](const char* key) { return j.contains(key) && !j[key].is_null(); };
   if (has("segment_bytes"))
     record.segmentBytes =
         reader.whole(j["segment_bytes"], "segment_bytes", 0, model::kMaxModelBytes);
@@ -345,18 +341,70 @@ RunRecord recordFromJson(const json& j, const std::string& name) {
   }
   for (std::size_t k = 0; k < j["rows"].size(); ++k)
     record.rows.push_back(reader.row(j["rows"][k], k, record.run));
+  checkRecordValues(record, name);
   return record;
+}
+
+namespace {
+
+void checkTiming(const Timing& t, const std::string& where) {
+  const auto check = [&](double value, const char* field, bool aboveZero) {
+    if (!(value <= kMaxRecordMicros && (aboveZero ? value > 0 : value >= 0))) {
+      throwInvalid(fmt::format("{}.{} = {}: must be a number {} 0 and <= {} us", where, field,
+                               formatNumber(value),
+                               aboveZero ? ">" : ">=", formatNumber(kMaxRecordMicros)));
+    }
+  };
+  check(t.timeUs, "time_us", true);
+  check(t.minUs, "min_us", false);
+  check(t.maxUs, "max_us", false);
+  check(t.meanUs, "mean_us", false);
+  check(t.loopMeanUs, "loop_mean_us", false);
+  for (const double sample : t.samplesUs) check(sample, "samples_us", false);
+  for (const auto& rank : t.rankSamplesUs)
+    for (const double sample : rank) check(sample, "rank_samples_us", false);
+  if (t.iterations < 0 || static_cast<std::uint64_t>(t.iterations) > kMaxCount)
+    throwInvalid(
+        fmt::format("{}.iterations = {}: must be in 0..{}", where, t.iterations, kMaxCount));
+}
+
+}  // namespace
+
+void checkRecordValues(const RunRecord& record, const std::string& name) {
+  if (record.run.ranks < 0 || record.run.ranks > kMaxRanks) {
+    throwInvalid(fmt::format("{}: p = {}: must be a whole number in 1..{}", name, record.run.ranks,
+                             kMaxRanks));
+  }
+  if (record.rows.empty()) throwInvalid(name + ": no rows: the record measured no size");
+  for (std::size_t k = 0; k < record.rows.size(); ++k) {
+    const RecordRow& row = record.rows[k];
+    const std::string where = fmt::format("{}: row {} (size {})", name, k, row.bytes);
+    if (row.bytes > model::kMaxModelBytes) {
+      throwInvalid(fmt::format("{}: size_bytes = {}: must be a whole number in 0..{}", where,
+                               row.bytes, model::kMaxModelBytes));
+    }
+    // A count must be the size in elements of the row's type, when the type is one a log names.
+    std::optional<LoggedType> type;
+    try {
+      type = parseLoggedType(row.dtype);
+    } catch (const Error&) {
+    }
+    if (type && row.count != 0 && row.count * type->size != row.bytes) {
+      throwInvalid(fmt::format("{}: count = {}: {} elements of {} ({} B each) are not {} bytes",
+                               where, row.count, row.count, type->name, type->size, row.bytes));
+    }
+    for (const auto& [timing, side] : {std::pair{&row.outOfPlace, "out_of_place"},
+                                       {&row.inPlace, "in_place"},
+                                       {&row.peer, "peer_mpi"}}) {
+      if (*timing) checkTiming(**timing, where + ": " + side);
+    }
+  }
 }
 
 LoggedRun parseOneRun(const std::string& text, const std::string& name) {
   const auto start = text.find_first_not_of(" \t\r\n");
   if (start != std::string::npos && text[start] == '{') {
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::exception& e) {
-      throwInvalid(name + ": not valid JSON (" + e.what() + ")");
-    }
+    const json j = parseJsonText(text, name);
     if (!j.contains("results")) return LoggedRun{.record = recordFromJson(j, name)};  // not -J
   }
   std::vector<LoggedRun> runs = parseRuns(text, name, {});

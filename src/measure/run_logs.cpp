@@ -3,9 +3,14 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "log_lines.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
+#include "ringlab/core/json_text.hpp"
+#include "ringlab/core/limits.hpp"
+#include "ringlab/core/text.hpp"
 
 namespace ringlab::measure {
 namespace {
@@ -59,21 +64,33 @@ std::vector<RunRecord> splitCases(const RunRecord& record) {
   return cases;
 }
 
-std::vector<LoggedRun> parseRuns(const std::string& text, const std::string& name,
-                                 const LogOptions& options) {
+namespace {
+
+std::vector<LoggedRun> runsOfText(const std::string& text, const std::string& name,
+                                  const LogOptions& options) {
   const auto start = text.find_first_not_of(" \t\r\n");
   if (start == std::string::npos) throwInvalid(name + ": empty file");
   if (text[start] == '{') {
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::exception& e) {
-      throwInvalid(name + ": not valid JSON (" + e.what() + ")");
-    }
+    const json j = parseJsonText(text, name);
     return isNcclTestsJson(j) ? runsFromNcclTestsJson(j, name, options) : benchRuns(j, name);
   }
-  if (isOsuOutput(text)) return runsFromOsu(text, name, options);
-  return runsFromNcclTests(text, name, options);
+  // Log text enters here: a device or host name in it reaches no terminal raw.
+  const std::string printable = printableLines(text);
+  if (isOsuOutput(printable)) return runsFromOsu(printable, name, options);
+  return runsFromNcclTests(printable, name, options);
+}
+
+}  // namespace
+
+std::vector<LoggedRun> parseRuns(const std::string& text, const std::string& name,
+                                 const LogOptions& options) {
+  if (options.ranks && (*options.ranks < 1 || *options.ranks > kMaxRanks)) {
+    throwInvalid(fmt::format("{} {}: the number of ranks must be in 1..{}", options.ranksName,
+                             *options.ranks, kMaxRanks));
+  }
+  std::vector<LoggedRun> runs = runsOfText(text, name, options);
+  for (const LoggedRun& run : runs) checkRecordValues(run.record, name);
+  return runs;
 }
 
 std::vector<LoggedRun> readRuns(const std::string& path, const std::string& what,

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/json_text.hpp"
+#include "ringlab/core/limits.hpp"
 #include "ringlab/model/cost.hpp"
 #include "ringlab/model/registry.hpp"
 
@@ -91,34 +94,39 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
   }
   DecisionTable t;
   try {
-    // Read wide and checked before narrowing: p = 2^32 + 2 is not p = 2.
-    const std::uint64_t ranks = j.at("p").get<std::uint64_t>();
-    if (!j["p"].is_number_integer() || j["p"].get<std::int64_t>() < 1 || ranks < 1 ||
-        ranks > (1 << 20))
-      fail("p = " + j["p"].dump() + ": must be a whole number in 1..1048576");
-    t.ranks = static_cast<int>(ranks);
+    const std::string where = "decision table " + source;
+    t.ranks = static_cast<int>(jsonWhole(j.at("p"), where, "p", 1, kMaxRanks));
     t.transport = j.at("transport").get<std::string>();
     t.placement = j.value("placement", "");  // tables from before placements were recorded
     t.defaultAlgorithm = j.value("default_algorithm", "");
     t.dtype = j.at("dtype").get<std::string>();
+    try {
+      // A type ringlab runs ("": not recorded): a table's times say nothing of another type.
+      if (!t.dtype.empty()) parseDataType(t.dtype);
+    } catch (const Error& e) {
+      fail(std::string("dtype: ") + e.what());
+    }
     t.host = j.at("host").get<std::string>();
     t.ringlabVersion = j.at("ringlab_version").get<std::string>();
     t.date = j.at("date").get<std::string>();
     for (const auto& m : j.at("measured")) {
-      if (!m.at("bytes").is_number_integer() || m["bytes"].get<std::int64_t>() < 0 ||
-          m["bytes"].get<std::uint64_t>() > kMaxModelBytes)
-        fail("bytes = " + m["bytes"].dump() + ": must be a whole number in 0..2^53");
       MeasuredSize size;
-      size.bytes = m.at("bytes").get<std::uint64_t>();
+      size.bytes = static_cast<std::uint64_t>(
+          jsonWhole(m.at("bytes"), where, "bytes", 0, static_cast<std::int64_t>(kMaxModelBytes)));
       size.timeUs = m.at("time_us").get<std::map<std::string, double>>();
       if (m.contains("rounds_us"))
         size.roundsUs = m["rounds_us"].get<std::map<std::string, std::vector<double>>>();
       size.chosen = m.value("chosen", "");
       if (m.contains("margin")) {
         const auto& g = m["margin"];
-        size.margin =
-            Margin{g.at("algorithm").get<std::string>(), g.at("ratio").get<double>(),
-                   g.at("low").get<double>(), g.at("high").get<double>(), g.value("level", 0.95)};
+        // A ratio of two times and its interval: positive and finite; a confidence level below 1.
+        const auto ratio = [&](const char* key) {
+          return jsonNumber(g.at(key), where, std::string("margin.") + key, 0, 1e12);
+        };
+        size.margin = Margin{
+            g.at("algorithm").get<std::string>(), ratio("ratio"), ratio("low"), ratio("high"),
+            g.contains("level") ? jsonNumber(g["level"], where, "margin.level", 0.5, 0.999999)
+                                : 0.95};
       }
       const std::vector<std::string> known = algorithmNames();
       const auto measuredHere = [&](const std::string& name, const char* field) {
@@ -134,7 +142,13 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
           fail("time for " + name + " = " + nlohmann::json(us).dump() +
                " us: must be > 0 and <= 1e12");
       }
-      for (const auto& entry : size.roundsUs) measuredHere(entry.first, "rounds_us");
+      for (const auto& [name, rounds] : size.roundsUs) {
+        measuredHere(name, "rounds_us");
+        for (const double us : rounds)
+          if (!(us > 0 && us <= 1e12))
+            fail("a round of " + name + " = " + nlohmann::json(us).dump() +
+                 " us: must be > 0 and <= 1e12");
+      }
       if (!size.chosen.empty()) measuredHere(size.chosen, "chosen");
       if (size.margin) measuredHere(size.margin->algorithm, "margin");
       if (size.timeUs.empty()) fail("a size with no measured algorithm");

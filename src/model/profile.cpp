@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/json_text.hpp"
+#include "ringlab/core/limits.hpp"
 
 namespace ringlab::model {
 
@@ -57,10 +59,11 @@ nlohmann::json toJson(const Profile& p) {
       {"date", p.date},
       {"link_fit_r2", p.linkFitR2},
       {"reduce_fit_r2", p.reduceFitR2},
-      {"job_ranks", p.jobRanks},
       {"placement", p.placement},
-      {"rounds", p.rounds},
       {"unstable", p.unstable}};
+  // Not recorded (0) is written as absent: a p or a count of rounds of 0 is no value.
+  if (p.jobRanks > 0) j["job_ranks"] = p.jobRanks;
+  if (p.rounds > 0) j["rounds"] = p.rounds;
   if (p.halfWidths95) {
     j["half_width_95"] = {{"alpha_s", p.halfWidths95->alpha_s},
                           {"beta_s_per_byte", p.halfWidths95->beta_s_per_byte},
@@ -84,11 +87,11 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
     q.append(key).append("\"");
     return q;
   };
+  const std::string where = "profile " + source;
+  // Finite and >= 0, a string or a list refused with its value; each field's range comes after.
   const auto number = [&](const char* key) {
-    if (!j.contains(key) || !j[key].is_number()) fail("missing number field " + quoted(key));
-    const double v = j[key].get<double>();
-    if (!std::isfinite(v) || v < 0) fail("field " + quoted(key) + " must be finite and >= 0");
-    return v;
+    if (!j.contains(key)) fail("missing number field " + quoted(key));
+    return jsonNumber(j[key], where, key, 0, HUGE_VAL);
   };
   const auto text = [&](const char* key) {
     if (!j.contains(key) || !j[key].is_string()) fail("missing string field " + quoted(key));
@@ -121,29 +124,31 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
   p.host = text("host");
   p.ringlabVersion = text("ringlab_version");
   p.date = text("date");
-  p.linkFitR2 = number("link_fit_r2");
-  p.reduceFitR2 = number("reduce_fit_r2");
+  // A fit's R^2 is at most 1; calibrate refuses fits below its own floor, so a stored one is >= 0.
+  const auto r2 = [&](const char* key) {
+    if (!j.contains(key)) fail("missing number field " + quoted(key));
+    return jsonNumber(j[key], where, key, 0, 1);
+  };
+  p.linkFitR2 = r2("link_fit_r2");
+  p.reduceFitR2 = r2("reduce_fit_r2");
   // Fields added later: absent in older profiles, which keep the "not recorded" values.
   // The p it was measured at: calibrate's "job_ranks", else the "ranks" of a profile measured for
   // one p only (tools/ddp_bucket_check.py writes those).
   for (const char* key : {"job_ranks", "ranks"}) {
     if (!j.contains(key)) continue;
-    const double ranks = number(key);
-    if (ranks != std::floor(ranks) || ranks > 1e6)
-      fail("field " + quoted(key) + " must be a count");
-    p.jobRanks = static_cast<int>(ranks);
+    p.jobRanks = static_cast<int>(jsonWhole(j[key], where, key, 1, kMaxRanks));
     break;
   }
   if (j.contains("placement")) p.placement = text("placement");
-  if (j.contains("rounds")) p.rounds = static_cast<int>(number("rounds"));
+  if (j.contains("rounds"))
+    p.rounds = static_cast<int>(jsonWhole(j["rounds"], where, "rounds", 1, 1'000'000));
   if (j.contains("half_width_95")) {
     const nlohmann::json& h = j["half_width_95"];
     const auto width = [&](const char* key) {
-      if (!h.is_object() || !h.contains(key) || !h[key].is_number())
+      if (!h.is_object() || !h.contains(key))
         fail("\"half_width_95\" needs number field " + quoted(key));
-      const double v = h[key].get<double>();
-      if (std::isnan(v) || v < 0) fail("\"half_width_95\" " + quoted(key) + " must be >= 0");
-      return v;
+      // A half width of a coefficient in seconds or seconds per byte: at most a second.
+      return jsonNumber(h[key], where, std::string("half_width_95.") + key, 0, 1);
     };
     p.halfWidths95 = Profile::HalfWidths95{width("alpha_s"), width("beta_s_per_byte"),
                                            width("gamma_s_per_byte")};

@@ -272,7 +272,8 @@ std::vector<ParameterInfo> parametersFromCsv(const std::string& text, const std:
   std::vector<ParameterInfo> out;
   bool header = false;
   std::size_t lineNo = 0;
-  for (std::string line : splitList(text, '\n')) {
+  // File text enters here: a parameter's name reaches no terminal raw.
+  for (std::string line : splitList(printableLines(text), '\n')) {
     ++lineNo;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty() || line[0] == '#') continue;

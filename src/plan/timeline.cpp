@@ -1,6 +1,7 @@
 #include "ringlab/plan/timeline.hpp"
 
 #include <cmath>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -10,6 +11,9 @@
 namespace ringlab::plan {
 
 namespace {
+
+constexpr double kMaxTimelineMicros = 1e12;
+constexpr std::uint64_t kMaxTimelineBytes = std::uint64_t{1} << 53;
 
 // Seconds shown as microseconds, the unit timelines are written in.
 std::string micros(double seconds) {
@@ -32,13 +36,17 @@ void validate(const Timeline& t) {
     return "tensor " + std::to_string(i) + " ('" + t.tensors[i].name + "')";
   };
   if (t.tensors.empty()) fail("no gradient tensors");
-  for (const auto& [what, v] : {std::pair{"backward_end_us", t.backwardEnd_s * 1e6},
-                                std::pair{"forward_us", t.forward_s * 1e6},
-                                std::pair{"optimizer_step_us", t.optimizerStep_s * 1e6},
-                                std::pair{"copy_bandwidth_GBps", t.copyBytesPerSecond / 1e9}}) {
-    if (!std::isfinite(v) || v < 0)
-      fail(std::string(what) + " = " + formatNumber(v) + ": must be finite and >= 0");
+  // Times up to 1e12 us (11.6 days, a record's bound), a copy rate up to 1 PB/s (0: not given).
+  for (const auto& [what, v, most] :
+       {std::tuple{"backward_end_us", t.backwardEnd_s * 1e6, kMaxTimelineMicros},
+        std::tuple{"forward_us", t.forward_s * 1e6, kMaxTimelineMicros},
+        std::tuple{"optimizer_step_us", t.optimizerStep_s * 1e6, kMaxTimelineMicros},
+        std::tuple{"copy_bandwidth_GBps", t.copyBytesPerSecond / 1e9, 1e6}}) {
+    if (!(v >= 0 && v <= most)) {
+      fail(std::string(what) + " = " + formatNumber(v) + ": must be in 0.." + formatNumber(most));
+    }
   }
+  std::uint64_t bytes = 0;
   std::unordered_map<std::string, std::size_t> names;
   std::unordered_set<std::size_t> indices;
   const bool withIndices = t.tensors.front().paramIndex.has_value();
@@ -47,6 +55,10 @@ void validate(const Timeline& t) {
     if (g.name.empty()) fail("tensor " + std::to_string(i) + ": empty name");
     if (g.count == 0)
       fail(record(i) + ": element count 0; every gradient has at least one element");
+    if (g.count > kMaxTimelineBytes || (bytes += g.bytes()) > kMaxTimelineBytes) {
+      fail(record(i) + ": the gradients reach more than 2^53 bytes (" + std::to_string(g.count) +
+           " elements here)");
+    }
     if (!std::isfinite(g.ready_s) || g.ready_s < 0) {
       fail(record(i) + ": ready time " + micros(g.ready_s) + " must be finite and >= 0");
     }

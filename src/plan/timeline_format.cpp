@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/json_text.hpp"
 #include "ringlab/core/text.hpp"
 
 namespace ringlab::plan {
@@ -20,12 +21,8 @@ double numberField(const nlohmann::json& j, const char* key, const std::string& 
     if (required) fail(source, where + "missing number field \"" + key + "\"");
     return 0;
   }
-  if (!j[key].is_number()) fail(source, where + "field \"" + key + "\" is not a number");
-  const double v = j[key].get<double>();
-  if (!std::isfinite(v) || v < 0)
-    fail(source,
-         where + "field \"" + key + "\" = " + formatNumber(v) + ": must be finite and >= 0");
-  return v;
+  // Finite and >= 0 here; validate() holds each field to its range.
+  return jsonNumber(j[key], "timeline " + source, where + key, 0, HUGE_VAL);
 }
 
 // A count as written: a whole number > 0 (a JSON negative or fraction is named, not wrapped).
@@ -62,6 +59,18 @@ double numberCell(const std::string& text, const std::string& where, const std::
   return parseNumber(text, "timeline " + source + ": " + where + "value");
 }
 
+// A file's param_index numbers its tensors in model.parameters() order: each below their count.
+void checkParamIndices(const Timeline& t) {
+  for (std::size_t i = 0; i < t.tensors.size(); ++i) {
+    const GradTensor& g = t.tensors[i];
+    if (g.paramIndex && *g.paramIndex >= t.tensors.size()) {
+      fail(t.source, "tensor " + std::to_string(i) + " ('" + g.name + "'): param_index " +
+                         std::to_string(*g.paramIndex) + ": must be in 0.." +
+                         std::to_string(t.tensors.size() - 1) + " (one per tensor)");
+    }
+  }
+}
+
 }  // namespace
 
 Timeline timelineFromJson(const nlohmann::json& j, const std::string& source) {
@@ -96,9 +105,7 @@ Timeline timelineFromJson(const nlohmann::json& j, const std::string& source) {
     } catch (const Error& e) {
       fail(source, where + e.what());
     }
-    if (!r.contains("ready_us") || !r["ready_us"].is_number())
-      fail(source, where + "missing number field \"ready_us\"");
-    g.ready_s = r["ready_us"].get<double>() * 1e-6;
+    g.ready_s = numberField(r, "ready_us", where, source, true) * 1e-6;
     if (r.contains("param_index")) {
       if (!r["param_index"].is_number_unsigned())
         fail(source, where + "\"param_index\" must be a whole number >= 0");
@@ -106,6 +113,7 @@ Timeline timelineFromJson(const nlohmann::json& j, const std::string& source) {
     }
     t.tensors.push_back(std::move(g));
   }
+  checkParamIndices(t);
   validate(t);
   return t;
 }
@@ -174,7 +182,7 @@ Timeline timelineFromCsv(std::string_view text, const std::string& source) {
     g.ready_s = numberCell(cells[3], rec, source) * 1e-6;
     if (withIndex) {
       const double v = numberCell(cells[4], rec, source);
-      if (!(v >= 0) || v != std::floor(v))
+      if (!(v >= 0 && v <= 9.0e15) || v != std::floor(v))
         fail(source, rec + "param_index " + cells[4] + " must be a whole number >= 0");
       g.paramIndex = static_cast<std::size_t>(v);
     }
@@ -182,6 +190,7 @@ Timeline timelineFromCsv(std::string_view text, const std::string& source) {
   }
   if (!header) fail(source, "no header line 'name,count,dtype,ready_us'");
   if (!sawEnd) fail(source, "no '# backward_end_us = ...' line");
+  checkParamIndices(t);
   validate(t);
   return t;
 }
@@ -189,15 +198,9 @@ Timeline timelineFromCsv(std::string_view text, const std::string& source) {
 Timeline parseTimeline(std::string_view text, const std::string& source) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception& e) {
-      fail(source, std::string("not valid JSON (") + e.what() + ")");
-    }
-    return timelineFromJson(j, source);
+    return timelineFromJson(parseJsonText(text, "timeline " + source), source);
   }
-  return timelineFromCsv(text, source);
+  return timelineFromCsv(printableLines(text), source);
 }
 
 nlohmann::json toJson(const Timeline& t) {

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/json_text.hpp"
+#include "ringlab/core/limits.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 
@@ -15,6 +17,10 @@ namespace {
 using nlohmann::json;
 
 constexpr int kFormatVersion = 1;
+
+// A link's figures: what any link from a modem to a chip's own fabric is, and no more.
+constexpr double kMinBandwidth_Bps = 1e3, kMaxBandwidth_Bps = 1e15;
+constexpr double kMaxLatency_s = 1;
 
 class Reader {
  public:
@@ -43,34 +49,33 @@ class Reader {
   }
 
   std::string text(const json& value, const std::string& where) const {
-    if (!value.is_string()) fail(where, "must be a string, got " + value.dump());
+    if (!value.is_string()) fail(where, "must be a string, got " + jsonValueText(value));
     return value.get<std::string>();
   }
 
-  double bandwidth(const json& value, const std::string& where) const {
-    if (value.is_number()) {
-      const double v = value.get<double>();
-      if (!(v > 0)) fail(where, "bandwidth " + value.dump() + " must be > 0");
-      return v;
+  // A quantity is a string with its unit ("100GB/s", "2us"): a bare number would be read in a unit
+  // the writer may not have meant (5 as 5 B/s), so it is refused, naming the forms accepted.
+  double quantity(const json& value, const std::string& where, double (*parse)(std::string_view),
+                  const char* example, double min, double max, const char* range) const {
+    if (!value.is_string()) {
+      fail(where,
+           jsonValueText(value) + ": needs its unit, as a string such as \"" + example + "\"");
     }
+    double v = 0;
     try {
-      return parseBandwidth(text(value, where));
+      v = parse(value.get_ref<const std::string&>());
     } catch (const Error& e) {
       fail(where, e.what());
     }
+    if (!(v >= min && v <= max)) fail(where, jsonValueText(value) + ": must be in " + range);
+    return v;
   }
-
+  double bandwidth(const json& value, const std::string& where) const {
+    return quantity(value, where, parseBandwidth, "100GB/s", kMinBandwidth_Bps, kMaxBandwidth_Bps,
+                    "1KB/s..1PB/s");
+  }
   double seconds(const json& value, const std::string& where) const {
-    if (value.is_number()) {
-      const double v = value.get<double>();
-      if (!(v >= 0)) fail(where, "latency " + value.dump() + " must be >= 0");
-      return v;
-    }
-    try {
-      return parseSeconds(text(value, where));
-    } catch (const Error& e) {
-      fail(where, e.what());
-    }
+    return quantity(value, where, parseSeconds, "2us", 0, kMaxLatency_s, "0..1s");
   }
 
   LinkSpec linkSpec(const json& object, const std::string& where) const {
@@ -111,8 +116,10 @@ void readNode(const Reader& r, Topology& t, const json& n, std::size_t i) {
   r.onlyKeys(n, where, {"name", "slots", "intra", "nics", "slot_nics"});
   const json& slots = r.required(n, "slots", where);
   if (!slots.is_number_integer() || slots.get<long long>() < 1 ||
-      slots.get<long long>() > (1 << 20)) {
-    r.fail(where, "slots " + slots.dump() + " must be a whole number from 1 to 1048576");
+      slots.get<long long>() > kMaxRanks - t.slotCount()) {
+    r.fail(where, "slots " + jsonValueText(slots) + " must be a whole number from 1 to " +
+                      std::to_string(kMaxRanks - t.slotCount()) + " (a topology holds at most " +
+                      std::to_string(kMaxRanks) + " slots)");
   }
   const json& intra = r.required(n, "intra", where);
   r.onlyKeys(intra, where + " intra", {"bandwidth", "latency"});
@@ -133,7 +140,8 @@ void readNode(const Reader& r, Topology& t, const json& n, std::size_t i) {
   if (n.contains("slot_nics")) {
     const json& map = n.at("slot_nics");
     if (!map.is_array() || map.size() != slots.get<std::size_t>()) {
-      r.fail(where + " slot_nics", "must list one NIC index per slot (" + slots.dump() + ")");
+      r.fail(where + " slot_nics",
+             "must list one NIC index per slot (" + jsonValueText(slots) + ")");
     }
     for (std::size_t s = 0; s < map.size(); ++s) {
       // Checked before narrowing: 2^32 is not NIC 0.
@@ -164,17 +172,12 @@ void addLink(Topology& t, const std::string& a, const std::string& b, const Link
 
 Topology parseTopologyJson(const std::string& text, const std::string& source) {
   const Reader r(source);
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throwInvalid(source + ": not valid JSON: " + e.what());
-  }
+  const json doc = parseJsonText(text, source);
   r.onlyKeys(doc, "top level", {"ringlab_topology", "name", "nodes", "switches", "links"});
   const json& version = r.required(doc, "ringlab_topology", "top level");
   if (!version.is_number_integer() ||
       version.get<std::uint64_t>() != static_cast<std::uint64_t>(kFormatVersion)) {
-    r.fail("ringlab_topology", "format version " + version.dump() +
+    r.fail("ringlab_topology", "format version " + jsonValueText(version) +
                                    " is not supported (this ringlab reads " +
                                    std::to_string(kFormatVersion) + ")");
   }

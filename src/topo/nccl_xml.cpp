@@ -19,6 +19,15 @@ namespace {
 
 constexpr double kUnlimited = std::numeric_limits<double>::infinity();
 
+// The attributes' ranges: far above any machine NCCL runs on, and low enough that a count cannot
+// become a billion links or a dev number a sort key that loses its digits. `sm` is the compute
+// capability times ten (NCCL's SM 100 for Blackwell; RCCL writes its gfx number, e.g. 942); a
+// `<net>` speed is in Mb/s (0: unknown, NCCL's default); link_width is PCIe's lanes (0: unknown).
+constexpr int kMaxDevices = 1 << 16;
+constexpr int kMaxSm = 10000;
+constexpr double kMaxNetSpeed_Mbps = 1e9;
+constexpr int kMaxLinksPerGpu = 64;  // NVML knows 18; the same bound as a driver link count
+
 struct Gpu {
   const XmlElement* element = nullptr;  // <gpu>, or the GPU's <pci> in the pci form
   const XmlElement* pci = nullptr;
@@ -101,8 +110,13 @@ class Importer {
     if (!v) fail("<" + e->name + "> has no '" + key + "' attribute");
     return *v;
   }
-  double number(const XmlElement* e, const char* key) const {
-    return parseNumber(attribute(e, key), source_ + ": <" + e->name + "> " + key);
+  // Every number the file holds, read in its attribute's range (docs/reliability.md lists them).
+  double number(const XmlElement* e, const char* key, double min, double max) const {
+    return parseNumberIn(attribute(e, key), source_ + ": <" + e->name + "> " + key, min, max);
+  }
+  int whole(const XmlElement* e, const char* key, int min, int max) const {
+    return static_cast<int>(
+        parseInteger(attribute(e, key), source_ + ": <" + e->name + "> " + key, min, max));
   }
   const XmlElement* system();
   void readGpus(const XmlElement* system);
@@ -160,12 +174,12 @@ void Importer::readGpus(const XmlElement* system) {
   for (const XmlElement* e : found) {
     Gpu g;
     g.element = e;
-    g.dev = number(e, "dev");
+    g.dev = whole(e, "dev", 0, kMaxDevices);
     if (rccl_) {
       const std::string* gcn = e->find("gcn");
       if (gcn && gcn_.empty()) gcn_ = *gcn;
     } else {
-      g.sm = static_cast<int>(number(e, "sm"));
+      g.sm = whole(e, "sm", 0, kMaxSm);
     }
     if (!e->parent || e->parent->name != "pci")
       fail("<gpu dev=\"" + attribute(e, "dev") + "\"> is not inside a <pci>");
@@ -205,7 +219,7 @@ void Importer::readNics(const XmlElement* system) {
   collect(system, "net", nets);
   std::map<double, std::size_t> byDev;
   for (const XmlElement* n : nets) {
-    const double dev = number(n, "dev");
+    const double dev = whole(n, "dev", 0, kMaxDevices);
     const XmlElement* place = n->parent && n->parent->name == "nic" ? n->parent->parent : n->parent;
     auto [it, added] = byDev.emplace(dev, nics_.size());
     if (added) {
@@ -213,7 +227,8 @@ void Importer::readNics(const XmlElement* system) {
       assumedNicSpeed_ = assumedNicSpeed_ || !known;
       nics_.push_back({attribute(n, "name"),
                        dev,
-                       known ? ncclNetBandwidth(number(n, "speed")) : kNcclDefaultNetBandwidth,
+                       known ? ncclNetBandwidth(number(n, "speed", 0, kMaxNetSpeed_Mbps))
+                             : kNcclDefaultNetBandwidth,
                        {}});
     }
     nics_[it->second].places.push_back(place);
@@ -236,10 +251,15 @@ void Importer::readGpuLinks() {
   for (std::size_t i = 0; i < gpus_.size(); ++i) byBus[gpus_[i].bus] = static_cast<int>(i);
   for (std::size_t i = 0; i < gpus_.size(); ++i) {
     Gpu& g = gpus_[i];
+    int listed = 0;
     for (const auto& c : g.element->children) {
       if (c->name != "nvlink" && c->name != "xgmi") continue;
       ++linkElements_;
-      const int count = static_cast<int>(number(c.get(), "count"));
+      const int count = whole(c.get(), "count", 1, kMaxLinksPerGpu);
+      if ((listed += count) > kMaxLinksPerGpu) {
+        fail("GPU " + std::to_string(i) + " lists " + std::to_string(listed) +
+             " NVLink/xGMI links: a GPU has at most " + std::to_string(kMaxLinksPerGpu));
+      }
       const std::string& tclass = attribute(c.get(), "tclass");
       if (gpuClass(&tclass)) {
         const auto peer = byBus.find(busId(attribute(c.get(), "target")));
@@ -306,7 +326,7 @@ double Importer::pciLink(const XmlElement* pci) const {
   const std::string* width = pci->find("link_width");
   return ncclPciBandwidth(
       speed ? *speed : "",
-      width ? static_cast<int>(parseNumber(*width, source_ + ": link_width")) : 0);
+      width ? static_cast<int>(parseInteger(*width, source_ + ": <pci> link_width", 0, 32)) : 0);
 }
 
 // The slowest PCIe link from `from` up to (not including) `ancestor`'s own uplink.
@@ -528,7 +548,8 @@ NcclImport importNcclTopology(const std::string& text, const std::string& source
     throwInvalid("NCCL topology import: " + std::to_string(driver.linksPerGpu) +
                  " GPU links per GPU: must be 0 to 64");
   }
-  return Importer(text, source, driver).run(nodes, networkLatency_s);
+  // File text enters here: escapes in a <net> name or a comment reach no terminal.
+  return Importer(printableLines(text), source, driver).run(nodes, networkLatency_s);
 }
 
 Topology parseNcclTopologyXml(const std::string& text, const std::string& source, int nodes,

@@ -16,6 +16,7 @@ class XmlReader {
     auto root = std::make_unique<XmlElement>();
     root->name = "#document";
     XmlElement* current = root.get();
+    int depth = 0;  // of `current` below the document
     while (true) {
       const std::size_t open = text_.find('<', pos_);
       if (open == std::string::npos) break;
@@ -35,6 +36,7 @@ class XmlReader {
           fail("closing </" + name + "> matches no open element");
         pos_ = expect(">") + 1;
         current = current->parent;
+        --depth;
         continue;
       }
       auto element = std::make_unique<XmlElement>();
@@ -67,7 +69,12 @@ class XmlReader {
       }
       XmlElement* raw = element.get();
       current->children.push_back(std::move(element));
-      if (!selfClosing) current = raw;
+      if (selfClosing) continue;
+      if (++depth > kMaxXmlDepth) {
+        fail("elements nested deeper than " + std::to_string(kMaxXmlDepth) +
+             " levels (NCCL's own files nest about 10)");
+      }
+      current = raw;
     }
     if (current != root.get()) fail("<" + current->name + "> is never closed");
     return root;

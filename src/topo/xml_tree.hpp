@@ -8,6 +8,10 @@
 
 namespace ringlab::topo {
 
+// NCCL's dumps nest about 10 deep (system, cpu, pci bridges, pci, gpu, nvlink); the bound keeps
+// every walk of the tree and its destruction, which recurse, a few frames deep.
+inline constexpr int kMaxXmlDepth = 64;
+
 struct XmlElement {
   std::string name;
   std::map<std::string, std::string> attributes;
@@ -19,7 +23,8 @@ struct XmlElement {
 };
 
 // The document as an element named "#document" holding the top-level elements. Throws
-// InvalidArgument "<source>: not NCCL topology XML: <what> (at byte N)" on malformed input.
+// InvalidArgument "<source>: not NCCL topology XML: <what> (at byte N)" on malformed input,
+// elements nested deeper than kMaxXmlDepth among it.
 std::unique_ptr<XmlElement> parseXml(const std::string& text, const std::string& source);
 
 }  // namespace ringlab::topo

@@ -4,14 +4,13 @@
 #include <memory>
 #include <string>
 
+#include "ringlab/core/limits.hpp"
+
 #include "ringlab/topo/nccl_xml.hpp"
 #include "ringlab/topo/placement.hpp"
 #include "ringlab/topo/topology.hpp"
 
 namespace ringlab::io {
-
-// Largest p the topology commands accept (the simulator's benchmark scale).
-inline constexpr int kMaxTopoRanks = 1 << 20;
 
 // Exactly one of spec, file, ncclFile is given (the others empty).
 struct TopologySource {

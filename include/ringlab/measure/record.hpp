@@ -122,11 +122,10 @@ void requireOneCase(const RunRecord& record, const std::string& name);
 nlohmann::json toJson(const RunInfo& info);
 nlohmann::json toJson(const RunRecord& record);
 
-// What the reader accepts: run.p in 1..kMaxRecordRanks; size_bytes, count and segment_bytes whole
-// numbers in 0..2^53 (model::kMaxModelBytes); time_us > 0 and, like min_us, max_us, mean_us and
-// the samples, <= kMaxRecordMicros (11.6 days); iterations and warmup whole numbers in
-// 0..kMaxCount; predicted_us finite and >= 0.
-inline constexpr std::uint64_t kMaxRecordRanks = 1 << 20;
+// What the reader accepts: run.p in 1..kMaxRanks (core/limits.hpp); size_bytes, count and
+// segment_bytes whole numbers in 0..2^53 (model::kMaxModelBytes); time_us > 0 and, like min_us,
+// max_us, mean_us and the samples, <= kMaxRecordMicros (11.6 days); iterations and warmup whole
+// numbers in 0..kMaxCount; predicted_us finite and >= 0.
 inline constexpr double kMaxRecordMicros = 1e12;
 inline constexpr std::uint64_t kMaxCount = 1'000'000'000;
 
@@ -135,6 +134,13 @@ inline constexpr std::uint64_t kMaxCount = 1'000'000'000;
 // (expected `ringlab bench --json` output: ...)", or "<name>: <field> = <value>: must be ..." for a
 // number out of its range.
 RunRecord recordFromJson(const nlohmann::json& json, const std::string& name);
+
+// What every reader of a run (this JSON, nccl-tests text and JSON, OSU output) holds its record
+// to, whatever the format: p in 0..kMaxRanks (0: the log does not say), at least one row, sizes in
+// 0..2^53, a count that is the size in elements of the row's type, time_us > 0 and the other
+// times and samples in 0..kMaxRecordMicros. Throws InvalidArgument "<name>: row K (size N):
+// <field> = <value>: must be ..." otherwise.
+void checkRecordValues(const RunRecord& record, const std::string& name);
 
 // A `ringlab bench --json` record, or a log of one run of one case in a format that
 // measure/run_logs.hpp reads (nccl-tests text or -J JSON, OSU osu_allreduce), detected from the
