@@ -1,8 +1,8 @@
 // libFuzzer target over everything ringlab parses from the network before it trusts the sender:
-// the hello (store and data connections), the store's request and reply headers, and the TCP
-// transport's frame header. Each parser gets the input as it is; whatever parses must re-encode
-// to the same bytes (so no field is silently dropped or clamped), and nothing may read past the
-// bytes given (AddressSanitizer watches).
+// the challenge and the hello (store and data connections), the store's request and reply
+// headers, and the TCP transport's frame header. Each parser gets the input as it is; whatever
+// parses must re-encode to the same bytes (so no field is silently dropped or clamped), and nothing
+// may read past the bytes given (AddressSanitizer watches).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -32,11 +32,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto bytes = copyOf(data, size, wire::kHelloBytes);
     wire::Hello hello;
     if (!wire::parseHello(bytes.data(), bytes.size(), hello)) {
-      check(hello.token.size() <= wire::kMaxTokenBytes && hello.rank < hello.size);
+      check(hello.rank < hello.size);
       std::uint8_t again[wire::kHelloBytes];
       wire::encodeHello(hello, again);
       check(std::memcmp(again, bytes.data(), wire::kHelloBytes) == 0);
-      check(wire::tokensEqual(hello.token, hello.token));
+    }
+  }
+  {
+    const auto bytes = copyOf(data, size, wire::kChallengeBytes);
+    wire::Challenge challenge;
+    if (!wire::parseChallenge(bytes.data(), bytes.size(), challenge)) {
+      std::uint8_t again[wire::kChallengeBytes];
+      wire::encodeChallenge(challenge, again);
+      check(std::memcmp(again, bytes.data(), wire::kChallengeBytes) == 0);
     }
   }
   {

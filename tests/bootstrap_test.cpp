@@ -2,6 +2,7 @@
 // and reading a launched rank's environment (RINGLAB_* and torchrun's variables).
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -10,18 +11,22 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bootstrap/handshake.hpp"
 #include "bootstrap/net.hpp"
+#include "bootstrap/sha256.hpp"
 #include "bootstrap/tcp_store.hpp"
 #include "bootstrap/wire.hpp"
 #include "expect_error.hpp"
 #include "ringlab/bootstrap/rendezvous.hpp"
 #include "ringlab/bootstrap/store.hpp"
 #include "ringlab/core/error.hpp"
+#include "stranger_flood.hpp"
 
 namespace ringlab {
 namespace {
@@ -131,17 +136,16 @@ TEST(TcpStore, WrongTokenGarbageAndTruncatedHellosAreRefusedAndLogged) {
     std::vector<std::uint8_t> junk(5000, 0xab);
     bootstrap::net::sendAll(garbage.fd(), junk.data(), junk.size(), deadline, "test");
     auto truncated = bootstrap::net::connectTo("127.0.0.1", port, deadline, "test");
+    std::vector<std::uint8_t> half(bootstrap::wire::kHelloBytes / 2, 0);
+    bootstrap::net::sendAll(truncated.fd(), half.data(), half.size(), deadline, "test");
+    // An authenticated client that then sends a bad request is dropped, the store lives on.
     bootstrap::wire::Hello h;
     h.kind = bootstrap::wire::HelloKind::StoreClient;
     h.rank = 1;
     h.size = 2;
-    h.token = "store-token";
-    std::vector<std::uint8_t> bytes(bootstrap::wire::kHelloBytes);
-    bootstrap::wire::encodeHello(h, bytes.data());
-    bootstrap::net::sendAll(truncated.fd(), bytes.data(), 100, deadline, "test");
-    // An authenticated client that then sends a bad request is dropped, the store lives on.
-    auto rude = bootstrap::net::connectTo("127.0.0.1", port, deadline, "test");
-    bootstrap::net::sendAll(rude.fd(), bytes.data(), bytes.size(), deadline, "test");
+    auto rude =
+        bootstrap::handshake::connectAndGreet("127.0.0.1", port, h, "store-token", deadline, "test")
+            .socket;
     std::vector<std::uint8_t> request(16, 0xff);
     bootstrap::net::sendAll(rude.fd(), request.data(), request.size(), deadline, "test");
     std::this_thread::sleep_for(200ms);
@@ -156,6 +160,133 @@ TEST(TcpStore, WrongTokenGarbageAndTruncatedHellosAreRefusedAndLogged) {
   EXPECT_NE(log.find("before completing the handshake"), std::string::npos) << log;
   EXPECT_NE(log.find("dropped client 127.0.0.1:"), std::string::npos) << log;
   EXPECT_NE(log.find("refused connection from 127.0.0.1:"), std::string::npos) << log;
+}
+
+// A store client's hello captured (the test plays the store it connects to) and replayed at a
+// real store with the same token, on a new connection: refused, since it answers another challenge.
+TEST(TcpStore, CapturedHelloReplayedOnANewConnectionIsRefused) {
+  namespace wire = bootstrap::wire;
+  std::vector<std::uint8_t> captured(wire::kHelloBytes);
+  wire::Challenge challenge;
+  {
+    HeldPort fakeStore;
+    auto client = std::async(std::launch::async, [&] {
+      bootstrap::TcpStoreOptions o = storeOptions(fakeStore.port, 1);
+      o.timeout = 1s;
+      return errorOf([&] { bootstrap::openTcpStore(o); });
+    });
+    pollfd p{fakeStore.socket.fd(), POLLIN, 0};
+    ASSERT_EQ(::poll(&p, 1, 2000), 1);
+    bootstrap::net::Socket victim(::accept4(fakeStore.socket.fd(), nullptr, nullptr, 0));
+    challenge.nonce = bootstrap::handshake::freshNonce();
+    std::uint8_t bytes[wire::kChallengeBytes];
+    wire::encodeChallenge(challenge, bytes);
+    const auto deadline = bootstrap::net::Clock::now() + 2s;
+    ASSERT_TRUE(bootstrap::net::sendAll(victim.fd(), bytes, sizeof bytes, deadline, "test"));
+    ASSERT_TRUE(
+        bootstrap::net::recvAll(victim.fd(), captured.data(), captured.size(), deadline, "test"));
+    victim.reset();
+    client.get();  // it times out: the test never answers
+  }
+  wire::Hello parsed;
+  ASSERT_EQ(wire::parseHello(captured.data(), captured.size(), parsed), nullptr);
+  ASSERT_EQ(parsed.proof,
+            bootstrap::handshake::proofOf(captured.data(), "store-token", challenge.nonce));
+
+  const std::uint16_t port = freePort();
+  testing::internal::CaptureStderr();
+  auto server = bootstrap::openTcpStore(storeOptions(port, 0));
+  const auto deadline = bootstrap::net::Clock::now() + 2s;
+  auto replay = bootstrap::net::connectTo("127.0.0.1", port, deadline, "test");
+  std::uint8_t bytes[wire::kChallengeBytes];
+  ASSERT_TRUE(bootstrap::net::recvAll(replay.fd(), bytes, sizeof bytes, deadline, "test"));
+  ASSERT_TRUE(
+      bootstrap::net::sendAll(replay.fd(), captured.data(), captured.size(), deadline, "test"));
+  std::vector<std::uint8_t> answer(wire::kHelloBytes);
+  ASSERT_TRUE(bootstrap::net::recvAll(replay.fd(), answer.data(), answer.size(), deadline, "test"));
+  ASSERT_EQ(wire::parseHello(answer.data(), answer.size(), parsed), nullptr);
+  EXPECT_EQ(parsed.status, wire::HelloStatus::Refused);
+  server.reset();
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("replayed from another connection"), std::string::npos) << log;
+}
+
+// 1100 idle connections from a stranger at the store, with this process's descriptors nearly
+// spent (room for the strangers the store may hold, and a few): ranks still open the store, set
+// and get.
+TEST(TcpStore, FloodOfStrangersDoesNotKeepRanksOut) {
+  const std::uint16_t port = freePort();
+  testing::internal::CaptureStderr();
+  auto server = bootstrap::openTcpStore(storeOptions(port, 0));
+  {
+    test::DescriptorLimit limit(static_cast<int>(bootstrap::handshake::kMaxStrangers) + 40);
+    test::StrangerFlood flood(port, 1100, 8s);
+    std::this_thread::sleep_for(300ms);  // the flood arrives first
+    auto one = bootstrap::openTcpStore(storeOptions(port, 1));
+    auto two = bootstrap::openTcpStore(storeOptions(port, 2));
+    one->set("x", "1");
+    EXPECT_EQ(two->get("x", 1s), "1");
+  }
+  server.reset();
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_NE(log.find("closed to make room"), std::string::npos) << log;
+}
+
+// FIPS 180-2's examples (appendix B) and the empty message.
+TEST(Sha256, FipsExamples) {
+  const auto hex = [](const bootstrap::Sha256Digest& d) {
+    std::string out;
+    for (std::uint8_t b : d) out += "0123456789abcdef"[b >> 4], out += "0123456789abcdef"[b & 15];
+    return out;
+  };
+  EXPECT_EQ(hex(bootstrap::sha256("abc")),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(hex(bootstrap::sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(hex(bootstrap::sha256(std::string(1000000, 'a'))),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(hex(bootstrap::sha256("")),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  // 55, 56 and 64 bytes: where the padding needs one block or two.
+  EXPECT_EQ(hex(bootstrap::sha256(std::string(55, 'a'))),
+            "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+  EXPECT_EQ(hex(bootstrap::sha256(std::string(56, 'a'))),
+            "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
+  EXPECT_EQ(hex(bootstrap::sha256(std::string(64, 'a'))),
+            "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+}
+
+// RFC 4231's test cases 1, 2, 3, 4, 6 and 7 (5 truncates the output, which ringlab never does).
+TEST(HmacSha256, Rfc4231TestCases) {
+  const auto bytes = [](const std::string& hex) {
+    std::string out;
+    for (std::size_t i = 0; i < hex.size(); i += 2)
+      out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+    return out;
+  };
+  const auto mac = [](const std::string& key, const std::string& data) {
+    const bootstrap::Sha256Digest d = bootstrap::hmacSha256(key, data);
+    std::string out;
+    for (std::uint8_t b : d) out += "0123456789abcdef"[b >> 4], out += "0123456789abcdef"[b & 15];
+    return out;
+  };
+  EXPECT_EQ(mac(std::string(20, '\x0b'), "Hi There"),
+            "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  EXPECT_EQ(mac("Jefe", "what do ya want for nothing?"),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  EXPECT_EQ(mac(std::string(20, '\xaa'), std::string(50, '\xdd')),
+            "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe");
+  EXPECT_EQ(
+      mac(bytes("0102030405060708090a0b0c0d0e0f10111213141516171819"), std::string(50, '\xcd')),
+      "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b");
+  EXPECT_EQ(mac(std::string(131, '\xaa'), "Test Using Larger Than Block-Size Key - Hash Key First"),
+            "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+  EXPECT_EQ(mac(std::string(131, '\xaa'),
+                "This is a test using a larger than block-size key and a larger than block-size "
+                "data. The key needs to be hashed before being used by the HMAC algorithm."),
+            "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2");
+  EXPECT_TRUE(bootstrap::digestsEqual(bootstrap::sha256("x"), bootstrap::sha256("x")));
+  EXPECT_FALSE(bootstrap::digestsEqual(bootstrap::sha256("x"), bootstrap::sha256("y")));
 }
 
 bootstrap::RankEnvironment tcpEnvironment(std::uint16_t port, int rank) {

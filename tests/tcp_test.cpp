@@ -4,6 +4,7 @@
 // completes). Timeouts are about 2 s so a regression fails fast instead of hanging.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "bootstrap/handshake.hpp"
 #include "bootstrap/net.hpp"
 #include "bootstrap/wire.hpp"
 #include "expect_error.hpp"
@@ -29,6 +32,7 @@
 #include "ringlab/core/text.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/transport/tcp.hpp"
+#include "stranger_flood.hpp"
 #include "transport/tcp/frame.hpp"
 
 namespace ringlab {
@@ -497,19 +501,49 @@ void sendBytes(const bootstrap::net::Socket& s, const void* data, std::size_t n)
   bootstrap::net::sendAll(s.fd(), data, n, bootstrap::net::Clock::now() + 1s, "test");
 }
 
-// A data connection's hello, for channel `channel` of `channels` per peer.
-std::vector<std::uint8_t> hello(bootstrap::wire::HelloKind kind, int rank, int size,
-                                const std::string& token, int channel = 0, int channels = 1) {
+// A data connection's hello, for channel `channel` of `channels` per peer (no proof).
+std::vector<std::uint8_t> hello(int rank, int size, int channel = 0, int channels = 1) {
   bootstrap::wire::Hello h;
-  h.kind = kind;
+  h.kind = bootstrap::wire::HelloKind::DataConnect;
   h.rank = static_cast<std::uint32_t>(rank);
   h.size = static_cast<std::uint32_t>(size);
   h.channel = static_cast<std::uint8_t>(channel);
   h.channels = static_cast<std::uint8_t>(channels);
-  h.token = token;
   std::vector<std::uint8_t> bytes(bootstrap::wire::kHelloBytes);
   bootstrap::wire::encodeHello(h, bytes.data());
   return bytes;
+}
+
+// The handshake a rank (or an impostor) makes at a data port, proving `token`.
+bootstrap::handshake::Greeted greetAt(const std::string& address, int rank, int size,
+                                      const std::string& token, int channel = 0, int channels = 1) {
+  bootstrap::wire::Hello h;
+  h.kind = bootstrap::wire::HelloKind::DataConnect;
+  h.rank = static_cast<std::uint32_t>(rank);
+  h.size = static_cast<std::uint32_t>(size);
+  h.channel = static_cast<std::uint8_t>(channel);
+  h.channels = static_cast<std::uint8_t>(channels);
+  const auto colon = address.rfind(':');
+  return bootstrap::handshake::connectAndGreet(
+      address.substr(0, colon), static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))), h,
+      token, bootstrap::net::Clock::now() + 2s, "test");
+}
+
+bool refused(const bootstrap::handshake::Greeted& g) {
+  return g.answer.status == bootstrap::wire::HelloStatus::Refused;
+}
+
+// Ranks 0 and 1, set up, reduce 5000 integers to their exact sums.
+void expectAllReduceSums(Transport& t0, Transport& t1) {
+  auto results = onThreads(2, [&](int r) {
+    Communicator comm(r == 0 ? t0 : t1);
+    std::vector<std::int32_t> data(5000);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = inputValue(i, r);
+    comm.allreduce(data.data(), data.data(), data.size(), DataType::Int32, ReduceOp::Sum);
+    for (std::size_t i = 0; i < data.size(); ++i) ASSERT_EQ(data[i], expectedSum(i, 2));
+  });
+  EXPECT_FALSE(results[0].code) << results[0].message;
+  EXPECT_FALSE(results[1].code) << results[1].message;
 }
 
 // Garbage, a truncated hello, a wrong token, an impostor of a rank that is not due, and a silent
@@ -534,14 +568,10 @@ TEST(TcpHostile, GarbageTruncatedAndWrongTokenAtDataPortAreRefused) {
     for (std::size_t i = 0; i < junk.size(); ++i) junk[i] = static_cast<std::uint8_t>(i * 131 + 7);
     sendBytes(garbage, junk.data(), junk.size());
     auto truncated = dial(address);
-    auto good = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, kToken);
+    auto good = hello(1, 2);
     sendBytes(truncated, good.data(), good.size() / 2);
-    auto wrongToken = dial(address);
-    auto bad = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, "not-the-token");
-    sendBytes(wrongToken, bad.data(), bad.size());
-    auto impostor = dial(address);
-    auto zero = hello(bootstrap::wire::HelloKind::DataConnect, 0, 2, kToken);
-    sendBytes(impostor, zero.data(), zero.size());
+    EXPECT_TRUE(refused(greetAt(address, 1, 2, "not-the-token")));
+    EXPECT_TRUE(refused(greetAt(address, 0, 2, kToken)));  // an impostor of a rank not due
     auto silent = dial(address);
     std::this_thread::sleep_for(200ms);  // let rank 0 see them all
   }  // the truncated one closes here, mid-hello; the silent one is dropped at the end of setup
@@ -560,15 +590,7 @@ TEST(TcpHostile, GarbageTruncatedAndWrongTokenAtDataPortAreRefused) {
   // Set up: the data port no longer accepts anything.
   EXPECT_THROW(dial(address), Error);
 
-  auto results = onThreads(2, [&](int r) {
-    Communicator comm(r == 0 ? *t0 : *t1);
-    std::vector<std::int32_t> data(5000);
-    for (std::size_t i = 0; i < data.size(); ++i) data[i] = inputValue(i, r);
-    comm.allreduce(data.data(), data.data(), data.size(), DataType::Int32, ReduceOp::Sum);
-    for (std::size_t i = 0; i < data.size(); ++i) ASSERT_EQ(data[i], expectedSum(i, 2));
-  });
-  EXPECT_FALSE(results[0].code) << results[0].message;
-  EXPECT_FALSE(results[1].code) << results[1].message;
+  expectAllReduceSums(*t0, *t1);
 }
 
 // An authenticated peer that sends bad frames: rank 0's receive fails cleanly with the right
@@ -581,12 +603,9 @@ struct FakePeer {
 FakePeer connectFake(bootstrap::Store& store) {
   FakePeer f;
   std::thread rank0([&] { f.real = transport::connectTcp(0, 2, store, tcpOptions()); });
-  f.fake = dial(store.get(addressKey(0), 2s));
-  auto h = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, kToken);
-  sendBytes(f.fake, h.data(), h.size());
-  std::vector<std::uint8_t> answer(bootstrap::wire::kHelloBytes);
-  EXPECT_TRUE(bootstrap::net::recvAll(f.fake.fd(), answer.data(), answer.size(),
-                                      bootstrap::net::Clock::now() + 2s, "test"));
+  auto greeted = greetAt(store.get(addressKey(0), 2s), 1, 2, kToken);
+  EXPECT_FALSE(refused(greeted));
+  f.fake = std::move(greeted.socket);
   rank0.join();
   return f;
 }
@@ -756,13 +775,8 @@ TEST(TcpHostile, RefusedConnectionsAreRateLimitedWithACount) {
   std::thread rank0([&] { t0 = transport::connectTcp(0, 2, *store, tcpOptions()); });
   const std::string address = store->get(addressKey(0), 2s);
   {
-    std::vector<bootstrap::net::Socket> attempts;
-    auto bad = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, "not-the-token");
-    for (int i = 0; i < kAttempts; ++i) {
-      attempts.push_back(dial(address));
-      sendBytes(attempts.back(), bad.data(), bad.size());
-    }
-    std::this_thread::sleep_for(300ms);  // let rank 0 refuse them all
+    for (int i = 0; i < kAttempts; ++i)
+      EXPECT_TRUE(refused(greetAt(address, 1, 2, "not-the-token")));
   }
   std::thread rank1([&] { t1 = transport::connectTcp(1, 2, *store, tcpOptions()); });
   rank0.join();
@@ -784,6 +798,124 @@ TEST(TcpHostile, RefusedConnectionsAreRateLimitedWithACount) {
   EXPECT_EQ(lines + counted, kAttempts) << log;
 }
 
+// A hello captured from a real rank (the test plays the listener it connects to) and replayed at
+// a real rank with the same token, on a new connection: refused, since it answers another
+// challenge.
+TEST(TcpHostile, CapturedHelloReplayedOnANewConnectionIsRefused) {
+  namespace wire = bootstrap::wire;
+  std::vector<std::uint8_t> captured(wire::kHelloBytes);
+  wire::Challenge challenge;
+  {
+    auto fakeStore = bootstrap::makeMemoryStore();
+    bootstrap::net::Socket listener = bootstrap::net::listenOn("127.0.0.1", 0, "test");
+    fakeStore->set(addressKey(0),
+                   "127.0.0.1:" + std::to_string(bootstrap::net::localPort(listener)));
+    std::thread rank1([&] {
+      try {
+        transport::connectTcp(1, 2, *fakeStore, tcpOptions(1s));
+      } catch (const Error&) {
+        // the test never answers it
+      }
+    });
+    pollfd p{listener.fd(), POLLIN, 0};
+    ASSERT_EQ(::poll(&p, 1, 2000), 1);
+    bootstrap::net::Socket victim(::accept4(listener.fd(), nullptr, nullptr, SOCK_NONBLOCK));
+    challenge.nonce = bootstrap::handshake::freshNonce();
+    std::uint8_t bytes[wire::kChallengeBytes];
+    wire::encodeChallenge(challenge, bytes);
+    sendBytes(victim, bytes, sizeof bytes);
+    ASSERT_TRUE(bootstrap::net::recvAll(victim.fd(), captured.data(), captured.size(),
+                                        bootstrap::net::Clock::now() + 2s, "test"));
+    rank1.join();
+  }
+  // What was captured is a good hello for the challenge it answered.
+  wire::Hello parsed;
+  ASSERT_EQ(wire::parseHello(captured.data(), captured.size(), parsed), nullptr);
+  ASSERT_EQ(parsed.proof, bootstrap::handshake::proofOf(captured.data(), kToken, challenge.nonce));
+
+  auto store = bootstrap::makeMemoryStore();
+  testing::internal::CaptureStderr();
+  auto outcome = std::async(std::launch::async, [&] {
+    return onThreads(1, [&](int) { transport::connectTcp(0, 2, *store, tcpOptions(1s)); })[0];
+  });
+  auto replay = dial(store->get(addressKey(0), 2s));
+  std::vector<std::uint8_t> answer(wire::kChallengeBytes + wire::kHelloBytes);
+  ASSERT_TRUE(bootstrap::net::recvAll(replay.fd(), answer.data(), wire::kChallengeBytes,
+                                      bootstrap::net::Clock::now() + 2s, "test"));
+  sendBytes(replay, captured.data(), captured.size());
+  ASSERT_TRUE(bootstrap::net::recvAll(replay.fd(), answer.data() + wire::kChallengeBytes,
+                                      wire::kHelloBytes, bootstrap::net::Clock::now() + 2s,
+                                      "test"));
+  ASSERT_EQ(wire::parseHello(answer.data() + wire::kChallengeBytes, wire::kHelloBytes, parsed),
+            nullptr);
+  EXPECT_EQ(parsed.status, wire::HelloStatus::Refused);
+  const Outcome out = outcome.get();
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(out.code, ErrorCode::Timeout) << out.message;  // rank 1 never came
+  EXPECT_NE(log.find("replayed from another connection"), std::string::npos) << log;
+}
+
+// --- Floods of connections without the token ------------------------------------------------
+
+std::uint16_t portOf(const std::string& address) {
+  return static_cast<std::uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
+}
+
+// 1100 idle connections from a stranger, with this process's descriptors nearly spent (fewer left
+// than the strangers a listener may hold, so accept fails with EMFILE): rank 0, whose rank 1 never
+// comes, still fails by its deadline, while the flood goes on, and its error names the flood.
+TEST(TcpFlood, StrangersPastTheDescriptorLimitCannotHoldSetupPastItsDeadline) {
+  constexpr auto kFloodHold = 8s;
+  auto store = bootstrap::makeMemoryStore();
+  testing::internal::CaptureStderr();
+  const auto start = std::chrono::steady_clock::now();
+  auto outcome = std::async(std::launch::async, [&] {
+    return onThreads(1, [&](int) { transport::connectTcp(0, 2, *store, tcpOptions(1500ms)); })[0];
+  });
+  const std::uint16_t port = portOf(store->get(addressKey(0), 2s));
+  Outcome out;
+  {
+    test::DescriptorLimit limit(24);
+    test::StrangerFlood flood(port, 1100, kFloodHold);
+    out = outcome.get();
+  }
+  const auto took = std::chrono::steady_clock::now() - start;
+  testing::internal::GetCapturedStderr();
+  EXPECT_LT(took, kFloodHold) << "setup outlived its deadline for as long as the flood lasted";
+  EXPECT_EQ(out.code, ErrorCode::Timeout) << out.message;
+  EXPECT_NE(out.message.find("rank(s) 1 did not connect"), std::string::npos) << out.message;
+  EXPECT_NE(out.message.find("did not complete the handshake were refused or closed"),
+            std::string::npos)
+      << out.message;
+  EXPECT_NE(out.message.find("of them from 127.0.0.1"), std::string::npos) << out.message;
+  EXPECT_NE(out.message.find("ran out of file descriptors"), std::string::npos) << out.message;
+}
+
+// The same flood with room for the strangers a listener may hold: the job sets up and reduces.
+TEST(TcpFlood, JobSetsUpUnderAFloodOfStrangers) {
+  auto store = bootstrap::makeMemoryStore();
+  testing::internal::CaptureStderr();
+  std::vector<std::unique_ptr<Transport>> transports(2);
+  auto rank0 = std::async(std::launch::async, [&] {
+    return onThreads(
+        1, [&](int) { transports[0] = transport::connectTcp(0, 2, *store, tcpOptions(5s)); })[0];
+  });
+  const std::uint16_t port = portOf(store->get(addressKey(0), 2s));
+  Outcome out0, out1;
+  {
+    test::DescriptorLimit limit(static_cast<int>(bootstrap::handshake::kMaxStrangers) + 40);
+    test::StrangerFlood flood(port, 1100, 8s);
+    std::this_thread::sleep_for(300ms);  // the flood arrives first
+    out1 = onThreads(
+        1, [&](int) { transports[1] = transport::connectTcp(1, 2, *store, tcpOptions(5s)); })[0];
+    out0 = rank0.get();
+  }
+  testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(out0.code) << out0.message;
+  ASSERT_FALSE(out1.code) << out1.message;
+  expectAllReduceSums(*transports[0], *transports[1]);
+}
+
 // --- Channels: several connections per pair of ranks ----------------------------------------
 
 transport::TcpOptions channelOptions(int channels, std::chrono::milliseconds timeout = kTimeout) {
@@ -795,12 +927,12 @@ transport::TcpOptions channelOptions(int channels, std::chrono::milliseconds tim
 TEST(TcpChannels, HelloCarriesTheChannelAndRefusesOneOutOfRange) {
   namespace wire = bootstrap::wire;
   wire::Hello parsed;
-  auto bytes = hello(wire::HelloKind::DataConnect, 1, 3, kToken, 2, 3);
+  auto bytes = hello(1, 3, 2, 3);
   ASSERT_EQ(wire::parseHello(bytes.data(), bytes.size(), parsed), nullptr);
   EXPECT_EQ(parsed.channel, 2);
   EXPECT_EQ(parsed.channels, 3);
   for (auto [channel, channels] : {std::pair{3, 3}, std::pair{1, 0}, std::pair{255, 16}}) {
-    bytes = hello(wire::HelloKind::DataConnect, 1, 3, kToken, channel, channels);
+    bytes = hello(1, 3, channel, channels);
     const char* why = wire::parseHello(bytes.data(), bytes.size(), parsed);
     ASSERT_NE(why, nullptr) << channel << " of " << channels;
     EXPECT_STREQ(why, "channel out of range");
@@ -842,16 +974,8 @@ TEST(TcpChannels, EveryChannelPresentsTheToken) {
   });
   const std::string address = store->get(addressKey(0), 2s);
   auto connectChannel = [&](int channel, const std::string& token) {
-    auto s = dial(address);
-    auto h = hello(bootstrap::wire::HelloKind::DataConnect, 1, 2, token, channel, 2);
-    sendBytes(s, h.data(), h.size());
-    std::vector<std::uint8_t> answer(bootstrap::wire::kHelloBytes);
-    bootstrap::wire::Hello parsed;
-    const bool got = bootstrap::net::recvAll(s.fd(), answer.data(), answer.size(),
-                                             bootstrap::net::Clock::now() + 2s, "test");
-    const bool ok = got && !bootstrap::wire::parseHello(answer.data(), answer.size(), parsed) &&
-                    parsed.status == bootstrap::wire::HelloStatus::Ok;
-    return std::pair{std::move(s), ok};
+    auto g = greetAt(address, 1, 2, token, channel, 2);
+    return std::pair{std::move(g.socket), !refused(g)};
   };
   auto first = connectChannel(0, kToken);
   EXPECT_TRUE(first.second);

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "bootstrap/handshake.hpp"
 #include "bootstrap/net.hpp"
 #include "bootstrap/wire.hpp"
 #include "ringlab/core/error.hpp"
@@ -24,17 +25,15 @@ using net::Clock;
 using net::Socket;
 namespace w = wire;
 
-// Serves the key-value space from one thread: poll over the listener and every client.
-// Each client must present the job token in a hello before any request is read.
+// Serves the key-value space from one thread: poll over the listener and every client. A client
+// is served once its hello proved the job token (handshake::Doorman); until then it is a stranger,
+// bounded in number and time.
 class StoreServer {
  public:
-  StoreServer(Socket listener, std::string token, std::string where,
-              std::chrono::milliseconds handshakeTimeout)
+  StoreServer(Socket listener, const std::string& token, std::string where)
       : listener_(std::move(listener)),
-        token_(std::move(token)),
         where_(std::move(where)),
-        refused_(where_),
-        handshakeTimeout_(handshakeTimeout),
+        doorman_(listener_, token, w::HelloKind::StoreClient, where_),
         wake_(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) {
     if (!wake_.valid()) throw Error(ErrorCode::Transport, "eventfd: " + net::errnoText(errno));
     thread_ = std::thread([this] { run(); });
@@ -50,15 +49,12 @@ class StoreServer {
   struct Client {
     Socket socket;
     std::string peer;
-    bool authenticated = false;
-    Clock::time_point helloDeadline;
     std::vector<std::uint8_t> in;
     std::vector<std::uint8_t> out;
     std::size_t outSent = 0;
     bool waiting = false;  // a GET waits for its key
     std::string waitKey;
     Clock::time_point waitDeadline;
-    bool closing = false;  // close once `out` is sent (a refusal)
   };
 
   void run() {
@@ -66,37 +62,36 @@ class StoreServer {
     for (;;) {
       fds.clear();
       fds.push_back({wake_.fd(), POLLIN, 0});
-      fds.push_back({listener_.fd(), POLLIN, 0});
-      Clock::time_point next = Clock::time_point::max();
+      doorman_.watch(fds);
+      const std::size_t firstClient = fds.size();
+      Clock::time_point next = doorman_.nextDeadline();
       for (auto& c : clients_) {
         short events = 0;
-        if (!c->waiting && !c->closing) events |= POLLIN;
+        if (!c->waiting) events |= POLLIN;
         if (c->outSent < c->out.size()) events |= POLLOUT;
         fds.push_back({c->socket.fd(), events, 0});
-        if (!c->authenticated) next = std::min(next, c->helloDeadline);
         if (c->waiting) next = std::min(next, c->waitDeadline);
       }
       const int timeoutMs =
           next == Clock::time_point::max() ? -1 : net::millisecondsUntil(next) + 1;
       if (::poll(fds.data(), fds.size(), timeoutMs) < 0 && errno != EINTR) return;
       if (fds[0].revents) return;  // shutting down
-      if (fds[1].revents & POLLIN) acceptAll();
       const auto now = Clock::now();
       for (std::size_t i = 0; i < clients_.size(); ++i) {
         Client& c = *clients_[i];
-        const short revents =
-            i + 2 < fds.size() && fds[i + 2].fd == c.socket.fd() ? fds[i + 2].revents : 0;
+        const short revents = fds[firstClient + i].revents;
         bool keep = true;
         if (revents & (POLLIN | POLLHUP | POLLERR)) keep = readFrom(c);
-        if (keep && !c.authenticated && now >= c.helloDeadline) {
-          refused_.refused(
-              c.peer, "no handshake within " + std::to_string(handshakeTimeout_.count()) + " ms");
-          keep = false;
-        }
         if (keep && c.waiting) answerWait(c, now);
         if (keep && c.outSent < c.out.size()) keep = writeTo(c);
-        if (keep && c.closing && c.outSent == c.out.size()) keep = false;
         if (!keep) c.socket.reset();
+      }
+      for (handshake::Arrival& arrival : doorman_.serve(fds)) {
+        if (!doorman_.answer(arrival, storeAnswer())) continue;
+        auto c = std::make_unique<Client>();
+        c->socket = std::move(arrival.socket);
+        c->peer = std::move(arrival.peer);
+        clients_.push_back(std::move(c));
       }
       std::erase_if(clients_, [](const std::unique_ptr<Client>& c) { return !c->socket.valid(); });
       // A SET may satisfy GETs waiting on other clients.
@@ -108,17 +103,11 @@ class StoreServer {
     }
   }
 
-  void acceptAll() {
-    for (;;) {
-      Socket s(::accept4(listener_.fd(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
-      if (!s.valid()) return;
-      net::setNoDelay(s.fd());
-      auto c = std::make_unique<Client>();
-      c->peer = net::peerAddress(s.fd());
-      c->socket = std::move(s);
-      c->helloDeadline = Clock::now() + handshakeTimeout_;
-      clients_.push_back(std::move(c));
-    }
+  static w::Hello storeAnswer() {
+    w::Hello hello;
+    hello.rank = 0;
+    hello.size = 1;
+    return hello;
   }
 
   // Returns false when the client is to be dropped.
@@ -126,42 +115,17 @@ class StoreServer {
     std::uint8_t buffer[65536];
     for (;;) {
       const ssize_t n = ::recv(c.socket.fd(), buffer, sizeof buffer, 0);
-      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-        if (!c.authenticated) {
-          refused_.refused(c.peer, "closed after " + std::to_string(c.in.size()) +
-                                       " bytes, before completing the handshake");
-        }
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
         return false;
-      }
       if (n < 0) return true;
       c.in.insert(c.in.end(), buffer, buffer + n);
       if (!process(c)) return false;
-      if (c.waiting || c.closing) return true;
+      if (c.waiting) return true;
     }
   }
 
   bool process(Client& c) {
     for (;;) {
-      if (!c.authenticated) {
-        if (c.in.size() < w::kHelloBytes) return true;
-        w::Hello hello;
-        const char* bad = w::parseHello(c.in.data(), w::kHelloBytes, hello);
-        const char* why = bad                                       ? bad
-                          : hello.kind != w::HelloKind::StoreClient ? "not a store client"
-                          : !w::tokensEqual(hello.token, token_)    ? "wrong token"
-                                                                    : nullptr;
-        if (why) {
-          refused_.refused(c.peer, why);
-          reply(c, w::HelloStatus::Refused);
-          c.in.clear();
-          c.closing = true;
-          return true;
-        }
-        c.authenticated = true;
-        c.in.erase(c.in.begin(), c.in.begin() + w::kHelloBytes);
-        reply(c, w::HelloStatus::Ok);
-        continue;
-      }
       if (c.waiting || c.in.size() < w::kStoreHeaderBytes) return true;
       w::StoreRequestHeader header;
       if (const char* bad = w::parseStoreRequestHeader(c.in.data(), w::kStoreHeaderBytes, header)) {
@@ -206,17 +170,6 @@ class StoreServer {
     if (!process(c)) c.socket.reset();
   }
 
-  void reply(Client& c, w::HelloStatus status) {
-    w::Hello hello;
-    hello.kind = w::HelloKind::StoreServer;
-    hello.status = status;
-    hello.rank = 0;
-    hello.size = 1;
-    const std::size_t at = c.out.size();
-    c.out.resize(at + w::kHelloBytes);
-    w::encodeHello(hello, c.out.data() + at);
-  }
-
   void appendReply(Client& c, const w::StoreReplyHeader& header, const std::string& value) {
     const std::size_t at = c.out.size();
     c.out.resize(at + w::kStoreReplyBytes);
@@ -237,10 +190,8 @@ class StoreServer {
   }
 
   Socket listener_;
-  std::string token_;
   std::string where_;
-  net::RefusedLog refused_;
-  std::chrono::milliseconds handshakeTimeout_;
+  handshake::Doorman doorman_;
   Socket wake_;
   std::vector<std::unique_ptr<Client>> clients_;
   std::map<std::string, std::string> values_;
@@ -253,39 +204,18 @@ class TcpStoreClient final : public Store {
       : server_(std::move(server)),
         where_("rendezvous tcp://" + o.host + ":" + std::to_string(o.port)),
         timeout_(o.timeout) {
-    const auto deadline = Clock::now() + o.timeout;
-    socket_ = net::connectTo(o.host, o.port, deadline, where_);
     w::Hello hello;
     hello.kind = w::HelloKind::StoreClient;
     hello.rank = static_cast<std::uint32_t>(o.rank);
     hello.size = static_cast<std::uint32_t>(o.size);
-    hello.token = o.token;
-    std::uint8_t buffer[w::kHelloBytes];
-    w::encodeHello(hello, buffer);
-    bool ok = net::sendAll(socket_.fd(), buffer, sizeof buffer, deadline, where_);
-    try {
-      ok = ok && net::recvAll(socket_.fd(), buffer, sizeof buffer, deadline, where_);
-    } catch (const Error&) {
-      throw Error(ErrorCode::Transport, where_ +
-                                            ": the store closed the connection during the "
-                                            "handshake; is something other than a ringlab "
-                                            "store listening there?");
-    }
-    if (!ok) {
-      throw Error(ErrorCode::Timeout, where_ + ": the store did not answer the handshake within " +
-                                          std::to_string(o.timeout.count()) + " ms");
-    }
-    w::Hello answer;
-    const char* bad = w::parseHello(buffer, sizeof buffer, answer);
-    if (bad || answer.kind != w::HelloKind::StoreServer) {
-      throw Error(ErrorCode::Transport,
-                  where_ + ": not a ringlab store (" + (bad ? bad : "wrong hello kind") + ")");
-    }
-    if (answer.status != w::HelloStatus::Ok) {
+    handshake::Greeted greeted = handshake::connectAndGreet(o.host, o.port, hello, o.token,
+                                                            Clock::now() + o.timeout, where_);
+    if (greeted.answer.status != w::HelloStatus::Ok) {
       throw Error(ErrorCode::Transport, where_ +
                                             ": the store refused this rank's token; every "
                                             "rank must have the same RINGLAB_TOKEN");
     }
+    socket_ = std::move(greeted.socket);
   }
 
   ~TcpStoreClient() override {
@@ -418,7 +348,7 @@ std::unique_ptr<Store> openTcpStore(const TcpStoreOptions& options) {
   const std::string where = "rendezvous tcp://" + options.host + ":" + std::to_string(options.port);
   if (options.serve) {
     server = std::make_unique<StoreServer>(net::listenOn(options.host, options.port, where),
-                                           options.token, where + " (store)", options.timeout);
+                                           options.token, where + " (store)");
   }
   return std::make_unique<TcpStoreClient>(options, std::move(server));
 }

@@ -5,9 +5,10 @@
 namespace ringlab::bootstrap::wire {
 namespace {
 
-constexpr std::uint32_t kHelloMagic = 0x484c4e52;    // "RNLH"
-constexpr std::uint32_t kRequestMagic = 0x514c4e52;  // "RNLQ"
-constexpr std::uint16_t kReplyMagic = 0x5052;        // "RP"
+constexpr std::uint32_t kChallengeMagic = 0x434c4e52;  // "RNLC"
+constexpr std::uint32_t kHelloMagic = 0x484c4e52;      // "RNLH"
+constexpr std::uint32_t kRequestMagic = 0x514c4e52;    // "RNLQ"
+constexpr std::uint16_t kReplyMagic = 0x5052;          // "RP"
 
 bool allZero(const std::uint8_t* p, std::size_t n) {
   std::uint8_t any = 0;
@@ -17,8 +18,25 @@ bool allZero(const std::uint8_t* p, std::size_t n) {
 
 }  // namespace
 
-// Layout: magic u32 | version u16 | kind u8 | status u8 | rank u32 | size u32 | token length u16 |
-// channel u8 | channels u8 | token, zero padded to kMaxTokenBytes.
+// Layout: magic u32 | version u16 | reserved u16 (zero) | nonce.
+void encodeChallenge(const Challenge& challenge, std::uint8_t* out) {
+  std::memset(out, 0, kChallengeBytes);
+  putU32(out, kChallengeMagic);
+  putU16(out + 4, kProtocolVersion);
+  std::memcpy(out + 8, challenge.nonce.data(), kNonceBytes);
+}
+
+const char* parseChallenge(const std::uint8_t* data, std::size_t bytes, Challenge& out) {
+  if (bytes != kChallengeBytes) return "challenge has the wrong length";
+  if (getU32(data) != kChallengeMagic) return "not a ringlab challenge (bad magic)";
+  if (getU16(data + 4) != kProtocolVersion) return "unsupported protocol version";
+  if (!allZero(data + 6, 2)) return "reserved field not zero";
+  std::memcpy(out.nonce.data(), data + 8, kNonceBytes);
+  return nullptr;
+}
+
+// Layout: magic u32 | version u16 | kind u8 | status u8 | rank u32 | size u32 | channel u8 |
+// channels u8 | reserved u16 (zero) | nonce | proof.
 void encodeHello(const Hello& hello, std::uint8_t* out) {
   std::memset(out, 0, kHelloBytes);
   putU32(out, kHelloMagic);
@@ -27,11 +45,10 @@ void encodeHello(const Hello& hello, std::uint8_t* out) {
   out[7] = static_cast<std::uint8_t>(hello.status);
   putU32(out + 8, hello.rank);
   putU32(out + 12, hello.size);
-  const std::size_t n = hello.token.size() < kMaxTokenBytes ? hello.token.size() : kMaxTokenBytes;
-  putU16(out + 16, static_cast<std::uint16_t>(n));
-  out[18] = hello.channel;
-  out[19] = hello.channels;
-  std::memcpy(out + 20, hello.token.data(), n);
+  out[16] = hello.channel;
+  out[17] = hello.channels;
+  std::memcpy(out + 20, hello.nonce.data(), kNonceBytes);
+  std::memcpy(out + kHelloProvedBytes, hello.proof.data(), kProofBytes);
 }
 
 const char* parseHello(const std::uint8_t* data, std::size_t bytes, Hello& out) {
@@ -43,31 +60,18 @@ const char* parseHello(const std::uint8_t* data, std::size_t bytes, Hello& out) 
   if (data[7] > 1) return "unknown hello status";
   const std::uint32_t rank = getU32(data + 8), size = getU32(data + 12);
   if (size == 0 || rank >= size) return "rank out of range";
-  const std::uint16_t tokenBytes = getU16(data + 16);
-  if (tokenBytes > kMaxTokenBytes) return "token longer than allowed";
-  const std::uint8_t channel = data[18], channels = data[19];
+  const std::uint8_t channel = data[16], channels = data[17];
   if (channels == 0 ? channel != 0 : channel >= channels) return "channel out of range";
-  if (!allZero(data + 20 + tokenBytes, kMaxTokenBytes - tokenBytes))
-    return "token padding not zero";
+  if (!allZero(data + 18, 2)) return "reserved field not zero";
   out.kind = static_cast<HelloKind>(kind);
   out.status = static_cast<HelloStatus>(data[7]);
   out.rank = rank;
   out.size = size;
   out.channel = channel;
   out.channels = channels;
-  out.token.assign(reinterpret_cast<const char*>(data + 20), tokenBytes);
+  std::memcpy(out.nonce.data(), data + 20, kNonceBytes);
+  std::memcpy(out.proof.data(), data + kHelloProvedBytes, kProofBytes);
   return nullptr;
-}
-
-bool tokensEqual(std::string_view a, std::string_view b) {
-  // Compare over the longest allowed length so the time depends on neither token's content.
-  std::uint8_t diff = a.size() == b.size() ? 0 : 1;
-  for (std::size_t i = 0; i < kMaxTokenBytes; ++i) {
-    const std::uint8_t x = i < a.size() ? static_cast<std::uint8_t>(a[i]) : 0;
-    const std::uint8_t y = i < b.size() ? static_cast<std::uint8_t>(b[i]) : 0;
-    diff |= static_cast<std::uint8_t>(x ^ y);
-  }
-  return diff == 0 && a.size() <= kMaxTokenBytes;
 }
 
 // Layout: magic u32 | op u8 | reserved u8 u16 (zero) | key length u32 | value length or wait u32.

@@ -1,19 +1,36 @@
 #pragma once
-// Byte layouts of what ringlab's TCP connections exchange before and around data: the hello that
-// authenticates every connection (store and data alike), and the store's requests and replies.
+// Byte layouts of what ringlab's TCP connections exchange before and around data: the challenge
+// and hellos that authenticate every connection (store and data alike), and the store's requests
+// and replies.
 // Pure encode/parse functions: no I/O, no allocation beyond the output strings, no exceptions,
 // so that the fuzz target (fuzz/tcp_frame_fuzz.cpp) can call them on arbitrary bytes. A parse
 // returns nullptr when the bytes are well formed, else a short reason for the log line.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 namespace ringlab::bootstrap::wire {
 
-// Longest job token a connection may present (bytes). Tokens are compared in constant time.
+// Longest job token (bytes). The token never crosses the wire: a connection proves it knows it
+// with a keyed digest of a fresh challenge (bootstrap/handshake.hpp).
 inline constexpr std::size_t kMaxTokenBytes = 256;
-inline constexpr std::uint16_t kProtocolVersion = 1;
+inline constexpr std::uint16_t kProtocolVersion = 2;
+
+inline constexpr std::size_t kNonceBytes = 32;
+inline constexpr std::size_t kProofBytes = 32;  // an HMAC-SHA256
+using Nonce = std::array<std::uint8_t, kNonceBytes>;
+using Proof = std::array<std::uint8_t, kProofBytes>;
+
+// The first bytes on every connection, sent by the side that accepted it: a fresh nonce that the
+// connecting side's proof must cover, so that a hello recorded on one connection is worth nothing
+// on another.
+inline constexpr std::size_t kChallengeBytes = 8 + kNonceBytes;
+struct Challenge {
+  Nonce nonce{};
+};
+void encodeChallenge(const Challenge& challenge, std::uint8_t* out);
+const char* parseChallenge(const std::uint8_t* data, std::size_t bytes, Challenge& out);
 
 enum class HelloKind : std::uint8_t {
   StoreClient = 1,  // a rank opening the rendezvous store
@@ -24,8 +41,10 @@ enum class HelloKind : std::uint8_t {
 
 enum class HelloStatus : std::uint8_t { Ok = 0, Refused = 1 };
 
+// The hello's fields and nonce, which its proof covers (with the other side's nonce after them).
+inline constexpr std::size_t kHelloProvedBytes = 20 + kNonceBytes;
 // Fixed size, so that a reader never has to trust a length before authenticating.
-inline constexpr std::size_t kHelloBytes = 20 + kMaxTokenBytes;
+inline constexpr std::size_t kHelloBytes = kHelloProvedBytes + kProofBytes;
 
 struct Hello {
   HelloKind kind = HelloKind::StoreClient;
@@ -36,17 +55,15 @@ struct Hello {
   // (transport/tcp); zero for the store's connections.
   std::uint8_t channel = 0;
   std::uint8_t channels = 0;
-  std::string token;  // at most kMaxTokenBytes
+  Nonce nonce{};  // the sender's: the connector's own, or the acceptor's challenge repeated
+  Proof proof{};  // HMAC-SHA256 with the token as key (handshake.hpp); zero in a refusal
 };
 
-// Writes exactly kHelloBytes to `out`. The token must be at most kMaxTokenBytes.
+// Writes exactly kHelloBytes to `out`, the proof as given.
 void encodeHello(const Hello& hello, std::uint8_t* out);
 // Parses exactly kHelloBytes. Checks magic, version, kind, status, rank < size, channel <
-// channels (or both zero), token length and zero padding; does not judge the token (see
-// tokensEqual).
+// channels (or both zero) and the reserved bytes; does not judge the proof (handshake.hpp does).
 const char* parseHello(const std::uint8_t* data, std::size_t bytes, Hello& out);
-// Constant-time comparison (the time does not depend on where the tokens differ).
-bool tokensEqual(std::string_view a, std::string_view b);
 
 // Store requests: a 16-byte header, then the key, then (SET) the value.
 enum class StoreOp : std::uint8_t { Set = 1, Get = 2 };

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "bootstrap/handshake.hpp"
 #include "bootstrap/wire.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
@@ -19,6 +20,7 @@ namespace ringlab::transport::tcp {
 namespace {
 
 namespace net = bootstrap::net;
+namespace handshake = bootstrap::handshake;
 namespace wire = bootstrap::wire;
 using net::Clock;
 
@@ -59,16 +61,12 @@ void splitHostPort(const std::string& text, std::string& host, std::uint16_t& po
   port = static_cast<std::uint16_t>(value);
 }
 
-wire::Hello helloOf(wire::HelloKind kind, int rank, int size, const std::string& token, int channel,
-                    int channels, wire::HelloStatus status = wire::HelloStatus::Ok) {
+wire::Hello helloOf(int rank, int size, int channel, int channels) {
   wire::Hello h;
-  h.kind = kind;
-  h.status = status;
   h.rank = static_cast<std::uint32_t>(rank);
   h.size = static_cast<std::uint32_t>(size);
   h.channel = static_cast<std::uint8_t>(channel);
   h.channels = static_cast<std::uint8_t>(channels);
-  h.token = token;
   return h;
 }
 
@@ -96,134 +94,76 @@ net::Socket connectToPeer(int rank, int size, int peer, int channel, bootstrap::
   const std::string what =
       "rank " + std::to_string(rank) + " connecting to rank " + std::to_string(peer) + " at " +
       address + (options.channels > 1 ? " (channel " + std::to_string(channel) + ")" : "");
-  net::Socket s = net::connectTo(host, port, deadline, what, true);
-  std::uint8_t buffer[wire::kHelloBytes];
-  wire::encodeHello(
-      helloOf(wire::HelloKind::DataConnect, rank, size, options.token, channel, options.channels),
-      buffer);
-  bool ok = net::sendAll(s.fd(), buffer, sizeof buffer, deadline, what);
-  try {
-    ok = ok && net::recvAll(s.fd(), buffer, sizeof buffer, deadline, what);
-  } catch (const Error&) {
-    throw Error(ErrorCode::Transport, what + ": the connection was closed during the handshake");
-  }
-  if (!ok) {
-    throw Error(ErrorCode::Timeout, what + ": no answer to the handshake within " +
-                                        std::to_string(options.timeout.count()) + " ms");
-  }
-  wire::Hello answer;
-  const char* bad = wire::parseHello(buffer, sizeof buffer, answer);
-  if (!bad && answer.kind != wire::HelloKind::DataAccept) bad = "not a data-port answer";
-  if (bad) throw Error(ErrorCode::Transport, what + ": " + bad);
+  wire::Hello hello = helloOf(rank, size, channel, options.channels);
+  hello.kind = wire::HelloKind::DataConnect;
+  handshake::Greeted greeted =
+      handshake::connectAndGreet(host, port, hello, options.token, deadline, what, true);
+  const wire::Hello& answer = greeted.answer;
   if (answer.status != wire::HelloStatus::Ok) {
     throw Error(ErrorCode::Transport,
                 what + ": rank " + std::to_string(peer) +
                     " refused the connection; every rank must have the same "
                     "RINGLAB_TOKEN, number of ranks and RINGLAB_TCP_CHANNELS");
   }
-  if (!wire::tokensEqual(answer.token, options.token) ||
-      answer.rank != static_cast<std::uint32_t>(peer) ||
+  if (answer.rank != static_cast<std::uint32_t>(peer) ||
       answer.size != static_cast<std::uint32_t>(size)) {
-    throw Error(ErrorCode::Transport, what + ": the listener there is not rank " +
-                                          std::to_string(peer) +
-                                          " of this job (wrong token, rank or size)");
+    throw Error(ErrorCode::Transport,
+                what + ": the listener there is rank " + std::to_string(answer.rank) + " of " +
+                    std::to_string(answer.size) + ", not rank " + std::to_string(peer) +
+                    " of this job's " + std::to_string(size));
   }
-  return s;
+  return std::move(greeted.socket);
 }
 
-struct Pending {
-  net::Socket socket;
-  std::string peer;
-  std::uint8_t hello[wire::kHelloBytes];
-  std::size_t got = 0;
-};
+// Why a connection that proved the token is still not one this rank waits for; "" when it is.
+std::string unwanted(const wire::Hello& hello, int rank, int size, const TcpOptions& options,
+                     const std::vector<std::vector<net::Socket>>& sockets) {
+  if (hello.size != static_cast<std::uint32_t>(size)) {
+    return "claims a job of " + std::to_string(hello.size) + " ranks; this one has " +
+           std::to_string(size);
+  }
+  if (hello.channels != options.channels) {
+    return "opens " + std::to_string(hello.channels) + " channels per peer; this rank uses " +
+           std::to_string(options.channels) +
+           " (RINGLAB_TCP_CHANNELS must be the same on every rank)";
+  }
+  if (hello.rank <= static_cast<std::uint32_t>(rank) ||
+      sockets[hello.rank][hello.channel].valid()) {
+    return "claims rank " + std::to_string(hello.rank) + " channel " +
+           std::to_string(hello.channel) + ", which is not a connection from a rank above " +
+           std::to_string(rank) + " still to come";
+  }
+  return "";
+}
 
-// Accepts until every rank above `rank` has connected all its channels with the right token.
+// Accepts until every rank above `rank` has connected all its channels with the token, or the
+// deadline passes, whatever poll keeps returning (a flood of strangers keeps it busy).
 void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::string& address,
                        const TcpOptions& options, Clock::time_point deadline,
                        std::vector<std::vector<net::Socket>>& sockets) {
   int missing = (size - 1 - rank) * options.channels;
-  net::RefusedLog refused("rank " + std::to_string(rank) + " data port");
-  std::vector<std::unique_ptr<Pending>> pending;
+  handshake::Doorman doorman(listener, options.token, wire::HelloKind::DataConnect,
+                             "rank " + std::to_string(rank) + " data port");
   std::vector<pollfd> fds;
-  while (missing > 0) {
+  while (missing > 0 && Clock::now() < deadline) {
     fds.clear();
-    fds.push_back({listener.fd(), POLLIN, 0});
-    for (auto& p : pending) fds.push_back({p->socket.fd(), POLLIN, 0});
-    const int rc = ::poll(fds.data(), fds.size(), net::millisecondsUntil(deadline));
+    doorman.watch(fds);
+    const int rc = ::poll(fds.data(), fds.size(),
+                          net::millisecondsUntil(std::min(deadline, doorman.nextDeadline())));
     if (rc < 0 && errno != EINTR)
       throw Error(ErrorCode::Transport, "poll: " + net::errnoText(errno));
-    if (rc == 0 && Clock::now() >= deadline) break;
-    for (std::size_t i = 0; i < pending.size(); ++i) {
-      if (!fds[i + 1].revents) continue;
-      Pending& p = *pending[i];
-      const ssize_t n = ::recv(p.socket.fd(), p.hello + p.got, sizeof p.hello - p.got, 0);
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) continue;
-      if (n <= 0) {
-        refused.refused(p.peer, "closed after " + std::to_string(p.got) +
-                                    " bytes, before completing the handshake");
-        p.socket.reset();
+    for (handshake::Arrival& arrival : doorman.serve(fds)) {
+      const std::string why = unwanted(arrival.hello, rank, size, options, sockets);
+      if (!why.empty()) {
+        doorman.refuse(arrival, why);
         continue;
       }
-      p.got += static_cast<std::size_t>(n);
-      if (p.got < sizeof p.hello) continue;
-      wire::Hello hello;
-      const char* why = wire::parseHello(p.hello, sizeof p.hello, hello);
-      std::string reason = why ? why : "";
-      if (!why && hello.kind != wire::HelloKind::DataConnect) reason = "not a data connection";
-      if (reason.empty() && !wire::tokensEqual(hello.token, options.token)) reason = "wrong token";
-      if (reason.empty() && hello.size != static_cast<std::uint32_t>(size)) {
-        reason = "claims a job of " + std::to_string(hello.size) + " ranks; this one has " +
-                 std::to_string(size);
-      }
-      if (reason.empty() && hello.channels != options.channels) {
-        reason = "opens " + std::to_string(hello.channels) + " channels per peer; this rank uses " +
-                 std::to_string(options.channels) +
-                 " (RINGLAB_TCP_CHANNELS must be the same on every rank)";
-      }
-      if (reason.empty() && (hello.rank <= static_cast<std::uint32_t>(rank) ||
-                             sockets[hello.rank][hello.channel].valid())) {
-        reason = "claims rank " + std::to_string(hello.rank) + " channel " +
-                 std::to_string(hello.channel) + ", which is not a connection from a rank above " +
-                 std::to_string(rank) + " still to come";
-      }
-      std::uint8_t answer[wire::kHelloBytes];
-      if (!reason.empty()) {
-        refused.refused(p.peer, reason);
-        // Tell a misconfigured rank why it failed; a stranger learns nothing from it.
-        wire::encodeHello(
-            helloOf(wire::HelloKind::DataAccept, rank, size, "", 0, 0, wire::HelloStatus::Refused),
-            answer);
-        [[maybe_unused]] ssize_t ignored =
-            ::send(p.socket.fd(), answer, sizeof answer, MSG_NOSIGNAL);
-        p.socket.reset();
-        continue;
-      }
-      wire::encodeHello(helloOf(wire::HelloKind::DataAccept, rank, size, options.token,
-                                hello.channel, options.channels),
-                        answer);
-      if (!net::sendAll(
-              p.socket.fd(), answer, sizeof answer, deadline,
-              "rank " + std::to_string(rank) + " answering rank " + std::to_string(hello.rank))) {
-        continue;  // the deadline check below reports the missing rank
-      }
-      sockets[hello.rank][hello.channel] = std::move(p.socket);
+      if (!doorman.answer(arrival, helloOf(rank, size, arrival.hello.channel, options.channels)))
+        continue;  // the peer went away; it tries again, or the deadline reports it missing
+      sockets[arrival.hello.rank][arrival.hello.channel] = std::move(arrival.socket);
       --missing;
     }
-    std::erase_if(pending, [](const std::unique_ptr<Pending>& p) { return !p->socket.valid(); });
-    if (fds[0].revents & POLLIN) {
-      for (;;) {
-        net::Socket s(::accept4(listener.fd(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC));
-        if (!s.valid()) break;
-        net::setNoDelay(s.fd());
-        auto p = std::make_unique<Pending>();
-        p->peer = net::peerAddress(s.fd());
-        p->socket = std::move(s);
-        pending.push_back(std::move(p));
-      }
-    }
   }
-  for (auto& p : pending) refused.refused(p->peer, "no complete handshake before setup ended");
   if (missing > 0) {
     std::string names;
     for (int r = rank + 1; r < size; ++r) {
@@ -231,11 +171,12 @@ void acceptHigherRanks(int rank, int size, net::Socket& listener, const std::str
                                    [](const net::Socket& s) { return s.valid(); });
       if (!all) names += (names.empty() ? "" : ", ") + std::to_string(r);
     }
-    throw Error(ErrorCode::Timeout,
-                "rank " + std::to_string(rank) + ": rank(s) " + names +
-                    " did not connect to its data port " + address + " within " +
-                    std::to_string(options.timeout.count()) +
-                    " ms; are they started, with the same rendezvous and token?");
+    const std::string flood = doorman.floodNote();
+    throw Error(ErrorCode::Timeout, "rank " + std::to_string(rank) + ": rank(s) " + names +
+                                        " did not connect to its data port " + address +
+                                        " within " + std::to_string(options.timeout.count()) +
+                                        " ms" + (flood.empty() ? "" : " while " + flood) +
+                                        "; are they started, with the same rendezvous and token?");
   }
 }
 

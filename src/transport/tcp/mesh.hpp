@@ -1,9 +1,11 @@
 #pragma once
 // Setting up the TCP transport's connections: every rank listens on its bind host, publishes the
 // address in the rendezvous store, connects to every lower rank and accepts every higher one. Each
-// connection starts with a hello both ways carrying the job token; a connection whose hello is
-// malformed or carries another token is refused and logged (one stderr line naming the address),
-// and setting up carries on with the others.
+// connection starts with the challenge-response of bootstrap/handshake.hpp, both ends proving the
+// job token; a connection whose hello is malformed or proves no token is refused and logged (one
+// stderr line naming the address, rate limited), and setting up carries on with the others.
+// Connections that have not proved the token are bounded in number and time, and the whole setup
+// keeps one deadline, however busy strangers keep the listener.
 #include <vector>
 
 #include "bootstrap/net.hpp"
@@ -14,7 +16,7 @@
 namespace ringlab::transport::tcp {
 
 // options.channels connected, authenticated, non-blocking sockets per rank, indexed [rank][channel]
-// (none for `rank` itself); every channel presents the token and its index in its hello. Throws
+// (none for `rank` itself); every channel proves the token and gives its index in its hello. Throws
 // Timeout naming the ranks that did not show up, Transport for a port or connection failure.
 // A rank whose setup fails tells the peers it has connected already, with an abort (below), so
 // that they know it is alive and gave up, rather than blame it for closing.
