@@ -5,7 +5,9 @@ baseline, share of the roofline read from the bench JSON, right in every round);
 (ringlab's in-place row against Gloo and torch, which reduce in place; its out-of-place row against
 MPI); the ring's time per step against Open MPI's per step of its own algorithm (met and missed, p = 4
 and 2) and against Open MPI's forced ring; Open MPI's algorithm per size as observed; and a
-results.csv of the format before rounds (one round, no round column).
+results.csv of the format before rounds (one round, no round column); and both statistics (the
+median of each iteration's slowest rank, and each rank's loop mean, `--stat loop`) judging issue 35's
+goals at p = 4, a row without the loop column left out of the loop table.
 
 Usage: peers_report_test.py REPORT_PY"""
 
@@ -122,7 +124,61 @@ def check_openmpi_rule(report):
             sys.exit(f"FAIL: openmpi_algorithm({p}, 1 MiB) should be None")
 
 
-def table(report, lines, roofline=None, baseline=None):
+LOOP_HEADER = "peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,loop_us,round"
+
+
+def loop_rows(peer, variant, size, time, loop, p=4, busbw=1):
+    return [f"{peer},{variant},{p},{size},{time},{busbw},0,v,3,,{loop},{rnd}" for rnd in (1, 2, 3)]
+
+
+# p = 4 on two cores, where the statistics differ: at 1 KiB Open MPI takes 20 us by the median and 12 by
+# the loop, ringlab's auto 25 and 10: 0.80 (MISSED) by the median, 1.20 (met) by the loop. tcp in place
+# against Gloo: at 16 MiB 3000/2000 = 1.50 and 2400/1600 = 1.50; at 64 MiB 10000/8000 = 1.25 and
+# 9000/7000 = 1.29, both MISSED. MPICH's row has no loop column: out of the loop table.
+BY_STATISTIC = (
+    loop_rows("openmpi", "MPI_Allreduce", KIB, 20, 12) + loop_rows("ringlab", "shm+auto", KIB, 25, 10)
+    + [f"mpich,MPI_Allreduce,4,{KIB},5,1,0,v,3,,,1"]
+    + loop_rows("gloo", "ring", 16 * MIB, 3000, 2400, busbw=8)
+    + loop_rows("ringlab", "tcp/in-place", 16 * MIB, 2000, 1600, busbw=12)
+    + loop_rows("gloo", "ring", 64 * MIB, 10000, 9000) + loop_rows("ringlab", "tcp/in-place", 64 * MIB, 8000, 7000)
+)
+
+
+def check_statistics(report):
+    median = table(report, [LOOP_HEADER] + BY_STATISTIC)
+    expect(median, "Statistic: median.")
+    expect(median, "| shm p=4: auto >= 1.0x Open MPI | shm+auto | 1 KiB | 25.0 | openmpi:MPI_Allreduce 20.0 | 0.80 | "
+                   "1.00 | MISSED |")
+    goal = "| tcp p=4, 4-64 MiB: >= 1.4x the best Gloo variant | tcp/in-place |"
+    expect(median, goal + " 16 MiB | 2000.0 | gloo:ring 3000.0 | 1.50 | 1.40 | met |")
+    expect(median, goal + " 64 MiB | 8000.0 | gloo:ring 10000.0 | 1.25 | 1.40 | MISSED |")
+    loop = table(report, [LOOP_HEADER] + BY_STATISTIC, extra=["--stat", "loop"])
+    expect(loop, "Statistic: loop.")
+    expect(loop, "Goals of issues 18 and 35 by the loop statistic")
+    expect(loop, "| shm p=4: auto >= 1.0x Open MPI | shm+auto | 1 KiB | 10.0 | openmpi:MPI_Allreduce 12.0 | 1.20 | "
+                 "1.00 | met |")
+    expect(loop, goal + " 16 MiB | 1600.0 | gloo:ring 2400.0 | 1.50 | 1.40 | met |")
+    expect(loop, goal + " 64 MiB | 7000.0 | gloo:ring 9000.0 | 1.29 | 1.40 | MISSED |")
+    if "mpich" in loop:
+        sys.exit(f"FAIL: a row without loop_us in the loop table:\n{loop}")
+    # busbw follows the statistic: 12 GB/s at 2000 us is 15 GB/s at 1600 us.
+    rows = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import report; "
+                           "print([r['busbw_GBps'] for r in report.read_rows(sys.argv[2], 'loop') "
+                           "if r['variant'] == 'tcp/in-place' and r['size_bytes'] == str(16 << 20)])",
+                           os.path.dirname(os.path.abspath(report)), write_results([LOOP_HEADER] + BY_STATISTIC)],
+                          check=True, capture_output=True, text=True).stdout
+    expect(rows, "['15', '15', '15']")
+
+
+def write_results(lines):
+    """A results.csv in a fresh temporary directory (left for the process's end)."""
+    path = os.path.join(tempfile.mkdtemp(), "results.csv")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def table(report, lines, roofline=None, baseline=None, extra=None):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "results.csv")
         with open(path, "w") as f:
@@ -133,10 +189,10 @@ def table(report, lines, roofline=None, baseline=None):
                                                           for s, x in shares.items()]}}
             with open(os.path.join(d, "json", f"ringlab-{variant}-p{p}-r{rnd}.json"), "w") as f:
                 json.dump(doc, f)
-        extra = []
+        extra = list(extra or [])
         if baseline:
-            extra = ["--baseline", os.path.join(d, "baseline.csv")]
-            with open(extra[1], "w") as f:
+            extra += ["--baseline", os.path.join(d, "baseline.csv")]
+            with open(extra[-1], "w") as f:
                 f.write("\n".join([HEADER] + baseline) + "\n")
         return subprocess.run([sys.executable, report, "table", path] + extra, check=True, capture_output=True,
                               text=True).stdout
@@ -149,6 +205,7 @@ def expect(text, needle):
 
 def main(report):
     check_openmpi_rule(report)
+    check_statistics(report)
     out = table(report, [HEADER] + ROWS + GOAL_ROWS + IN_PLACE_ROWS + PER_STEP, ROOFLINES, BASELINE)
     expect(out, "Rounds: 3.")
     # size | best peer | peer us (median over rounds) | shm us | x worst | x median | against | tcp ...

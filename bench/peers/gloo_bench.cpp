@@ -14,14 +14,16 @@
 //   buffers allocated and touched once for the largest size; warm-up calls; one timed call
 //   whose slowest rank's time sizes the run to about T seconds (3 to 100000 iterations);
 //   barrier; back-to-back timed calls; per-iteration time = maximum over ranks (a Gloo
-//   allreduce of the time array); the median iteration is reported. Then the check: the
+//   allreduce of the time array); the median iteration is reported, and beside it the loop
+//   statistic of `ringlab bench --stats loop` (each rank's mean over its own iterations, the
+//   maximum over ranks). Then the check: the
 //   buffer is refilled with small-integer inputs, one more call, and every element is compared
 //   with the closed-form sum (exact in float).
 // While timing, the in-place buffer holds zeros, so that repeated in-place sums cannot grow
 // into infinities or NaNs; the values a call adds do not change its speed otherwise.
 //
 // Output: one CSV row per size and variant on rank 0's stdout:
-//   peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations
+//   peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,loop_us
 // Usage: gloo_bench -p P --store DIR [-b MIN] [-e MAX] [-f FACTOR] [-T SECONDS] [-w WARMUP]
 //                   [--version TEXT] [--variants ring,ring_chunked,allreduce]
 // Exit status: 0 when every rank finished and every element was right, 1 when an element was
@@ -48,6 +50,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -235,6 +238,9 @@ class Rank {
       times_[i] = seconds(now - last);
       last = now;
     }
+    // Each rank's mean over its own loop, the maximum over ranks: `ringlab bench --stats loop`.
+    double loop = std::accumulate(times_.begin(), times_.begin() + iterations, 0.0) / iterations;
+    allreduceInPlace(&loop, 1, &gloo::max<double>);
     allreduceInPlace(times_.data(), static_cast<std::size_t>(iterations), &gloo::max<double>);
     const double timeUs =
         median(std::vector<double>(times_.begin(), times_.begin() + iterations)) * 1e6;
@@ -249,9 +255,10 @@ class Rank {
     if (rank_ == 0) {
       const int p = o_.ranks;
       const double busbw = bytes / (timeUs * 1e3) * (p > 1 ? 2.0 * (p - 1) / p : 0.0);
-      std::printf("gloo,%s,%d,%llu,%.3f,%.6g,%llu,%s,%d\n", variant.c_str(), p,
+      std::printf("gloo,%s,%d,%llu,%.3f,%.6g,%llu,%s,%d,,%.3f\n", variant.c_str(), p,
                   static_cast<unsigned long long>(bytes), timeUs, busbw,
-                  static_cast<unsigned long long>(wrong), o_.version.c_str(), iterations);
+                  static_cast<unsigned long long>(wrong), o_.version.c_str(), iterations,
+                  loop * 1e6);
       std::fflush(stdout);
     }
     return wrong == 0;

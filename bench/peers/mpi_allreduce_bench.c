@@ -9,12 +9,14 @@
  *     at least 3 and at most 100000, the same count on every rank;
  *   - barrier, then back-to-back calls, each one timed on every rank;
  *   - an iteration's time is the maximum over ranks (MPI_Allreduce MAX of the time array);
- *     the median iteration is reported;
+ *     the median iteration is reported, and beside it the loop statistic of `ringlab bench
+ *     --stats loop`: each rank's mean over its own iterations, the maximum over ranks (ringlab's
+ *     -a 3), which does not pick every iteration's slowest rank when ranks run out of phase;
  *   - check: the receive buffer is poisoned with NaN, one more call, and every element is
  *     compared with the closed form. Inputs are small integers, so the float sum is exact.
  *
  * Output: one CSV row per size on rank 0's stdout, in the columns of run.sh:
- *   peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations
+ *   peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,loop_us
  * busbw follows nccl-tests: size / time x 2(p-1)/p.
  *
  * Usage: mpi_allreduce_bench [-b MIN] [-e MAX] [-f FACTOR] [-T SECONDS] [-w WARMUP]
@@ -158,6 +160,10 @@ int main(int argc, char** argv) {
       times[i] = now - last;
       last = now;
     }
+    double loop = 0;
+    for (int i = 0; i < iterations; ++i) loop += times[i];
+    loop /= iterations;
+    MPI_Allreduce(MPI_IN_PLACE, &loop, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     MPI_Allreduce(MPI_IN_PLACE, times, iterations, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     const double time_us = median(times, iterations) * 1e6;
 
@@ -170,8 +176,8 @@ int main(int argc, char** argv) {
 
     if (rank == 0) {
       const double busbw = (double)bytes / (time_us * 1e3) * (p > 1 ? 2.0 * (p - 1) / p : 0.0);
-      printf("%s,%s,%d,%llu,%.3f,%.6g,%llu,%s,%d\n", peer, variant, p, (unsigned long long)bytes,
-             time_us, busbw, wrong, version, iterations);
+      printf("%s,%s,%d,%llu,%.3f,%.6g,%llu,%s,%d,,%.3f\n", peer, variant, p,
+             (unsigned long long)bytes, time_us, busbw, wrong, version, iterations, loop * 1e6);
       fflush(stdout);
     }
     if (bytes > max_bytes / factor) break; /* the next step would pass the largest size */

@@ -8,11 +8,14 @@
 # Open MPI also runs with its ring forced (MPI_Allreduce+ring), for a ring-to-ring comparison.
 #
 # Output, in $PEERS_OUT (default build-peers/results-DATE):
-#   results.csv  peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,round
-#                (a run that failed leaves a row with empty time and the reason in note)
+#   results.csv  peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,
+#                loop_us,round (a run that failed leaves a row with empty time and the reason in
+#                note; time_us is bench's median statistic, loop_us its loop statistic)
 #   table.md     per p: ringlab's variants against the best peer at each size (ratios: the worst
-#                and the median over rounds), then every variant's time; issue 18's goals judged by
-#                the worst round (ringlab's inproc, shm and tcp runs carry --roofline for them)
+#                and the median over rounds), then every variant's time; issues 18's and 35's
+#                goals judged by the worst round (ringlab's inproc, shm and tcp runs carry
+#                --roofline for them); all by the median statistic
+#   table-loop.md  the same, by the loop statistic
 #   busbw.svg    busbw against size, log-log, one line per variant, one panel per p
 #   versions.txt, host.txt, logs/, json/
 #
@@ -131,7 +134,7 @@ torch_package=$(pkg_version python3-torch)
 cat "$out/versions.txt" "$out/host.txt" >&3
 
 csv="$out/results.csv"
-echo "peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,round" >"$csv"
+echo "peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,loop_us,round" >"$csv"
 round=1
 tag=""  # log and JSON names carry the round when there are several
 
@@ -158,13 +161,13 @@ supervised() {  # COMMAND...; returns its exit status (124 or 137 when it was st
   return $rc
 }
 record_failure() {  # peer variant p version note
-  echo "$1,$2,$3,,,,,$4,,$5,$round" >>"$csv"
+  echo "$1,$2,$3,,,,,$4,,$5,,$round" >>"$csv"
   failures=$((failures + 1))
   say "FAILED: $1 $2 p=$3 round $round: $5"
 }
-# CSV rows on stdin with the round appended as the 11th field (a program that prints no note
-# column gets an empty one first).
-with_round() { awk -F, -v OFS=, -v round="$round" '{ while (NF < 10) $(NF + 1) = ""; print $0, round }'; }
+# CSV rows on stdin with the round appended as the 12th field (a program that prints no note or
+# loop_us column gets empty ones first).
+with_round() { awk -F, -v OFS=, -v round="$round" '{ while (NF < 11) $(NF + 1) = ""; print $0, round }'; }
 run_rows() {
   local peer=$1 variant=$2 p=$3 version=$4 log=$5
   shift 6
@@ -269,11 +272,14 @@ done
 
 # ---- report ------------------------------------------------------------------------------------
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/host.txt"
+# The same results judged by both statistics of `ringlab bench --stats` (report.py says how).
 "$python" "$here/report.py" table "$csv" "${baseline[@]}" >"$out/table.md" || say "the table could not be made"
+"$python" "$here/report.py" table "$csv" "${baseline[@]}" --stat loop >"$out/table-loop.md" ||
+  say "the loop table could not be made"
 "$python" "$here/plot_svg.py" "$csv" "$out/busbw.svg" || say "the plot could not be made"
-cat "$out/table.md"
+cat "$out/table.md" "$out/table-loop.md"
 wrong_rows=$(awk -F, 'NR > 1 && $7 != "" && $7 != "0"' "$csv" | wc -l)
 elapsed=$(($(date +%s) - started))
 echo "run.sh: took ${elapsed}s" | tee -a "$out/host.txt" >&3
-say "results in $out (results.csv, table.md, busbw.svg); $failures failed run(s), $wrong_rows row(s) with wrong elements"
+say "results in $out (results.csv, table.md, table-loop.md, busbw.svg); $failures failed run(s), $wrong_rows row(s) with wrong elements"
 [ "$failures" -eq 0 ] && [ "$wrong_rows" -eq 0 ]

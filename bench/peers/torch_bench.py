@@ -8,12 +8,13 @@ Method, per size (float32, sum, in place as torch does it): a buffer for the lar
 allocated and touched once; warm-up calls; one timed call whose slowest rank's time sizes the run
 to about T seconds (3 to 100000 iterations); barrier; back-to-back timed calls; per-iteration
 time = maximum over ranks (an all_reduce MAX of the time array); the median iteration is
-reported. Check: the buffer is refilled with small-integer inputs, one more call, every element
+reported, and beside it the loop statistic of `ringlab bench --stats loop` (each rank's mean over
+its own iterations, the maximum over ranks). Check: the buffer is refilled with small-integer inputs, one more call, every element
 compared with the closed-form sum (exact in float32). While timing, the buffer holds zeros, so
 repeated in-place sums cannot grow into infinities.
 
 Output: one CSV row per size on rank 0's stdout:
-  peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations
+  peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,loop_us
 Exit status 1 when an element was wrong, 2 when a rank failed.
 """
 
@@ -107,6 +108,9 @@ def rank_main(rank, args, init_file):
             now = time.perf_counter()
             stamps[k] = now - last
             last = now
+        # Each rank's mean over its own loop, the maximum over ranks: `ringlab bench --stats loop`.
+        loop = torch.tensor([sum(stamps) / iterations], dtype=torch.float64)
+        dist.all_reduce(loop, op=dist.ReduceOp.MAX)
         slowest = times[:iterations]
         slowest.copy_(torch.tensor(stamps, dtype=torch.float64))
         dist.all_reduce(slowest, op=dist.ReduceOp.MAX)
@@ -120,8 +124,8 @@ def rank_main(rank, args, init_file):
 
         if rank == 0:
             busbw = size / (time_us * 1e3) * (2.0 * (p - 1) / p if p > 1 else 0.0)
-            print(f"torch,all_reduce,{p},{size},{time_us:.3f},{busbw:.6g},{wrong.item()},{args.version},{iterations}",
-                  flush=True)
+            print(f"torch,all_reduce,{p},{size},{time_us:.3f},{busbw:.6g},{wrong.item()},{args.version},{iterations},"
+                  f",{loop.item() * 1e6:.3f}", flush=True)
     dist.destroy_process_group()
     if not all_right:
         sys.exit(1)
