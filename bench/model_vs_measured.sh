@@ -15,7 +15,7 @@
 # median of the measured time over the runs, then the median over sizes (the model cannot be
 # judged more tightly than the machine repeats itself).
 # usage: bench/model_vs_measured.sh inproc|shm|tcp [OUTDIR]
-# env:   RUNS (3), BEGIN (1M), END (16M), ITERS (5): the bench; CAL_BEGIN (1M), CAL_END (64M): the
+# env:   RUNS (3), BEGIN (1M), END (16M), ITERS (5): the bench; CAL_BEGIN (256K), CAL_END (64M): the
 #        calibration (tcp: 256K, 4M); tcp only: RATES ("400mbit 200mbit")
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -42,10 +42,11 @@ case $transport in
   inproc) configs=("p2:2") ;;&
   shm) configs=("p2:2" "p4:4") ;;&
   inproc | shm)
-    # The calibration reaches past the bench's sizes: the model's memory-resident regime is found
-    # only where calibrate sees the per-byte time double, which over 1-16 MiB it mostly does not
-    # while the bench's 8-16 MiB rows already pay it (docs/MODEL_VS_MEASURED.md).
-    CAL_BEGIN=${CAL_BEGIN:-1M}
+    # The calibration reaches past the bench's sizes: its working-set probes go up to four times
+    # its largest size (256 MiB here), where the bench's 16 MiB rows at p = 4 take 128 MiB; and it
+    # starts low enough that two or more ping-pong sizes stay in cache (their lines are fitted
+    # there; the sizes beyond the knee give the memory regime's per-byte times).
+    CAL_BEGIN=${CAL_BEGIN:-256K}
     CAL_END=${CAL_END:-64M}
     ;;
   tcp)

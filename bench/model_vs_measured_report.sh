@@ -16,8 +16,13 @@ for name in "$@"; do
       --svg "$out/compare-$name-r$run.svg" >"$out/compare-$name-r$run.txt"
     profile=$(grep -E '^# alpha = ' "$out/calibrate-$name-r$run.txt")
     error=$(grep -E '^# median' "$out/compare-$name-r$run.txt" | awk '{print $NF}')
-    echo "  run $run: median |measured/predicted - 1| (>= 1 MiB) $error; profile: ${profile#\# }"
+    regime=$(grep -E '^# memory regime' "$out/calibrate-$name-r$run.txt" |
+      grep -oE 'beyond a working set of [0-9.]+ [KMG]?i?B|none seen')
+    echo "  run $run: median |measured/predicted - 1| (>= 1 MiB) $error; profile: ${profile#\# };" \
+      "memory regime: $regime"
   done
+  # The host's cores and caches as calibrate read them (the same in every run).
+  grep -hoE 'host: [0-9]+ cores, caches .*' "$out"/calibrate-"$name"-r1.txt | sed 's/^/  /'
   # Rows of the bench text: size in column 1, out-of-place time in 5, in-place time in 9.
   cat "$out"/bench-"$name"-r*.txt | awk '
     /^ +[0-9]/ && $1 >= 1048576 { key[$1 " o"] = key[$1 " o"] " " $5; key[$1 " i"] = key[$1 " i"] " " $9 }

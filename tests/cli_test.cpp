@@ -1505,10 +1505,12 @@ TEST(CliCalibrate, ProfileFeedsModelAndBench) {
 // ---------------------------------------------------------------------------------------------
 // compare: good input
 
-// compare's table: size, oop model(us) out-of-place meas/model, ip model(us) in-place meas/model.
+// compare's table: size, oop model(us) out-of-place meas/model, ip model(us) in-place meas/model,
+// and the regime that priced each model column (one regime here: the flags give no cache knee).
 void expectConsistentComparisonRows(const std::vector<std::vector<std::string>>& rows) {
   for (const auto& row : rows) {
-    ASSERT_EQ(row.size(), 7u);
+    ASSERT_EQ(row.size(), 8u);
+    EXPECT_EQ(row[7], "cache/cache") << "row " << row[0];
     for (const auto& [model, time, ratio] : {std::tuple{1, 2, 3}, std::tuple{4, 5, 6}}) {
       const double modelUs = number(row[model]);
       EXPECT_GT(modelUs, 0) << "row " << row[0];
@@ -1533,14 +1535,14 @@ TEST(CliCompare, NcclTestsLog16Ranks) {
   const std::vector<std::string> sizes = {"8", "1048576", "16777216", "268435456", "8589934592"};
   const std::vector<std::string> measured = {"135.8", "203.2", "977.6", "2360.9", "47535.0"};
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    ASSERT_EQ(rows[i].size(), 7u);
+    ASSERT_EQ(rows[i].size(), 8u);
     EXPECT_EQ(rows[i][0], sizes[i]);
     EXPECT_NEAR(number(rows[i][2]), number(measured[i]), 0.051) << "row " << sizes[i];
   }
   expectConsistentComparisonRows(rows);
   // Ring closed form at 16 MiB: 2(p-1) alpha + 2(p-1)/p n / bw = 300 + 1258.29 us.
   const std::vector<std::string> row = rowStartingWith(r.out, "16777216");
-  ASSERT_EQ(row.size(), 7u);
+  ASSERT_EQ(row.size(), 8u);
   EXPECT_NEAR(number(row[1]), ringTimeUs(16, 16777216.0, 10.0, 25e9), 0.051);
   // And at every size whose element count splits evenly over 16 ranks.
   for (const auto& each : rows) {
@@ -1563,7 +1565,7 @@ TEST(CliCompare, NcclTestsLogWithoutRootColumn) {
   for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(rows[i][0], sizes[i]);
   expectConsistentComparisonRows(rows);
   const std::vector<std::string> row = rowStartingWith(r.out, "16777216");
-  ASSERT_EQ(row.size(), 7u);
+  ASSERT_EQ(row.size(), 8u);
   EXPECT_NEAR(number(row[1]), ringTimeUs(4, 16777216.0, 10.0, 25e9), 0.051);
   EXPECT_NEAR(number(row[2]), 2415.6, 0.051);
 }
@@ -1607,7 +1609,7 @@ TEST(CliCompare, OsuOutputWithRanks) {
   const auto rows = benchRows(r.out);
   ASSERT_EQ(rows.size(), 27u);
   const std::vector<std::string> row = rowStartingWith(r.out, "32768");
-  ASSERT_EQ(row.size(), 7u);
+  ASSERT_EQ(row.size(), 8u);
   EXPECT_NEAR(number(row[2]), 3214.5, 0.051);
   EXPECT_EQ(row[5], "-");
   EXPECT_EQ(row[6], "-");

@@ -22,6 +22,7 @@
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/measure/comparison.hpp"
+#include "ringlab/measure/host_caches.hpp"
 #include "ringlab/measure/rank_threads.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/measure/statistics.hpp"
@@ -686,6 +687,75 @@ TEST(MeasureCalibrate, NoisyFitIsUnreliableNotInternal) {
   EXPECT_EQ(p.params.fusion.fused_reduce_from_bytes, 131072);
 }
 
+// Beyond the knee (16 MiB of working set, a cache both of 2 cores share), the memory regime's
+// per-byte times are those of the sizes whose own working set is beyond it: ping-pongs from 8 MiB
+// (two ranks' buffers), kernels from 8 MiB in place (two inputs) and 16/3 MiB out of place. Where
+// no size reaches beyond, beta and gamma plus what the probes' copy and reduction cost more there.
+TEST(MeasureCalibrate, TheMemoryRegimeIsPricedBeyondTheWorkingSetKnee) {
+  Calibration c;
+  c.cores = 2;
+  c.cacheCores = 2;
+  c.cacheKneeBytes = 16 << 20;
+  const auto sizes = [](double inCache, double beyond, double from) {
+    FittedSizes f;
+    for (std::uint64_t b : {1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20}) {
+      f.sizes.push_back(b);
+      f.seconds.push_back(static_cast<double>(b) *
+                          (static_cast<double>(b) > from ? beyond : inCache));
+    }
+    f.fit.slope = inCache;
+    return f;
+  };
+  c.link = sizes(0.04e-9, 0.12e-9, 8 << 20);
+  c.reduce = sizes(0.03e-9, 0.09e-9, 8 << 20);
+  c.reduceOutOfPlace = sizes(0.045e-9, 0.15e-9, (16 << 20) / 3.0);
+  for (std::uint64_t b = 4 << 20; b <= 64 << 20; b *= 2)
+    c.workingSets.push_back(
+        {b, b > (16 << 20) ? 0.07e-9 : 0.02e-9, b > (16 << 20) ? 0.05e-9 : 0.03e-9});
+  c.hostCaches = {{2, 1 << 20, 0}, {3, 32 << 20, 0}};
+  const model::Profile p = calibratedProfile(c, "shm", currentRunInfo());
+  EXPECT_DOUBLE_EQ(p.params.memory.cache_bytes, 16 << 20);
+  EXPECT_DOUBLE_EQ(p.params.memory.cache_cores, 2);
+  EXPECT_DOUBLE_EQ(p.params.host.cores, 2);
+  EXPECT_DOUBLE_EQ(p.params.memory.beta_mem_s_per_byte, 0.12e-9);
+  EXPECT_DOUBLE_EQ(p.params.memory.gamma_mem_s_per_byte, 0.09e-9);
+  EXPECT_DOUBLE_EQ(p.params.memory.gamma_mem_out_of_place_s_per_byte, 0.15e-9);
+  EXPECT_EQ(p.hostCaches, c.hostCaches);
+  // No ping-pong or kernel size beyond the knee: the probes' extra cost (0.05 and 0.02 ns/B).
+  c.link = sizes(0.04e-9, 0.04e-9, 1e300);
+  c.link.sizes.resize(2);
+  c.link.seconds.resize(2);
+  c.reduce.sizes.resize(2);
+  c.reduce.seconds.resize(2);
+  c.reduceOutOfPlace.sizes.resize(2);
+  c.reduceOutOfPlace.seconds.resize(2);
+  const model::Profile fallback = calibratedProfile(c, "shm", currentRunInfo());
+  EXPECT_NEAR(fallback.params.memory.beta_mem_s_per_byte, 0.09e-9, 1e-24);
+  EXPECT_NEAR(fallback.params.memory.gamma_mem_s_per_byte, 0.05e-9, 1e-24);
+  EXPECT_NEAR(fallback.params.memory.gamma_mem_out_of_place_s_per_byte, 0.065e-9, 1e-24);
+  // No knee: one regime.
+  c.cacheKneeBytes = 0;
+  EXPECT_EQ(calibratedProfile(c, "shm", currentRunInfo()).params.memory.cache_bytes, 0);
+}
+
+// Which cache a knee belongs to: up to twice the largest private cache (level 1 or 2 where the
+// host does not say who shares it) it is one core's; beyond, the shared cache's cores as reported,
+// else every core.
+TEST(MeasureCalibrate, AKneeBelongsToThePrivateOrTheSharedCache) {
+  const std::vector<model::Profile::ReportedCache> unsaid = {
+      {1, 49152, 0}, {2, 1 << 20, 0}, {3, 32 << 20, 0}};
+  EXPECT_DOUBLE_EQ(privateCacheBytes(unsaid), 1 << 20);
+  EXPECT_EQ(cacheCoresOf(1 << 20, unsaid, 2), 1);
+  EXPECT_EQ(cacheCoresOf(2 << 20, unsaid, 2), 1);
+  EXPECT_EQ(cacheCoresOf(16 << 20, unsaid, 2), 2);
+  EXPECT_EQ(cacheCoresOf(16 << 20, {}, 4), 4);
+  const std::vector<model::Profile::ReportedCache> said = {{2, 2 << 20, 1}, {3, 32 << 20, 8}};
+  EXPECT_EQ(cacheCoresOf(16 << 20, said, 16), 8);
+  EXPECT_EQ(cacheCoresOf(16 << 20, said, 4), 4);  // the cores this job may use
+  EXPECT_EQ(cacheCoresOf(256 << 20, said, 16), 16);
+  EXPECT_GE(hostCores(), 1);
+}
+
 // Where a reducing receive is one pass, read from the transport: shm from its single-copy size,
 // inproc and tcp never (inproc measured closer without it; tcp copies off the socket).
 TEST(MeasureCalibrate, FusedReceivesFollowTheTransport) {
@@ -812,6 +882,39 @@ TEST(MeasureCompare, RowsAgainstTheModelAndTheirMedianError) {
   r.rows[1].outOfPlace.reset();
   expectError([&] { compare(r, comparedAlgorithm(r, ""), profile, "r.json"); },
               ErrorCode::InvalidArgument, "r.json: row 1 lacks its out_of_place time");
+}
+
+// compare says per row which regime priced it, and prices it there: p = 2 on 2 cores sharing a
+// cache whose knee is 24 MiB of working set. 4 MiB fits both ways (8 and 16 MiB); 8 MiB fits in
+// place (16 MiB), not out of place (32 MiB with the outputs).
+TEST(MeasureCompare, EachRowIsPricedInTheRegimeOfItsWorkingSet) {
+  RunRecord r = sampleRecord();
+  r.run.ranks = 2;
+  r.rows.resize(2);
+  r.rows[0].bytes = 4 << 20;
+  r.rows[1].bytes = 8 << 20;
+  model::Profile profile = model::defaultProfile();
+  profile.params = {
+      {2e-6, 0.04e-9}, {0.03e-9, 0}, {0, 2}, {24 << 20, 0.11e-9, 0.09e-9, 0, 2}, {0, 0}};
+  const Comparison c = compare(r, comparedAlgorithm(r, ""), profile, "r.json");
+  ASSERT_EQ(c.rows.size(), 2u);
+  EXPECT_EQ(c.rows[0].regime, model::Regime::Cache);
+  EXPECT_EQ(c.rows[0].inPlaceRegime, model::Regime::Cache);
+  EXPECT_EQ(c.rows[1].regime, model::Regime::Memory);
+  EXPECT_EQ(c.rows[1].inPlaceRegime, model::Regime::Cache);
+  // Ring at p = 2: 2 alpha + 2 (n/2) beta + (n/2) gamma, each in its regime.
+  const double n = 8 << 20;
+  EXPECT_DOUBLE_EQ(c.rows[1].predictedInPlaceUs,
+                   (2 * 2e-6 + 2 * (n / 2) * 0.04e-9 + (n / 2) * 0.03e-9) * 1e6);
+  EXPECT_DOUBLE_EQ(c.rows[1].predictedUs,
+                   (2 * 2e-6 + 2 * (n / 2) * 0.11e-9 + (n / 2) * 0.09e-9) * 1e6);
+  const std::string table = report::comparisonTable(c);
+  EXPECT_NE(table.find("regime oop/ip"), std::string::npos) << table;
+  EXPECT_NE(table.find("cache/cache\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("memory/cache\n"), std::string::npos) << table;
+  const nlohmann::json rows = report::comparisonJson(c, "profile")["rows"];
+  EXPECT_EQ(rows[1]["regime"], "memory");
+  EXPECT_EQ(rows[1]["in_place_regime"], "cache");
 }
 
 TEST(MeasureReport, BenchTableFitsMeasuredAndSimulatedRows) {

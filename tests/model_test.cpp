@@ -25,12 +25,18 @@ const ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {0, 0, 0, 
 // And with a 64 KiB cache beyond which data moves 3x and reduces 2.5x slower.
 const ModelParams kTwoRegimes{
     {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {0, 0}};
+// And with a knee at 20000 B of working set on 3 cores sharing one cache: 4097 float32 elements
+// (16388 B) fit alone, not with the scratch recursive doubling receives them into, nor with
+// another rank's.
+const ModelParams kScratchRegimes{
+    {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7, 3}, {20000, 3.9e-10, 1.775e-10, 0, 3}, {0, 0}};
 // And with reducing receives fused from 1000 B, in segments of 2000 B (awkward for float32).
 const ModelParams kFused{
     {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {1000, 2002}};
 
 void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
   EXPECT_EQ(closed.steps, walked.steps) << what;
+  EXPECT_EQ(closed.regime, walked.regime) << what;
   const auto near = [](double a, double b) {
     return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)) + 1e-18;
   };
@@ -52,7 +58,7 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
         schedule::AlgorithmSpec spec;
         spec.name = name;
         const schedule::Schedule s = model::buildSchedule(schedule::Collective::AllReduce, p, spec);
-        for (const ModelParams& m : {kParams, kContended, kTwoRegimes, kFused}) {
+        for (const ModelParams& m : {kParams, kContended, kTwoRegimes, kScratchRegimes, kFused}) {
           expectSameCost(predictAllReduce(spec, p, count, DataType::Float32, m),
                          scheduleCost(s, count, DataType::Float32, m),
                          name + " p=" + std::to_string(p) + " count=" + std::to_string(count) +
@@ -144,22 +150,76 @@ TEST(ModelClosedForm, MessagesBeyondTheCacheUseTheMemoryCoefficients) {
 }
 
 // Out of place: the reduction into a separate output costs gamma_out_of_place (and its memory
-// regime's) in every reducing step; the transfers and startups are the in-place ones.
+// regime's) in every reducing step; the transfers and startups are the in-place ones. The output
+// is in the working set too: 16384 elements (64 KiB) fit the 64 KiB knee in place, not with the
+// output beside them.
 TEST(ModelClosedForm, OutOfPlaceUsesTheOutOfPlaceKernel) {
   ModelParams m = kTwoRegimes;
   m.reduce.gamma_out_of_place_s_per_byte = 1.9e-10;
   m.memory.gamma_mem_out_of_place_s_per_byte = 4.3e-10;
   const ModelParams oop = forOutOfPlace(m);
   const double f = 3.0 / 4;  // (p - 1) / p of the vector reduced per rank, ring at p = 4
-  for (std::uint64_t count : {16384ull, 16388ull}) {  // in the 64 KiB cache, beyond it
+  for (std::uint64_t count : {8192ull, 16388ull}) {  // in the 64 KiB cache both ways, beyond it
     const Cost in = ringAllReduceCost(4, count, 4, m), out = ringAllReduceCost(4, count, 4, oop);
-    const double gammaOut = count == 16384 ? 1.9e-10 : 4.3e-10;
+    const double gammaOut = count == 8192 ? 1.9e-10 : 4.3e-10;
     EXPECT_DOUBLE_EQ(out.reduce_s, f * count * 4 * gammaOut * (4 / 1.7)) << count;
     EXPECT_DOUBLE_EQ(out.bandwidth_s, in.bandwidth_s) << count;
     EXPECT_DOUBLE_EQ(out.startup_s, in.startup_s) << count;
+    EXPECT_EQ(out.regime, in.regime) << count;
   }
-  // Not measured (0): out of place is priced as in place.
-  EXPECT_EQ(forOutOfPlace(kTwoRegimes), kTwoRegimes);
+  const Cost in = ringAllReduceCost(4, 16384, 4, m), out = ringAllReduceCost(4, 16384, 4, oop);
+  EXPECT_EQ(in.regime, Regime::Cache);
+  EXPECT_EQ(out.regime, Regime::Memory);
+  EXPECT_DOUBLE_EQ(out.bandwidth_s, 6 * 16384.0 * 3.9e-10 * (4 / 1.7));
+  EXPECT_DOUBLE_EQ(out.reduce_s, f * 16384 * 4 * 4.3e-10 * (4 / 1.7));
+  // One regime and no out-of-place kernel measured: out of place is priced as in place.
+  EXPECT_EQ(forOutOfPlace(kContended), kContended);
+}
+
+// The regime follows the job's working set, not the message: 8 MiB of float32 per rank, ring in
+// place, on a host of 2 cores that share a cache whose knee is 32 MiB. At p = 2 the two ranks'
+// buffers (16 MiB) fit; at p = 8 four ranks run on each core and the eight buffers (64 MiB) do
+// not. Unlimited concurrency, so each closed form is the textbook one in its regime's beta and
+// gamma.
+TEST(ModelClosedForm, TheRegimeFollowsTheWorkingSetNotTheMessage) {
+  ModelParams m{{2e-6, 0.04e-9}, {0.03e-9, 0}, {0, 2}, {32 << 20, 0.11e-9, 0.09e-9, 0, 2}, {0, 0}};
+  const std::uint64_t count = 2 << 20, n = 8 << 20;
+  const Cost two = ringAllReduceCost(2, count, 4, m), eight = ringAllReduceCost(8, count, 4, m);
+  EXPECT_EQ(two.regime, Regime::Cache);
+  EXPECT_EQ(eight.regime, Regime::Memory);
+  EXPECT_DOUBLE_EQ(two.total_s(), 2 * 2e-6 + 2 * (n / 2.0) * 0.04e-9 + (n / 2.0) * 0.03e-9);
+  EXPECT_DOUBLE_EQ(eight.total_s(), 14 * 2e-6 + 14 * (n / 8.0) * 0.11e-9 + 7 * (n / 8.0) * 0.09e-9);
+  // Out of place at p = 2 the outputs double it past the knee: 32 MiB is still in, 32 MiB + 4 B
+  // (one more element per rank) is not.
+  EXPECT_EQ(ringAllReduceCost(2, count, 4, forOutOfPlace(m)).regime, Regime::Cache);
+  EXPECT_EQ(ringAllReduceCost(2, count + 1, 4, forOutOfPlace(m)).regime, Regime::Memory);
+  // A cache of each core's own: at p = 8 on 2 cores, four ranks' buffers (32 MiB) fit.
+  m.memory.cache_cores = 1;
+  EXPECT_EQ(ringAllReduceCost(8, count, 4, m).regime, Regime::Cache);
+  // Cores not recorded: a core per rank, so a private cache holds one rank's 8 MiB at any p.
+  m.host.cores = 0;
+  EXPECT_DOUBLE_EQ(ranksSharingCache(m, 64), 1);
+  m.memory.cache_cores = 2;
+  EXPECT_DOUBLE_EQ(ranksSharingCache(m, 64), 2);
+}
+
+// The algorithm's scratch is in the working set: recursive doubling receives the partner's vector
+// into scratch before reducing it, the ring does not (its segments reuse a few slots). With a
+// 12 MiB knee at p = 1 core per rank (cores not recorded), 8 MiB in place: ring in cache,
+// recursive doubling (16 MiB) beyond it, in its closed form and its walked schedule alike.
+TEST(ModelClosedForm, AnAlgorithmsScratchCountsInTheWorkingSet) {
+  const ModelParams m{
+      {2e-6, 0.04e-9}, {0.03e-9, 0}, {0, 0}, {12 << 20, 0.11e-9, 0.09e-9, 0, 0}, {0, 0}};
+  const std::uint64_t count = 2 << 20;
+  EXPECT_EQ(ringAllReduceCost(4, count, 4, m).regime, Regime::Cache);
+  EXPECT_EQ(recursiveDoublingCost(4, count, 4, m).regime, Regime::Memory);
+  EXPECT_EQ(rabenseifnerCost(4, count, 4, m).regime, Regime::Cache);
+  schedule::AlgorithmSpec spec;
+  spec.name = "recursive_doubling";
+  const schedule::Schedule s = buildSchedule(schedule::Collective::AllReduce, 4, spec);
+  EXPECT_EQ(scheduleCost(s, count, DataType::Float32, m).regime, Regime::Memory);
+  EXPECT_DOUBLE_EQ(recursiveDoublingCost(4, count, 4, m).total_s(),
+                   2 * (2e-6 + (8 << 20) * 0.11e-9 + (8 << 20) * 0.09e-9));
 }
 
 // Fused receives (FusionParams): a reducing transfer whose messages (segments) are at least
@@ -291,23 +351,28 @@ TEST(ModelFit, RecoversAnExactLineAndReportsResiduals) {
   EXPECT_THROW(fitLine({1, 1}, {1, 2}), Error);
 }
 
-TEST(ModelFit, MemoryRegimeIsTheRunOfSlowSizesAtTheTop) {
-  // 10 GB/s in cache up to 2 MiB, 2.5 GB/s beyond; a late wake-up makes 128 KiB slow too.
-  std::vector<double> bytes, seconds;
-  for (double b = 64 * 1024; b <= 64 << 20; b *= 2) {
-    bytes.push_back(b);
-    seconds.push_back(b / (b > (2 << 20) ? 2.5e9 : 10e9));
+// Per-byte times against working set, 64 KiB to 256 MiB: 200 GB/s in a core's own 1 MiB of cache,
+// 30 GB/s in the shared cache up to 16 MiB, 10 GB/s from memory; a late wake-up makes 128 KiB
+// slow. The knee is the last in-cache working set of the shared cache, half-way (log scale)
+// between 30 and 10 GB/s, once the private cache's points are set aside.
+TEST(ModelFit, MemoryKneeIsTheRunOfSlowWorkingSetsAtTheTop) {
+  std::vector<double> sets, perByte;
+  for (double b = 64 * 1024; b <= 256 << 20; b *= 2) {
+    sets.push_back(b);
+    perByte.push_back(1 / (b <= (1 << 20) ? 200e9 : b <= (16 << 20) ? 30e9 : 10e9));
   }
-  seconds[1] *= 5;  // 128 KiB
-  const MemoryRegime r = detectMemoryRegime(bytes, seconds);
-  EXPECT_EQ(r.cacheBytes, 2 << 20);
-  EXPECT_DOUBLE_EQ(r.secondsPerByte, 1 / 2.5e9);
-  EXPECT_DOUBLE_EQ(medianPerByteAbove(bytes, seconds, 2 << 20, 0), 1 / 2.5e9);
-  EXPECT_EQ(medianPerByteAbove(bytes, seconds, 1e12, 7.0), 7.0);
-  // Every size at cache speed: one regime.
-  std::vector<double> flat;
-  for (double b : bytes) flat.push_back(b / 10e9);
-  EXPECT_EQ(detectMemoryRegime(bytes, flat).cacheBytes, 0);
+  perByte[1] *= 40;  // 128 KiB
+  EXPECT_EQ(memoryKnee(sets, perByte, 1 << 20), 16 << 20);
+  // The private cache's points taken as the fastest: the geometric mean of 200 and 10 GB/s is
+  // below the shared cache's 30 GB/s, and the knee falls at the private cache.
+  EXPECT_EQ(memoryKnee(sets, perByte, 0), 1 << 20);
+  // Every working set at one speed, or within 1.5x: one regime.
+  std::vector<double> flat(sets.size(), 1 / 30e9);
+  EXPECT_EQ(memoryKnee(sets, flat, 1 << 20), 0);
+  flat.back() = 1.4 / 30e9;
+  EXPECT_EQ(memoryKnee(sets, flat, 1 << 20), 0);
+  EXPECT_DOUBLE_EQ(medianWithin(sets, perByte, 16 << 20, 1e300, 0), 1 / 10e9);
+  EXPECT_EQ(medianWithin(sets, perByte, 1e12, 1e300, 7.0), 7.0);
 }
 
 TEST(ModelProfile, RoundTripsAndRejectsBadFiles) {
@@ -422,7 +487,38 @@ TEST(ModelProfile, NoiseAndPlacementRoundTripAndOldProfilesReadAsNotRecorded) {
   EXPECT_EQ(o.params.memory.gamma_mem_out_of_place_s_per_byte, 0);
   EXPECT_EQ(o.params.memory.gamma_mem_s_per_byte, 1.9e-10);
   EXPECT_EQ(o.params.fusion.fused_reduce_from_bytes, 0);  // never fused
+  // The knee's cores and the host's, and the caches it reported, read back.
+  p.params.memory.cache_cores = 2;
+  p.params.host.cores = 2;
+  p.hostCaches = {{1, 49152, 1}, {2, 1 << 20, 1}, {3, 32 << 20, 2}};
+  const Profile withCaches = profileFromJson(toJson(p), "new.json");
+  EXPECT_EQ(withCaches.params, p.params);
+  EXPECT_EQ(withCaches.hostCaches, p.hostCaches);
+  // A profile whose cache_bytes is a message size (from before cache_cores) is refused: read as
+  // a working set it would price every job in the wrong regime.
+  old = toJson(p);
+  old.erase("cache_cores");
+  try {
+    profileFromJson(old, "old.json");
+    ADD_FAILURE() << "a message-size knee was read";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("old.json"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("message size (cache_bytes)"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("ringlab calibrate"), std::string::npos) << e.what();
+  }
+  old["cache_bytes"] = 0;  // one regime: nothing to misread
+  EXPECT_EQ(profileFromJson(old, "old.json").params.memory.cache_bytes, 0);
   nlohmann::json bad = toJson(p);
+  bad["host_caches"][1]["bytes"] = -1;
+  EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
+  bad = toJson(p);
+  bad["host_caches"] = 3;
+  EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
+  bad = toJson(p);
+  bad["cache_cores"] = 0.5e7;
+  EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
+  bad = toJson(p);
   bad["fused_reduce_from_bytes"] = -1;
   EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
   bad = toJson(p);

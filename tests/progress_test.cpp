@@ -111,7 +111,8 @@ TEST(Progress, TuneCountsEverySizeOfEveryAlgorithmInEveryRound) {
 TEST(Progress, CalibrateCountsPingPongsReductionsAndConcurrencySteps) {
   measure::CalibrateConfig config;
   config.minBytes = 8;
-  config.maxBytes = 512;  // ping-pong 8, 32, 128, 512; reduce (in, out of place) 64 KiB-1 MiB
+  config.maxBytes = 512;  // ping-pong 8, 32, 128, 512; reduce (in, out of place) 64 KiB-1 MiB;
+                          // working sets 64, 128, 256 KiB (the least that shows a knee)
   config.iterations = 3;
   config.rounds = 1;
   Recorder r;
@@ -125,7 +126,9 @@ TEST(Progress, CalibrateCountsPingPongsReductionsAndConcurrencySteps) {
   EXPECT_EQ(stages[4], "reduce 64 KiB");
   EXPECT_EQ(stages[7], "reduce out of place 64 KiB");
   EXPECT_EQ(stages[10], "concurrency 1 pair");
-  EXPECT_EQ(stages.back().rfind("concurrency ", 0), 0u) << stages.back();
+  EXPECT_EQ(stages[stages.size() - 4].rfind("concurrency ", 0), 0u) << stages[stages.size() - 4];
+  EXPECT_EQ(stages[stages.size() - 3], "working set 64 KiB");
+  EXPECT_EQ(stages.back(), "working set 256 KiB");
   // Two interleaved rounds: every measurement twice, the second round starting half-way through.
   config.rounds = 2;
   Recorder two;

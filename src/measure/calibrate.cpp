@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
@@ -12,7 +13,10 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/exec/pingpong.hpp"
 #include "ringlab/job/launch_environment.hpp"
+#include "ringlab/measure/host_caches.hpp"
+#include "ringlab/measure/machine_rates.hpp"
 #include "ringlab/measure/rank_threads.hpp"
+#include "ringlab/model/memory_regime.hpp"
 #include "ringlab/transport/inproc.hpp"
 
 namespace ringlab::measure {
@@ -41,9 +45,9 @@ std::uint64_t concurrencyBytes(const CalibrateConfig& c) {
   return std::min<std::uint64_t>(c.maxBytes, 16 << 20);
 }
 
-// One measurement of a round: a ping-pong size, a kernel size or a number of pairs.
+// One measurement of a round: a ping-pong size, a kernel size, a number of pairs or a working set.
 struct Item {
-  enum class Kind { Link, Reduce, ReduceOutOfPlace, Pairs } kind;
+  enum class Kind { Link, Reduce, ReduceOutOfPlace, Pairs, WorkingSet } kind;
   std::uint64_t value;  // bytes, or pairs
 };
 
@@ -56,6 +60,7 @@ std::vector<Item> roundOrder(const CalibrateConfig& c, int ranks, int round) {
   for (std::uint64_t b : reduceSizes(c)) items.push_back({Item::Kind::Reduce, b});
   for (std::uint64_t b : reduceSizes(c)) items.push_back({Item::Kind::ReduceOutOfPlace, b});
   for (int k : concurrencyPairs(ranks)) items.push_back({Item::Kind::Pairs, std::uint64_t(k)});
+  for (std::uint64_t b : workingSetSizes(c)) items.push_back({Item::Kind::WorkingSet, b});
   std::rotate(items.begin(), items.begin() + (round * items.size()) / c.rounds, items.end());
   return items;
 }
@@ -80,6 +85,14 @@ double timeKernel(const CalibrateConfig& c, float* out, const std::vector<float>
     if (i >= 2) samples.push_back(s);
   }
   return median(samples);
+}
+
+// One core's copy and float32 sum per byte with `workingSet` bytes going through its caches:
+// blocks of an eighth of it (4 KiB to 1 MiB, the sizes of a job's segments and chunks).
+std::pair<double, double> probeWorkingSet(std::uint64_t workingSet) {
+  const std::uint64_t block = std::clamp<std::uint64_t>(workingSet / 8, 4096, 1 << 20);
+  const SizeRates r = measureSizeRates({{block, workingSet}}, kCalibrateReduceType).front();
+  return {1 / r.copyBytesPerSecond, 1 / r.reduceBytesPerSecond};
 }
 
 // This rank's side of one round's measurement. Returns rank 0's time (link, kernel) or this pair's
@@ -111,6 +124,8 @@ double measureItem(const CalibrateConfig& c, transport::Transport& t, const Item
                                          c.iterations, c.timeout);
       return initiator ? static_cast<double>(bytes) / median(oneWay) : 0;
     }
+    case Item::Kind::WorkingSet:
+      return 0;  // rank 0's probe keeps both its rates (calibrateRank)
   }
   return 0;
 }
@@ -125,24 +140,81 @@ std::string stageName(const Item& item) {
       return "reduce out of place " + formatSize(item.value);
     case Item::Kind::Pairs:
       return fmt::format("concurrency {} pair{}", item.value, item.value == 1 ? "" : "s");
+    case Item::Kind::WorkingSet:
+      return "working set " + formatSize(item.value);
   }
   return "";
 }
 
-// Points in size order, the rounds of one size together.
-FittedSizes fitted(const std::map<std::uint64_t, std::vector<double>>& bySize) {
+// Points in size order, the rounds of one size together; the line through the sizes up to
+// `inCacheBytes` where there are two or more, else through all.
+FittedSizes fitted(const std::map<std::uint64_t, std::vector<double>>& bySize,
+                   double inCacheBytes) {
   FittedSizes f;
+  std::vector<double> x, y;
+  const bool narrow =
+      inCacheBytes > 0 && bySize.size() > 1 && std::next(bySize.begin())->first <= inCacheBytes;
   for (const auto& [bytes, times] : bySize) {
     for (double s : times) {
       f.sizes.push_back(bytes);
       f.seconds.push_back(s);
+      if (narrow && bytes > inCacheBytes) continue;
+      x.push_back(static_cast<double>(bytes));
+      y.push_back(s);
     }
   }
-  f.fit = model::fitLineRelative({f.sizes.begin(), f.sizes.end()}, f.seconds);
+  f.fit = model::fitLineRelative(x, y);
   return f;
 }
 
+// The largest ping-pong, kernel and out-of-place kernel sizes whose own working set is within the
+// knee: a ping-pong's is both ranks' buffers where they share the cache, the kernel's its two
+// inputs (in place) or three buffers (out of place). All 0 without a knee.
+struct InCacheSizes {
+  double link = 0, kernel = 0, outOfPlace = 0;
+};
+InCacheSizes inCacheSizes(const Calibration& c) {
+  model::ModelParams host;
+  host.host.cores = c.cores;
+  host.memory.cache_cores = c.cacheCores;
+  const double knee = c.cacheKneeBytes;
+  return {knee / model::ranksSharingCache(host, 2), knee / 2, knee / 3};
+}
+
+// The median per-byte time over the sizes beyond `inCacheBytes` (medians over rounds), `fallback`
+// where calibrate measured none there.
+double perByteBeyond(const FittedSizes& f, double inCacheBytes, double fallback) {
+  std::vector<double> x, perByte;
+  for (const SizeSummary& s : summarize(f)) {
+    x.push_back(static_cast<double>(s.bytes));
+    perByte.push_back(s.medianSeconds / static_cast<double>(s.bytes));
+  }
+  return model::medianWithin(x, perByte, inCacheBytes, std::numeric_limits<double>::infinity(),
+                             fallback);
+}
+
+// Medians over rounds of rank 0's probes, smallest working set first.
+std::vector<WorkingSetRate> workingSetRates(
+    const std::map<std::uint64_t, std::vector<std::pair<double, double>>>& probes) {
+  std::vector<WorkingSetRate> out;
+  for (const auto& [bytes, rounds] : probes) {
+    std::vector<double> copy, reduce;
+    for (const auto& [c, r] : rounds) {
+      copy.push_back(c);
+      reduce.push_back(r);
+    }
+    out.push_back({bytes, median(copy), median(reduce)});
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::uint64_t> workingSetSizes(const CalibrateConfig& c) {
+  const std::uint64_t top =
+      std::clamp<std::uint64_t>(4 * c.maxBytes, 256 * 1024, kRateMaxWorkingSetBytes);
+  return geometricSizes(64 * 1024, top, 2);
+}
 
 void validate(const CalibrateConfig& c) {
   job::checkTransportName(c.transport);
@@ -228,9 +300,12 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   ProgressMeter meter(t.rank() == 0 ? progress : ProgressCallback{}, perRound * config.rounds);
   std::map<std::uint64_t, std::vector<double>> link, kernel, kernelOutOfPlace;
   std::map<int, std::vector<double>> pairRates;
+  std::map<std::uint64_t, std::vector<std::pair<double, double>>> probes;  // rank 0's
   for (int round = 0; round < config.rounds; ++round) {
     for (const Item& item : roundOrder(config, ranks, round)) {
       meter.stage(stageName(item));
+      if (item.kind == Item::Kind::WorkingSet && t.rank() == 0)
+        probes[item.value].push_back(probeWorkingSet(item.value));
       double value = measureItem(config, t, item, buffer, kernelBuffers);
       // Every rank meets here before the next measurement; the sum brings the pairs' rates (and
       // rank 0's own times, the others adding 0) to every rank.
@@ -246,9 +321,21 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   out.ranks = ranks;
   out.rounds = config.rounds;
   out.fusedReduceFromBytes = fusedReduceFromBytes(t);
-  out.link = fitted(link);
-  out.reduce = fitted(kernel);
-  out.reduceOutOfPlace = fitted(kernelOutOfPlace);
+  out.workingSets = workingSetRates(probes);
+  std::vector<double> sets, perByte;
+  for (const WorkingSetRate& w : out.workingSets) {
+    sets.push_back(static_cast<double>(w.bytes));
+    perByte.push_back(w.copySecondsPerByte + w.reduceSecondsPerByte);
+  }
+  out.hostCaches = reportedCaches();
+  out.cacheKneeBytes = model::memoryKnee(sets, perByte, privateCacheBytes(out.hostCaches));
+  out.cores = hostCores();
+  out.cacheCores = cacheCoresOf(out.cacheKneeBytes, out.hostCaches, out.cores);
+  // The lines describe the cache.
+  const InCacheSizes inCache = inCacheSizes(out);
+  out.link = fitted(link, inCache.link);
+  out.reduce = fitted(kernel, inCache.kernel);
+  out.reduceOutOfPlace = fitted(kernelOutOfPlace, inCache.outOfPlace);
   out.concurrencyBytes = concurrencyBytes(config);
   const double single = median(pairRates.at(1));
   for (const auto& [pairs, rates] : pairRates) {
@@ -283,33 +370,39 @@ model::Profile calibratedProfile(const Calibration& c, const std::string& transp
                             "or a larger -e/--maxbytes",
                             link.slope, red.slope));
   }
-  // The regimes are read from the medians over rounds, one point per size.
-  std::vector<double> xs, linkSeconds, rx, reduceSeconds, outOfPlaceSeconds;
-  for (const SizeSummary& s : summarize(c.link)) {
-    xs.push_back(static_cast<double>(s.bytes));
-    linkSeconds.push_back(s.medianSeconds);
-  }
-  for (const SizeSummary& s : summarize(c.reduce)) {
-    rx.push_back(static_cast<double>(s.bytes));
-    reduceSeconds.push_back(s.medianSeconds);
-  }
-  for (const SizeSummary& s : summarize(c.reduceOutOfPlace))
-    outOfPlaceSeconds.push_back(s.medianSeconds);
   // Out of place: measured where its fit has a positive slope, else "as in place" (0).
   const double gammaOutOfPlace = std::max(0.0, c.reduceOutOfPlace.fit.slope);
   model::Profile p;
   p.params.link = {std::max(0.0, link.intercept), link.slope};
   p.params.reduce = {red.slope, gammaOutOfPlace};
-  p.params.host = {c.concurrentTransfers};
+  p.params.host = {c.concurrentTransfers, static_cast<double>(c.cores)};
   p.params.fusion.fused_reduce_from_bytes = static_cast<double>(c.fusedReduceFromBytes);
-  const model::MemoryRegime regime = model::detectMemoryRegime(xs, linkSeconds);
-  const bool beyondCache = regime.cacheBytes > 0;
-  p.params.memory = {
-      regime.cacheBytes, regime.secondsPerByte,
-      beyondCache ? model::medianPerByteAbove(rx, reduceSeconds, regime.cacheBytes, red.slope) : 0,
-      beyondCache && gammaOutOfPlace > 0
-          ? model::medianPerByteAbove(rx, outOfPlaceSeconds, regime.cacheBytes, gammaOutOfPlace)
-          : 0};
+  const double knee = c.cacheKneeBytes;
+  if (knee > 0) {
+    std::vector<double> sets, copy, reduce;
+    for (const WorkingSetRate& w : c.workingSets) {
+      sets.push_back(static_cast<double>(w.bytes));
+      copy.push_back(w.copySecondsPerByte);
+      reduce.push_back(w.reduceSecondsPerByte);
+    }
+    // Where calibrate timed no size beyond the knee: beta and gamma plus what a byte's copy and
+    // reduction cost more beyond it than in the cache just below it.
+    const auto extra = [&](const std::vector<double>& perByte) {
+      const double inCache = model::medianWithin(sets, perByte, knee / 8, knee, 0);
+      return std::max(0.0, model::medianWithin(sets, perByte, knee, 1e300, 0) - inCache);
+    };
+    const double copyExtra = extra(copy), reduceExtra = extra(reduce);
+    const InCacheSizes inCache = inCacheSizes(c);
+    p.params.memory = {knee,
+                       perByteBeyond(c.link, inCache.link, link.slope + copyExtra),
+                       perByteBeyond(c.reduce, inCache.kernel, red.slope + reduceExtra),
+                       gammaOutOfPlace > 0 ? perByteBeyond(c.reduceOutOfPlace, inCache.outOfPlace,
+                                                           gammaOutOfPlace + reduceExtra)
+                                           : 0,
+                       static_cast<double>(c.cacheCores),
+                       false};
+  }
+  p.hostCaches = c.hostCaches;
   p.transport = transport;
   p.host = info.host;
   p.ringlabVersion = info.version;

@@ -59,10 +59,14 @@ Comparison compare(const RunRecord& record, const schedule::AlgorithmSpec& spec,
           fmt::format("{}: row {} lacks its out_of_place time, which compare plots", name, k));
     }
     const int p = record.run.ranks;
-    c.rows.push_back({r.bytes,
-                      predictedMicros(spec, p, r.bytes, type, model::forOutOfPlace(params)),
-                      r.outOfPlace->timeUs, predictedMicros(spec, p, r.bytes, type, params),
-                      r.inPlace ? std::optional<double>(r.inPlace->timeUs) : std::nullopt});
+    const std::uint64_t count = r.bytes / dataTypeSize(type);
+    const model::Cost outOfPlace =
+        model::predictAllReduce(spec, p, count, type, model::forOutOfPlace(params));
+    const model::Cost inPlace = model::predictAllReduce(spec, p, count, type, params);
+    c.rows.push_back({r.bytes, outOfPlace.total_s() * 1e6, r.outOfPlace->timeUs,
+                      inPlace.total_s() * 1e6,
+                      r.inPlace ? std::optional<double>(r.inPlace->timeUs) : std::nullopt,
+                      outOfPlace.regime, inPlace.regime});
   }
   return c;
 }

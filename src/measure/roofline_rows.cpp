@@ -20,6 +20,7 @@ namespace {
 // two cores, cannot have: docs/roofline.md). The share is the least a core's caches hold: where
 // cores share a cache, it holds more, and the roofline is looser but still a bound.
 struct RowPlan {
+  schedule::AlgorithmSpec spec;
   schedule::Schedule schedule;
   PassSize pass;
 };
@@ -29,7 +30,7 @@ RowPlan planRow(const RecordRow& row, const BenchConfig& config, int cores) {
   const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
       config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count, type,
       config.collective.autoModel, config.collective.autoTable.get());
-  RowPlan plan{model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec), {}};
+  RowPlan plan{spec, model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec), {}};
   // Chunk 0 is the largest: the first count % blocks chunks hold one element more.
   plan.pass.bytes = partitionChunk(row.count, plan.schedule.blocks, 0).count * dataTypeSize(type);
   // The row is out of place: each rank has an input and an output of the row's size.
@@ -92,10 +93,15 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
                  .loopbackRingBytesPerSecond = report.loopbackRingBytesPerSecond,
                  .loopbackRingConnections = report.loopbackRingConnections,
                  .cores = cores};
-    // The profile's gamma is a float32 sum's (calibrate's kCalibrateReduceType).
+    // The profile's gamma is a float32 sum's (calibrate's kCalibrateReduceType), in place, in the
+    // regime the model prices this out-of-place row in: the model and the roofline read the
+    // machine the same way.
     if (config.profile && type == DataType::Float32) {
-      const double gamma = model::forMessage(config.profile->params, static_cast<double>(row.bytes))
-                               .reduce.gamma_s_per_byte;
+      const model::ModelParams& params = config.profile->params;
+      const model::Regime regime = model::predictAllReduce(plans[i].spec, config.ranks, row.count,
+                                                           type, model::forOutOfPlace(params))
+                                       .regime;
+      const double gamma = model::inRegime(params, regime).reduce.gamma_s_per_byte;
       if (gamma > 0) {
         out.rates.reduceBytesPerSecond = 1 / gamma;
         report.reduceFromProfile = true;

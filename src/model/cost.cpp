@@ -58,7 +58,32 @@ Cost operator+(Cost a, const Cost& b) {
   a.startup_s += b.startup_s;
   a.bandwidth_s += b.bandwidth_s;
   a.reduce_s += b.reduce_s;
+  a.regime = std::max(a.regime, b.regime);
   return a;
+}
+
+// `steps(m)` priced in the regime of a p-rank run whose ranks each receive into `scratchBytes`
+// beside a message of `messageBytes`, and tagged with it.
+template <typename Steps>
+Cost priced(const ModelParams& given, int p, double messageBytes, double scratchBytes,
+            const Steps& steps) {
+  const Regime regime = regimeOf(given, p, rankWorkingSetBytes(given, messageBytes, scratchBytes));
+  Cost c = steps(inRegime(given, regime));
+  c.regime = regime;
+  return c;
+}
+
+Cost ringReduceScatterSteps(int p, std::uint64_t count, std::uint64_t elementBytes,
+                            const ModelParams& m) {
+  const double chunk = largestChunkBytes(count, p, elementBytes);
+  // Every rank sends one chunk per step.
+  return uniformSteps(schedule::ringPhaseSteps(p), chunk, chunk, p, m, elementBytes);
+}
+
+Cost ringAllGatherSteps(int p, std::uint64_t count, std::uint64_t elementBytes,
+                        const ModelParams& m) {
+  return uniformSteps(schedule::ringPhaseSteps(p), largestChunkBytes(count, p, elementBytes), 0, p,
+                      m, elementBytes);
 }
 
 // MPICH's non-power-of-two handling (recursive doubling, Rabenseifner): with r = p - p' extra
@@ -79,98 +104,150 @@ void refuseModelBytes(std::uint64_t count, std::uint64_t elementBytes) {
                std::to_string(kMaxModelBytes) + " B (2^53 B = 8 PiB)");
 }
 
+// The ring's receives land in a few reused segment slots: no scratch of the message's size.
 Cost ringReduceScatterCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                            const ModelParams& given) {
-  const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
-  const double chunk = largestChunkBytes(count, p, elementBytes);
-  // Every rank sends one chunk per step.
-  return uniformSteps(schedule::ringPhaseSteps(p), chunk, chunk, p, m, elementBytes);
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
+  return priced(given, p, n, 0, [&](const ModelParams& m) {
+    return ringReduceScatterSteps(p, count, elementBytes, m);
+  });
 }
 
 Cost ringAllGatherCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                        const ModelParams& given) {
-  const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
-  return uniformSteps(schedule::ringPhaseSteps(p), largestChunkBytes(count, p, elementBytes), 0, p,
-                      m, elementBytes);
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
+  return priced(given, p, n, 0, [&](const ModelParams& m) {
+    return ringAllGatherSteps(p, count, elementBytes, m);
+  });
 }
 
 Cost ringAllReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                        const ModelParams& given) {
-  const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
   // 2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma when p divides the count.
-  return ringReduceScatterCost(p, count, elementBytes, m) +
-         ringAllGatherCost(p, count, elementBytes, m);
+  return priced(given, p, n, 0, [&](const ModelParams& m) {
+    return ringReduceScatterSteps(p, count, elementBytes, m) +
+           ringAllGatherSteps(p, count, elementBytes, m);
+  });
 }
 
 Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                            const ModelParams& given) {
   const double n = static_cast<double>(modelBytes(count, elementBytes));
-  const ModelParams m = forMessage(given, n);
-  // lg p (alpha + n beta + n gamma) for a power of two.
-  return uniformSteps(floorLog2(p), n, n, 1 << floorLog2(p), m, elementBytes) +
-         foldExtraRanks(p, n, m, elementBytes);
+  // lg p (alpha + n beta + n gamma) for a power of two. Each exchange sends the vector that the
+  // partner's vector is reduced into, so that vector is received into scratch first.
+  return priced(given, p, n, p > 1 ? n : 0, [&](const ModelParams& m) {
+    return uniformSteps(floorLog2(p), n, n, 1 << floorLog2(p), m, elementBytes) +
+           foldExtraRanks(p, n, m, elementBytes);
+  });
 }
 
 Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                       const ModelParams& given) {
   const double n = static_cast<double>(modelBytes(count, elementBytes));
-  const ModelParams m = forMessage(given, n);
   // 2 lg p alpha + 2(p-1)/p n beta + (p-1)/p n gamma for a power of two. Exactly: the buffer is
   // split into p' = 2^floor(lg p) blocks; halving step k moves an aligned span of p'/2^k blocks,
   // the largest of which is the first (it holds the blocks with the extra element).
+  // Each step receives the half it does not send: no scratch.
   const int levels = floorLog2(p);
   const std::uint64_t blocks = std::uint64_t{1} << levels;
-  Cost c;
-  for (int k = 1; k <= levels; ++k) {
-    const std::uint64_t span = blocks >> k;
-    const double bytes =
-        static_cast<double>(partitionSpan(count, blocks, 0, span).count * elementBytes);
-    c = c + uniformSteps(1, bytes, bytes, blocks, m, elementBytes) +
-        uniformSteps(1, bytes, 0, blocks, m, elementBytes);
-  }
-  return c + foldExtraRanks(p, n, m, elementBytes);
+  return priced(given, p, n, 0, [&](const ModelParams& m) {
+    Cost c;
+    for (int k = 1; k <= levels; ++k) {
+      const std::uint64_t span = blocks >> k;
+      const double bytes =
+          static_cast<double>(partitionSpan(count, blocks, 0, span).count * elementBytes);
+      c = c + uniformSteps(1, bytes, bytes, blocks, m, elementBytes) +
+          uniformSteps(1, bytes, 0, blocks, m, elementBytes);
+    }
+    return c + foldExtraRanks(p, n, m, elementBytes);
+  });
 }
 
 Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                       const ModelParams& given) {
   const double n = static_cast<double>(modelBytes(count, elementBytes));
-  const ModelParams m = forMessage(given, n);
   // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector. The round at
-  // distance d has ceil((p - d) / 2d) senders, in the reduce and in the broadcast alike.
-  Cost c;
-  for (int d = 1; d < p; d *= 2) {
-    const std::uint64_t senders = (p - d + 2 * d - 1) / (2 * d);
-    c = c + uniformSteps(1, n, n, senders, m, elementBytes) +
-        uniformSteps(1, n, 0, senders, m, elementBytes);
-  }
-  return c;
+  // distance d has ceil((p - d) / 2d) senders, in the reduce and in the broadcast alike. A rank
+  // receives in a round where it does not send: no scratch.
+  return priced(given, p, n, 0, [&](const ModelParams& m) {
+    Cost c;
+    for (int d = 1; d < p; d *= 2) {
+      const std::uint64_t senders = (p - d + 2 * d - 1) / (2 * d);
+      c = c + uniformSteps(1, n, n, senders, m, elementBytes) +
+          uniformSteps(1, n, 0, senders, m, elementBytes);
+    }
+    return c;
+  });
 }
+
+namespace {
+
+struct BlockRange {
+  std::uint32_t first, last;  // [first, last)
+  bool overlaps(const BlockRange& o) const { return first < o.last && o.first < last; }
+};
+
+// The most bytes a rank receives into scratch in one step: the executor buffers a step's receives
+// at a rank where one writes blocks that one of its sends reads, or two write the same blocks.
+double scratchBytes(const schedule::Schedule& s, std::uint64_t count, std::uint64_t elementBytes) {
+  double most = 0;
+  std::vector<std::vector<BlockRange>> sends(s.ranks), recvs(s.ranks);
+  std::vector<double> received(s.ranks);
+  for (const schedule::Step& step : s.steps) {
+    for (int r = 0; r < s.ranks; ++r) {
+      sends[r].clear();
+      recvs[r].clear();
+      received[r] = 0;
+    }
+    for (const schedule::Transfer& t : step.transfers) {
+      sends[t.src].push_back({t.firstBlock, t.lastBlock});
+      recvs[t.dst].push_back({t.firstBlock, t.lastBlock});
+      received[t.dst] += static_cast<double>(
+          partitionSpan(count, s.blocks, t.firstBlock, t.lastBlock).count * elementBytes);
+    }
+    for (int r = 0; r < s.ranks; ++r) {
+      bool buffered = false;
+      for (std::size_t i = 0; i < recvs[r].size() && !buffered; ++i) {
+        for (const BlockRange& sent : sends[r]) buffered = buffered || recvs[r][i].overlaps(sent);
+        for (std::size_t j = i + 1; j < recvs[r].size(); ++j)
+          buffered = buffered || recvs[r][i].overlaps(recvs[r][j]);
+      }
+      if (buffered) most = std::max(most, received[r]);
+    }
+  }
+  return most;
+}
+
+}  // namespace
 
 Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType type,
                   const ModelParams& given) {
   const std::uint64_t elementBytes = dataTypeSize(type);
-  const ModelParams m = forMessage(given, static_cast<double>(modelBytes(count, elementBytes)));
-  Cost c;
-  std::vector<double> sent(s.ranks), received(s.ranks), reduced(s.ranks);
-  for (const schedule::Step& step : s.steps) {
-    std::fill(sent.begin(), sent.end(), 0.0);
-    std::fill(received.begin(), received.end(), 0.0);
-    std::fill(reduced.begin(), reduced.end(), 0.0);
-    for (const schedule::Transfer& t : step.transfers) {
-      const double bytes = static_cast<double>(
-          partitionSpan(count, s.blocks, t.firstBlock, t.lastBlock).count * elementBytes);
-      sent[t.src] += bytes;
-      received[t.dst] += bytes;
-      if (t.mode == schedule::RecvMode::Reduce) reduced[t.dst] += bytes;
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
+  return priced(given, s.ranks, n, scratchBytes(s, count, elementBytes), [&](const ModelParams& m) {
+    Cost c;
+    std::vector<double> sent(s.ranks), received(s.ranks), reduced(s.ranks);
+    for (const schedule::Step& step : s.steps) {
+      std::fill(sent.begin(), sent.end(), 0.0);
+      std::fill(received.begin(), received.end(), 0.0);
+      std::fill(reduced.begin(), reduced.end(), 0.0);
+      for (const schedule::Transfer& t : step.transfers) {
+        const double bytes = static_cast<double>(
+            partitionSpan(count, s.blocks, t.firstBlock, t.lastBlock).count * elementBytes);
+        sent[t.src] += bytes;
+        received[t.dst] += bytes;
+        if (t.mode == schedule::RecvMode::Reduce) reduced[t.dst] += bytes;
+      }
+      double moved = 0, reducedMax = 0;
+      for (int r = 0; r < s.ranks; ++r) {
+        moved = std::max({moved, sent[r], received[r]});
+        reducedMax = std::max(reducedMax, reduced[r]);
+      }
+      c = c + uniformSteps(1, moved, reducedMax, step.transfers.size(), m, elementBytes);
     }
-    double moved = 0, reducedMax = 0;
-    for (int r = 0; r < s.ranks; ++r) {
-      moved = std::max({moved, sent[r], received[r]});
-      reducedMax = std::max(reducedMax, reduced[r]);
-    }
-    c = c + uniformSteps(1, moved, reducedMax, step.transfers.size(), m, elementBytes);
-  }
-  return c;
+    return c;
+  });
 }
 
 }  // namespace ringlab::model

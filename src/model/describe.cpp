@@ -1,5 +1,7 @@
 #include "ringlab/model/describe.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ringlab/core/units.hpp"
@@ -23,10 +25,14 @@ std::string describeModel(const Profile& p) {
                                       : std::string("unlimited");
   const std::string memory =
       m.memory.cache_bytes > 0
-          ? fmt::format(", beyond {} of cache: beta {:.4f} ns/B, gamma {:.4f} ns/B{}",
-                        formatSize(static_cast<std::uint64_t>(m.memory.cache_bytes)),
-                        m.memory.beta_mem_s_per_byte * 1e9, m.memory.gamma_mem_s_per_byte * 1e9,
-                        outOfPlaceText(m.memory.gamma_mem_out_of_place_s_per_byte))
+          ? fmt::format(
+                ", beyond a working set of {} per cache ({} of {} cores): beta {:.4f} "
+                "ns/B, gamma {:.4f} ns/B{}",
+                formatSize(static_cast<std::uint64_t>(m.memory.cache_bytes)),
+                std::max(1.0, m.memory.cache_cores),
+                m.host.cores > 0 ? fmt::format("{}", m.host.cores) : "unrecorded",
+                m.memory.beta_mem_s_per_byte * 1e9, m.memory.gamma_mem_s_per_byte * 1e9,
+                outOfPlaceText(m.memory.gamma_mem_out_of_place_s_per_byte))
           : std::string();
   const std::string fused =
       m.fusion.fused_reduce_from_bytes > 0

@@ -96,32 +96,30 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-MemoryRegime detectMemoryRegime(const std::vector<double>& bytes,
-                                const std::vector<double>& seconds, double minBytes) {
-  if (bytes.size() != seconds.size())
-    throwInvalid("memory regime: as many sizes as times are needed");
-  double fastest = 0;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    const double perByte = seconds[i] / bytes[i];
-    if (bytes[i] >= minBytes && (fastest == 0 || perByte < fastest)) fastest = perByte;
-  }
-  std::size_t first = bytes.size();
-  while (first > 1 && bytes[first - 1] >= minBytes &&
-         seconds[first - 1] / bytes[first - 1] > 2 * fastest)
-    --first;
-  if (first == bytes.size()) return {};
-  std::vector<double> perByte;
-  for (std::size_t j = first; j < bytes.size(); ++j) perByte.push_back(seconds[j] / bytes[j]);
-  return {bytes[first - 1], median(perByte)};
+double memoryKnee(const std::vector<double>& workingSets, const std::vector<double>& secondsPerByte,
+                  double privateBytes) {
+  if (workingSets.size() != secondsPerByte.size())
+    throwInvalid("memory knee: as many working sets as times are needed");
+  if (workingSets.size() < 2) return 0;
+  std::size_t from = 0;
+  while (from < workingSets.size() && workingSets[from] <= privateBytes) ++from;
+  if (workingSets.size() - from < 2) from = 0;
+  const double fastest = *std::min_element(secondsPerByte.begin() + from, secondsPerByte.end());
+  const double largest = secondsPerByte.back();
+  if (!(largest > kMemoryRegimeRatio * fastest)) return 0;
+  const double between = std::sqrt(fastest * largest);
+  std::size_t first = secondsPerByte.size();
+  while (first > 1 && secondsPerByte[first - 1] > between) --first;
+  return workingSets[first - 1];
 }
 
-double medianPerByteAbove(const std::vector<double>& bytes, const std::vector<double>& seconds,
-                          double aboveBytes, double fallback) {
-  std::vector<double> perByte;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (bytes[i] > aboveBytes) perByte.push_back(seconds[i] / bytes[i]);
+double medianWithin(const std::vector<double>& x, const std::vector<double>& values, double lo,
+                    double hi, double fallback) {
+  std::vector<double> within;
+  for (std::size_t i = 0; i < x.size() && i < values.size(); ++i) {
+    if (x[i] > lo && x[i] <= hi) within.push_back(values[i]);
   }
-  return perByte.empty() ? fallback : median(perByte);
+  return within.empty() ? fallback : median(within);
 }
 
 }  // namespace ringlab::model

@@ -3,15 +3,13 @@
 #include <cmath>
 
 #include "ringlab/core/error.hpp"
-#include "ringlab/core/json_text.hpp"
-#include "ringlab/core/limits.hpp"
 
 namespace ringlab::model {
 
 Profile defaultProfile() {
   // Built in one expression: assigning short literals member by member trips a false GCC 12
   // -Wrestrict warning.
-  return Profile{ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9, 0}, {0}, {0, 0, 0, 0}, {0, 0}},
+  return Profile{ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9, 0}, {0, 0}, {0, 0, 0, 0, 0}, {0, 0}},
                  "default (not calibrated)",
                  "-",
                  "-",
@@ -22,6 +20,7 @@ Profile defaultProfile() {
                  "",
                  0,
                  std::nullopt,
+                 {},
                  {}};
 }
 
@@ -38,18 +37,23 @@ nlohmann::json toJson(const Profile& p) {
       {"gamma_out_of_place_s_per_byte", p.params.reduce.gamma_out_of_place_s_per_byte},
       {"gamma_mem_out_of_place_s_per_byte", p.params.memory.gamma_mem_out_of_place_s_per_byte},
       {"fused_reduce_from_bytes", p.params.fusion.fused_reduce_from_bytes},
+      {"cache_cores", p.params.memory.cache_cores},
+      {"cores", p.params.host.cores},
       {"units",
        {{"alpha_s", "seconds per message"},
         {"beta_s_per_byte", "seconds per byte, one direction"},
         {"gamma_s_per_byte", "seconds per reduced byte"},
         {"concurrent_transfers", "transfers that progress at full speed at once; 0 = unlimited"},
-        {"cache_bytes", "messages larger than this use the *_mem coefficients; 0 = one regime"},
-        {"beta_mem_s_per_byte", "seconds per byte, one direction, for messages beyond the cache"},
-        {"gamma_mem_s_per_byte", "seconds per reduced byte, for messages beyond the cache"},
+        {"cache_bytes",
+         "working set (the inputs, outputs and scratch of the ranks sharing one cache) beyond "
+         "which the *_mem coefficients apply; 0 = one regime"},
+        {"cache_cores", "cores that share the cache of cache_bytes; 0 or 1 = one core's own"},
+        {"cores", "cores the job's ranks run on; 0 = not recorded, one per rank"},
+        {"beta_mem_s_per_byte", "seconds per byte, one direction, beyond the cache"},
+        {"gamma_mem_s_per_byte", "seconds per reduced byte, beyond the cache"},
         {"gamma_out_of_place_s_per_byte",
          "seconds per byte reduced into a separate output (c = a + b); 0 = as gamma"},
-        {"gamma_mem_out_of_place_s_per_byte",
-         "the same for messages beyond the cache; 0 = as gamma_mem"},
+        {"gamma_mem_out_of_place_s_per_byte", "the same beyond the cache; 0 = as gamma_mem"},
         {"fused_reduce_from_bytes",
          "messages this large or larger are reduced as they are received, one pass costing gamma "
          "and no beta; 0 = never"}}},
@@ -59,11 +63,16 @@ nlohmann::json toJson(const Profile& p) {
       {"date", p.date},
       {"link_fit_r2", p.linkFitR2},
       {"reduce_fit_r2", p.reduceFitR2},
+      {"job_ranks", p.jobRanks},
       {"placement", p.placement},
+      {"rounds", p.rounds},
       {"unstable", p.unstable}};
-  // Not recorded (0) is written as absent: a p or a count of rounds of 0 is no value.
-  if (p.jobRanks > 0) j["job_ranks"] = p.jobRanks;
-  if (p.rounds > 0) j["rounds"] = p.rounds;
+  nlohmann::json caches = nlohmann::json::array();
+  for (const Profile::ReportedCache& c : p.hostCaches)
+    caches.push_back({{"level", c.level},
+                      {"bytes", static_cast<std::uint64_t>(c.bytes)},
+                      {"shared_by_cores", c.sharedByCores}});
+  j["host_caches"] = caches;
   if (p.halfWidths95) {
     j["half_width_95"] = {{"alpha_s", p.halfWidths95->alpha_s},
                           {"beta_s_per_byte", p.halfWidths95->beta_s_per_byte},
@@ -87,11 +96,11 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
     q.append(key).append("\"");
     return q;
   };
-  const std::string where = "profile " + source;
-  // Finite and >= 0, a string or a list refused with its value; each field's range comes after.
   const auto number = [&](const char* key) {
-    if (!j.contains(key)) fail("missing number field " + quoted(key));
-    return jsonNumber(j[key], where, key, 0, HUGE_VAL);
+    if (!j.contains(key) || !j[key].is_number()) fail("missing number field " + quoted(key));
+    const double v = j[key].get<double>();
+    if (!std::isfinite(v) || v < 0) fail("field " + quoted(key) + " must be finite and >= 0");
+    return v;
   };
   const auto text = [&](const char* key) {
     if (!j.contains(key) || !j[key].is_string()) fail("missing string field " + quoted(key));
@@ -117,6 +126,14 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
   p.params.reduce.gamma_out_of_place_s_per_byte = laterParam(kGammaOutOfPlaceRange);
   p.params.memory.gamma_mem_out_of_place_s_per_byte = laterParam(kGammaMemOutOfPlaceRange);
   p.params.fusion.fused_reduce_from_bytes = laterParam(kFusedReduceFromRange);
+  p.params.memory.cache_cores = laterParam(kCacheCoresRange);
+  p.params.host.cores = laterParam(kCoresRange);
+  // Before cache_cores, cache_bytes was a message size: it cannot be read as a working set.
+  if (p.params.memory.cache_bytes > 0 && !j.contains(kCacheCoresRange.field)) {
+    fail(
+        "its memory regime starts at a message size (cache_bytes), from before the regime was "
+        "taken from the job's working set");
+  }
   if (p.params.memory.cache_bytes > 0 && p.params.memory.beta_mem_s_per_byte == 0) {
     fail("cache_bytes is set but beta_mem_s_per_byte is 0 (infinite bandwidth beyond the cache)");
   }
@@ -124,34 +141,49 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
   p.host = text("host");
   p.ringlabVersion = text("ringlab_version");
   p.date = text("date");
-  // A fit's R^2 is at most 1; calibrate refuses fits below its own floor, so a stored one is >= 0.
-  const auto r2 = [&](const char* key) {
-    if (!j.contains(key)) fail("missing number field " + quoted(key));
-    return jsonNumber(j[key], where, key, 0, 1);
-  };
-  p.linkFitR2 = r2("link_fit_r2");
-  p.reduceFitR2 = r2("reduce_fit_r2");
+  p.linkFitR2 = number("link_fit_r2");
+  p.reduceFitR2 = number("reduce_fit_r2");
   // Fields added later: absent in older profiles, which keep the "not recorded" values.
   // The p it was measured at: calibrate's "job_ranks", else the "ranks" of a profile measured for
   // one p only (tools/ddp_bucket_check.py writes those).
   for (const char* key : {"job_ranks", "ranks"}) {
     if (!j.contains(key)) continue;
-    p.jobRanks = static_cast<int>(jsonWhole(j[key], where, key, 1, kMaxRanks));
+    const double ranks = number(key);
+    if (ranks != std::floor(ranks) || ranks > 1e6)
+      fail("field " + quoted(key) + " must be a count");
+    p.jobRanks = static_cast<int>(ranks);
     break;
   }
   if (j.contains("placement")) p.placement = text("placement");
-  if (j.contains("rounds"))
-    p.rounds = static_cast<int>(jsonWhole(j["rounds"], where, "rounds", 1, 1'000'000));
+  if (j.contains("rounds")) p.rounds = static_cast<int>(number("rounds"));
   if (j.contains("half_width_95")) {
     const nlohmann::json& h = j["half_width_95"];
     const auto width = [&](const char* key) {
-      if (!h.is_object() || !h.contains(key))
+      if (!h.is_object() || !h.contains(key) || !h[key].is_number())
         fail("\"half_width_95\" needs number field " + quoted(key));
-      // A half width of a coefficient in seconds or seconds per byte: at most a second.
-      return jsonNumber(h[key], where, std::string("half_width_95.") + key, 0, 1);
+      const double v = h[key].get<double>();
+      if (std::isnan(v) || v < 0) fail("\"half_width_95\" " + quoted(key) + " must be >= 0");
+      return v;
     };
     p.halfWidths95 = Profile::HalfWidths95{width("alpha_s"), width("beta_s_per_byte"),
                                            width("gamma_s_per_byte")};
+  }
+  if (j.contains("host_caches")) {
+    const nlohmann::json& caches = j["host_caches"];
+    if (!caches.is_array()) fail("field \"host_caches\" must be a list");
+    for (const nlohmann::json& c : caches) {
+      const auto count = [&](const char* key, double most) {
+        if (!c.is_object() || !c.contains(key) || !c[key].is_number())
+          fail("\"host_caches\" entries need number field " + quoted(key));
+        const double v = c[key].get<double>();
+        if (!(v >= 0 && v <= most && v == std::floor(v)))
+          fail("\"host_caches\" " + quoted(key) + " must be a whole number in 0.." +
+               std::to_string(static_cast<std::uint64_t>(most)));
+        return v;
+      };
+      p.hostCaches.push_back({static_cast<int>(count("level", 16)), count("bytes", kCacheRange.hi),
+                              static_cast<int>(count("shared_by_cores", kCoresRange.hi))});
+    }
   }
   if (j.contains("unstable")) {
     const nlohmann::json& u = j["unstable"];

@@ -63,28 +63,34 @@ std::vector<CostPiece> BucketCost::pieces() const {
   constexpr std::uint64_t kAny = std::numeric_limits<std::uint64_t>::max();
   if (ranks_ == 1) return {CostPiece{0, kAny, 1, 0, {0.0}}};
   if (measured_) return measuredPieces(*measured_, dataTypeSize(type_));
-  // The regimes as counts, each with parameters that no longer switch inside it.
+  // Per algorithm, the regimes as counts (the working set decides, and it differs between
+  // algorithms), each with parameters that no longer switch inside it.
   const std::uint64_t e = dataTypeSize(type_);
-  const double cache = params_.memory.cache_bytes;
-  std::vector<std::pair<std::uint64_t, model::ModelParams>> regimes;  // (first count, params)
-  model::ModelParams inCache = params_;
-  inCache.memory.cache_bytes = 0;
-  regimes.push_back({0, inCache});
-  if (cache > 0) {
-    model::ModelParams inMemory = model::forMessage(params_, cache + 1);
-    inMemory.memory.cache_bytes = 0;
-    regimes.push_back({static_cast<std::uint64_t>(cache) / e + 1, inMemory});
-  }
   std::vector<CostPiece> out;
-  for (std::size_t r = 0; r < regimes.size(); ++r) {
-    const auto& [first, m] = regimes[r];
-    const std::uint64_t last = r + 1 < regimes.size() ? regimes[r + 1].first - 1 : kAny;
-    for (const std::string& name : model::candidateAlgorithms()) {
-      schedule::AlgorithmSpec spec;
-      spec.name = name;
+  for (const std::string& name : model::candidateAlgorithms()) {
+    schedule::AlgorithmSpec spec;
+    spec.name = name;
+    const auto regime = [&](std::uint64_t count) {
+      return model::predictAllReduce(spec, ranks_, count, type_, params_).regime;
+    };
+    // The first count priced from memory, found by bisection (the working set grows with the
+    // count); none where even the model's largest message is priced in cache.
+    const std::uint64_t largest = model::kMaxModelBytes / e;
+    const bool switches = regime(largest) == model::Regime::Memory;
+    std::uint64_t inCache = 0, fromMemory = largest;
+    while (switches && fromMemory - inCache > 1) {
+      const std::uint64_t mid = inCache + (fromMemory - inCache) / 2;
+      (regime(mid) == model::Regime::Memory ? fromMemory : inCache) = mid;
+    }
+    const std::pair<std::uint64_t, model::Regime> regimes[] = {{0, model::Regime::Cache},
+                                                               {fromMemory, model::Regime::Memory}};
+    for (const auto& [first, which] : regimes) {
+      if (which == model::Regime::Memory && !switches) continue;
+      const model::ModelParams m = model::inRegime(params_, which);
       const auto cost = [&](std::uint64_t count) {
         return model::predictAllReduce(spec, ranks_, count, type_, m).total_s();
       };
+      const std::uint64_t last = which == model::Regime::Cache && switches ? fromMemory - 1 : kAny;
       CostPiece piece{first, last, model::countPeriod(name, ranks_), 0, {}};
       for (std::uint64_t c = 0; c < piece.period; ++c) piece.residue_s.push_back(cost(c));
       // The rise per period, read over many periods so that rounding does not skew it.

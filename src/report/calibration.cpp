@@ -29,7 +29,8 @@ std::string concurrencyText(const measure::Calibration& c) {
 std::string fitText(const char* what, const measure::FittedSizes& f, int rounds) {
   std::string text = fmt::format(
       "# {} per size, median of {} round{} (spread: max - min over the median); fit = intercept + "
-      "slope x bytes through every round's point (least squares on relative error); R^2 = "
+      "slope x bytes through every round's point of the sizes in cache (below the working-set "
+      "knee; all where fewer than two are), least squares on relative error; R^2 = "
       "{:.5f}\n# {:>12} {:>14} {:>10} {:>14} {:>10}\n",
       what, rounds, rounds == 1 ? "" : "s", f.fit.r2, "bytes", "measured(us)", "spread", "fit(us)",
       "residual");
@@ -95,14 +96,20 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
   const model::MemoryParams& m = p.params.memory;
   if (m.cache_bytes > 0) {
     text += fmt::format(
-        "# memory regime: messages above {}: beta_mem = {:.4f} ns/B ({:.2f} GB/s), gamma_mem = "
-        "{:.4f} ns/B ({:.2f} GB/s), out of place {:.4f} ns/B; median per-byte time of the larger "
-        "sizes\n",
-        formatSize(static_cast<std::uint64_t>(m.cache_bytes)), m.beta_mem_s_per_byte * 1e9,
-        1e-9 / m.beta_mem_s_per_byte, m.gamma_mem_s_per_byte * 1e9, 1e-9 / m.gamma_mem_s_per_byte,
-        m.gamma_mem_out_of_place_s_per_byte * 1e9);
+        "# memory regime: beyond a working set of {} per cache (the ranks' inputs, outputs and "
+        "scratch; the cache is shared by {} of the host's {} cores): beta_mem = {:.4f} ns/B "
+        "({:.2f} GB/s), gamma_mem = {:.4f} ns/B ({:.2f} GB/s), out of place {:.4f} ns/B; the "
+        "ping-pong and "
+        "kernel sizes beyond it (per byte, median), else beta and gamma plus what the probes' "
+        "copy and reduction cost more there\n",
+        formatSize(static_cast<std::uint64_t>(m.cache_bytes)), m.cache_cores, c.cores,
+        m.beta_mem_s_per_byte * 1e9, 1e-9 / m.beta_mem_s_per_byte, m.gamma_mem_s_per_byte * 1e9,
+        1e-9 / m.gamma_mem_s_per_byte, m.gamma_mem_out_of_place_s_per_byte * 1e9);
   } else {
-    text += "# memory regime: none seen (no size's per-byte time doubled); one regime\n";
+    text += fmt::format(
+        "# memory regime: none seen (no working set's per-byte time rose past {}x the fastest); "
+        "one regime\n",
+        model::kMemoryRegimeRatio);
   }
   const double fusedFrom = p.params.fusion.fused_reduce_from_bytes;
   text += fusedFrom > 0 ? fmt::format(
@@ -129,8 +136,30 @@ std::string calibrationHeader(const std::string& transport, int ranks,
       transport, ranks, info.placement, info.host, info.version, info.date);
 }
 
+// The working-set probes and the knee, beside the caches the host reports.
+std::string workingSetText(const measure::Calibration& c) {
+  std::string caches;
+  for (const model::Profile::ReportedCache& cache : c.hostCaches) {
+    caches += fmt::format("{}L{} {}", caches.empty() ? "" : ", ", cache.level,
+                          formatSize(static_cast<std::uint64_t>(cache.bytes)));
+    if (cache.sharedByCores > 0) caches += fmt::format(" (shared by {})", cache.sharedByCores);
+  }
+  std::string text = fmt::format(
+      "# working sets: one core's copy and float32 sum (in place) with that much data going "
+      "through its caches, best repetition, median of {} round{}; host: {} cores, caches {}\n"
+      "# {:>12} {:>12} {:>12} {:>10}\n",
+      c.rounds, c.rounds == 1 ? "" : "s", c.cores, caches.empty() ? "not reported" : caches,
+      "bytes", "copy(GB/s)", "reduce(GB/s)", "regime");
+  for (const measure::WorkingSetRate& w : c.workingSets) {
+    const bool beyond = c.cacheKneeBytes > 0 && static_cast<double>(w.bytes) > c.cacheKneeBytes;
+    text += fmt::format("  {:12} {:12.2f} {:12.2f} {:>10}\n", w.bytes, 1e-9 / w.copySecondsPerByte,
+                        1e-9 / w.reduceSecondsPerByte, beyond ? "memory" : "cache");
+  }
+  return text;
+}
+
 std::string calibrationText(const measure::Calibration& c, const model::Profile& profile) {
-  return concurrencyText(c) +
+  return concurrencyText(c) + workingSetText(c) +
          fitText(
              "point-to-point one-way time (ping-pong / 2 between ranks 0 and 1), best of the "
              "round trips",

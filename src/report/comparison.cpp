@@ -22,16 +22,17 @@ std::string comparisonPreamble(const std::string& modelSource, const model::Prof
 std::string comparisonTable(const measure::Comparison& c) {
   std::string out = fmt::format("# {}, measured by {}\n", c.label, c.source);
   for (const std::string& note : c.notes) out += "# " + note + "\n";
-  out += fmt::format("# {:>12} {:>13} {:>14} {:>10} {:>13} {:>14} {:>10}\n", "size (B)",
+  // The regime column: which of the model's regimes priced the oop and ip predictions.
+  out += fmt::format("# {:>12} {:>13} {:>14} {:>10} {:>13} {:>14} {:>10}  {}\n", "size (B)",
                      "oop model(us)", "out-of-place", "meas/model", "ip model(us)", "in-place",
-                     "meas/model");
+                     "meas/model", "regime oop/ip");
   for (const measure::ComparedRow& r : c.rows) {
     const std::string inPlace =
         r.inPlaceUs ? fmt::format("{:>14.1f} {:>10.2f}", *r.inPlaceUs, *r.inPlaceRatio())
                     : fmt::format("{:>14} {:>10}", "-", "-");
-    out +=
-        fmt::format("  {:>12} {:>13.1f} {:>14.1f} {:>10.2f} {:>13.1f} {}\n", r.bytes, r.predictedUs,
-                    r.outOfPlaceUs, r.outOfPlaceRatio(), r.predictedInPlaceUs, inPlace);
+    out += fmt::format("  {:>12} {:>13.1f} {:>14.1f} {:>10.2f} {:>13.1f} {}  {}/{}\n", r.bytes,
+                       r.predictedUs, r.outOfPlaceUs, r.outOfPlaceRatio(), r.predictedInPlaceUs,
+                       inPlace, model::regimeName(r.regime), model::regimeName(r.inPlaceRegime));
   }
   const double mae = measure::medianAbsoluteError(c, 1 << 20);
   if (std::isnan(mae)) {
@@ -81,7 +82,9 @@ nlohmann::json comparisonJson(const measure::Comparison& c, const std::string& m
          {"out_of_place_ratio", r.outOfPlaceRatio()},
          {"predicted_in_place_us", r.predictedInPlaceUs},
          {"in_place_us", r.inPlaceUs ? nlohmann::json(*r.inPlaceUs) : nlohmann::json()},
-         {"in_place_ratio", inPlaceRatio ? nlohmann::json(*inPlaceRatio) : nlohmann::json()}});
+         {"in_place_ratio", inPlaceRatio ? nlohmann::json(*inPlaceRatio) : nlohmann::json()},
+         {"regime", model::regimeName(r.regime)},
+         {"in_place_regime", model::regimeName(r.inPlaceRegime)}});
   }
   return {{"label", c.label},
           {"source", c.source},

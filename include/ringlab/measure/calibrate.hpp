@@ -1,9 +1,11 @@
 #pragma once
 // Calibration: alpha and beta from point-to-point ping-pong over the transport at hand, gamma
-// from the reduction kernel alone, and how many transfers progress at once, measured by one rank's
-// part over any transport (threads, processes over shm or tcp, MPI) in interleaved rounds, so
-// that the noise between rounds shows in each coefficient's interval. Never fitted to AllReduce
-// timings (the seed's warning).
+// from the reduction kernel alone, how many transfers progress at once, and where the host's data
+// leave the cache: copy and reduce rates against working-set size (the roofline's probes,
+// machine_rates.hpp), their knee, and what the memory regime beyond it adds to beta and gamma;
+// measured by one rank's part over any transport (threads, processes over shm or tcp, MPI) in
+// interleaved rounds, so that the noise between rounds shows in each coefficient's interval. Never
+// fitted to AllReduce timings (the seed's warning).
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -57,6 +59,18 @@ struct ConcurrencyFigure {
 };
 ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps);
 
+// One core's copy and float32 sum per byte (seconds) with `bytes` of data going through its
+// caches (measureSizeRates), medians over rounds.
+struct WorkingSetRate {
+  std::uint64_t bytes = 0;
+  double copySecondsPerByte = 0;
+  double reduceSecondsPerByte = 0;
+};
+
+// The working sets probed: 64 KiB, doubling, up to four times the largest message (a job's
+// ranks' inputs and outputs; at least 256 KiB), at most kRateMaxWorkingSetBytes.
+std::vector<std::uint64_t> workingSetSizes(const CalibrateConfig& config);
+
 struct Calibration {
   FittedSizes link;              // one-way time (round trip / 2), best of the round trips
   FittedSizes reduce;            // kCalibrateReduceType sum in place, median of the runs
@@ -72,6 +86,14 @@ struct Calibration {
   // Messages this large or larger are reduced as they are received (model::FusionParams); 0:
   // never. Read from the transport measured, not timed: fusedReduceFromBytes.
   std::uint64_t fusedReduceFromBytes = 0;
+  // Rank 0's probes, smallest first; the knee of their copy plus reduce time (model::memoryKnee):
+  // the largest working set still in cache, 0 for one regime. The ping-pong and kernel lines are
+  // fitted through the sizes whose own working set is within it (where two or more are).
+  std::vector<WorkingSetRate> workingSets;
+  double cacheKneeBytes = 0;
+  std::vector<model::Profile::ReportedCache> hostCaches;  // as the host reports them
+  int cores = 1;                                          // hostCores()
+  int cacheCores = 1;                                     // cacheCoresOf the knee
 };
 
 // The message size from which `t`'s reducing receives read the sender's buffer in place, one pass
@@ -91,7 +113,8 @@ std::vector<SizeSummary> summarize(const FittedSizes& fitted);
 void validate(const CalibrateConfig& config);
 
 // This rank's part of a calibration over `transport` (p = its size, at least 2), called on every
-// rank of the job: ranks 0 and 1 ping-pong, rank 0 times the kernel (in and out of place), pairs
+// rank of the job: ranks 0 and 1 ping-pong, rank 0 times the kernel (in and out of place) and
+// probes the working sets, pairs
 // (2i, 2i+1) ping-pong at once for concurrency, the others wait; between measurements every rank
 // meets the others in a small AllReduce (which also sums the pairs' rates). The result is complete
 // on rank 0 only. `progress` hears each measurement start and end on rank 0 (stage "ping-pong 64
@@ -105,8 +128,12 @@ Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& pro
 
 // The profile the calibration gives, stamped with `info` (version, host, date, placement) and the
 // transport, with the 95% half-widths of alpha, beta and gamma and the reasons the fit is unstable
-// (model::unstableReasons). Throws Error(Unreliable) when a fitted slope is not positive: the
-// machine was too noisy or the sizes too small for the fit.
+// (model::unstableReasons). Beyond the knee, beta_mem and gamma_mem are the median per-byte times
+// of the ping-pong and kernel sizes whose own working set is beyond it; where calibrate timed none
+// there, beta and gamma plus what a byte's copy and reduction cost more beyond the knee than in
+// the cache below it (the probes' medians beyond it, and from an eighth of it up to it).
+// Throws Error(Unreliable) when a fitted slope is not positive: the machine was too noisy or the
+// sizes too small for the fit.
 model::Profile calibratedProfile(const Calibration& calibration, const std::string& transport,
                                  const RunInfo& info);
 

@@ -11,6 +11,7 @@
 #include "ringlab/measure/record.hpp"
 #include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/measured_curve.hpp"
+#include "ringlab/model/memory_regime.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 
@@ -24,6 +25,10 @@ struct ComparedRow {
   double outOfPlaceUs = 0;
   double predictedInPlaceUs = 0;
   std::optional<double> inPlaceUs;  // none where the source times one buffer pair (OSU)
+  // The regime that priced each prediction, from its working set (model/memory_regime.hpp): the
+  // out-of-place run's holds the output buffer too.
+  model::Regime regime = model::Regime::Cache;
+  model::Regime inPlaceRegime = model::Regime::Cache;
   double outOfPlaceRatio() const { return outOfPlaceUs / predictedUs; }
   std::optional<double> inPlaceRatio() const {
     return inPlaceUs ? std::optional<double>(*inPlaceUs / predictedInPlaceUs) : std::nullopt;

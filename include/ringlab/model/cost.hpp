@@ -8,14 +8,16 @@
 // link parameters to every other, a rank sends and receives at once without serialisation (full
 // duplex), transfers of one step do not contend for a link, and a step ends when its slowest
 // transfer and reduction end. Named extensions, each calibrated (params.hpp): transfers that
-// share a host's cores slow each other (HostParams), messages larger than the cache stream from
-// memory (MemoryParams), and a reducing receive that reads the sender's buffer in place is one
-// pass, gamma without beta (FusionParams). Left out: memory reads beyond the reduction,
-// synchronisation, protocol overhead and topology routing (see docs/models.md).
+// share a host's cores slow each other (HostParams), a job whose working set outgrows the cache
+// streams from memory (MemoryParams, memory_regime.hpp), and a reducing receive that reads the
+// sender's buffer in place is one pass, gamma without beta (FusionParams). Left out: memory reads
+// beyond the reduction, synchronisation, protocol overhead and topology routing (see
+// docs/models.md).
 #include <cstdint>
 #include <string>
 
 #include "ringlab/core/dtype.hpp"
+#include "ringlab/model/memory_regime.hpp"
 #include "ringlab/model/params.hpp"
 #include "ringlab/schedule/schedule.hpp"
 
@@ -26,6 +28,8 @@ struct Cost {
   double startup_s = 0;    // steps x alpha
   double bandwidth_s = 0;  // bytes on the critical path x beta
   double reduce_s = 0;     // reduced bytes on the critical path x gamma
+  // The regime whose beta and gamma priced it, from the run's working set (memory_regime.hpp).
+  Regime regime = Regime::Cache;
   double total_s() const { return startup_s + bandwidth_s + reduce_s; }
 };
 
@@ -60,7 +64,9 @@ Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, co
 
 // The model applied step by step to a schedule: per step, alpha, plus beta times the largest of
 // any rank's bytes sent and bytes received in that step, plus gamma times the largest bytes any
-// rank reduces in that step.
+// rank reduces in that step. A rank's scratch, for the working set, is what it receives in a step
+// whose receives must wait for its sends (one writes what a send reads, or two write the same
+// elements: the executor's rule), the most of any such step.
 Cost scheduleCost(const schedule::Schedule& schedule, std::uint64_t count, DataType type,
                   const ModelParams& m);
 

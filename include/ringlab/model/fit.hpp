@@ -44,21 +44,23 @@ LineFit fitLineRelative(const std::vector<double>& x, const std::vector<double>&
 // The median (mean of the middle two for an even count). Throws InvalidArgument when empty.
 double median(std::vector<double> values);
 
-// Where data stops fitting in cache, from per-size times of one operation (x = bytes): the memory
-// regime is the longest run of largest sizes whose per-byte time is more than twice the best
-// per-byte time among sizes of at least `minBytes` (bandwidth bound). A run from the top, not the
-// first slow size, so that an isolated slow size below the cache (a late wake-up) cannot move the
-// boundary. cacheBytes is the size just below the run; secondsPerByte the run's median per-byte
-// time. Both 0 when the largest size was not slow.
-struct MemoryRegime {
-  double cacheBytes = 0;
-  double secondsPerByte = 0;
-};
-MemoryRegime detectMemoryRegime(const std::vector<double>& bytes,
-                                const std::vector<double>& seconds, double minBytes = 64 * 1024);
+// Where a host's data stop fitting in cache, from a memory pass's per-byte times against working
+// set (the bytes that go through one cache; increasing). The fastest time is taken over the
+// working sets larger than `privateBytes` (a core's own caches, which the data of the sizes a
+// job's regime matters for outgrow; over all where fewer than two are larger), so that the knee is
+// the last level's. A regime beyond the cache exists when the largest working set's per-byte time
+// is more than kMemoryRegimeRatio times that fastest one (less is noise and the gentle slope of a
+// cache hierarchy); it is the longest run of largest working sets whose time is above the
+// geometric mean of those two, half-way between the plateaus on a log scale wherever they lie. A
+// run from the top, so that an isolated slow point below the cache (a late wake-up) cannot move
+// the knee. Returns the working set just below the run, the largest still in cache; 0 for one
+// regime.
+inline constexpr double kMemoryRegimeRatio = 1.5;
+double memoryKnee(const std::vector<double>& workingSets, const std::vector<double>& secondsPerByte,
+                  double privateBytes);
 
-// Median of seconds/bytes over the sizes larger than `aboveBytes`; `fallback` when there are none.
-double medianPerByteAbove(const std::vector<double>& bytes, const std::vector<double>& seconds,
-                          double aboveBytes, double fallback);
+// The median of `values` over the entries whose x is in (lo, hi]; `fallback` when there are none.
+double medianWithin(const std::vector<double>& x, const std::vector<double>& values, double lo,
+                    double hi, double fallback);
 
 }  // namespace ringlab::model

@@ -26,20 +26,32 @@ struct ReduceParams {
 // with t concurrent transfers runs its bandwidth and reduction terms max(1, t / concurrency)
 // times slower. 0 means unlimited: every rank has its own path (separate hosts and NICs, the
 // seed's model). Calibrated by running 1, 2, 4 ... ping-pong pairs at once (ringlab calibrate).
+//
+// cores: the cores the job's ranks run on (calibrate records the host's); p ranks on fewer cores
+// share them, and their data share those cores' caches (MemoryParams). 0: not recorded, one core
+// per rank.
 struct HostParams {
   double concurrent_transfers = 0;
+  double cores = 0;
   bool operator==(const HostParams&) const = default;
 };
 
 // Data that fits in cache moves and reduces several times faster than data that streams from
-// memory. A message (the per-rank vector) larger than cache_bytes uses the memory-resident
-// coefficients instead of LinkParams' beta and ReduceParams' gamma. cache_bytes 0: one regime.
-// Calibrated from the same ping-pong and kernel sizes as beta and gamma (ringlab calibrate).
+// memory. Which regime prices an AllReduce follows from its working set, not its message size
+// (model/memory_regime.hpp): every rank touches its input, its output where that is apart
+// (out_of_place) and the scratch its algorithm receives into, and the ranks whose data go through
+// one cache (cache_cores of the host's cores, shared by the ranks on them) add up. Beyond
+// cache_bytes of such data, beta_mem and gamma_mem replace LinkParams' beta and ReduceParams'
+// gamma. cache_bytes 0: one regime. cache_bytes, cache_cores and the *_mem coefficients are the
+// host's, from calibrate (copy and reduce rates against working-set size); out_of_place is the
+// run's (forOutOfPlace).
 struct MemoryParams {
   double cache_bytes = 0;
   double beta_mem_s_per_byte = 0;
   double gamma_mem_s_per_byte = 0;
   double gamma_mem_out_of_place_s_per_byte = 0;  // 0: not measured, the same as gamma_mem
+  double cache_cores = 0;                        // 0 or 1: a cache of one core's own
+  bool out_of_place = false;
   bool operator==(const MemoryParams&) const = default;
 };
 
@@ -65,21 +77,14 @@ struct ModelParams {
   bool operator==(const ModelParams&) const = default;
 };
 
-// The parameters that apply to a message of `messageBytes` per rank (the memory regime swapped in
-// for beta and gamma when it is larger than the cache).
-inline ModelParams forMessage(const ModelParams& m, double messageBytes) {
-  ModelParams e = m;
-  if (m.memory.cache_bytes > 0 && messageBytes > m.memory.cache_bytes) {
-    e.link.beta_s_per_byte = m.memory.beta_mem_s_per_byte;
-    e.reduce.gamma_s_per_byte = m.memory.gamma_mem_s_per_byte;
-  }
-  return e;
-}
-
 // The parameters of an out-of-place AllReduce (output buffer apart from the input): the
-// out-of-place reduction coefficients swapped in for gamma and gamma_mem where they were measured.
+// out-of-place reduction coefficients swapped in for gamma and gamma_mem where they were measured,
+// and the output counted in the working set.
 inline ModelParams forOutOfPlace(const ModelParams& m) {
   ModelParams e = m;
+  // The output buffer adds to the working set; where there is one regime it changes nothing, and
+  // the parameters stay equal to the in-place ones (bench prints one prediction then).
+  e.memory.out_of_place = m.memory.cache_bytes > 0;
   if (m.reduce.gamma_out_of_place_s_per_byte > 0)
     e.reduce.gamma_s_per_byte = m.reduce.gamma_out_of_place_s_per_byte;
   if (m.memory.gamma_mem_out_of_place_s_per_byte > 0)
@@ -108,6 +113,8 @@ inline constexpr ParamRange kBetaRange{"beta_s_per_byte", 1e-15, 1e-3, "s/B (1 P
 inline constexpr ParamRange kGammaRange{"gamma_s_per_byte", 0, 1e-3, "s/B"};
 inline constexpr ParamRange kConcurrencyRange{"concurrent_transfers", 0, 1e6, "(0: unlimited)"};
 inline constexpr ParamRange kCacheRange{"cache_bytes", 0, 9007199254740992.0, "B (2^53)"};
+inline constexpr ParamRange kCacheCoresRange{"cache_cores", 0, 1e6, "(0: one core's own)"};
+inline constexpr ParamRange kCoresRange{"cores", 0, 1e6, "(0: not recorded, a core per rank)"};
 inline constexpr ParamRange kBetaMemRange{"beta_mem_s_per_byte", 0, 1e-3, "s/B"};
 inline constexpr ParamRange kGammaMemRange{"gamma_mem_s_per_byte", 0, 1e-3, "s/B"};
 inline constexpr ParamRange kGammaOutOfPlaceRange{"gamma_out_of_place_s_per_byte", 0, 1e-3,

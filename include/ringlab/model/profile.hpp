@@ -35,6 +35,15 @@ struct Profile {
   };
   std::optional<HalfWidths95> halfWidths95;
   std::vector<std::string> unstable;  // why the fit cannot be trusted; empty: stable (or old)
+  // The caches the calibrating host reports (none where it reports none, and in older profiles):
+  // beside the knee calibrate measured (MemoryParams::cache_bytes), so that hosts can be compared.
+  struct ReportedCache {
+    int level = 0;
+    double bytes = 0;
+    int sharedByCores = 0;  // 0: not reported
+    bool operator==(const ReportedCache&) const = default;
+  };
+  std::vector<ReportedCache> hostCaches;
 };
 
 // Stated defaults for when no profile is given: alpha 2 us, 5 GB/s per direction, reduction at
