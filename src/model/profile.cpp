@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/json_text.hpp"
+#include "ringlab/core/limits.hpp"
 
 namespace ringlab::model {
 
@@ -63,10 +65,11 @@ nlohmann::json toJson(const Profile& p) {
       {"date", p.date},
       {"link_fit_r2", p.linkFitR2},
       {"reduce_fit_r2", p.reduceFitR2},
-      {"job_ranks", p.jobRanks},
       {"placement", p.placement},
-      {"rounds", p.rounds},
       {"unstable", p.unstable}};
+  // Not recorded (0) is written as absent: a p or a count of rounds of 0 is no value.
+  if (p.jobRanks > 0) j["job_ranks"] = p.jobRanks;
+  if (p.rounds > 0) j["rounds"] = p.rounds;
   nlohmann::json caches = nlohmann::json::array();
   for (const Profile::ReportedCache& c : p.hostCaches)
     caches.push_back({{"level", c.level},
@@ -96,11 +99,11 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
     q.append(key).append("\"");
     return q;
   };
+  const std::string where = "profile " + source;
+  // Finite and >= 0, a string or a list refused with its value; each field's range comes after.
   const auto number = [&](const char* key) {
-    if (!j.contains(key) || !j[key].is_number()) fail("missing number field " + quoted(key));
-    const double v = j[key].get<double>();
-    if (!std::isfinite(v) || v < 0) fail("field " + quoted(key) + " must be finite and >= 0");
-    return v;
+    if (!j.contains(key)) fail("missing number field " + quoted(key));
+    return jsonNumber(j[key], where, key, 0, HUGE_VAL);
   };
   const auto text = [&](const char* key) {
     if (!j.contains(key) || !j[key].is_string()) fail("missing string field " + quoted(key));
@@ -141,29 +144,31 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
   p.host = text("host");
   p.ringlabVersion = text("ringlab_version");
   p.date = text("date");
-  p.linkFitR2 = number("link_fit_r2");
-  p.reduceFitR2 = number("reduce_fit_r2");
+  // A fit's R^2 is at most 1; calibrate refuses fits below its own floor, so a stored one is >= 0.
+  const auto r2 = [&](const char* key) {
+    if (!j.contains(key)) fail("missing number field " + quoted(key));
+    return jsonNumber(j[key], where, key, 0, 1);
+  };
+  p.linkFitR2 = r2("link_fit_r2");
+  p.reduceFitR2 = r2("reduce_fit_r2");
   // Fields added later: absent in older profiles, which keep the "not recorded" values.
   // The p it was measured at: calibrate's "job_ranks", else the "ranks" of a profile measured for
   // one p only (tools/ddp_bucket_check.py writes those).
   for (const char* key : {"job_ranks", "ranks"}) {
     if (!j.contains(key)) continue;
-    const double ranks = number(key);
-    if (ranks != std::floor(ranks) || ranks > 1e6)
-      fail("field " + quoted(key) + " must be a count");
-    p.jobRanks = static_cast<int>(ranks);
+    p.jobRanks = static_cast<int>(jsonWhole(j[key], where, key, 1, kMaxRanks));
     break;
   }
   if (j.contains("placement")) p.placement = text("placement");
-  if (j.contains("rounds")) p.rounds = static_cast<int>(number("rounds"));
+  if (j.contains("rounds"))
+    p.rounds = static_cast<int>(jsonWhole(j["rounds"], where, "rounds", 1, 1'000'000));
   if (j.contains("half_width_95")) {
     const nlohmann::json& h = j["half_width_95"];
     const auto width = [&](const char* key) {
-      if (!h.is_object() || !h.contains(key) || !h[key].is_number())
+      if (!h.is_object() || !h.contains(key))
         fail("\"half_width_95\" needs number field " + quoted(key));
-      const double v = h[key].get<double>();
-      if (std::isnan(v) || v < 0) fail("\"half_width_95\" " + quoted(key) + " must be >= 0");
-      return v;
+      // A half width of a coefficient in seconds or seconds per byte: at most a second.
+      return jsonNumber(h[key], where, std::string("half_width_95.") + key, 0, 1);
     };
     p.halfWidths95 = Profile::HalfWidths95{width("alpha_s"), width("beta_s_per_byte"),
                                            width("gamma_s_per_byte")};
@@ -173,13 +178,10 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
     if (!caches.is_array()) fail("field \"host_caches\" must be a list");
     for (const nlohmann::json& c : caches) {
       const auto count = [&](const char* key, double most) {
-        if (!c.is_object() || !c.contains(key) || !c[key].is_number())
+        if (!c.is_object() || !c.contains(key))
           fail("\"host_caches\" entries need number field " + quoted(key));
-        const double v = c[key].get<double>();
-        if (!(v >= 0 && v <= most && v == std::floor(v)))
-          fail("\"host_caches\" " + quoted(key) + " must be a whole number in 0.." +
-               std::to_string(static_cast<std::uint64_t>(most)));
-        return v;
+        return static_cast<double>(jsonWhole(c[key], where, std::string("host_caches.") + key, 0,
+                                             static_cast<std::int64_t>(most)));
       };
       p.hostCaches.push_back({static_cast<int>(count("level", 16)), count("bytes", kCacheRange.hi),
                               static_cast<int>(count("shared_by_cores", kCoresRange.hi))});
