@@ -268,12 +268,14 @@ LoggedType checkAllReduceRow(const TextRow& r, const std::string& name) {
                            where, r.count, type.size));
   }
   // Each figure in its range: a time of 0, -5 or 1e300 is no measurement.
-  for (const auto& [pass, side] :
+  for (const auto& passAndSide :
        {std::pair{&r.outOfPlace, "out-of-place"}, {&r.inPlace, "in-place"}}) {
+    const auto& [pass, side] = passAndSide;
+    const char* const sideName = side;
     const auto check = [&](double value, const char* column, double low, bool aboveLow,
                            double high) {
       if (!(value <= high && (aboveLow ? value > low : value >= low))) {
-        fail(name, fmt::format("{}: {} {} = {}: must be {} {} and <= {}", where, side, column,
+        fail(name, fmt::format("{}: {} {} = {}: must be {} {} and <= {}", where, sideName, column,
                                formatNumber(value), aboveLow ? ">" : ">=", formatNumber(low),
                                formatNumber(high)));
       }

@@ -33,7 +33,8 @@ class Reader {
   void onlyKeys(const json& object, const std::string& where,
                 std::initializer_list<const char*> allowed) const {
     if (!object.is_object()) fail(where, "must be a JSON object");
-    for (const auto& [key, value] : object.items()) {
+    for (const auto& item : object.items()) {
+      const std::string& key = item.key();
       if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; }) ==
           allowed.end()) {
         std::string known;
