@@ -14,6 +14,10 @@ message(STATUS "ringlab torch backend: torch ${Torch_VERSION} from ${TORCH_INSTA
 pybind11_add_module(ringlab_torch_backend MODULE
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/module.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/process_group.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/process_group_composed.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/process_group_store.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/reduction.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/store_mailbox.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/work.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/tensors.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/shared_memory_pool.cpp
@@ -29,10 +33,21 @@ target_link_libraries(ringlab_torch_backend PRIVATE ringlab_exec ${TORCH_LIBRARI
 
 if(RINGLAB_BUILD_TESTS AND RINGLAB_PYTHON_HAS_PYTEST)
   # Each file starts its jobs with torchrun (2 or 3 processes) or torch.multiprocessing.
-  foreach(test IN ITEMS test_torch_backend test_torch_backend_ddp test_torch_shared)
+  foreach(test IN ITEMS test_torch_backend test_torch_backend_ddp test_torch_shared
+                       test_torch_operations)
     ringlab_add_pytest(${test} ${PROJECT_SOURCE_DIR}/tests/python/${test}.py PROCESSORS 2
                        TIMEOUT 300 LABELS torch)
   endforeach()
+  # PyTorch's own distributed suite (its installed distributed_test.py), the part
+  # tests/torch/distributed_suite_subset.txt lists, on gloo and on ringlab at p = 2 and 3: fails
+  # when a test that passes on gloo does not pass on ringlab.
+  add_test(NAME torch_distributed_suite
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/torch/run_distributed_suite.py
+                   --tests-file ${PROJECT_SOURCE_DIR}/tests/torch/distributed_suite_subset.txt
+                   --out ${CMAKE_BINARY_DIR}/torch-distributed-suite)
+  set_tests_properties(torch_distributed_suite PROPERTIES
+    ENVIRONMENT "PYTHONPATH=${RINGLAB_PYTHON_DIR};OMP_NUM_THREADS=1" PROCESSORS 2 TIMEOUT 900
+    LABELS "python;torch")
   # The fallback where peers may not map each other's memory, for real (tests/cli_tests.cmake).
   if(TARGET refuse_pidfd_getfd)
     set_property(TEST test_torch_shared APPEND PROPERTY ENVIRONMENT

@@ -33,7 +33,11 @@ std::string randomToken() {
 ProcessGroupRinglab::ProcessGroupRinglab(const c10::intrusive_ptr<c10d::Store>& store, int rank,
                                          int size, std::chrono::milliseconds timeout,
                                          const BackendOptions& options)
-    : c10d::ProcessGroup(rank, size), store_(store), timeout_(timeout) {
+    : c10d::ProcessGroup(rank, size),
+      store_(store),
+      c10dStore_(store),
+      timeout_(timeout),
+      mailbox_(store, rank, size) {
   init();
   // An unknown name fails here, naming the valid ones, rather than at the first collective.
   if (options.algorithm != model::kAutoAlgorithm) model::findAlgorithm(options.algorithm);
@@ -42,8 +46,10 @@ ProcessGroupRinglab::ProcessGroupRinglab(const c10::intrusive_ptr<c10d::Store>& 
   connect(options);
   sharedMemory_ = std::make_shared<SharedMemoryPool>(transport_);
   communicator_ = std::make_unique<Communicator>(*transport_);
-  progress_ = std::make_unique<ProgressThread>("rank " + std::to_string(rank) + " of " +
-                                               std::to_string(size) + " (" + transportName_ + ")");
+  const std::string describe =
+      "rank " + std::to_string(rank) + " of " + std::to_string(size) + " (" + transportName_ + ")";
+  progress_ = std::make_unique<ProgressThread>(describe);
+  receives_ = std::make_unique<ProgressThread>(describe + " receiving");
 }
 
 ProcessGroupRinglab::~ProcessGroupRinglab() = default;
@@ -98,15 +104,35 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::submit(c10d::OpType type,
 c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allreduce(std::vector<at::Tensor>& tensors,
                                                               const c10d::AllreduceOptions& opts) {
   at::Tensor tensor = onlyTensor(tensors, "allreduce");
-  const DataType type = ringlabType(tensor, "allreduce");
-  const ReduceOp op = ringlabOp(opts.reduceOp, "allreduce");
+  if (tensor.is_sparse()) return allreduceSparse(tensor, opts);
+  const Reduction reduction = reductionFor(tensor, opts.reduceOp, "allreduce");
   const CollectiveOptions call = callOptions(opts.timeout);
   return submit(c10d::OpType::ALLREDUCE, {tensor}, [=, this]() mutable {
-    withContiguous(tensor, [&](at::Tensor& flat) {
-      if (flat.numel() == 0) return;
-      communicator_->allreduce(flat.data_ptr(), flat.data_ptr(), flat.numel(), type, op, call);
-    });
+    withContiguous(tensor, [&](at::Tensor& flat) { allreduceFlat(flat, reduction, call); });
   });
+}
+
+void ProcessGroupRinglab::allreduceFlat(at::Tensor& flat, const Reduction& reduction,
+                                        const CollectiveOptions& call) {
+  if (flat.numel() == 0) return;
+  if (!reduction.folded) {
+    communicator_->allreduce(flat.data_ptr(), flat.data_ptr(), flat.numel(), reduction.type,
+                             reduction.op, call);
+    return;
+  }
+  const at::Tensor rows = allgatherBytes(flat, call).view(flat.scalar_type()).view({size_, -1});
+  flat.copy_(foldRows(rows, reduction.torchOp).view(flat.sizes()));
+}
+
+at::Tensor ProcessGroupRinglab::allgatherBytes(const at::Tensor& tensor,
+                                               const CollectiveOptions& call) {
+  const at::Tensor in = tensor.contiguous();
+  const auto bytes = static_cast<std::int64_t>(in.nbytes());
+  at::Tensor rows = at::empty({size_, bytes}, at::kByte);
+  if (bytes > 0) {
+    communicator_->allgather(in.data_ptr(), rows.data_ptr(), bytes, DataType::Uint8, call);
+  }
+  return rows;
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allreduce_coalesced(
@@ -138,8 +164,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::broadcast(std::vector<at::Te
                                                               const c10d::BroadcastOptions& opts) {
   at::Tensor tensor = onlyTensor(tensors, "broadcast");
   checkDenseCpu(tensor, "broadcast");
-  TORCH_CHECK(opts.rootRank >= 0 && opts.rootRank < size_, "ringlab: broadcast: root rank ",
-              opts.rootRank, " is not in this group of ", size_, " ranks");
+  checkRank(opts.rootRank, size_, "broadcast", "root rank");
   const bool root = opts.rootRank == rank_;
   const CollectiveOptions call = callOptions(opts.timeout);
   return submit(c10d::OpType::BROADCAST, {tensor}, [=, this]() mutable {

@@ -7,6 +7,10 @@
 // broadcast and barrier are not ringlab collectives: broadcast is an AllReduce of the bytes with
 // max, every rank but the root contributing zeros (max(x, 0) = x for unsigned bytes, so the
 // root's bits arrive unchanged: -0.0 and NaN payloads included); barrier is a one-byte AllReduce.
+// The rest of gloo's CPU operations are composed the same way (process_group_composed.cpp):
+// scatter is a ReduceScatter of bytes with max, reduce an AllReduce, gather, all_to_all and
+// all_gather_coalesced are AllGathers of bytes; point-to-point and monitored_barrier go through
+// the store (store_mailbox.hpp, process_group_store.cpp).
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 
 #include <chrono>
@@ -15,9 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "reduction.hpp"
 #include "ringlab/communicator.hpp"
 #include "shared_memory_pool.hpp"
 #include "store_adapter.hpp"
+#include "store_mailbox.hpp"
 #include "work.hpp"
 
 namespace ringlab::torch_backend {
@@ -62,21 +68,66 @@ class ProcessGroupRinglab final : public c10d::ProcessGroup {
       at::Tensor& output, at::Tensor& input, const c10d::ReduceScatterOptions& opts) override;
   c10::intrusive_ptr<c10d::Work> barrier(const c10d::BarrierOptions& opts) override;
 
+  // process_group_composed.cpp
+  c10::intrusive_ptr<c10d::Work> reduce(std::vector<at::Tensor>& tensors,
+                                        const c10d::ReduceOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> gather(std::vector<std::vector<at::Tensor>>& outputs,
+                                        std::vector<at::Tensor>& inputs,
+                                        const c10d::GatherOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> scatter(std::vector<at::Tensor>& outputs,
+                                         std::vector<std::vector<at::Tensor>>& inputs,
+                                         const c10d::ScatterOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> allgather_coalesced(std::vector<std::vector<at::Tensor>>& outputs,
+                                                     std::vector<at::Tensor>& inputs,
+                                                     const c10d::AllgatherOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> alltoall_base(at::Tensor& output, at::Tensor& input,
+                                               std::vector<std::int64_t>& outputSplits,
+                                               std::vector<std::int64_t>& inputSplits,
+                                               const c10d::AllToAllOptions& opts) override;
+  c10::intrusive_ptr<c10d::Work> alltoall(std::vector<at::Tensor>& outputs,
+                                          std::vector<at::Tensor>& inputs,
+                                          const c10d::AllToAllOptions& opts) override;
+
+  // process_group_store.cpp
+  c10::intrusive_ptr<c10d::Work> send(std::vector<at::Tensor>& tensors, int dst, int tag) override;
+  c10::intrusive_ptr<c10d::Work> recv(std::vector<at::Tensor>& tensors, int src, int tag) override;
+  c10::intrusive_ptr<c10d::Work> recvAnysource(std::vector<at::Tensor>& tensors, int tag) override;
+  void monitoredBarrier(const c10d::BarrierOptions& opts, bool waitAllRanks) override;
+
  private:
   void connect(const BackendOptions& options);
   CollectiveOptions callOptions(std::chrono::milliseconds timeout) const;
   // Queues `run` with a Work whose result is `outputs`.
   c10::intrusive_ptr<c10d::Work> submit(c10d::OpType type, std::vector<at::Tensor> outputs,
                                         std::function<void()> run);
+  // On the progress thread: every rank's bytes of `tensor`, in rank order, as [size, nbytes]
+  // uint8 rows (each rank's tensor must have as many bytes).
+  at::Tensor allgatherBytes(const at::Tensor& tensor, const CollectiveOptions& call);
+  // On the progress thread: `flat` (contiguous) reduced over the group, in place.
+  void allreduceFlat(at::Tensor& flat, const Reduction& reduction, const CollectiveOptions& call);
+  // On the progress thread: sends[d] (any dtype) to rank d; returns the bytes each rank sent here.
+  std::vector<at::Tensor> exchangeBlocks(const std::vector<at::Tensor>& sends,
+                                         const CollectiveOptions& call);
+  c10::intrusive_ptr<c10d::Work> allreduceSparse(at::Tensor& tensor,
+                                                 const c10d::AllreduceOptions& opts);
+  // recv and recvAnysource: src is StoreMailbox::kAnySource for the latter.
+  c10::intrusive_ptr<c10d::Work> receive(std::vector<at::Tensor>& tensors, int src, int tag,
+                                         c10d::OpType type);
 
   C10dStore store_;
+  c10::intrusive_ptr<c10d::Store> c10dStore_;  // the same store, for bytes and key checks
   std::chrono::milliseconds timeout_;
   std::string transportName_;
   std::shared_ptr<transport::Transport> transport_;  // shared with the shared tensors' pool
   std::shared_ptr<SharedMemoryPool> sharedMemory_;
   std::unique_ptr<Communicator> communicator_;
   CollectiveOptions collective_;
+  StoreMailbox mailbox_;
+  std::uint64_t monitoredBarriers_ = 0;       // calls so far: each one's keys are its own
   std::unique_ptr<ProgressThread> progress_;  // declared last: stopped before the rest goes
+  // Receives wait on a thread of their own, so that a collective is never queued behind a
+  // receive whose sender waits for that collective (gloo runs them apart too).
+  std::unique_ptr<ProgressThread> receives_;
 };
 
 }  // namespace ringlab::torch_backend

@@ -1,5 +1,6 @@
 #include "tensors.hpp"
 
+#include <ATen/ATen.h>
 #include <c10/util/Exception.h>
 
 #include <string>
@@ -12,7 +13,7 @@ void checkDenseCpu(const at::Tensor& tensor, const char* what) {
               "; the ringlab backend takes dense CPU tensors");
 }
 
-DataType ringlabType(at::ScalarType type, const char* what) {
+std::optional<DataType> ringlabHas(at::ScalarType type) {
   switch (type) {
     case at::kChar:
       return DataType::Int8;
@@ -31,11 +32,16 @@ DataType ringlabType(at::ScalarType type, const char* what) {
     case at::kDouble:
       return DataType::Float64;
     default:
-      break;
+      return std::nullopt;
   }
-  TORCH_CHECK(false, "ringlab: ", what, ": dtype ", type,
+}
+
+DataType ringlabType(at::ScalarType type, const char* what) {
+  const std::optional<DataType> found = ringlabHas(type);
+  TORCH_CHECK(found, "ringlab: ", what, ": dtype ", type,
               " is not supported; valid are int8, uint8, int32, int64, float16, bfloat16, "
               "float32, float64");
+  return *found;
 }
 
 DataType ringlabType(const at::Tensor& tensor, const char* what) {
@@ -78,6 +84,16 @@ void checkShape(const at::Tensor& tensor, at::ScalarType type, std::int64_t nume
 void checkSameShape(const std::vector<at::Tensor>& tensors, const at::Tensor& like,
                     const char* what) {
   for (const at::Tensor& t : tensors) checkShape(t, like.scalar_type(), like.numel(), what);
+}
+
+void checkRank(int rank, int size, const char* what, const char* role) {
+  TORCH_CHECK(rank >= 0 && rank < size, "ringlab: ", what, ": ", role, " ", rank,
+              " is not in this group of ", size, " ranks; valid are 0 to ", size - 1);
+}
+
+at::Tensor asBytes(const at::Tensor& tensor) {
+  return at::from_blob(tensor.data_ptr(), {static_cast<std::int64_t>(tensor.nbytes())},
+                       at::TensorOptions().dtype(at::kByte));
 }
 
 void withContiguous(at::Tensor& tensor, const std::function<void(at::Tensor&)>& body) {

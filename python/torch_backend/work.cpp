@@ -88,7 +88,9 @@ void ProgressThread::loop() {
       try {
         task.run();
       } catch (const Error& e) {
-        failure_ = task.what + " failed (" + errorCodeName(e.code()) + "): " + e.what();
+        // "timeout reached" is the wording torch users match on (gloo's "Timed out").
+        failure_ = task.what + " failed (" + errorCodeName(e.code()) +
+                   "): " + (e.code() == ErrorCode::Timeout ? "timeout reached: " : "") + e.what();
       } catch (const std::exception& e) {
         failure_ = task.what + " failed: " + e.what();
       }

@@ -7,6 +7,7 @@
 // is what DDP's reducer waits on.
 #include <torch/csrc/distributed/c10d/Work.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -28,6 +29,9 @@ class RinglabWork final : public c10d::Work {
   bool wait(std::chrono::milliseconds timeout) override;
   std::vector<at::Tensor> result() override { return outputs_; }
   c10::intrusive_ptr<c10::ivalue::Future> getFuture() override { return future_; }
+  // A receive's sender (a receive from any source learns it when the message is taken).
+  int sourceRank() const override { return sourceRank_; }
+  void setSourceRank(int rank) { sourceRank_ = rank; }
 
   // Called once, by the progress thread.
   void complete(std::exception_ptr failure);
@@ -35,6 +39,7 @@ class RinglabWork final : public c10d::Work {
  private:
   std::vector<at::Tensor> outputs_;
   c10::intrusive_ptr<c10::ivalue::Future> future_;
+  std::atomic<int> sourceRank_{-1};
 };
 
 class ProgressThread {

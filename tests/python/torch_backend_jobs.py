@@ -176,11 +176,10 @@ def check_wait_timeout(checks, group, rank, p):
 
 
 def check_bad_input(checks, group):
-    checks.raises("bool dtype", "dtype Bool is not supported; valid are int8, uint8",
-                  lambda: dist.all_reduce(torch.ones(3, dtype=torch.bool), group=group))
-    checks.raises("bitwise op", "valid are SUM, AVG, PRODUCT, MIN, MAX",
-                  lambda: dist.all_reduce(torch.ones(3, dtype=torch.int32), group=group,
-                                          op=dist.ReduceOp.BAND))
+    checks.raises("int16 dtype", "dtype Short is not supported; valid are bool, int8, uint8",
+                  lambda: dist.all_reduce(torch.ones(3, dtype=torch.int16), group=group))
+    checks.raises("bitwise op on floats", "BAND, BOR and BXOR take integer or bool tensors",
+                  lambda: dist.all_reduce(torch.ones(3), group=group, op=dist.ReduceOp.BAND))
     checks.raises("allgather shapes", "where 4 x Float is needed",
                   lambda: dist.all_gather([torch.empty(4), torch.empty(5)], torch.ones(4),
                                           group=group))

@@ -20,12 +20,13 @@ def _env(extra=None):
     return env
 
 
-def torchrun(job, ranks, *args, env=None, timeout=240, wrapper=()):
-    """Runs `torch_backend_jobs.py JOB ARGS...` under torchrun with `ranks` processes; `wrapper`:
-    a command that runs torchrun (and so its ranks), such as a seccomp filter's."""
+def torchrun(job, ranks, *args, env=None, timeout=240, wrapper=(), script=JOBS):
+    """Runs `torch_backend_jobs.py JOB ARGS...` (or `script` ARGS... when job is None) under
+    torchrun with `ranks` processes; `wrapper`: a command that runs torchrun (and so its ranks),
+    such as a seccomp filter's."""
     command = [*wrapper, PYTHON, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1",
                "--nproc_per_node", str(ranks), "--master_port", str(free_port()),
-               JOBS, job, *map(str, args)]
+               script, *([] if job is None else [job]), *map(str, args)]
     result = subprocess.run(command, env=_env(env), capture_output=True, text=True,
                             timeout=timeout)
     output = result.stdout + result.stderr

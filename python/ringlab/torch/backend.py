@@ -18,6 +18,11 @@ environment, the same on every rank:
 ``init_process_group(timeout=...)`` bounds the set-up and every wait of every collective; a
 failure (a peer that died, a timeout) is raised by ``Work.wait`` on every rank that survives,
 and the group is then unusable.
+
+Every operation gloo offers on CPU is there, with gloo's semantics: the collectives, reduce,
+gather, scatter, all_to_all, send and recv (tags, any source), monitored_barrier. torch 1.13's
+``torch.distributed.monitored_barrier`` refuses every backend but gloo before it asks the group,
+so :func:`register` lets it ask ringlab groups too (other groups take torch's own path).
 """
 import operator
 import os
@@ -55,6 +60,22 @@ def register():
     """Registers "ringlab" with torch.distributed (once; later calls do nothing)."""
     if not hasattr(dist.Backend, "RINGLAB"):
         dist.Backend.register_backend("ringlab", create_process_group)
+        dist.monitored_barrier = dist.distributed_c10d.monitored_barrier = monitored_barrier
+
+
+_torch_monitored_barrier = dist.monitored_barrier
+
+
+def monitored_barrier(group=None, timeout=None, wait_all_ranks=False):
+    """``torch.distributed.monitored_barrier``, which ringlab groups answer as gloo's do: rank 0
+    names the first rank that did not arrive within `timeout` (all of them with
+    `wait_all_ranks`), and the others raise that rank 0 did not release them."""
+    c10d = dist.distributed_c10d
+    pg = c10d._get_default_group() if group is None else group
+    if c10d._rank_not_in_group(group) or not isinstance(pg, ProcessGroupRinglab):
+        return _torch_monitored_barrier(group, timeout, wait_all_ranks)
+    return pg.monitored_barrier(c10d.default_pg_timeout if timeout is None else timeout,
+                                wait_all_ranks=wait_all_ranks)
 
 
 def new_group(transport="auto", ranks=None, **kwargs):
