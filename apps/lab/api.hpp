@@ -26,9 +26,15 @@ inline constexpr std::size_t kMaxRecordBytes = 16u << 20;
 // POST /api/record?system=: a GPU system is a preset or spec keys on one line (the longest real one
 // is under 200 characters); the library's message echoes it whole.
 inline constexpr std::size_t kMaxSystemSpecChars = 512;
-// A GPU verdict prices every size of the log (NCCL's algorithms x protocols x channels each): an
-// nccl-tests sweep has tens of sizes, a fine -i sweep some thousands.
-inline constexpr std::size_t kMaxVerdictRows = 4096;
+// What one uploaded file may make the lab allocate. Reading costs a multiple of the file: about
+// 150 bytes of JSON tree per JSON value, about 1.6 KB per row in the log reader, about 6 KB per row
+// for the answer's JSON (and a GPU verdict prices every size: NCCL's algorithms x protocols x
+// channels each). An nccl-tests sweep has tens of sizes, a fine -i sweep some thousands; a bench
+// record of 4096 sizes with every rank's samples holds some hundred thousand values.
+inline constexpr std::size_t kMaxRecordRows = 4096;            // sizes in one record
+inline constexpr std::size_t kMaxRecordJsonValues = 1u << 20;  // values in a JSON file
+inline constexpr std::size_t kMaxRecordJsonDepth = 64;         // nesting of a JSON file
+inline constexpr std::size_t kMaxRecordLines = 65536;          // lines of a text log
 // Message sizes: 1 TiB, far past any real AllReduce message, and countable in 64 bits.
 inline constexpr std::uint64_t kMaxBytes = std::uint64_t{1} << 40;
 
@@ -74,7 +80,9 @@ nlohmann::json modelRanksApi(const Params& params);
 // "dgx-h100", "gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s"; no NCCL topology file) is read only
 // for such a log: one the library refuses, or that cannot hold the log's p, is an ApiError naming
 // "system" with the library's message (HTTP 400, as every refused parameter). Bounded by
-// kMaxSystemSpecChars and kMaxVerdictRows (a log with more sizes is {valid: false, error}).
+// kMaxSystemSpecChars. A file past kMaxRecordJsonValues, kMaxRecordJsonDepth or kMaxRecordLines
+// is refused before any reader sees it, and a record of more than kMaxRecordRows sizes after it is
+// read, each {valid: false, error}: so one request allocates a bounded amount, whatever the file.
 nlohmann::json recordApi(const std::string& body, const Params& params);
 
 }  // namespace ringlab::lab

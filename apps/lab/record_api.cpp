@@ -5,6 +5,7 @@
 // behind --profile. A log that ran on GPUs is judged as `ringlab compare` judges it
 // (measure::compareGpu), against the GPU system the page's field names: the alpha-beta model prices
 // CPU ranks, not GPUs.
+#include <algorithm>
 #include <optional>
 #include <string_view>
 
@@ -71,11 +72,6 @@ nlohmann::json gpuAnswer(const measure::LoggedRun& run, const Params& params,
     gpu["sentence"] = measure::noSystemSentence(run, kHowToGiveSystem);
     return gpu;
   }
-  if (run.record.rows.size() > kMaxVerdictRows) {
-    throwInvalid(name + ": " + std::to_string(run.record.rows.size()) +
-                 " sizes; the lab judges at most " + std::to_string(kMaxVerdictRows) +
-                 " against a GPU system (ringlab compare judges any number)");
-  }
   try {
     gpu["verdict"] = measure::toJson(measure::compareGpu(run, *system, name));
   } catch (const Error& e) {
@@ -85,15 +81,81 @@ nlohmann::json gpuAnswer(const measure::LoggedRun& run, const Params& params,
   return gpu;
 }
 
+// Counts a JSON file's values and depth without building it, stopping at the first past a limit.
+class JsonShape : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool tooLarge = false;
+  bool valid = true;
+
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override { return open(); }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    valid = false;
+    return false;
+  }
+
+ private:
+  bool value() {
+    tooLarge = tooLarge || ++values_ > kMaxRecordJsonValues;
+    return !tooLarge;
+  }
+  bool open() {
+    tooLarge = tooLarge || ++depth_ > kMaxRecordJsonDepth;
+    return value();
+  }
+  bool close() {
+    --depth_;
+    return true;
+  }
+  std::size_t values_ = 0;
+  std::size_t depth_ = 0;
+};
+
+// The file as a JSON tree, or null when it is not JSON (a text log), after refusing a file larger
+// in values, depth or lines than the lab reads: the readers' memory grows with each.
+nlohmann::json boundedJson(const std::string& body, const std::string& name) {
+  JsonShape shape;
+  nlohmann::json::sax_parse(body, &shape);
+  if (shape.tooLarge) {
+    throwInvalid(name + ": more than " + std::to_string(kMaxRecordJsonValues) +
+                 " JSON values or deeper than " + std::to_string(kMaxRecordJsonDepth) +
+                 " levels; the lab reads smaller files (ringlab compare reads it)");
+  }
+  if (shape.valid) return nlohmann::json::parse(body);
+  const auto lines = static_cast<std::size_t>(std::count(body.begin(), body.end(), '\n'));
+  if (lines > kMaxRecordLines) {
+    throwInvalid(name + ": " + std::to_string(lines) + " lines; the lab reads logs of at most " +
+                 std::to_string(kMaxRecordLines) + " (ringlab compare reads any length)");
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 nlohmann::json recordApi(const std::string& body, const Params& params) {
   params.allowOnly({"name", "system"});
   const std::string name = params.text("name", "uploaded file");
   try {
-    const nlohmann::json doc = nlohmann::json::parse(body, nullptr, false);
-    if (isProfile(doc)) return profileAnswer(doc, name);
+    // The tree lives only for this test: the record reader builds its own.
+    if (nlohmann::json doc = boundedJson(body, name); isProfile(doc)) {
+      return profileAnswer(doc, name);
+    }
     const measure::LoggedRun run = measure::parseOneRun(body, name);
+    if (run.record.rows.size() > kMaxRecordRows) {
+      throwInvalid(name + ": " + std::to_string(run.record.rows.size()) +
+                   " sizes; the lab shows at most " + std::to_string(kMaxRecordRows) +
+                   " (ringlab compare reads any number)");
+    }
     nlohmann::json answer = measure::toJson(run.record);
     answer["valid"] = true;
     answer["kind"] = "record";

@@ -1,7 +1,7 @@
 #include "server.hpp"
 
 #include <arpa/inet.h>
-#include <poll.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/eventfd.h>
@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -125,35 +124,27 @@ void addRoutes(httplib::Server& server) {
   server.set_payload_max_length(kMaxRecordBytes);
 }
 
-// A request the intake has read whole, answered on its connection: reads come from memory (and
-// end there), writes go to the socket within kResponseDeadline.
-class ReadRequest : public httplib::Stream {
+// A request the intake has read whole, answered in memory: reads come from the request (and end
+// there), writes make the answer, which the intake sends. The request is freed once read: httplib
+// has copied its body by then.
+class RequestInMemory : public httplib::Stream {
  public:
-  ReadRequest(int fd, std::string request)
-      : fd_(fd),
-        request_(std::move(request)),
-        deadline_(std::chrono::steady_clock::now() + kResponseDeadline) {}
+  RequestInMemory(int fd, std::string request) : fd_(fd), request_(std::move(request)) {}
 
   bool is_readable() const override { return read_ < request_.size(); }
-  bool is_writable() const override { return waitWritable(); }
+  bool is_writable() const override { return true; }
   ssize_t read(char* ptr, size_t size) override {
     const std::size_t n = std::min(size, request_.size() - read_);
     std::memcpy(ptr, request_.data() + read_, n);
     read_ += n;
+    if (read_ == request_.size()) {
+      std::string().swap(request_);
+      read_ = 0;
+    }
     return static_cast<ssize_t>(n);
   }
   ssize_t write(const char* ptr, size_t size) override {
-    std::size_t sent = 0;
-    while (sent < size) {
-      const ssize_t n = ::send(fd_, ptr + sent, size - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n > 0) {
-        sent += static_cast<std::size_t>(n);
-      } else if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-        return -1;
-      } else if (!waitWritable()) {
-        return -1;
-      }
-    }
+    answer_.append(ptr, size);
     return static_cast<ssize_t>(size);
   }
   void get_remote_ip_and_port(std::string& ip, int& port) const override {
@@ -163,15 +154,9 @@ class ReadRequest : public httplib::Stream {
     addressOf(getsockname, ip, port);
   }
   socket_t socket() const override { return fd_; }
+  std::string takeAnswer() { return std::move(answer_); }
 
  private:
-  bool waitWritable() const {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline_ - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{fd_, POLLOUT, 0};
-    return ::poll(&p, 1, static_cast<int>(left.count())) > 0 && !(p.revents & (POLLERR | POLLHUP));
-  }
   void addressOf(int (*query)(int, sockaddr*, socklen_t*), std::string& ip, int& port) const {
     sockaddr_storage address{};
     socklen_t length = sizeof address;
@@ -191,17 +176,21 @@ class ReadRequest : public httplib::Stream {
   int fd_;
   std::string request_;
   std::size_t read_ = 0;
-  std::chrono::steady_clock::time_point deadline_;
+  std::string answer_;
 };
 
 // httplib's router and responses, fed by the intake instead of httplib's own accept loop and
 // thread pool (which let slow clients hold every thread).
 class LabServer : public httplib::Server {
  public:
-  void serve(int fd, std::string request) {
-    ReadRequest stream(fd, std::move(request));
+  std::string serve(int fd, std::string request) {
+    RequestInMemory stream(fd, std::move(request));
     bool closed = false;
     process_request(stream, true, closed, nullptr);
+    // What the request freed goes back to the system: glibc keeps freed memory in each thread's
+    // arena otherwise, and an upload's gigabyte stayed with the process.
+    malloc_trim(0);
+    return stream.takeAnswer();
   }
   // The socket bind_to_port made, now the caller's.
   int takeListener() { return svr_sock_.exchange(INVALID_SOCKET); }
@@ -286,8 +275,8 @@ void runServer(const ServerOptions& options) {
     [[maybe_unused]] const ssize_t n = ::write(stop, &one, sizeof one);
   });
   const IntakeRoutes routes{
-      allowedMethods, kMaxRecordBytes,
-      [&server](int fd, std::string request) { server.serve(fd, std::move(request)); }};
+      allowedMethods, kMaxRecordBytes, LabAddress{host, port},
+      [&server](int fd, std::string request) { return server.serve(fd, std::move(request)); }};
   runIntake(server.takeListener(), stop, routes);
   // Wakes the waiter when the intake stopped for a reason of its own; harmless otherwise.
   pthread_kill(waiter.native_handle(), SIGTERM);
