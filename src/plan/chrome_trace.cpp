@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -115,23 +116,42 @@ std::vector<Group> groupsFromMarkers(const std::vector<Event>& markers,
   return groups;
 }
 
+// The parameters each element count fits, in parameter order; a missing shape (-1) fits all.
+// Built once per trace, so that matching a gradient is a lookup, not a pass over the parameters.
+class ParametersBySize {
+ public:
+  explicit ParametersBySize(const std::vector<ParameterInfo>& params) : all_(params.size()) {
+    std::iota(all_.begin(), all_.end(), 0);
+    for (std::size_t q = 0; q < params.size(); ++q) bySize_[params[q].count].push_back(q);
+  }
+  const std::vector<std::size_t>& fitting(long long elements) const {
+    if (elements < 0) return all_;
+    const auto it = bySize_.find(static_cast<std::uint64_t>(elements));
+    return it == bySize_.end() ? none_ : it->second;
+  }
+
+ private:
+  std::vector<std::size_t> all_, none_;
+  std::unordered_map<std::uint64_t, std::vector<std::size_t>> bySize_;
+};
+
 // What the trace cannot tell: ready positions whose element count (or missing shape) fits several
 // parameters, named with the candidates.
-std::string ambiguity(const std::vector<Event>& group, const std::vector<ParameterInfo>& params) {
+std::string ambiguity(const std::vector<Event>& group, const std::vector<ParameterInfo>& params,
+                      const ParametersBySize& bySize) {
   std::map<long long, std::vector<std::size_t>> positions;
   for (std::size_t k = 0; k < group.size(); ++k) positions[group[k].elements].push_back(k);
   std::string out;
+  constexpr std::size_t kNamesShown = 6;
   for (const auto& [n, at] : positions) {
+    const std::vector<std::size_t>& fits = bySize.fitting(n);
+    if (fits.size() < 2) continue;
     std::vector<std::string> names;
-    for (const ParameterInfo& p : params)
-      if (n < 0 || static_cast<std::uint64_t>(n) == p.count) names.push_back(p.name);
-    if (names.size() < 2) continue;
+    for (std::size_t i = 0; i < std::min(fits.size(), kNamesShown); ++i)
+      names.push_back(params[fits[i]].name);
+    if (fits.size() > kNamesShown) names.back() = "...";
     std::vector<std::string> pos;
     for (std::size_t k : at) pos.push_back(std::to_string(k));
-    if (names.size() > 6) {
-      names.resize(6);
-      names.back() = "...";
-    }
     out += (out.empty() ? "" : "; ") + std::string("ready positions ") +
            fmt::format("{}", fmt::join(pos, ",")) +
            (n < 0 ? " (no shape)" : " (" + std::to_string(n) + " elements)") + " could be any of " +
@@ -153,10 +173,11 @@ std::vector<Group> groupsFromShapes(const std::vector<Event>& acc, const std::st
                      " parameters; trace whole iterations of a model whose parameters all get "
                      "gradients");
   }
+  const ParametersBySize bySize(params);
   std::vector<Group> groups;
   for (std::size_t g = 0; g < acc.size() / p; ++g) {
     const std::vector<Event> events(acc.begin() + g * p, acc.begin() + (g + 1) * p);
-    const std::string unclear = ambiguity(events, params);
+    const std::string unclear = ambiguity(events, params, bySize);
     if (!unclear.empty()) {
       const bool shapes =
           std::any_of(events.begin(), events.end(), [](const Event& e) { return e.elements >= 0; });
@@ -171,18 +192,17 @@ std::vector<Group> groupsFromShapes(const std::vector<Event>& acc, const std::st
     Group group{{}, thread};
     std::vector<bool> used(p, false);
     for (std::size_t k = 0; k < p; ++k) {
-      std::size_t q = 0;
-      // No shape passed the ambiguity check only with a single parameter: it fits.
-      const long long n = events[k].elements;
-      while (q < p && (used[q] || (n >= 0 && params[q].count != static_cast<std::uint64_t>(n))))
-        ++q;
-      if (q == p) {
+      // Past the ambiguity check, a gradient fits at most one parameter (no shape: the only one).
+      const std::vector<std::size_t>& fits = bySize.fitting(events[k].elements);
+      const auto q =
+          std::find_if(fits.begin(), fits.end(), [&](std::size_t c) { return !used[c]; });
+      if (q == fits.end()) {
         fail(source, "AccumulateGrad event " + std::to_string(g * p + k) + " (" +
                          std::to_string(events[k].elements) +
                          " elements) matches no remaining parameter");
       }
-      used[q] = true;
-      group.ready.push_back({q, events[k].end_us});
+      used[*q] = true;
+      group.ready.push_back({*q, events[k].end_us});
     }
     groups.push_back(std::move(group));
   }
@@ -202,12 +222,10 @@ Timeline timelineFromGroups(const std::vector<Group>& groups, const Scan& s,
     double start = first;
     const auto eval = s.evaluate.find(g.thread);
     if (eval != s.evaluate.end()) {
-      for (const Event& e : eval->second) {
-        if (e.ts_us > previousEnd && e.ts_us <= first) {
-          start = e.ts_us;
-          break;
-        }
-      }
+      // The events are in time order: the first after previousEnd, if it is not after `first`.
+      const auto e = std::upper_bound(eval->second.begin(), eval->second.end(), previousEnd,
+                                      [](double t, const Event& event) { return t < event.ts_us; });
+      if (e != eval->second.end() && e->ts_us <= first) start = e->ts_us;
     }
     for (std::size_t k = 0; k < g.ready.size(); ++k) {
       ready[g.ready[k].param].push_back(g.ready[k].at_us - start);
