@@ -199,6 +199,31 @@ TEST(InputsCli, ATopologyTooLargeIsRefusedByItsEstimate) {
               {"over the 1 GiB"});
 }
 
+TEST(InputsCli, ManyCopiesOfAnNcclNodeAreRefusedByTheTopologyEstimate) {
+  // 1048576 copies of a 2-GPU node ran out of memory after 16 s instead of asking the estimate.
+  const std::string xml = data("nccl_topo/azure_ndv2-topo.xml");
+  for (const char* command : {"show", "search"}) {
+    expectError({"topo", command, "--nccl-topo", xml, "--nccl-nodes", "1048576"},
+                {"1048576 nodes of 8 GPUs", "GiB, over the 1 GiB a topology may take"});
+  }
+}
+
+TEST(InputsCli, BenchRefusesRanksThatCannotFitWithTheFigure) {
+  // p = 1024 over threads grew with p^2 (18 GiB); now it is estimated first and refused here.
+  expectError({"bench", "--transport", "inproc", "-p", "1024", "-b", "8", "-e", "1K"},
+              {"p = 1024 ranks with two buffers of the largest size, 1 KiB",
+               "GiB, over this process's address-space limit of 0.5 GiB"});
+  expectError({"bench", "--transport", "inproc", "-p", "4", "-e", "64G"},
+              {"about 512.0 GiB, over"});
+}
+
+TEST(InputsCli, BenchRanksWithoutMemoryForTheirThreadsEndInAnError) {
+  // Within the estimate, but each thread's stack and heap reserve address space: under the limit
+  // the threads cannot all start, which ended in "terminate called" (status 134).
+  expectError({"bench", "--transport", "inproc", "-p", "128", "-b", "8", "-e", "8", "-n", "1"},
+              {"could not start a thread for rank", "of 128"});
+}
+
 TEST(InputsCli, RingSearchAtLargePStaysWithinMemory) {
   // p = 16384: deriving every ring of the rule (phi(p) = 8192 of p ranks each) took 1 GiB.
   const CliResult r = ringlab({"topo", "search", "--topo", "nodes=2048,ranks=8"});

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include "exec/attribution.hpp"
 #include "ringlab/core/error.hpp"
@@ -27,6 +30,24 @@ std::string planKey(schedule::Collective collective, std::uint64_t count,
     for (int r : order) key += std::to_string(r) + ",";
   }
   return key;
+}
+
+// A schedule depends on the collective, p and the spec, not on the rank, and holds every rank's
+// transfers (O(p^2) for a ring): ranks that are threads of one process share one copy while any
+// of them uses it. It is built under the lock, so that p threads asking at once build it once
+// rather than each holding its own (1024 ranks: 1024 copies of 2 million transfers).
+std::shared_ptr<const schedule::Schedule> sharedSchedule(schedule::Collective collective, int ranks,
+                                                         const schedule::AlgorithmSpec& spec) {
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<const schedule::Schedule>> schedules;
+  const std::string key = std::to_string(ranks) + "|" + planKey(collective, 0, spec);
+  std::lock_guard lock(mutex);
+  if (auto kept = schedules[key].lock()) return kept;
+  std::erase_if(schedules, [](const auto& entry) { return entry.second.expired(); });
+  auto built =
+      std::make_shared<const schedule::Schedule>(model::buildSchedule(collective, ranks, spec));
+  schedules[key] = built;
+  return built;
 }
 
 // reduce-scatter and allgather keep NCCL's layout (rank r owns block r): offset 0 only.
@@ -87,8 +108,8 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
   auto it = plans_.find(key);
   if (it == plans_.end()) {
     if (plans_.size() >= kMaxCachedPlans) plans_.clear();
-    const schedule::Schedule s = model::buildSchedule(collective, size(), spec);
-    it = plans_.emplace(key, exec::planForRank(s, rank(), count)).first;
+    const auto s = sharedSchedule(collective, size(), spec);
+    it = plans_.emplace(key, exec::planForRank(*s, rank(), count)).first;
   }
   last = {&it->second,
           collective,

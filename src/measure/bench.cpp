@@ -1,5 +1,6 @@
 #include "ringlab/measure/bench.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,8 +10,11 @@
 #include <memory>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "ringlab/core/check_data.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/memory_budget.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/measure/comparison.hpp"
@@ -22,9 +26,34 @@
 namespace ringlab::measure {
 namespace {
 
-std::uint64_t physicalMemoryBytes() {
-  return static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
-         static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
+std::string gibibytes(std::uint64_t bytes) {
+  return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / double(1ull << 30));
+}
+
+// What a run may take: 80% of this machine's memory, or less under an address-space limit.
+struct MemoryLimit {
+  std::uint64_t bytes = 0;
+  std::string text;
+};
+MemoryLimit memoryLimit() {
+  const std::uint64_t physical = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) *
+                                 static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE)) / 10 * 8;
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+      limit.rlim_cur < physical) {
+    return {limit.rlim_cur, "this process's address-space limit of " + gibibytes(limit.rlim_cur)};
+  }
+  return {physical, gibibytes(physical) + " (80% of this machine's memory)"};
+}
+
+// What `ranks` ranks of bench take on this host (threads of this process, or processes beside
+// it): per rank two buffers of the largest size, 1 MiB (its thread or process and transport), and
+// its plans, which a ring makes O(p) per message size: 1.5 KiB per rank of p over the sizes a
+// sweep keeps. Fitted to bench over inproc with 1 KiB buffers: 89 MB at p = 64, 382 MB at
+// p = 256, 860 MB at p = 512.
+double benchBytesEstimate(std::uint64_t maxBytes, int ranks) {
+  const double p = ranks;
+  return p * (2.0 * static_cast<double>(maxBytes) + 1048576.0 + 1536.0 * p);
 }
 
 constexpr int kMaxIterations = 100000;
@@ -257,17 +286,14 @@ void validate(const BenchConfig& c) {
         model::chooseAlgorithm(c.collective.algorithm, schedule::Collective::AllReduce, c.ranks, 1,
                                type, c.collective.autoModel));
   }
-  // Two buffers of maxBytes per rank, plus scratch; refuse what cannot fit rather than swap or die.
-  const std::uint64_t needed =
-      checkedMultiply(checkedMultiply(c.maxBytes, 2, "buffer size"),
-                      static_cast<std::uint64_t>(c.ranks), "buffer size x p");
-  const std::uint64_t available = physicalMemoryBytes() / 10 * 8;
-  if (needed > available) {
-    throwInvalid("-e/--maxbytes " + std::to_string(c.maxBytes) +
-                 " with p = " + std::to_string(c.ranks) + " needs " + std::to_string(needed >> 20) +
-                 " MiB of buffers; this machine allows " + std::to_string(available >> 20) +
-                 " MiB (80% of its memory)");
-  }
+  // Refuse what cannot fit, with the figure, rather than swap or die part way.
+  const MemoryLimit limit = memoryLimit();
+  const double estimate = benchBytesEstimate(c.maxBytes, c.ranks);
+  checkMemoryEstimate(estimate >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(estimate),
+                      limit.bytes,
+                      "p = " + std::to_string(c.ranks) + " ranks with two buffers of the largest " +
+                          "size, " + formatSize(c.maxBytes) + ", and their schedules",
+                      limit.text, "run fewer ranks or smaller sizes");
 }
 
 std::vector<std::uint64_t> sweepSizes(const BenchConfig& c) {

@@ -171,15 +171,21 @@ void checkTopologySize(const std::map<std::string, std::string>& keys, const std
   }
   const double vertices = n * (r + 1 + k) + switches;
   const double links = n * (2 * r + 2 * r * k) + network;
-  checkMemoryEstimate(
-      topologyBytesEstimate(vertices, links), kMaxTopologyBytes,
+  checkTopologyEstimate(
+      vertices, links,
       fmt::format("--topo {}: {:.0f} slots, {:.0f} vertices and {:.0f} directed links", spec, n * r,
                   vertices, links),
-      fmt::format("the {} GiB a topology may take", kMaxTopologyBytes >> 30),
       "give fewer nodes, ranks or rails (docs/reliability.md lists the largest shapes)");
 }
 
 }  // namespace
+
+void checkTopologyEstimate(double vertices, double directedLinks, std::string_view what,
+                           std::string_view advice) {
+  checkMemoryEstimate(topologyBytesEstimate(vertices, directedLinks), kMaxTopologyBytes, what,
+                      fmt::format("the {} GiB a topology may take", kMaxTopologyBytes >> 30),
+                      advice);
+}
 
 std::uint64_t topologyBytesEstimate(double vertices, double directedLinks) {
   // Per vertex: the Vertex, its name index entry and out-link list, the router's tables; per link:

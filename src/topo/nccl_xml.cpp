@@ -11,6 +11,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
+#include "ringlab/topo/generators.hpp"
 #include "topo/nccl_bandwidths.hpp"
 #include "topo/xml_tree.hpp"
 
@@ -520,6 +521,15 @@ NcclImport Importer::run(int nodes, double networkLatency_s) {
   }
   s.nicSpeedKnown = !nics_.empty() && !assumedNicSpeed_;
 
+  // The copies of the node are refused by their estimate before any is built: per node its GPUs,
+  // fabric and NICs; each GPU linked to the fabric and to every NIC, its GPU links, NIC uplinks.
+  const double n = nodes, r = s.gpus, k = static_cast<double>(nics_.size());
+  const double gpuLinks = static_cast<double>(s.gpuLinks.size());
+  checkTopologyEstimate(n * (r + 1 + k) + 1, n * (2 * r + 2 * r * k + 2 * gpuLinks + 2 * k),
+                        source_ + ": " + std::to_string(nodes) + " nodes of " +
+                            std::to_string(s.gpus) + " GPUs and " + std::to_string(nics_.size()) +
+                            " NICs",
+                        "give fewer nodes (docs/reliability.md lists the largest shapes)");
   Topology t(source_ + ": " + describeNcclImport(s));
   const int sw = nics_.empty() || nodes == 1 ? -1 : t.addSwitch("switch");
   for (int n = 0; n < nodes; ++n) {

@@ -45,4 +45,10 @@ inline constexpr std::uint64_t kMaxTopologyBytes = 1ull << 30;
 // beside it for routing and link loads (estimated).
 std::uint64_t topologyBytesEstimate(double vertices, double directedLinks);
 
+// Throws InvalidArgument "<what>: about 13.2 GiB, over the 1 GiB a topology may take; <advice>"
+// when a topology of this many vertices and directed links is estimated over kMaxTopologyBytes:
+// every builder of a topology whose size the user chooses asks before building any of it.
+void checkTopologyEstimate(double vertices, double directedLinks, std::string_view what,
+                           std::string_view advice);
+
 }  // namespace ringlab::topo
