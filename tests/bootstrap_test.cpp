@@ -50,10 +50,31 @@ std::uint16_t freePort() {
   return held.port;
 }
 
+TEST(FileStore, OnlyTheLastPartOfThePathIsCreated) {
+  // A mistyped path made every missing directory on it, wherever the user could write.
+  const fs::path dir =
+      fs::temp_directory_path() / ("ringlab-file-store-parent-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string deep = (dir / "a" / "b").string();
+  try {
+    bootstrap::openFileStore(deep);
+    ADD_FAILURE() << "a store under a missing parent was opened";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Transport) << e.what();
+    EXPECT_NE(std::string(e.what()).find("file store: directory '" + deep +
+                                         "': its parent does not exist"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir));
+  fs::remove_all(dir);
+}
+
 TEST(FileStore, SetGetWaitAndTimeout) {
   const fs::path dir =
       fs::temp_directory_path() / ("ringlab-file-store-" + std::to_string(::getpid()));
   fs::remove_all(dir);
+  fs::create_directory(dir);
   auto a = bootstrap::openFileStore((dir / "sub").string());  // created if missing
   auto b = bootstrap::openFileStore((dir / "sub").string());
   a->set("x", "1");

@@ -437,6 +437,23 @@ TEST(Launch, OutputReaderThatExitedStillGetsTheStatusAndTheCleanup) {
   std::filesystem::remove_all(tmp);
 }
 
+// A launcher killed with SIGKILL cannot clean up itself: its rendezvous directory was left in
+// TMPDIR. The process it leaves to watch for its end removes it.
+TEST(Launch, KilledLauncherLeavesNoRendezvousDirectory) {
+  const std::string tmp = makeTempDir("killed");
+  Child launch({"launch", "-p", "2", "--", "sleep", "30"}, {{"TMPDIR", tmp}});
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (std::filesystem::is_empty(tmp) && Clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_FALSE(std::filesystem::is_empty(tmp)) << "no rendezvous directory was made";
+  kill(launch.pid(), SIGKILL);
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(5)));
+  while (!std::filesystem::is_empty(tmp) && Clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_TRUE(std::filesystem::is_empty(tmp)) << "a rendezvous directory is left in " << tmp;
+  std::filesystem::remove_all(tmp);
+}
+
 // Ended and reaped: the launcher adopts what its ranks leave behind and waits for it, so not even a
 // zombie is left when it has exited.
 bool processGone(pid_t pid) {

@@ -106,8 +106,16 @@ class FileStore final : public Store {
 std::unique_ptr<Store> openFileStore(const std::string& directory) {
   if (directory.empty())
     throwInvalid("file store: empty directory; give a directory every rank sees");
+  // Only the directory itself is made, never its parents: a mistyped path must not grow a tree
+  // of directories wherever the user can write. Every rank may make it; the first one does.
+  const fs::path parent = fs::path(directory).parent_path();
   std::error_code ec;
-  fs::create_directories(directory, ec);
+  if (!parent.empty() && !fs::is_directory(parent, ec)) {
+    throw Error(ErrorCode::Transport, "file store: directory '" + directory +
+                                          "': its parent does not exist (only the last part of "
+                                          "the path is created); give a directory every rank sees");
+  }
+  fs::create_directory(directory, ec);
   if (ec || !fs::is_directory(directory)) {
     throw Error(ErrorCode::Transport, "file store: cannot create directory '" + directory + "': " +
                                           (ec ? ec.message() : "a file of that name exists"));

@@ -1,6 +1,7 @@
 #include "ringlab/job/launcher.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -64,6 +65,55 @@ void removeSharedMemoryNames(const std::string& job) {
   }
   closedir(dir);
 }
+
+// A process that outlives the launcher only to clean up after it, however it ends (SIGKILL too):
+// it waits on a pipe whose write end only the launcher holds, which the kernel closes when the
+// launcher dies, then removes the rendezvous directory and the job's /dev/shm names. After a
+// normal end there is nothing left, and finish() closes the pipe and reaps it. It leads a session
+// of its own, so that a signal to the launcher's process group does not end it first.
+class LeftoverCleaner {
+ public:
+  LeftoverCleaner(const std::string& directory, const std::string& job) {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0)
+      throw Error(ErrorCode::Internal, std::string("pipe failed: ") + std::strerror(errno));
+    pid_ = fork();
+    if (pid_ < 0) {
+      close(ends[0]);
+      close(ends[1]);
+      throw Error(ErrorCode::Internal, std::string("fork failed: ") + std::strerror(errno));
+    }
+    if (pid_ == 0) {
+      setsid();
+      close(ends[1]);
+      const int null = open("/dev/null", O_RDWR);
+      for (int fd : {0, 1, 2}) dup2(null, fd);  // holds no reader's pipe open after the launcher
+      char byte;
+      while (read(ends[0], &byte, 1) < 0 && errno == EINTR) {
+      }
+      removeSharedMemoryNames(job);
+      std::error_code ignored;
+      std::filesystem::remove_all(directory, ignored);
+      _exit(0);
+    }
+    close(ends[0]);
+    writeEnd_ = ends[1];
+  }
+  LeftoverCleaner(const LeftoverCleaner&) = delete;
+  LeftoverCleaner& operator=(const LeftoverCleaner&) = delete;
+  ~LeftoverCleaner() { finish(); }
+
+  void finish() {
+    if (writeEnd_ < 0) return;
+    close(writeEnd_);
+    writeEnd_ = -1;
+    waitpid(pid_, nullptr, 0);
+  }
+
+ private:
+  pid_t pid_ = -1;
+  int writeEnd_ = -1;
+};
 
 pid_t startRank(const LaunchConfig& config, int rank, const std::string& rendezvous,
                 const std::string& token, const std::string& job, const sigset_t& original) {
@@ -164,6 +214,7 @@ int launch(const LaunchConfig& config) {
   const std::string token = environmentOrRandom("RINGLAB_TOKEN", 16);
   const std::string job = environmentOrRandom("RINGLAB_JOB", 6);
   const std::string directory = temporaryDirectory(job);
+  LeftoverCleaner cleaner(directory, job);
 
   // A reader of the launcher's output that exits (`ringlab launch ... | head`) must not kill it
   // before it has stopped the ranks and cleaned up: its writes then fail with EPIPE instead.
@@ -267,6 +318,7 @@ int launch(const LaunchConfig& config) {
   removeSharedMemoryNames(job);
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);
+  cleaner.finish();
   return interrupted ? 130 : result;
 }
 
