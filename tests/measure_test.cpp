@@ -738,6 +738,23 @@ TEST(MeasureCalibrate, TheMemoryRegimeIsPricedBeyondTheWorkingSetKnee) {
   EXPECT_EQ(calibratedProfile(c, "shm", currentRunInfo()).params.memory.cache_bytes, 0);
 }
 
+// The lines are fitted through the sizes in cache: 0.04 ns/B there, 0.12 ns/B beyond 8 MiB, a
+// line through the first only. Where the sizes in cache slope down (a busy moment at the small
+// sizes), the line goes through all.
+TEST(MeasureCalibrate, TheLineGoesThroughTheSizesInCache) {
+  std::map<std::uint64_t, std::vector<double>> bySize;
+  for (std::uint64_t b : {1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20})
+    bySize[b] = {static_cast<double>(b) * (b > (8 << 20) ? 0.12e-9 : 0.04e-9)};
+  const FittedSizes inCache = fitInCache(bySize, 8 << 20);
+  EXPECT_NEAR(inCache.fit.slope, 0.04e-9, 1e-20);
+  EXPECT_EQ(inCache.sizes.size(), 4u);                  // every point kept for the report
+  EXPECT_GT(fitInCache(bySize, 0).fit.slope, 0.05e-9);  // no knee: through all
+  bySize[1 << 20] = {300e-6};  // slower than 4 MiB: the in-cache line slopes down
+  const FittedSizes all = fitInCache(bySize, 8 << 20);
+  EXPECT_GT(all.fit.slope, 0);
+  EXPECT_DOUBLE_EQ(all.fit.slope, fitInCache(bySize, 0).fit.slope);
+}
+
 // Which cache a knee belongs to: up to twice the largest private cache (level 1 or 2 where the
 // host does not say who shares it) it is one core's; beyond, the shared cache's cores as reported,
 // else every core.

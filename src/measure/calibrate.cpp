@@ -146,10 +146,10 @@ std::string stageName(const Item& item) {
   return "";
 }
 
-// Points in size order, the rounds of one size together; the line through the sizes up to
-// `inCacheBytes` where there are two or more, else through all.
-FittedSizes fitted(const std::map<std::uint64_t, std::vector<double>>& bySize,
-                   double inCacheBytes) {
+}  // namespace
+
+FittedSizes fitInCache(const std::map<std::uint64_t, std::vector<double>>& bySize,
+                       double inCacheBytes) {
   FittedSizes f;
   std::vector<double> x, y;
   const bool narrow =
@@ -164,8 +164,12 @@ FittedSizes fitted(const std::map<std::uint64_t, std::vector<double>>& bySize,
     }
   }
   f.fit = model::fitLineRelative(x, y);
+  if (narrow && !(f.fit.slope > 0))
+    f.fit = model::fitLineRelative({f.sizes.begin(), f.sizes.end()}, f.seconds);
   return f;
 }
+
+namespace {
 
 // The largest ping-pong, kernel and out-of-place kernel sizes whose own working set is within the
 // knee: a ping-pong's is both ranks' buffers where they share the cache, the kernel's its two
@@ -333,9 +337,9 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   out.cacheCores = cacheCoresOf(out.cacheKneeBytes, out.hostCaches, out.cores);
   // The lines describe the cache.
   const InCacheSizes inCache = inCacheSizes(out);
-  out.link = fitted(link, inCache.link);
-  out.reduce = fitted(kernel, inCache.kernel);
-  out.reduceOutOfPlace = fitted(kernelOutOfPlace, inCache.outOfPlace);
+  out.link = fitInCache(link, inCache.link);
+  out.reduce = fitInCache(kernel, inCache.kernel);
+  out.reduceOutOfPlace = fitInCache(kernelOutOfPlace, inCache.outOfPlace);
   out.concurrencyBytes = concurrencyBytes(config);
   const double single = median(pairRates.at(1));
   for (const auto& [pairs, rates] : pairRates) {

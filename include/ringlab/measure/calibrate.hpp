@@ -8,6 +8,7 @@
 // fitted to AllReduce timings (the seed's warning).
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,13 @@ struct FittedSizes {
   std::vector<double> seconds;
   model::LineFit fit;
 };
+
+// The points of `bySize` (seconds per round, by size) in size order, the rounds of one size
+// together, and the line through the sizes up to `inCacheBytes` where there are two or more and
+// their slope is positive, else through all (on a busy machine a few small sizes can slope down:
+// a line through all is then the better figure). inCacheBytes 0: through all.
+FittedSizes fitInCache(const std::map<std::uint64_t, std::vector<double>>& bySize,
+                       double inCacheBytes);
 
 // k ping-pong pairs at once: their aggregate rate (sum of bytes / one-way time), and that over
 // one pair's.
