@@ -3,9 +3,12 @@
 // from a file kept from reaching the terminal raw.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <map>
 #include <string>
 
 #include "expect_error.hpp"
+#include "ringlab/bootstrap/rendezvous.hpp"
 #include "ringlab/core/file.hpp"
 #include "ringlab/core/json_text.hpp"
 #include "ringlab/core/text.hpp"
@@ -186,6 +189,24 @@ TEST(FileInputs, AGivenPIsHeldToTheOneRankLimit) {
   expectInvalid([] { measure::parseRuns(kRecord, "r.json", {.ranks = 99999999}); },
                 {"-p 99999999", "must be in 1..1048576"});
   expectInvalid([] { measure::parseRuns(kRecord, "r.json", {.ranks = 0}); }, "1..1048576");
+}
+
+// A launched rank's world size is held to the same limit as every p a file states.
+TEST(FileInputs, TheWorldSizeIsHeldToTheOneRankLimit) {
+  const char* names[] = {"RINGLAB_RANK", "RINGLAB_WORLD_SIZE", "RINGLAB_RENDEZVOUS"};
+  std::map<std::string, std::string> saved;
+  for (const char* name : names)
+    if (const char* v = std::getenv(name)) saved[name] = v;
+  ::setenv("RINGLAB_RANK", "0", 1);
+  ::setenv("RINGLAB_RENDEZVOUS", "tcp://127.0.0.1:29500", 1);
+  ::setenv("RINGLAB_WORLD_SIZE", "70000", 1);  // above the old 65536
+  const auto env = bootstrap::rankEnvironmentFromEnv();
+  ASSERT_TRUE(env.has_value());
+  EXPECT_EQ(env->size, 70000);
+  ::setenv("RINGLAB_WORLD_SIZE", "1048577", 1);
+  expectInvalid([] { bootstrap::rankEnvironmentFromEnv(); }, {"RINGLAB_WORLD_SIZE", "1048576"});
+  for (const char* name : names) ::unsetenv(name);
+  for (const auto& [name, value] : saved) ::setenv(name.c_str(), value.c_str(), 1);
 }
 
 // The first row of a real log with its out-of-place time replaced.

@@ -8,13 +8,10 @@
 #include "bootstrap/tcp_store.hpp"
 #include "bootstrap/wire.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/limits.hpp"
 
 namespace ringlab::bootstrap {
 namespace {
-
-// The largest world a rendezvous accepts; far above any job on one store, small enough that a
-// typo (an extra digit) is caught rather than waited on.
-constexpr int kMaxWorldSize = 1 << 16;
 
 struct Variable {
   std::string name;
@@ -111,7 +108,7 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
     throwInvalid(rank.name + " is set but " + size.name + " is not; a launched rank needs both");
   }
   RankEnvironment env;
-  env.size = static_cast<int>(parseInteger(size, 1, kMaxWorldSize, "the number of ranks"));
+  env.size = static_cast<int>(parseInteger(size, 1, kMaxRanks, "the number of ranks"));
   env.rank =
       static_cast<int>(parseInteger(rank, 0, env.size - 1, "the rank (0.." + size.name + "-1)"));
 
