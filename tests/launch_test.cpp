@@ -405,6 +405,24 @@ TEST(Launch, ReportsAFailingRanksStatus) {
       << missing.err();
 }
 
+// The job's status is the first failing rank's by when it failed: a rank killed by a signal is
+// reaped after the peers that exited because of it (they see its connections close as it dies,
+// its parent is told last), and the status was then theirs (1 in 3 runs instead of 137). Here
+// rank 1 exits 200 ms before rank 0's death is reaped: 137 every time.
+TEST(Launch, StatusIsTheKilledRanksNotThatOfThoseWhoReactedFirst) {
+  for (int run = 0; run < 3; ++run) {
+    Child c({"launch", "-p", "2", "--", "sh", "-c",
+             "if [ $RINGLAB_RANK = 0 ]; then sleep 0.5; kill -9 $$; else sleep 0.3; exit 1; fi"});
+    ASSERT_TRUE(c.waitFor(std::chrono::seconds(10)));
+    EXPECT_EQ(c.exitCode(), 137) << c.err();
+  }
+  // A rank that fails well before another is killed keeps the status: its own.
+  Child late({"launch", "-p", "2", "--grace", "5s", "--", "sh", "-c",
+              "if [ $RINGLAB_RANK = 0 ]; then sleep 1.6; kill -9 $$; else sleep 0.1; exit 3; fi"});
+  ASSERT_TRUE(late.waitFor(std::chrono::seconds(10)));
+  EXPECT_EQ(late.exitCode(), 3) << late.err();
+}
+
 TEST(Launch, BadInputIsOneCleanLine) {
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"bench", "--transport", "pigeon"},

@@ -23,6 +23,11 @@ namespace {
 
 // How much longer than the ranks' declared timeout the others get after one fails.
 constexpr std::chrono::milliseconds kGraceBeyondTimeout{2000};
+// A rank killed by a signal failed before the ranks that exit because of it, but may be reaped
+// after them: survivors see its connections and pidfd close as it exits, and its parent is told
+// last (a process with much memory takes a while to die). So a death by a signal reaped within
+// this window after the first exit with a status is taken as the first failure.
+constexpr std::chrono::milliseconds kReactionWindow{1000};
 // How long the launcher waits, after its last SIGKILL, for the ranks' process groups to be gone.
 constexpr std::chrono::milliseconds kGroupEndLimit{5000};
 
@@ -236,12 +241,17 @@ int launch(const LaunchConfig& config) {
   std::vector<pid_t> pids(config.ranks, 0);
   std::vector<bool> running(config.ranks, false);
   int alive = 0;
+  // The job's status is the first failing rank's, by when it failed, not by when it was reaped.
   int result = 0;
+  auto firstFailureAt = std::chrono::steady_clock::time_point::min();
+  bool signalledCause = false;    // result is a death by a signal
+  bool killedByLauncher = false;  // from here on, deaths by a signal are the launcher's doing
   bool interrupted = false;
   auto deadline = std::chrono::steady_clock::time_point::max();
   // Each rank's whole process group: a rank run through `sh -c` without exec is a shell whose
   // child does the work. A stopped process keeps SIGTERM pending until continued.
   const auto signalAll = [&](int sig) {
+    killedByLauncher = true;
     for (int r = 0; r < config.ranks; ++r) {
       if (!running[r]) continue;
       kill(-pids[r], sig);
@@ -281,8 +291,16 @@ int launch(const LaunchConfig& config) {
         if (WIFSIGNALED(status) || result == 0) {
           std::fprintf(stderr, "ringlab launch: rank %d %s\n", r, describeStatus(status).c_str());
         }
+        if (WIFSIGNALED(status) && !killedByLauncher && result != 0 && !signalledCause &&
+            std::chrono::steady_clock::now() - firstFailureAt <= kReactionWindow) {
+          // The rank reaped first exited on its own just before: a reaction to this death.
+          result = statusCode(status);
+          signalledCause = true;
+        }
         if (result == 0) {
           result = statusCode(status);
+          firstFailureAt = std::chrono::steady_clock::now();
+          signalledCause = WIFSIGNALED(status);
           // Survivors may wait their whole timeout to notice: the grace outlasts it.
           const auto grace = std::max(
               config.grace, bootstrap::longestDeclaredTimeout(directory) + kGraceBeyondTimeout);
