@@ -501,32 +501,30 @@ void sendBytes(const bootstrap::net::Socket& s, const void* data, std::size_t n)
   bootstrap::net::sendAll(s.fd(), data, n, bootstrap::net::Clock::now() + 1s, "test");
 }
 
-// A data connection's hello, for channel `channel` of `channels` per peer (no proof).
-std::vector<std::uint8_t> hello(int rank, int size, int channel = 0, int channels = 1) {
+// A data connection's hello fields, for channel `channel` of `channels` per peer (no proof).
+bootstrap::wire::Hello dataHello(int rank, int size, int channel = 0, int channels = 1) {
   bootstrap::wire::Hello h;
   h.kind = bootstrap::wire::HelloKind::DataConnect;
   h.rank = static_cast<std::uint32_t>(rank);
   h.size = static_cast<std::uint32_t>(size);
   h.channel = static_cast<std::uint8_t>(channel);
   h.channels = static_cast<std::uint8_t>(channels);
+  return h;
+}
+
+std::vector<std::uint8_t> hello(int rank, int size, int channel = 0, int channels = 1) {
   std::vector<std::uint8_t> bytes(bootstrap::wire::kHelloBytes);
-  bootstrap::wire::encodeHello(h, bytes.data());
+  bootstrap::wire::encodeHello(dataHello(rank, size, channel, channels), bytes.data());
   return bytes;
 }
 
 // The handshake a rank (or an impostor) makes at a data port, proving `token`.
 bootstrap::handshake::Greeted greetAt(const std::string& address, int rank, int size,
                                       const std::string& token, int channel = 0, int channels = 1) {
-  bootstrap::wire::Hello h;
-  h.kind = bootstrap::wire::HelloKind::DataConnect;
-  h.rank = static_cast<std::uint32_t>(rank);
-  h.size = static_cast<std::uint32_t>(size);
-  h.channel = static_cast<std::uint8_t>(channel);
-  h.channels = static_cast<std::uint8_t>(channels);
   const auto colon = address.rfind(':');
   return bootstrap::handshake::connectAndGreet(
-      address.substr(0, colon), static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))), h,
-      token, bootstrap::net::Clock::now() + 2s, "test");
+      address.substr(0, colon), static_cast<std::uint16_t>(std::stoi(address.substr(colon + 1))),
+      dataHello(rank, size, channel, channels), token, bootstrap::net::Clock::now() + 2s, "test");
 }
 
 bool refused(const bootstrap::handshake::Greeted& g) {
