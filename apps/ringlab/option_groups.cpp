@@ -4,8 +4,6 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/gpu/nccl_model.hpp"
-#include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/report/calibration.hpp"
@@ -308,22 +306,13 @@ std::optional<gpu::GpuSystem> drawSystem(const GpuSystemOptions& system, Topolog
     throwInvalid("--system " + system.spec +
                  " is the topology: give it or --topo, --topo-file, --nccl-topo, not both");
   }
-  gpu::GpuSystem s = system.load();
-  if (where.ranks > 0) {
-    try {
-      s = gpu::withRanks(s, where.ranks);
-    } catch (const Error& e) {
-      throwInvalid("-p " + std::to_string(where.ranks) + " on --system " + system.spec + ": " +
-                   e.what());
-    }
-    where.ranks = 0;  // every slot of the drawn system
+  const gpu::GpuSystem s = system.load();
+  const int p = where.ranks;
+  try {
+    return io::drawAsTopology(s, where);
+  } catch (const Error& e) {
+    throwInvalid("-p " + std::to_string(p) + " on --system " + system.spec + ": " + e.what());
   }
-  where.spec = gpu::topologySpec(s);
-  return s;
-}
-
-int ncclRingChannels(const gpu::GpuSystem& system) {
-  return gpu::NcclModel(system).graph(gpu::NcclAlgorithm::Ring).channels;
 }
 
 gpu::GpuSystem GpuSystemOptions::load() const {

@@ -173,8 +173,4 @@ struct GpuSystemOptions : io::GpuSystemSource {
 // (gpu::topologySpec). None when --system was not given.
 std::optional<gpu::GpuSystem> drawSystem(const GpuSystemOptions& system, TopologyOptions& where);
 
-// NCCL's ring channels on the system (its search, as gpu::NcclModel abstracts it): the rings a
-// GPU user's AllReduce runs on, and so the default of --channels beside --system.
-int ncclRingChannels(const gpu::GpuSystem& system);
-
 }  // namespace ringlab::cli

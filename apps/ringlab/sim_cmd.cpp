@@ -46,10 +46,8 @@ std::function<schedule::AlgorithmSpec(int)> algorithmFor(const SimArgs& args,
   if (!s || args.algoOption->count() > 0) {
     return [&args](int p) { return args.algorithm.resolve(p); };
   }
-  schedule::AlgorithmSpec spec{.name = schedule::kMultiRing};
-  spec.channels = args.channelsOption->count() > 0 ? args.algorithm.channels : ncclRingChannels(*s);
-  for (const schedule::RingOrder& ring : gpu::ncclRings(*s, spec.channels))
-    spec.channelOrders.push_back(ring.ranks());
+  const schedule::AlgorithmSpec spec =
+      gpu::ncclMultiRing(*s, args.channelsOption->count() > 0 ? args.algorithm.channels : 0);
   return [spec](int) { return spec; };
 }
 

@@ -71,10 +71,10 @@ int runRings(const TopoArgs& a, bool search) {
   if (system) {
     // As many of NCCL's rings as the rings priced: given, asked for, or NCCL's own count.
     const int k = channels > 0      ? channels
-                  : a.order.empty() ? ncclRingChannels(*system)
+                  : a.order.empty() ? gpu::ncclRingChannels(*system)
                                     : static_cast<int>(std::ranges::count(a.order, '|')) + 1;
     if (a.order.empty()) channels = k;
-    nccl = topo::ReferenceRings{"NCCL rings", gpu::ncclRings(*system, k)};
+    nccl = gpu::ncclReferenceRings(*system, k);
   }
   const PlacedTopology placed = where.load();
   const topo::Topology& t = *placed.topology;

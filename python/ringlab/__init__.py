@@ -242,25 +242,34 @@ def predict_vs_p(ranks=(2, 4, 8, 16, 32, 64, 128, 256, 512, 1024), size="1G", *,
     return _ringlab.predict_vs_p(list(ranks), _size(size), dtype, _model(**model))
 
 
-def search_rings(*, size="64M", channels=0, order="", **topology):
+def search_rings(*, size="64M", channels=0, order="", system=None, nodes=None, **topology):
     """`ringlab topo search --json`: ring orders minimising the predicted allreduce time on a
-    topology (topo="nodes=2,ranks=4,...", topo_file, nccl_topo; placement; ranks)."""
-    return _ringlab.rings(_topology(**topology), _size(size), channels, order, True)
+    topology (topo="nodes=2,ranks=4,...", topo_file, nccl_topo; placement; ranks), or on a GPU
+    system (system="dgx-h100", nodes=2, as predict_gpu takes it), held against NCCL's rings."""
+    return _ringlab.rings(_topology(**topology), _gpu_system(system, None, nodes), _size(size),
+                          channels, order, True)
 
 
-def show_rings(*, size="64M", channels=0, order="", **topology):
-    """`ringlab topo show --json`: rank order's link loads against a better order."""
-    return _ringlab.rings(_topology(**topology), _size(size), channels, order, False)
+def show_rings(*, size="64M", channels=0, order="", system=None, nodes=None, **topology):
+    """`ringlab topo show --json`: rank order's link loads against a better order (on a topology,
+    or on a GPU system as search_rings takes it)."""
+    return _ringlab.rings(_topology(**topology), _gpu_system(system, None, nodes), _size(size),
+                          channels, order, False)
 
 
-def simulate(*, algo="ring", min_bytes="8", max_bytes="64M", step_factor=2, step_bytes=None,
+def simulate(*, algo=None, min_bytes="8", max_bytes="64M", step_factor=2, step_bytes=None,
              dtype="float32", op="sum", reduce_bw="", max_memory="4G", search=False,
-             ring_order=None, ring_stride=None, channels=1, ranks_per_node=0, **topology):
+             ring_order=None, ring_stride=None, channels=None, ranks_per_node=0, system=None,
+             nodes=None, **topology):
     """`ringlab sim --json`: AllReduce simulated on a topology over a size sweep (times
-    step_factor, or plus step_bytes as nccl-tests' -i)."""
-    return _ringlab.simulate(_topology(**topology),
-                             _algorithm(algo, ring_order, ring_stride, channels, ranks_per_node),
-                             _size(min_bytes), _size(max_bytes), step_factor,
+    step_factor, or plus step_bytes as nccl-tests' -i). algo: ring unless given; on a GPU system
+    (system="dgx-h100", nodes=2, as predict_gpu takes it) NCCL's rings, one per channel
+    (channels: NCCL's count unless given), unless algo is given."""
+    algorithm = None
+    if algo is not None or ring_order is not None or ring_stride is not None or ranks_per_node:
+        algorithm = _algorithm(algo or "ring", ring_order, ring_stride, 1, ranks_per_node)
+    return _ringlab.simulate(_topology(**topology), _gpu_system(system, None, nodes), algorithm,
+                             channels, _size(min_bytes), _size(max_bytes), step_factor,
                              "" if step_bytes is None else _size(step_bytes), dtype, op,
                              reduce_bw, max_memory, search)
 

@@ -1,10 +1,14 @@
 #pragma once
 // What the analysis parts share: the library's warnings as Python warnings.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "bindings.hpp"
+#include "ringlab/gpu/system.hpp"
+#include "ringlab/io/gpu_system_files.hpp"
 #include "ringlab/io/model_files.hpp"
+#include "ringlab/io/topology_files.hpp"
 
 namespace ringlab::python {
 
@@ -13,5 +17,10 @@ void warn(const std::vector<std::string>& warnings);
 
 // io::resolveModel, its convention warnings raised as UserWarning.
 io::ResolvedModel resolveAndWarn(const io::ModelSource& source);
+
+// system= in place of topo=, topo_file= and nccl_topo= (io::drawGpuSystem), its errors prefixed
+// with the keyword that gave the system. None when system= was not given.
+std::optional<gpu::GpuSystem> systemAsTopology(const io::GpuSystemSource& system,
+                                               io::TopologySource& where);
 
 }  // namespace ringlab::python

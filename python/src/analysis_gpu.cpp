@@ -10,6 +10,7 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/gpu/nccl_model.hpp"
 #include "ringlab/gpu/system_spec.hpp"
+#include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/io/gpu_system_files.hpp"
 #include "ringlab/measure/gpu_comparison.hpp"
 #include "ringlab/measure/run_logs.hpp"
@@ -24,7 +25,7 @@ const char* const kHowToGiveSystem =
     "system='gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s' or nccl_topo=PATH";
 
 // The library's messages name the spec or the file; this says which keyword gave it.
-gpu::GpuSystem loadSystem(const io::GpuSystemSource& source) {
+gpu::GpuSystem systemOf(const io::GpuSystemSource& source) {
   if (!source.given()) throwInvalid(std::string("no GPU system: ") + kHowToGiveSystem);
   try {
     return io::loadGpuSystem(source);
@@ -50,7 +51,7 @@ py::list compareGpu(const std::string& log, const io::GpuSystemSource& where,
   const std::string name = "log " + log;
   // The system first, as the CLI does: a bad one is refused whatever the log.
   const std::optional<gpu::GpuSystem> system =
-      where.given() ? std::optional<gpu::GpuSystem>(loadSystem(where)) : std::nullopt;
+      where.given() ? std::optional<gpu::GpuSystem>(systemOf(where)) : std::nullopt;
   py::list verdicts;
   for (const measure::LoggedRun& run : measure::readRuns(log, "log", {ranks, "ranks"})) {
     if (!system) refuseWithoutSystem(run, name);
@@ -65,7 +66,7 @@ py::list compareGpu(const std::string& log, const io::GpuSystemSource& where,
 // NCCL's choice and time per size, min..max in steps of x4 (the sizes `model --system` prints).
 py::object predictGpu(const io::GpuSystemSource& where, const std::string& minBytes,
                       const std::string& maxBytes) {
-  const gpu::NcclModel model(loadSystem(where));
+  const gpu::NcclModel model(systemOf(where));
   const std::uint64_t first = parseSize(minBytes);
   const std::uint64_t last = parseSize(maxBytes);
   if (first == 0 || first > last) {
@@ -91,6 +92,22 @@ py::list presets() {
 }
 
 }  // namespace
+
+std::optional<gpu::GpuSystem> systemAsTopology(const io::GpuSystemSource& system,
+                                               io::TopologySource& where) {
+  if (!system.given()) return std::nullopt;
+  if (!where.spec.empty() || !where.file.empty() || !where.ncclFile.empty()) {
+    throwInvalid("system=" + system.spec +
+                 " is the topology: give it or topo=, topo_file=, nccl_topo=, not both");
+  }
+  const gpu::GpuSystem s = systemOf(system);
+  const int p = where.ranks;
+  try {
+    return io::drawAsTopology(s, where);
+  } catch (const Error& e) {
+    throwInvalid("ranks=" + std::to_string(p) + " on system=" + system.spec + ": " + e.what());
+  }
+}
 
 void bindGpuAnalysis(py::module_& module) {
   py::class_<io::GpuSystemSource>(module, "GpuSystemSource",

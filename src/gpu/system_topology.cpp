@@ -97,4 +97,20 @@ std::vector<schedule::RingOrder> ncclRings(const GpuSystem& s, int channels) {
   return rings;
 }
 
+int ncclRingChannels(const GpuSystem& s) {
+  return NcclModel(s).graph(NcclAlgorithm::Ring).channels;
+}
+
+schedule::AlgorithmSpec ncclMultiRing(const GpuSystem& s, int channels) {
+  schedule::AlgorithmSpec spec{.name = schedule::kMultiRing};
+  spec.channels = channels > 0 ? channels : ncclRingChannels(s);
+  for (const schedule::RingOrder& ring : ncclRings(s, spec.channels))
+    spec.channelOrders.push_back(ring.ranks());
+  return spec;
+}
+
+topo::ReferenceRings ncclReferenceRings(const GpuSystem& s, int channels) {
+  return {"NCCL rings", ncclRings(s, channels > 0 ? channels : ncclRingChannels(s))};
+}
+
 }  // namespace ringlab::gpu

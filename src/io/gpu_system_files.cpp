@@ -4,6 +4,7 @@
 #include "ringlab/core/file.hpp"
 #include "ringlab/gpu/from_nccl_topology.hpp"
 #include "ringlab/gpu/system_spec.hpp"
+#include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/topo/nccl_xml.hpp"
 
 namespace ringlab::io {
@@ -24,6 +25,13 @@ gpu::GpuSystem loadGpuSystem(const GpuSystemSource& source) {
                                "the GPU system at " + std::to_string(*source.nodes) + " nodes");
   }
   return system;
+}
+
+gpu::GpuSystem drawAsTopology(const gpu::GpuSystem& system, TopologySource& where) {
+  const gpu::GpuSystem placed = where.ranks > 0 ? gpu::withRanks(system, where.ranks) : system;
+  where.ranks = 0;  // every slot of the drawn system
+  where.spec = gpu::topologySpec(placed);
+  return placed;
 }
 
 }  // namespace ringlab::io

@@ -177,3 +177,47 @@ def test_gpu_presets_are_the_cli_list_with_their_sources():
         assert f"source: {preset['source']}\n" in listing and preset["spec"] in listing
         # Every preset is a system the package takes by its key.
         assert ringlab.predict_gpu(preset["key"], min_bytes="1G", max_bytes="1G")["rows"]
+
+
+def without_run_stamps(document):
+    """A sim record without what differs from one run to the next (date, version)."""
+    run = {k: v for k, v in document["run"].items() if k not in ("date", "ringlab_version")}
+    return {**document, "run": run}
+
+
+def test_simulate_on_a_system_is_the_cli_sim_on_nccls_rings():
+    got = ringlab.simulate(system="dgx-h100", nodes=2, min_bytes="1M", max_bytes="64M",
+                           step_factor=8)
+    want = ringlab_cli.run_json("sim", "--system", "dgx-h100", "--nodes", "2", "-b", "1M", "-e",
+                                "64M", "-f", "8")
+    assert without_run_stamps(got) == without_run_stamps(want)
+    assert got["run"]["algorithm"] == "multi_ring"
+    assert got["run"]["ring_order"].startswith("0,7,6,5,4,3,2,1,8,15,")  # NCCL's channel 0
+    assert got["run"]["p"] == 16
+    # Another algorithm and a part of the system, as the CLI's --algo and -p give them.
+    got = ringlab.simulate(system="dgx-h100", ranks=8, algo="ring", max_bytes="1M",
+                           step_factor=16)
+    want = ringlab_cli.run_json("sim", "--system", "dgx-h100", "-p", "8", "--algo", "ring",
+                                "-e", "1M", "-f", "16")
+    assert without_run_stamps(got) == without_run_stamps(want)
+    assert got["run"]["algorithm"] == "ring"
+    assert got["run"]["p"] == 8
+
+
+def test_search_and_show_rings_on_a_system_hold_the_rings_against_nccls():
+    got = ringlab.search_rings(system="dgx-h100", nodes=2)
+    assert got == ringlab_cli.run_json("topo search", "--system", "dgx-h100", "--nodes", "2")
+    assert got["reference"]["name"] == "NCCL rings"
+    assert len(got["reference"]["rings"]) == len(got["chosen"]["rings"])
+    assert ringlab.show_rings(system="dgx-h100", nodes=2, channels=2) == ringlab_cli.run_json(
+        "topo show", "--system", "dgx-h100", "--nodes", "2", "--channels", "2")
+
+
+def test_a_system_beside_a_topology_or_a_p_it_cannot_place_is_refused_in_keywords():
+    with pytest.raises(ringlab.InvalidArgumentError,
+                       match="^system=dgx-h100 is the topology: give it or topo=, topo_file="):
+        ringlab.simulate(system="dgx-h100", topo="nodes=2,ranks=4")
+    with pytest.raises(ringlab.InvalidArgumentError, match="^ranks=12 on system=dgx-h100: p = 12 does not fit"):
+        ringlab.search_rings(system="dgx-h100", ranks=12)
+    with pytest.raises(ringlab.InvalidArgumentError, match="^system: the GPU system 'dgx-h999'"):
+        ringlab.show_rings(system="dgx-h999")

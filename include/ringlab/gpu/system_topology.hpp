@@ -6,7 +6,9 @@
 #include <vector>
 
 #include "ringlab/gpu/system.hpp"
+#include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/schedule/ring_order.hpp"
+#include "ringlab/topo/ring_report.hpp"
 
 namespace ringlab::gpu {
 
@@ -26,5 +28,17 @@ std::string topologyNote(const GpuSystem& system);
 // NCCL_DEBUG=INFO prints, "Channel 00/08 : 0 7 6 5 4 3 2 1 8 15 ..."). On one node: channel c
 // starts at GPU c and goes up. Throws InvalidArgument for channels outside 1..kMaxChannels.
 std::vector<schedule::RingOrder> ncclRings(const GpuSystem& system, int channels);
+
+// The ring channels NCCL's search finds on the system (as NcclModel abstracts it): the rings a GPU
+// user's AllReduce runs on, and so the count a simulation or ring search on the system defaults to.
+int ncclRingChannels(const GpuSystem& system);
+
+// multi_ring on NCCL's rings, `channels` of them (0: NCCL's own count): what a simulation runs on
+// the system unless told another algorithm.
+schedule::AlgorithmSpec ncclMultiRing(const GpuSystem& system, int channels = 0);
+
+// NCCL's rings as the reference a ring search on the system is held against: as many as the
+// rings priced (`channels`, or NCCL's count when 0).
+topo::ReferenceRings ncclReferenceRings(const GpuSystem& system, int channels = 0);
 
 }  // namespace ringlab::gpu

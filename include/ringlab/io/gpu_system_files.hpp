@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ringlab/gpu/system.hpp"
+#include "ringlab/io/topology_files.hpp"
 
 namespace ringlab::io {
 
@@ -17,5 +18,11 @@ struct GpuSystemSource {
 
 // Throws InvalidArgument naming the spec or file and what is wrong.
 gpu::GpuSystem loadGpuSystem(const GpuSystemSource& source);
+
+// A GPU system in place of a topology (`sim` and `topo search|show` on a system): the system at
+// `where.ranks` GPUs when that is set, drawn into `where` as the topology the simulator and the
+// ring search price (gpu::topologySpec; `where.ranks` then 0, every slot). Throws InvalidArgument,
+// from gpu::withRanks, when the system's nodes cannot hold that many GPUs.
+gpu::GpuSystem drawAsTopology(const gpu::GpuSystem& system, TopologySource& where);
 
 }  // namespace ringlab::io
