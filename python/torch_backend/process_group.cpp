@@ -28,6 +28,14 @@ std::string randomToken() {
   return token;
 }
 
+// A ringlab call's waits end a quarter of its timeout (at most a second) before it, a window kept
+// for learning which peer failed (exec::callDeadline). Torch users expect a wait to last the
+// timeout they gave, as gloo's does: the call is given that window on top.
+std::chrono::milliseconds waitsLasting(std::chrono::milliseconds timeout) {
+  using std::chrono::seconds;
+  return timeout >= seconds(3) ? timeout + seconds(1) : timeout * 4 / 3;
+}
+
 }  // namespace
 
 ProcessGroupRinglab::ProcessGroupRinglab(const c10::intrusive_ptr<c10d::Store>& store, int rank,
@@ -42,7 +50,6 @@ ProcessGroupRinglab::ProcessGroupRinglab(const c10::intrusive_ptr<c10d::Store>& 
   // An unknown name fails here, naming the valid ones, rather than at the first collective.
   if (options.algorithm != model::kAutoAlgorithm) model::findAlgorithm(options.algorithm);
   collective_.algorithm.name = options.algorithm;
-  collective_.exec.timeout = timeout;
   connect(options);
   sharedMemory_ = std::make_shared<SharedMemoryPool>(transport_);
   communicator_ = std::make_unique<Communicator>(*transport_);
@@ -87,7 +94,7 @@ void ProcessGroupRinglab::connect(const BackendOptions& options) {
 
 CollectiveOptions ProcessGroupRinglab::callOptions(std::chrono::milliseconds timeout) const {
   CollectiveOptions call = collective_;
-  if (timeout != c10d::kUnsetTimeout) call.exec.timeout = timeout;
+  call.exec.timeout = waitsLasting(timeout == c10d::kUnsetTimeout ? timeout_ : timeout);
   return call;
 }
 
