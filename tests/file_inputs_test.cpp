@@ -15,6 +15,7 @@
 #include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/decision_table.hpp"
 #include "ringlab/model/profile.hpp"
+#include "ringlab/plan/chrome_trace.hpp"
 #include "ringlab/plan/timeline_format.hpp"
 #include "ringlab/topo/file_format.hpp"
 #include "ringlab/topo/nccl_xml.hpp"
@@ -115,6 +116,16 @@ TEST(FileInputs, EscapesInANcclXmlNetNameReachNoTerminal) {
     if (v.name.find("eth\\x1b]0;owned\\x07") != std::string::npos) sawNic = true;
   }
   EXPECT_TRUE(sawNic) << "the NIC keeps its name, escaped";
+}
+
+// Found by the fuzzer: a line end inside an attribute reached an error as a second line. XML reads
+// it as a blank; a lone carriage return in a text file is escaped.
+TEST(FileInputs, NoFileTextStartsASecondLineOrReturnsTheCursor) {
+  const Error e = test::errorOf(
+      [] { importXml(replaced(dataText(kH200), "version=\"1\"", "version=\"1\n2\"")); });
+  EXPECT_NE(std::string(e.what()).find("version 1 2"), std::string::npos) << e.what();
+  EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+  EXPECT_EQ(printableLines("a\rb\r\nc\td\n"), "a\\x0db\r\nc\td\n");
 }
 
 TEST(FileInputs, EscapesInANcclTestsDeviceNameReachNoTerminal) {
@@ -301,6 +312,14 @@ TEST(FileInputs, TimelineValuesOutOfRangeAreRefused) {
   j["tensors"][0]["ready_us"] = "soon";
   expectInvalid([&] { plan::parseTimeline(j.dump(), "t.json"); },
                 {"t.json", "ready_us = \"soon\""});
+}
+
+// Found by the fuzzer: a trace event whose "ph" is a number threw nlohmann's type error.
+TEST(FileInputs, TraceEventFieldsOfAnotherTypeAreNotTimelineEvents) {
+  EXPECT_TRUE(plan::isTimelineEvent(
+      nlohmann::json{{"ph", "X"}, {"name", "torch::autograd::AccumulateGrad"}, {"ts", 1}}));
+  EXPECT_FALSE(plan::isTimelineEvent(
+      nlohmann::json{{"ph", 5}, {"name", "torch::autograd::AccumulateGrad"}, {"ts", 1}}));
 }
 
 // ---- Topology files ---------------------------------------------------------------------------

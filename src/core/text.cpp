@@ -40,16 +40,19 @@ std::string printableText(std::string_view text, std::size_t maxBytes) {
 }
 
 std::string printableLines(std::string_view text) {
-  const auto kept = [](char c) {
-    return isPrintableByte(static_cast<unsigned char>(c)) || c == '\t' || c == '\n' || c == '\r';
+  // A carriage return is kept only as half of a CRLF line end: alone, it returns the cursor.
+  const auto keptAt = [&](std::size_t i) {
+    const char c = text[i];
+    return isPrintableByte(static_cast<unsigned char>(c)) || c == '\t' || c == '\n' ||
+           (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n');
   };
   std::size_t first = 0;
-  while (first < text.size() && kept(text[first])) ++first;
+  while (first < text.size() && keptAt(first)) ++first;
   if (first == text.size()) return std::string(text);
   std::string out(text.substr(0, first));
   out.reserve(text.size() + 16);
   for (std::size_t i = first; i < text.size(); ++i) {
-    if (kept(text[i])) {
+    if (keptAt(i)) {
       out += text[i];
     } else {
       out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i]));

@@ -256,7 +256,9 @@ Timeline timelineFromGroups(const std::vector<Group>& groups, const Scan& s,
 }  // namespace
 
 bool isTimelineEvent(const nlohmann::json& e) {
-  if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("name") || !e["name"].is_string())
+  // Each field's type checked before it is read: a trace's "ph" may be anything.
+  if (!e.is_object() || !e.contains("ph") || e["ph"] != "X" || !e.contains("name") ||
+      !e["name"].is_string())
     return false;
   if (!e.contains("ts") || !e["ts"].is_number()) return false;
   const std::string& name = e["name"].get_ref<const std::string&>();

@@ -64,7 +64,12 @@ class XmlReader {
           fail("attribute '" + key + "' of <" + element->name + "> is not quoted");
         const std::size_t end = text_.find(quote, pos_ + 1);
         if (end == std::string::npos) fail("unterminated attribute '" + key + "'");
-        element->attributes[key] = text_.substr(pos_ + 1, end - pos_ - 1);
+        // XML's attribute-value normalisation: a tab or line end in a value is a blank, so no
+        // value (echoed in a message) spans lines.
+        std::string value = text_.substr(pos_ + 1, end - pos_ - 1);
+        for (char& c : value)
+          if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+        element->attributes[key] = std::move(value);
         pos_ = end + 1;
       }
       XmlElement* raw = element.get();

@@ -35,10 +35,11 @@ double parseNumberIn(std::string_view text, std::string_view what, double min, d
 inline constexpr std::size_t kMaxPeerTextBytes = 512;
 std::string printableText(std::string_view text, std::size_t maxBytes = kMaxPeerTextBytes);
 
-// A file's text under the same rule, its lines kept: tabs, newlines and carriage returns stay, any
-// other byte outside printable ASCII becomes \xNN. Every text format (logs, NCCL XML, CSV) goes
-// through here where it enters the program, so that a name echoed from a file cannot clear the
-// screen or retitle the terminal. Text that needs no change is returned as it is.
+// A file's text under the same rule, its lines kept: tabs, newlines and CRLF line ends stay, any
+// other byte outside printable ASCII (a lone carriage return among them) becomes \xNN. Every text
+// format (logs, NCCL XML, CSV) goes through here where it enters the program, so that a name echoed
+// from a file cannot clear the screen or retitle the terminal. Text that needs no change is
+// returned as it is.
 std::string printableLines(std::string_view text);
 
 // Whether the byte is kept as it is by printableText (printable ASCII).
