@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "api.hpp"
+#include "host_check.hpp"
 #include "params.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
@@ -411,21 +412,21 @@ TEST(LabRecord, ACpuRecordIgnoresTheGpuSystem) {
   EXPECT_EQ(recordApi(text, query({{"name", "m.json"}, {"system", "no-such-system"}})), plain);
 }
 
-// One verdict prices every size: a log of more than kMaxVerdictRows sizes is refused for a
-// verdict (an answer, as for any file the lab refuses), and still read without a system.
-TEST(LabRecord, AVerdictIsBoundedInSizes) {
+// An nccl-tests log of `rows` sizes at p = 16, after `padLines` comment lines.
+std::string logOfRows(std::size_t rows, std::size_t padLines = 0) {
   const std::string log = readTextFile(kGpuLog, "log");
-  std::string big;  // the log's header lines, then kMaxVerdictRows + 1 rows of p = 16
+  std::string big;
   for (std::size_t at = 0, end = 0; at < log.size(); at = end + 1) {
     end = log.find('\n', at);
     const std::string line = log.substr(at, end - at);
     if (line.rfind("#  Rank", 0) == 0 || line.rfind("# nThread", 0) == 0) big += line + "\n";
     if (end == std::string::npos) break;
   }
+  for (std::size_t i = 0; i < padLines; ++i) big += "# padding\n";
   big +=
       "#       size         count      type   redop    root     time   algbw   busbw #wrong"
       "     time   algbw   busbw #wrong\n";
-  for (std::size_t i = 1; i <= kMaxVerdictRows + 1; ++i) {
+  for (std::size_t i = 1; i <= rows; ++i) {
     const double bytes = 4096.0 * static_cast<double>(i), us = 10 + bytes / 3e4;
     const double algbw = bytes / us / 1e3, busbw = algbw * 2 * 15 / 16;
     char row[200];
@@ -434,17 +435,74 @@ TEST(LabRecord, AVerdictIsBoundedInSizes) {
                   bytes / 4, us, algbw, busbw, us, algbw, busbw);
     big += row;
   }
-  const nlohmann::json read = recordApi(big, query({{"name", "big.log"}}));
+  return big;
+}
+
+std::string refusal(const nlohmann::json& answer) {
+  EXPECT_EQ(answer["valid"], false) << answer.dump().substr(0, 400);
+  return answer.value("error", "");
+}
+
+// What one file makes the lab allocate grows with its sizes (rows): kMaxRecordRows are read and
+// judged, one more is refused, as an answer, with or without a system.
+TEST(LabRecord, ARecordIsBoundedInSizes) {
+  const std::string most = logOfRows(kMaxRecordRows);
+  const nlohmann::json read = recordApi(most, query({{"name", "big.log"}}));
   ASSERT_EQ(read["valid"], true) << read.dump().substr(0, 400);
-  EXPECT_EQ(read["rows"].size(), kMaxVerdictRows + 1);
+  EXPECT_EQ(read["rows"].size(), kMaxRecordRows);
   EXPECT_TRUE(read["gpu"].contains("sentence"));
-  const nlohmann::json judged =
-      recordApi(big, query({{"name", "big.log"}, {"system", "dgx-h100"}}));
-  EXPECT_EQ(judged["valid"], false);
-  EXPECT_NE(
-      judged["error"].get<std::string>().find("big.log: 4097 sizes; the lab judges at most 4096"),
-      std::string::npos)
-      << judged;
+  const std::string tooMany = logOfRows(kMaxRecordRows + 1);
+  for (const std::string& system : {"", "dgx-h100"}) {
+    EXPECT_NE(refusal(recordApi(tooMany, query({{"name", "big.log"}, {"system", system}})))
+                  .find("big.log: 4097 sizes; the lab shows at most 4096"),
+              std::string::npos)
+        << system;
+  }
+}
+
+// Before any reader sees it: a log of more than kMaxRecordLines lines, a JSON file of more than
+// kMaxRecordJsonValues values or deeper than kMaxRecordJsonDepth.
+TEST(LabRecord, AFileIsBoundedBeforeItIsRead) {
+  EXPECT_EQ(recordApi(logOfRows(10, kMaxRecordLines - 40), query({}))["valid"], true);
+  EXPECT_NE(refusal(recordApi(logOfRows(10, kMaxRecordLines), query({{"name", "l.log"}})))
+                .find("lines; the lab reads logs of at most 65536"),
+            std::string::npos);
+  std::string values = "[0";  // the array and its elements: kMaxRecordJsonValues values
+  for (std::size_t i = 2; i < kMaxRecordJsonValues; ++i) values += ",0";
+  EXPECT_EQ(refusal(recordApi(values + "]", query({}))).find("JSON values"), std::string::npos)
+      << "one value fewer than the limit is for the record reader to judge";
+  EXPECT_NE(refusal(recordApi(values + ",0]", query({}))).find("more than 1048576 JSON values"),
+            std::string::npos);
+  const std::string deep =
+      std::string(kMaxRecordJsonDepth + 1, '[') + std::string(kMaxRecordJsonDepth + 1, ']');
+  EXPECT_NE(refusal(recordApi(deep, query({}))).find("deeper than 64 levels"), std::string::npos);
+}
+
+// The Host a browser sends names the lab; a rebound name (another site's, resolving here), another
+// port or a malformed value does not.
+TEST(LabHost, OnlyTheLabsOwnAddressesAreAllowed) {
+  const LabAddress lab{"127.0.0.1", 8642};
+  for (const char* host : {"127.0.0.1:8642", "localhost:8642", "LOCALHOST:8642", "[::1]:8642"})
+    EXPECT_TRUE(hostAllowed(host, lab)) << host;
+  for (const char* host :
+       {"", "evil.example:8642", "127.0.0.1.evil.example:8642", "127.0.0.1:8643", "127.0.0.1",
+        "localhost:", "[::1]", "[::1:8642", "[::1]x8642", "10.0.0.1:8642", "::1:8642", ":8642"})
+    EXPECT_FALSE(hostAllowed(host, lab)) << host;
+  EXPECT_TRUE(hostAllowed("localhost", LabAddress{"127.0.0.1", 80}));
+  EXPECT_TRUE(hostAllowed("Lab-Box:9000", LabAddress{"lab-box", 9000}));
+  // Listening on every address: any address names the lab, a name still does not.
+  EXPECT_TRUE(hostAllowed("10.0.0.1:8642", LabAddress{"0.0.0.0", 8642}));
+  EXPECT_TRUE(hostAllowed("[fe80::1]:8642", LabAddress{"::", 8642}));
+  EXPECT_FALSE(hostAllowed("evil.example:8642", LabAddress{"0.0.0.0", 8642}));
+}
+
+TEST(LabHost, APostMustComeFromTheLabsOwnOrigin) {
+  EXPECT_TRUE(sameOrigin("http://127.0.0.1:8642", "127.0.0.1:8642"));
+  EXPECT_TRUE(sameOrigin("HTTP://LOCALHOST:8642", "localhost:8642"));
+  for (const char* origin : {"null", "", "http://evil.example", "http://127.0.0.1:8643",
+                             "https://127.0.0.1:8642", "http://127.0.0.1:8642/"})
+    EXPECT_FALSE(sameOrigin(origin, "127.0.0.1:8642")) << origin;
+  EXPECT_FALSE(sameOrigin("http://", ""));
 }
 
 // One colour per algorithm, the CLI pictures' (the registry's order in Okabe and Ito's palette).
