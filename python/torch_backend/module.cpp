@@ -19,6 +19,7 @@
 namespace py = pybind11;
 using ringlab::torch_backend::BackendOptions;
 using ringlab::torch_backend::emptyShared;
+using ringlab::torch_backend::moveToSharedMemory;
 using ringlab::torch_backend::ProcessGroupRinglab;
 
 PYBIND11_MODULE(_torch_backend, m) {
@@ -54,6 +55,15 @@ PYBIND11_MODULE(_torch_backend, m) {
       },
       py::arg("group"), py::arg("sizes"), py::arg("dtype"),
       "An uninitialised CPU tensor in the group's shared memory (ringlab.torch.empty)");
+
+  m.def(
+      "move_to_shared_memory",
+      [](const ProcessGroupRinglab& group, const at::Tensor& tensor) {
+        return moveToSharedMemory(group.sharedMemory(), tensor);
+      },
+      py::arg("group"), py::arg("tensor"),
+      "Moves the tensor's storage into the group's shared memory, in place (once: a storage "
+      "already there stays); whether it lies there afterwards (ringlab.torch.single_copy_hook)");
 
   m.def(
       "create",

@@ -48,12 +48,21 @@ std::byte* SharedMemoryPool::allocate(std::size_t bytes) {
   return take(regions_.back(), rounded);
 }
 
+std::vector<SharedMemoryPool::Region>::iterator SharedMemoryPool::regionHolding(const void* data) {
+  const auto* byte = static_cast<const std::byte*>(data);
+  return std::find_if(regions_.begin(), regions_.end(),
+                      [&](const Region& r) { return byte >= r.base && byte < r.base + r.bytes; });
+}
+
+bool SharedMemoryPool::holds(const void* data) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return regionHolding(data) != regions_.end();
+}
+
 void SharedMemoryPool::release(std::byte* data, std::size_t bytes) {
   std::size_t size = roundedUp(bytes);
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto region = std::find_if(regions_.begin(), regions_.end(), [&](const Region& r) {
-    return data >= r.base && data < r.base + r.bytes;
-  });
+  const auto region = regionHolding(data);
   auto& free = region->free;
   const std::size_t offset = static_cast<std::size_t>(data - region->base);
   auto next = free.lower_bound(offset);

@@ -30,6 +30,8 @@ class SharedMemoryPool {
   std::byte* allocate(std::size_t bytes);
   // Gives back what allocate(bytes) returned.
   void release(std::byte* data, std::size_t bytes);
+  // Whether `data` lies in one of the pool's regions (allocated from it or not).
+  bool holds(const void* data);
 
  private:
   struct Region {
@@ -39,6 +41,8 @@ class SharedMemoryPool {
   };
   // The first free block of `region` that holds `bytes` (rounded), split off; null if none does.
   static std::byte* take(Region& region, std::size_t bytes);
+  // The region that `data` lies in, or regions_.end(); the caller holds mutex_.
+  std::vector<Region>::iterator regionHolding(const void* data);
 
   std::shared_ptr<transport::Transport> transport_;
   std::mutex mutex_;

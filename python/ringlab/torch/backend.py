@@ -89,6 +89,18 @@ def new_group(transport="auto", ranks=None, **kwargs):
         _transport_for_next_group = None
 
 
+def ringlab_group(group, what):
+    """`group`, or the default group when None, checked to be a ringlab process group: a TypeError
+    that names `what` (the function refusing it) otherwise."""
+    if group is None:
+        group = dist.distributed_c10d._get_default_group()
+    if not isinstance(group, ProcessGroupRinglab):
+        raise TypeError(f"ringlab: {what}: group is a {type(group).__name__}, not a ringlab "
+                        "process group; pass one made with backend=\"ringlab\", or None for the "
+                        "default group")
+    return group
+
+
 def empty(size, dtype=torch.float32, group=None):
     """An uninitialised CPU tensor of `size` (a number of elements or a shape) whose storage is
     memory the ringlab `group`'s peers read in place (the default group when None): over shm, an
@@ -97,12 +109,7 @@ def empty(size, dtype=torch.float32, group=None):
     memory stays valid while the tensor lives, after the group is destroyed too; when the tensor
     goes it returns to the group's pool for the next one, not to the system. `dtype`: one ringlab
     reduces (int8, uint8, int32, int64, float16, bfloat16, float32, float64)."""
-    if group is None:
-        group = dist.distributed_c10d._get_default_group()
-    if not isinstance(group, ProcessGroupRinglab):
-        raise TypeError(f"ringlab: empty: group is a {type(group).__name__}, not a ringlab "
-                        "process group; pass one made with backend=\"ringlab\", or None for the "
-                        "default group")
+    group = ringlab_group(group, "empty")
     try:
         shape = [operator.index(n) for n in (size if isinstance(size, (tuple, list)) else [size])]
     except TypeError:

@@ -1,0 +1,44 @@
+"""DDP's own gradient buckets reduced single copy over shm: a communication hook.
+
+    ddp = DistributedDataParallel(model, process_group=group)       # group: a ringlab group
+    ddp.register_comm_hook(group, ringlab.torch.single_copy_hook)   # None: the default group
+
+DDP's reducer allocates each bucket's flat tensor itself, in ordinary memory, which over shm is
+copied twice per message (into the transport's slots, then out of them). Before a bucket's first
+AllReduce the hook moves that tensor's storage into the group's shared memory, in place
+(`_torch_backend.move_to_shared_memory`): the bytes are copied once, the storage is pointed at
+the copy, and the old memory is freed. DDP's bucket views (and, with
+``gradient_as_bucket_view=True``, the gradients) are views of that same storage, so from then on
+DDP copies gradients straight into shared memory and every AllReduce of the bucket goes single
+copy, without a second buffer. DDP builds its buckets anew once, after the first iteration (in
+the order the gradients became ready); each new bucket is moved the first time it reaches the
+hook, and later calls find it there.
+
+Averaging is DDP's own: without a hook the reducer multiplies each gradient by 1/world_size as
+it copies it into the bucket (``Reducer::mark_variable_ready_dense``) and then sums; with a hook
+it copies the gradient unscaled, so the hook multiplies the bucket by the same 1/world_size, in
+the same dtype, before the sum. The result is DDP's without a hook to the last bit at any world
+size. (torch's ``allreduce_hook`` divides by world_size instead, the same bits where world_size
+is a power of two.)
+"""
+import torch.distributed as dist
+
+from ringlab import _torch_backend
+from ringlab.torch.backend import ringlab_group
+
+
+def single_copy_hook(group, bucket: dist.GradBucket):
+    """A DDP communication hook (``register_comm_hook(group, single_copy_hook)``): the bucket's
+    average over the ringlab `group` (the default group when None), reduced in place in the
+    group's shared memory. On tcp, where there is none, it reduces the bucket where DDP put it.
+    Raises TypeError when `group` is not a ringlab group."""
+    group = ringlab_group(group, "single_copy_hook")
+    tensor = bucket.buffer()
+    _torch_backend.move_to_shared_memory(group, tensor)
+    tensor.mul_(1.0 / group.size())  # the reducer's scaling: double(1) / world size, as a scalar
+    return group.allreduce([tensor]).get_future().then(_only_tensor)
+
+
+def _only_tensor(future):
+    """The bucket from the AllReduce's result (a list of one tensor), as DDP takes it back."""
+    return future.value()[0]
