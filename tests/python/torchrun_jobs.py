@@ -13,7 +13,8 @@ PYTHON = sys.executable
 JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_backend_jobs.py")
 
 
-def _env(extra=None):
+def environment(extra=None):
+    """This process's environment for a job: one OpenMP thread a rank, and `extra`."""
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "1")
     env.update(extra or {})
@@ -24,14 +25,20 @@ def torchrun(job, ranks, *args, env=None, timeout=240, wrapper=(), script=JOBS):
     """Runs `torch_backend_jobs.py JOB ARGS...` (or `script` ARGS... when job is None) under
     torchrun with `ranks` processes; `wrapper`: a command that runs torchrun (and so its ranks),
     such as a seccomp filter's."""
-    command = [*wrapper, PYTHON, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1",
-               "--nproc_per_node", str(ranks), "--master_port", str(free_port()),
-               script, *([] if job is None else [job]), *map(str, args)]
-    result = subprocess.run(command, env=_env(env), capture_output=True, text=True,
+    command = [*wrapper, *torchrun_command(ranks, script, *([] if job is None else [job]), *args)]
+    result = subprocess.run(command, env=environment(env), capture_output=True, text=True,
                             timeout=timeout)
     output = result.stdout + result.stderr
     assert result.returncode == 0, f"{' '.join(command)} failed:\n{output[-6000:]}"
     return output
+
+
+def torchrun_command(ranks, script, *args, options=()):
+    """The command line that runs `script ARGS...` under torchrun with `ranks` processes on a free
+    port; `options`: more of torchrun's own options."""
+    return [PYTHON, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1",
+            "--nproc_per_node", str(ranks), "--master_port", str(free_port()), *options,
+            script, *map(str, args)]
 
 
 def start_ranks(job, ranks, *args, env=None):
@@ -44,7 +51,7 @@ def start_ranks(job, ranks, *args, env=None):
                      "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port)}
         variables.update(env or {})
         processes.append(subprocess.Popen([PYTHON, JOBS, job, *map(str, args)],
-                                          env=_env(variables), stdout=subprocess.PIPE,
+                                          env=environment(variables), stdout=subprocess.PIPE,
                                           stderr=subprocess.STDOUT, text=True))
     return processes
 
