@@ -34,7 +34,7 @@ target_link_libraries(ringlab_torch_backend PRIVATE ringlab_exec ${TORCH_LIBRARI
 if(RINGLAB_BUILD_TESTS AND RINGLAB_PYTHON_HAS_PYTEST)
   # Each file starts its jobs with torchrun (2 or 3 processes) or torch.multiprocessing.
   foreach(test IN ITEMS test_torch_backend test_torch_backend_ddp test_torch_shared
-                       test_torch_operations test_torch_ddp_hook)
+                       test_torch_operations test_torch_ddp_hook test_torch_faults)
     ringlab_add_pytest(${test} ${PROJECT_SOURCE_DIR}/tests/python/${test}.py PROCESSORS 2
                        TIMEOUT 300 LABELS torch)
   endforeach()
