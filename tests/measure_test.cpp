@@ -524,6 +524,33 @@ TEST(MeasureBench, SamplesOnlyOnRequestAndNoWrongCountWithoutCheck) {
   }
 }
 
+// CPU time per call: each rank's thread CPU clock over its timed loop, the slowest rank's and the
+// sum over ranks (between the most and p times it), written to the record and read back.
+TEST(MeasureBench, CpuTimePerCallOfEveryRankReadsBack) {
+  BenchConfig c = smallBench(3, DataType::Float32, 64 << 10);
+  c.iterations = 10;
+  RunRecord record = startRecord(c, currentRunInfo());
+  runBenchThreads(c, [&](const RecordRow& r) { record.rows.push_back(r); });
+  ASSERT_EQ(record.rows.size(), 1u);
+  for (const Timing& t : {*record.rows[0].outOfPlace, *record.rows[0].inPlace}) {
+    EXPECT_GT(t.cpuMaxUs, 0);
+    EXPECT_GE(t.cpuSumUs, t.cpuMaxUs);
+    EXPECT_LE(t.cpuSumUs, 3 * t.cpuMaxUs);
+  }
+  const nlohmann::json j = toJson(record);
+  EXPECT_EQ(j["rows"][0]["out_of_place"]["cpu_max_us"].get<double>(),
+            record.rows[0].outOfPlace->cpuMaxUs);
+  EXPECT_EQ(j["rows"][0]["in_place"]["cpu_sum_us"].get<double>(), record.rows[0].inPlace->cpuSumUs);
+  EXPECT_TRUE(recordFromJson(j, "x.json") == record);
+  // Older records have none: 0, not recorded. A negative one is refused by name.
+  nlohmann::json old = j;
+  old["rows"][0]["out_of_place"].erase("cpu_max_us");
+  EXPECT_EQ(recordFromJson(old, "x.json").rows[0].outOfPlace->cpuMaxUs, 0);
+  old["rows"][0]["in_place"]["cpu_sum_us"] = -1;
+  expectError([&] { recordFromJson(old, "x.json"); }, ErrorCode::InvalidArgument,
+              "x.json: row 0: in_place.cpu_sum_us = -1: must be a number >= 0");
+}
+
 // -c N as nccl-tests: the wrong elements over all ranks of the first checked run that has any, and
 // no further checked runs after it. A peer that leaves zeros is wrong wherever the closed form is
 // not 0.
@@ -721,6 +748,7 @@ TEST(MeasureCalibrate, TheMemoryRegimeIsPricedBeyondTheWorkingSetKnee) {
   EXPECT_DOUBLE_EQ(p.params.memory.gamma_mem_s_per_byte, 0.09e-9);
   EXPECT_DOUBLE_EQ(p.params.memory.gamma_mem_out_of_place_s_per_byte, 0.15e-9);
   EXPECT_EQ(p.hostCaches, c.hostCaches);
+  EXPECT_EQ(p.workingSetRates, c.workingSets);  // the roofline's rates, as probed
   // No ping-pong or kernel size beyond the knee: the probes' extra cost (0.05 and 0.02 ns/B).
   c.link = sizes(0.04e-9, 0.04e-9, 1e300);
   c.link.sizes.resize(2);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "ringlab/core/error.hpp"
@@ -530,6 +531,49 @@ TEST(ModelProfile, NoiseAndPlacementRoundTripAndOldProfilesReadAsNotRecorded) {
   bad = toJson(p);
   bad["half_width_95"].erase("gamma_s_per_byte");
   EXPECT_THROW(profileFromJson(bad, "bad.json"), Error);
+}
+
+// calibrate's working-set probes travel in the profile and read back exactly; a profile without
+// them (older) reads with none, and the roofline measures instead; a bad entry is refused by name,
+// on one line.
+TEST(ModelProfile, WorkingSetRatesReadBackAndOlderProfilesHaveNone) {
+  Profile p = defaultProfile();
+  p.workingSetRates = {{64 << 10, 1e-10, 2e-10, 3e-11, 4e-11, 5e-11},
+                       {256 << 20, 6e-10, 7e-10, 8e-11, 9e-11, 1e-10}};
+  EXPECT_EQ(profileFromJson(toJson(p), "new.json").workingSetRates, p.workingSetRates);
+  // The entry that prices a working set: the largest probed not above it, else the smallest.
+  EXPECT_EQ(rateForWorkingSet(p.workingSetRates, 1000).bytes, 64u << 10);
+  EXPECT_EQ(rateForWorkingSet(p.workingSetRates, (256 << 20) - 1).bytes, 64u << 10);
+  EXPECT_EQ(rateForWorkingSet(p.workingSetRates, 256 << 20).bytes, 256u << 20);
+  EXPECT_EQ(rateForWorkingSet(p.workingSetRates, 1e15).bytes, 256u << 20);
+  nlohmann::json old = toJson(p);
+  old.erase("working_set_rates");
+  EXPECT_TRUE(profileFromJson(old, "old.json").workingSetRates.empty());
+  const auto refused = [&](const std::function<void(nlohmann::json&)>& change,
+                           const std::string& needle) {
+    nlohmann::json bad = toJson(p);
+    change(bad);
+    try {
+      profileFromJson(bad, "bad.json");
+      ADD_FAILURE() << "accepted: " << needle;
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << what;
+      EXPECT_NE(what.find("bad.json"), std::string::npos) << what;
+      EXPECT_NE(what.find(needle), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  };
+  refused([](nlohmann::json& j) { j["working_set_rates"] = 3; },
+          "\"working_set_rates\" must be a list");
+  refused([](nlohmann::json& j) { j["working_set_rates"][1].erase("slot_reduce_s_per_byte"); },
+          "need number field \"slot_reduce_s_per_byte\"");
+  refused([](nlohmann::json& j) { j["working_set_rates"][0]["copy_s_per_byte"] = 0; },
+          "working_set_rates.copy_s_per_byte = 0");
+  refused([](nlohmann::json& j) { j["working_set_rates"][1]["bytes"] = 65536; },
+          "growing working sets, smallest first");
+  refused([](nlohmann::json& j) { j["working_set_rates"][0]["bytes"] = 0.5; },
+          "working_set_rates.bytes = 0.5");
 }
 
 TEST(ModelProfile, AnotherTransportIsRefusedAnotherPOrHostIsSaid) {

@@ -9,6 +9,8 @@
 #include "ringlab/bootstrap/store.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/measure/machine_rates.hpp"
+#include "ringlab/measure/roofline_rows.hpp"
+#include "ringlab/model/profile.hpp"
 #include "ringlab/model/roofline.hpp"
 #include "ringlab/schedule/ring.hpp"
 #include "ringlab/schedule/volume.hpp"
@@ -126,6 +128,26 @@ TEST(Roofline, FewerCoresThanRanksShareTheWork) {
   two.cores = 2;  // four ranks' equal work on two cores: twice one rank's time
   const Roofline r = roofline(ring4(), kCount, DataType::Float32, transportTraffic("shm"), two);
   EXPECT_NEAR(r.seconds, 2 * kRing4ThroughSlots, 1e-15);
+  EXPECT_TRUE(r.coresShared);
+  EXPECT_FALSE(
+      roofline(ring4(), kCount, DataType::Float32, transportTraffic("shm"), kRates).coresShared);
+}
+
+// tcp: four ranks' reductions on two cores each get half a core. With the reduce slower than the
+// wire (3072 B at 0.1 GB/s against 6144 B at the two-way 0.5 GB/s), the busiest rank's 30.72 us
+// on a core of its own becomes all four ranks' 4 x 3072 B over two cores' 0.1 GB/s: 61.44 us.
+TEST(Roofline, TcpReductionsOfMoreRanksThanCoresShareTheCores) {
+  MachineRates slowReduce = kRates;
+  slowReduce.reduceBytesPerSecond = 1e8;
+  const TransportTraffic tcp = transportTraffic("tcp");
+  const Roofline own = roofline(ring4(), kCount, DataType::Float32, tcp, slowReduce);
+  EXPECT_NEAR(own.seconds, 3072 / 1e8, 1e-15);
+  EXPECT_FALSE(own.coresShared);
+  slowReduce.cores = 2;
+  const Roofline shared = roofline(ring4(), kCount, DataType::Float32, tcp, slowReduce);
+  EXPECT_NEAR(shared.seconds, 4 * 3072 / 1e8 / 2, 1e-15);
+  EXPECT_TRUE(shared.coresShared);
+  EXPECT_EQ(shared.loopbackLimit, LoopbackLimit::BusiestRank);
 }
 
 TEST(Roofline, TcpRingAtTheTwoWayLoopbackRateOrTheReduceWhicheverIsSlower) {
@@ -311,6 +333,61 @@ TEST(Roofline, ShmSaysItsSingleCopySize) {
   // inproc moves every message in one pass: it has no slots to skip.
   transport::InprocWorld inproc(1);
   EXPECT_EQ(inproc.transport(0).singleCopyBytes(), kNeverSingleCopy);
+}
+
+// A profile's working-set probes price the float32 rows exactly: each row at the probe of the
+// largest working set not above its own (the smallest below them all), its reduction at the
+// profile's gamma as the model prices it; nothing is measured for them. A row of another datatype,
+// whose reduce the probes did not time, is measured.
+TEST(RooflineRows, FromAProfileAtExactlyItsProbedRates) {
+  measure::BenchConfig config;
+  config.ranks = 2;
+  Profile profile = defaultProfile();  // gamma 0.2 ns/B, one regime
+  profile.workingSetRates = {{64 << 10, 1 / 10e9, 1 / 20e9, 1 / 30e9, 1 / 40e9, 1 / 50e9},
+                             {1 << 20, 1 / 5e9, 1 / 6e9, 1 / 7e9, 1 / 8e9, 1 / 9e9}};
+  config.profile = profile;
+  measure::RunRecord record;
+  const auto row = [](std::uint64_t bytes, const char* dtype) {
+    measure::RecordRow r;
+    r.bytes = bytes;
+    r.count = bytes / 4;
+    r.dtype = dtype;
+    r.op = "sum";
+    r.algorithm = "ring";
+    r.outOfPlace.emplace().timeUs = 1000;
+    return r;
+  };
+  // Working sets, two ranks' inputs and outputs over two cores: 16 KiB, 512 KiB and 1 MiB.
+  record.rows = {row(8 << 10, "float32"), row(256 << 10, "float32"), row(512 << 10, "float32"),
+                 row(512 << 10, "int32")};
+  const measure::RooflineReport report = measure::priceRows(record, config, "inproc", nullptr, 2);
+  ASSERT_EQ(report.rows.size(), 4u);
+  EXPECT_TRUE(report.copyFromProfile);
+  EXPECT_TRUE(report.reduceFromProfile);
+  const std::uint64_t probed[] = {64 << 10, 64 << 10, 1 << 20};
+  const double copy[] = {10e9, 10e9, 5e9}, slotIn[] = {30e9, 30e9, 7e9};
+  for (int i = 0; i < 3; ++i) {
+    const measure::RooflineRow& r = report.rows[i];
+    SCOPED_TRACE(r.bytes);
+    EXPECT_TRUE(r.ratesFromProfile);
+    EXPECT_EQ(r.probedWorkingSetBytes, probed[i]);
+    EXPECT_EQ(r.pass, measure::workingSetPass(2 * r.bytes));
+    EXPECT_DOUBLE_EQ(r.rates.copyBytesPerSecond, copy[i]);
+    EXPECT_DOUBLE_EQ(r.rates.slotCopyInBytesPerSecond, slotIn[i]);
+    EXPECT_DOUBLE_EQ(r.rates.reduceBytesPerSecond, 5e9);  // the profile's gamma
+    // inproc at p = 2: each rank copies half the vector and reduces the other half.
+    const double half = static_cast<double>(r.bytes) / 2;
+    EXPECT_NEAR(r.roof.seconds, half / copy[i] + half / 5e9, 1e-15);
+  }
+  EXPECT_FALSE(report.rows[3].ratesFromProfile);
+  EXPECT_EQ(report.rows[3].probedWorkingSetBytes, 1u << 20);
+  EXPECT_GT(report.rows[3].rates.copyBytesPerSecond, 0);
+  // Without the probes (an older profile), every row is measured.
+  config.profile->workingSetRates.clear();
+  const measure::RooflineReport measured =
+      measure::priceRows({.rows = {record.rows[0]}}, config, "inproc", nullptr, 2);
+  EXPECT_FALSE(measured.copyFromProfile);
+  EXPECT_FALSE(measured.rows[0].ratesFromProfile);
 }
 
 }  // namespace

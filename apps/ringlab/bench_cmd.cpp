@@ -247,6 +247,7 @@ int runBenchCommand(BenchArgs args) {
   const std::uint64_t totalWrong =
       measureAndPrint(config, processComm.get(), columns, record, args.json);
   args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");
+  args.json.printText(report::cpuTimeTable(record, job::usableCores(args.transport)));
   nlohmann::json json = measure::toJson(record);
   // Priced after the sweep, on the rank that speaks for the job: the other ranks are gone and
   // leave the cores to the rate measurements.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <numeric>
 
@@ -76,6 +77,14 @@ std::uint64_t sumOverRanks(Communicator& comm, const CollectiveOptions& options,
                            std::uint64_t value) {
   comm.allreduce(&value, &value, 1, DataType::Uint64, ReduceOp::Sum, options);
   return value;
+}
+
+// The CPU time (user and system) of the calling thread: a rank's own, whether the ranks are threads
+// of this process or processes (the transports run a rank's work on the thread that calls them).
+double threadCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 // times[0..n) of every rank reduced over ranks as nccl-tests' -a: rank 0's own (no message; only
@@ -183,6 +192,8 @@ class RankSweep {
     for (int i = 0; i < config_.warmup; ++i) once();
     const int iterations = iterationCount(once);
     syncRanks(comm_, helpers_);
+    // The CPU clock is read once on each side of the loop: no system call inside it.
+    const double cpuBefore = threadCpuSeconds();
     auto last = std::chrono::steady_clock::now();
     for (int i = 0; i < iterations; ++i) {
       once();
@@ -190,6 +201,7 @@ class RankSweep {
       times_[i] = std::chrono::duration<double>(now - last).count();
       last = now;
     }
+    const double cpuPerCall = (threadCpuSeconds() - cpuBefore) / iterations;
     std::vector<std::vector<double>> rankTimes;
     if (config_.keepSamples &&
         static_cast<std::uint64_t>(iterations) * comm_.size() <= kMaxRankSamples) {
@@ -203,6 +215,10 @@ class RankSweep {
     Timing result = summarise(std::vector<double>(times_.begin(), times_.begin() + iterations),
                               config_.keepSamples);
     result.loopMeanUs = loopSeconds * 1e6;
+    for (const std::vector<double>& rank : gatherRankTimes(comm_, helpers_, &cpuPerCall, 1)) {
+      result.cpuMaxUs = std::max(result.cpuMaxUs, rank.front());
+      result.cpuSumUs += rank.front();
+    }
     result.rankSamplesUs = std::move(rankTimes);
     if (config_.check > 0) result.wrong = checkedRuns(count, inPlace, once);
     return result;

@@ -87,12 +87,16 @@ double timeKernel(const CalibrateConfig& c, float* out, const std::vector<float>
   return median(samples);
 }
 
-// One core's copy and float32 sum per byte with `workingSet` bytes going through its caches:
-// blocks of an eighth of it (4 KiB to 1 MiB, the sizes of a job's segments and chunks).
-std::pair<double, double> probeWorkingSet(std::uint64_t workingSet) {
-  const std::uint64_t block = std::clamp<std::uint64_t>(workingSet / 8, 4096, 1 << 20);
-  const SizeRates r = measureSizeRates({{block, workingSet}}, kCalibrateReduceType).front();
-  return {1 / r.copyBytesPerSecond, 1 / r.reduceBytesPerSecond};
+// One core's rates per byte with `workingSet` bytes going through its caches, on the pass the
+// roofline probes it with.
+model::WorkingSetRate probeWorkingSet(std::uint64_t workingSet) {
+  const SizeRates r = measureSizeRates({workingSetPass(workingSet)}, kCalibrateReduceType).front();
+  return {workingSet,
+          1 / r.copyBytesPerSecond,
+          1 / r.reduceBytesPerSecond,
+          1 / r.slotCopyInBytesPerSecond,
+          1 / r.slotCopyOutBytesPerSecond,
+          1 / r.slotReduceBytesPerSecond};
 }
 
 // This rank's side of one round's measurement. Returns rank 0's time (link, kernel) or this pair's
@@ -197,17 +201,17 @@ double perByteBeyond(const FittedSizes& f, double inCacheBytes, double fallback)
                              fallback);
 }
 
-// Medians over rounds of rank 0's probes, smallest working set first.
-std::vector<WorkingSetRate> workingSetRates(
-    const std::map<std::uint64_t, std::vector<std::pair<double, double>>>& probes) {
-  std::vector<WorkingSetRate> out;
+// Medians over rounds of rank 0's probes, each rate on its own, smallest working set first.
+std::vector<model::WorkingSetRate> workingSetRates(
+    const std::map<std::uint64_t, std::vector<model::WorkingSetRate>>& probes) {
+  std::vector<model::WorkingSetRate> out;
   for (const auto& [bytes, rounds] : probes) {
-    std::vector<double> copy, reduce;
-    for (const auto& [c, r] : rounds) {
-      copy.push_back(c);
-      reduce.push_back(r);
+    model::WorkingSetRate& entry = out.emplace_back(model::WorkingSetRate{.bytes = bytes});
+    for (const auto& [name, rate] : model::kWorkingSetRateFields) {
+      std::vector<double> perRound;
+      for (const model::WorkingSetRate& round : rounds) perRound.push_back(round.*rate);
+      entry.*rate = median(perRound);
     }
-    out.push_back({bytes, median(copy), median(reduce)});
   }
   return out;
 }
@@ -304,7 +308,7 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   ProgressMeter meter(t.rank() == 0 ? progress : ProgressCallback{}, perRound * config.rounds);
   std::map<std::uint64_t, std::vector<double>> link, kernel, kernelOutOfPlace;
   std::map<int, std::vector<double>> pairRates;
-  std::map<std::uint64_t, std::vector<std::pair<double, double>>> probes;  // rank 0's
+  std::map<std::uint64_t, std::vector<model::WorkingSetRate>> probes;  // rank 0's
   for (int round = 0; round < config.rounds; ++round) {
     for (const Item& item : roundOrder(config, ranks, round)) {
       meter.stage(stageName(item));
@@ -327,7 +331,7 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   out.fusedReduceFromBytes = fusedReduceFromBytes(t);
   out.workingSets = workingSetRates(probes);
   std::vector<double> sets, perByte;
-  for (const WorkingSetRate& w : out.workingSets) {
+  for (const model::WorkingSetRate& w : out.workingSets) {
     sets.push_back(static_cast<double>(w.bytes));
     perByte.push_back(w.copySecondsPerByte + w.reduceSecondsPerByte);
   }
@@ -384,7 +388,7 @@ model::Profile calibratedProfile(const Calibration& c, const std::string& transp
   const double knee = c.cacheKneeBytes;
   if (knee > 0) {
     std::vector<double> sets, copy, reduce;
-    for (const WorkingSetRate& w : c.workingSets) {
+    for (const model::WorkingSetRate& w : c.workingSets) {
       sets.push_back(static_cast<double>(w.bytes));
       copy.push_back(w.copySecondsPerByte);
       reduce.push_back(w.reduceSecondsPerByte);
@@ -407,6 +411,7 @@ model::Profile calibratedProfile(const Calibration& c, const std::string& transp
                        false};
   }
   p.hostCaches = c.hostCaches;
+  p.workingSetRates = c.workingSets;
   p.transport = transport;
   p.host = info.host;
   p.ringlabVersion = info.version;

@@ -65,6 +65,10 @@ void throughSlots(std::uint64_t bytes, std::byte* ring, const Pass& pass) {
 
 }  // namespace
 
+PassSize workingSetPass(std::uint64_t workingSetBytes) {
+  return {std::clamp<std::uint64_t>(workingSetBytes / 8, 4096, 1 << 20), workingSetBytes};
+}
+
 std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, DataType type) {
   const std::uint64_t element = dataTypeSize(type);
   const auto blocksOf = [&](const PassSize& pass) {

@@ -31,6 +31,8 @@ json timingJson(const Timing& t, std::uint64_t bytes, int ranks,
             {"max_us", t.maxUs},
             {"mean_us", t.meanUs},
             {"loop_mean_us", t.loopMeanUs},
+            {"cpu_max_us", t.cpuMaxUs},
+            {"cpu_sum_us", t.cpuSumUs},
             {"algbw_GBps", model::algbwGBps(bytes, t.timeUs)},
             {"busbw_GBps", model::allReduceBusbwGBps(bytes, t.timeUs, ranks)},
             {"iterations", t.iterations}};
@@ -131,6 +133,8 @@ class JsonReader {
     out.maxUs = time(t, "max_us", in);
     out.meanUs = time(t, "mean_us", in);
     out.loopMeanUs = time(t, "loop_mean_us", in);
+    out.cpuMaxUs = time(t, "cpu_max_us", in);
+    out.cpuSumUs = time(t, "cpu_sum_us", in);
     const auto present = [&](const char* key) { return t.contains(key) && !t[key].is_null(); };
     if (present("iterations"))
       out.iterations = static_cast<int>(whole(t["iterations"], in + "iterations", 0, kMaxCount));
@@ -305,6 +309,9 @@ json toJson(const RunRecord& record) {
             {"loop_mean",
              "loop_mean_us: each rank's mean over its iterations, reduced over ranks as "
              "over_ranks says (nccl-tests' time)"},
+            {"cpu",
+             "cpu_max_us, cpu_sum_us: each rank's CPU time (user and system, its thread's clock) "
+             "over its timed loop / iterations, the most of any rank and the sum over ranks"},
             {"samples", "samples_us: each iteration's time; rank_samples_us: each rank's"},
             {"algbw", "size / time, GB/s = 1e9 B/s"},
             {"busbw", "algbw x 2(p-1)/p (nccl-tests allreduce)"}}},
@@ -360,6 +367,8 @@ void checkTiming(const Timing& t, const std::string& where) {
   check(t.maxUs, "max_us", false);
   check(t.meanUs, "mean_us", false);
   check(t.loopMeanUs, "loop_mean_us", false);
+  check(t.cpuMaxUs, "cpu_max_us", false);
+  check(t.cpuSumUs, "cpu_sum_us", false);
   for (const double sample : t.samplesUs) check(sample, "samples_us", false);
   for (const auto& rank : t.rankSamplesUs)
     for (const double sample : rank) check(sample, "rank_samples_us", false);

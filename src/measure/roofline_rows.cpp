@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "ringlab/core/partition.hpp"
-
+#include "ringlab/measure/calibrate.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/registry.hpp"
 
@@ -12,32 +11,35 @@ namespace ringlab::measure {
 
 namespace {
 
-// The schedule that ran a row, and the pass its rates are measured on: the largest block it moves,
-// in a core's share of the job's data. Each memory pass works on one block at a time (a row's
-// whole buffer would price a block that stays in cache at the rate of one that does not), but
-// between its passes over a block, a core's ranks' inputs and outputs go through its caches too
-// (pricing the block alone took a 16 MiB row's blocks at in-cache rates that its data, 64 MiB on
-// two cores, cannot have: docs/roofline.md). The share is the least a core's caches hold: where
-// cores share a cache, it holds more, and the roofline is looser but still a bound.
+// The schedule that ran a row, and the pass its rates are priced at: calibrate's probe of a core's
+// share of the job's data (workingSetPass). Between its passes over a block, a core's ranks'
+// inputs and outputs go through its caches too (pricing the block alone took a 16 MiB row's blocks
+// at in-cache rates that its data, 64 MiB on two cores, cannot have: docs/roofline.md). The share
+// is the least a core's caches hold: where cores share a cache, it holds more, and the roofline is
+// looser but still a bound.
 struct RowPlan {
   schedule::AlgorithmSpec spec;
   schedule::Schedule schedule;
   PassSize pass;
 };
 
+// A profile's probe as the rates measureSizeRates gives.
+SizeRates sizeRates(const model::WorkingSetRate& w) {
+  return {workingSetPass(w.bytes),         1 / w.copySecondsPerByte,
+          1 / w.reduceSecondsPerByte,      1 / w.slotCopyInSecondsPerByte,
+          1 / w.slotCopyOutSecondsPerByte, 1 / w.slotReduceSecondsPerByte};
+}
+
 RowPlan planRow(const RecordRow& row, const BenchConfig& config, int cores) {
   const DataType type = parseDataType(row.dtype);
   const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
       config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count, type,
       config.collective.autoModel, config.collective.autoTable.get());
-  RowPlan plan{spec, model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec), {}};
-  // Chunk 0 is the largest: the first count % blocks chunks hold one element more.
-  plan.pass.bytes = partitionChunk(row.count, plan.schedule.blocks, 0).count * dataTypeSize(type);
   // The row is out of place: each rank has an input and an output of the row's size.
   const auto ranks = static_cast<std::uint64_t>(config.ranks);
-  plan.pass.workingSetBytes =
-      2 * ranks * row.bytes / std::min<std::uint64_t>(ranks, std::max(cores, 1));
-  return plan;
+  return {
+      spec, model::buildSchedule(schedule::Collective::AllReduce, config.ranks, spec),
+      workingSetPass(2 * ranks * row.bytes / std::min<std::uint64_t>(ranks, std::max(cores, 1)))};
 }
 
 }  // namespace
@@ -60,11 +62,18 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
     report.loopbackRingBytesPerSecond = loopback.ringBytesPerSecond;
     report.loopbackRingConnections = loopback.ringConnections;
   }
+  // The profile's probes where it has them; a datatype whose reduce they did not probe (they sum
+  // float32) is measured here, as is everything without them, on the same probe.
+  const std::vector<model::WorkingSetRate> probed =
+      config.profile ? config.profile->workingSetRates : std::vector<model::WorkingSetRate>{};
+  const auto fromProfile = [&](DataType type) {
+    return !probed.empty() && type == kCalibrateReduceType;
+  };
   std::vector<RowPlan> plans;
   std::map<std::string, std::vector<PassSize>> passes;  // per datatype
   for (const RecordRow& row : record.rows) {
     plans.push_back(planRow(row, config, cores));
-    passes[row.dtype].push_back(plans.back().pass);
+    if (!fromProfile(parseDataType(row.dtype))) passes[row.dtype].push_back(plans.back().pass);
   }
   std::map<std::string, std::map<PassSize, SizeRates>> rates;  // measured once each
   for (const auto& [dtype, sizes] : passes) {
@@ -82,12 +91,18 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
     out.op = row.op;
     out.algorithm = row.algorithm;
     out.timeUs = row.outOfPlace->timeUs;
-    const SizeRates& measured = rates.at(row.dtype).at(out.pass);
-    out.rates = {.copyBytesPerSecond = measured.copyBytesPerSecond,
-                 .reduceBytesPerSecond = measured.reduceBytesPerSecond,
-                 .slotCopyInBytesPerSecond = measured.slotCopyInBytesPerSecond,
-                 .slotCopyOutBytesPerSecond = measured.slotCopyOutBytesPerSecond,
-                 .slotReduceBytesPerSecond = measured.slotReduceBytesPerSecond,
+    out.ratesFromProfile = fromProfile(type);
+    report.copyFromProfile = report.copyFromProfile || out.ratesFromProfile;
+    const SizeRates rowRates = out.ratesFromProfile
+                                   ? sizeRates(model::rateForWorkingSet(
+                                         probed, static_cast<double>(out.pass.workingSetBytes)))
+                                   : rates.at(row.dtype).at(out.pass);
+    out.probedWorkingSetBytes = rowRates.pass.workingSetBytes;
+    out.rates = {.copyBytesPerSecond = rowRates.copyBytesPerSecond,
+                 .reduceBytesPerSecond = rowRates.reduceBytesPerSecond,
+                 .slotCopyInBytesPerSecond = rowRates.slotCopyInBytesPerSecond,
+                 .slotCopyOutBytesPerSecond = rowRates.slotCopyOutBytesPerSecond,
+                 .slotReduceBytesPerSecond = rowRates.slotReduceBytesPerSecond,
                  .loopbackBytesPerSecond = report.loopbackBytesPerSecond,
                  .loopbackTwoWayBytesPerSecond = report.loopbackTwoWayBytesPerSecond,
                  .loopbackRingBytesPerSecond = report.loopbackRingBytesPerSecond,
@@ -138,11 +153,14 @@ nlohmann::json toJson(const RooflineReport& report) {
         nlohmann::json{{"size_bytes", r.bytes},
                        {"pass_bytes", r.pass.bytes},
                        {"core_working_set_bytes", r.pass.workingSetBytes},
+                       {"rates_from", r.ratesFromProfile ? "profile" : "measured"},
+                       {"probed_working_set_bytes", r.probedWorkingSetBytes},
                        {"dtype", r.dtype},
                        {"op", r.op},
                        {"algorithm", r.algorithm},
                        {"time_us", r.timeUs},
                        {"roofline_us", r.roof.seconds * 1e6},
+                       {"cores_shared", r.roof.coresShared},
                        {"of_roofline", r.ofRoofline},
                        {"copy_GBps", r.rates.copyBytesPerSecond / 1e9},
                        {"reduce_GBps", r.rates.reduceBytesPerSecond / 1e9},

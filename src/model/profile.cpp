@@ -23,6 +23,7 @@ Profile defaultProfile() {
                  0,
                  std::nullopt,
                  {},
+                 {},
                  {}};
 }
 
@@ -58,7 +59,10 @@ nlohmann::json toJson(const Profile& p) {
         {"gamma_mem_out_of_place_s_per_byte", "the same beyond the cache; 0 = as gamma_mem"},
         {"fused_reduce_from_bytes",
          "messages this large or larger are reduced as they are received, one pass costing gamma "
-         "and no beta; 0 = never"}}},
+         "and no beta; 0 = never"},
+        {"working_set_rates",
+         "one core's copy, float32 sum in place, and the same with one side in shm's slots, "
+         "seconds per byte, with `bytes` of data going through its caches; the roofline's rates"}}},
       {"transport", p.transport},
       {"host", p.host},
       {"ringlab_version", p.ringlabVersion},
@@ -76,6 +80,12 @@ nlohmann::json toJson(const Profile& p) {
                       {"bytes", static_cast<std::uint64_t>(c.bytes)},
                       {"shared_by_cores", c.sharedByCores}});
   j["host_caches"] = caches;
+  nlohmann::json rates = nlohmann::json::array();
+  for (const WorkingSetRate& w : p.workingSetRates) {
+    nlohmann::json& entry = rates.emplace_back(nlohmann::json{{"bytes", w.bytes}});
+    for (const auto& [key, field] : kWorkingSetRateFields) entry[key] = w.*field;
+  }
+  j["working_set_rates"] = rates;
   if (p.halfWidths95) {
     j["half_width_95"] = {{"alpha_s", p.halfWidths95->alpha_s},
                           {"beta_s_per_byte", p.halfWidths95->beta_s_per_byte},
@@ -185,6 +195,30 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
       };
       p.hostCaches.push_back({static_cast<int>(count("level", 16)), count("bytes", kCacheRange.hi),
                               static_cast<int>(count("shared_by_cores", kCoresRange.hi))});
+    }
+  }
+  // Added later: absent in older profiles, whose roofline then measures its rates at bench time.
+  if (j.contains("working_set_rates")) {
+    const nlohmann::json& rates = j["working_set_rates"];
+    if (!rates.is_array()) fail("field \"working_set_rates\" must be a list");
+    for (const nlohmann::json& w : rates) {
+      if (!w.is_object() || !w.contains("bytes"))
+        fail("\"working_set_rates\" entries need number field \"bytes\"");
+      WorkingSetRate entry;
+      // A working set of at least a byte, at most kCacheRange's 2^53 bytes.
+      entry.bytes =
+          static_cast<std::uint64_t>(jsonWhole(w["bytes"], where, "working_set_rates.bytes", 1,
+                                               static_cast<std::int64_t>(kCacheRange.hi)));
+      if (!p.workingSetRates.empty() && entry.bytes <= p.workingSetRates.back().bytes)
+        fail("\"working_set_rates\" must list growing working sets, smallest first");
+      for (const auto& [key, field] : kWorkingSetRateFields) {
+        if (!w.contains(key))
+          fail("\"working_set_rates\" entries need number field " + quoted(key));
+        // A rate of at least 1 KB/s and at most 1 PB/s, as beta's range.
+        entry.*field = jsonNumber(w[key], where, std::string("working_set_rates.") + key,
+                                  kBetaRange.lo, kBetaRange.hi);
+      }
+      p.workingSetRates.push_back(entry);
     }
   }
   if (j.contains("unstable")) {

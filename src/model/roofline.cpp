@@ -141,6 +141,11 @@ TotalRate loopbackTotal(const MachineRates& rates) {
   return best;
 }
 
+// The cores the ranks run on: with more ranks than cores, each rank has a share of one.
+double usedCores(const schedule::Schedule& schedule, const MachineRates& rates) {
+  return std::min(schedule.ranks, rates.cores);
+}
+
 Roofline overNetwork(const schedule::Schedule& schedule, std::uint64_t count, DataType type,
                      const MachineRates& rates) {
   Roofline result;
@@ -173,6 +178,18 @@ Roofline overNetwork(const schedule::Schedule& schedule, std::uint64_t count, Da
       result.loopbackLimit = total.from;
     }
   }
+  // All ranks' reductions share the cores too, overlapped at best with the wire: with more ranks
+  // than cores, a rank reduces on a share of one.
+  double allRanksReduced = 0;
+  for (const schedule::RankVolume& v : volume)
+    allRanksReduced += static_cast<double>(v.reducedBytes);
+  const double sharedReduce =
+      perSecond(allRanksReduced, rates.reduceBytesPerSecond, "reduce rate") /
+      usedCores(schedule, rates);
+  if (sharedReduce > result.seconds) {
+    result.seconds = sharedReduce;
+    result.coresShared = true;
+  }
   return result;
 }
 
@@ -200,8 +217,11 @@ Roofline roofline(const schedule::Schedule& schedule, std::uint64_t count, DataT
     }
   }
   // Memory passes of all ranks share the cores.
-  result.seconds =
-      std::max(result.seconds, allRanksSeconds / std::min(schedule.ranks, rates.cores));
+  const double shared = allRanksSeconds / usedCores(schedule, rates);
+  if (shared > result.seconds) {
+    result.seconds = shared;
+    result.coresShared = true;
+  }
   return result;
 }
 

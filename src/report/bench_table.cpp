@@ -152,6 +152,24 @@ std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::s
                      timingColumns(row.bytes, *row.inPlace, ranks, c.stats), extra);
 }
 
+std::string cpuTimeTable(const measure::RunRecord& record, int cores) {
+  std::string text = fmt::format(
+      "#\n# CPU time per call, out of place: each rank's CPU clock (user and system) over its "
+      "timed loop / iterations; wall: the {}; busy: all ranks' CPU time / wall, cores kept busy of "
+      "{}\n"
+      "# {:>12} {:>8} {:>6} {:>10} {:>12} {:>12} {:>6}\n",
+      overRanksText(record.overRanks.value_or(measure::OverRanks::Max), "loop mean"), cores, "size",
+      "type", "redop", "wall(us)", "cpu-max(us)", "cpu-sum(us)", "busy");
+  for (const measure::RecordRow& row : record.rows) {
+    if (!row.outOfPlace) continue;
+    const measure::Timing& t = *row.outOfPlace;
+    const double busy = t.loopMeanUs > 0 ? t.cpuSumUs / t.loopMeanUs : 0;
+    text += fmt::format("# {:>12} {:>8} {:>6} {:10.1f} {:12.1f} {:12.1f} {:6.2f}\n", row.bytes,
+                        row.dtype, row.op, t.loopMeanUs, t.cpuMaxUs, t.cpuSumUs, busy);
+  }
+  return text;
+}
+
 std::string oversubscription(int ranksOnHost, int ranks, int cores) {
   if (ranksOnHost <= cores) return "";
   const std::string who = ranksOnHost == ranks

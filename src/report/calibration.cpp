@@ -150,7 +150,7 @@ std::string workingSetText(const measure::Calibration& c) {
       "# {:>12} {:>12} {:>12} {:>10}\n",
       c.rounds, c.rounds == 1 ? "" : "s", c.cores, caches.empty() ? "not reported" : caches,
       "bytes", "copy(GB/s)", "reduce(GB/s)", "regime");
-  for (const measure::WorkingSetRate& w : c.workingSets) {
+  for (const model::WorkingSetRate& w : c.workingSets) {
     const bool beyond = c.cacheKneeBytes > 0 && static_cast<double>(w.bytes) > c.cacheKneeBytes;
     text += fmt::format("  {:12} {:12.2f} {:12.2f} {:>10}\n", w.bytes, 1e-9 / w.copySecondsPerByte,
                         1e-9 / w.reduceSecondsPerByte, beyond ? "memory" : "cache");

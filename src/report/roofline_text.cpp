@@ -29,22 +29,24 @@ std::string counted(const measure::RooflineReport& r) {
         "{}: per step, a rank's larger of sent and received bytes over one loopback connection: "
         "while it sends and receives at once at the two-way rate ({:.2f} GB/s per direction), "
         "otherwise at the one-way rate ({:.2f} GB/s){}; column `wire` says which; its reductions "
-        "overlapped; {} cores",
+        "overlapped, all ranks' shared among {} cores",
         r.transport, r.loopbackTwoWayBytesPerSecond / 1e9, r.loopbackBytesPerSecond / 1e9, shared,
         r.cores);
   }
   return fmt::format(
       "{}: {}, the last pass the reduce where the schedule reduces; copy and reduce rates of one "
-      "core on the row's largest block, while its share of all ranks' inputs and outputs goes "
-      "through its caches; {} cores",
+      "core while its share of all ranks' inputs and outputs goes through its caches "
+      "(calibrate's working-set probe); all ranks' passes shared among {} cores",
       r.transport, passes(r.traffic), r.cores);
 }
 
 }  // namespace
 
 std::string rooflineTable(const measure::RooflineReport& r) {
-  std::string text = "#\n# roofline (" + counted(r) + "; reduce rate " +
-                     (r.reduceFromProfile ? "of float32 from the profile" : "measured") + ")\n";
+  std::string text =
+      "#\n# roofline (" + counted(r) + "; copy rates " +
+      (r.copyFromProfile ? "of float32 rows from the profile's probes" : "measured") +
+      "; reduce rate " + (r.reduceFromProfile ? "of float32 from the profile" : "measured") + ")\n";
   text += fmt::format("# {:>12} {:>8} {:>5} {:>16} {:>10} {:>10} {:>7} {:>8} {:>8}", "size", "type",
                       "op", "algorithm", "time(us)", "roof(us)", "of-roof", "copyGB/s", "reduGB/s");
   text += r.traffic.network ? " wire\n" : "\n";

@@ -67,14 +67,6 @@ struct ConcurrencyFigure {
 };
 ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps);
 
-// One core's copy and float32 sum per byte (seconds) with `bytes` of data going through its
-// caches (measureSizeRates), medians over rounds.
-struct WorkingSetRate {
-  std::uint64_t bytes = 0;
-  double copySecondsPerByte = 0;
-  double reduceSecondsPerByte = 0;
-};
-
 // The working sets probed: 64 KiB, doubling, up to four times the largest message (a job's
 // ranks' inputs and outputs; at least 256 KiB), at most kRateMaxWorkingSetBytes.
 std::vector<std::uint64_t> workingSetSizes(const CalibrateConfig& config);
@@ -94,10 +86,12 @@ struct Calibration {
   // Messages this large or larger are reduced as they are received (model::FusionParams); 0:
   // never. Read from the transport measured, not timed: fusedReduceFromBytes.
   std::uint64_t fusedReduceFromBytes = 0;
-  // Rank 0's probes, smallest first; the knee of their copy plus reduce time (model::memoryKnee):
-  // the largest working set still in cache, 0 for one regime. The ping-pong and kernel lines are
-  // fitted through the sizes whose own working set is within it (where two or more are).
-  std::vector<WorkingSetRate> workingSets;
+  // Rank 0's probes (measureSizeRates on workingSetPass), medians over rounds, smallest first; the
+  // profile keeps them for the roofline. The knee of their copy plus reduce time
+  // (model::memoryKnee): the largest working set still in cache, 0 for one regime. The ping-pong
+  // and kernel lines are fitted through the sizes whose own working set is within it (where two or
+  // more are).
+  std::vector<model::WorkingSetRate> workingSets;
   double cacheKneeBytes = 0;
   std::vector<model::Profile::ReportedCache> hostCaches;  // as the host reports them
   int cores = 1;                                          // hostCores()

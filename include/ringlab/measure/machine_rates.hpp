@@ -29,6 +29,11 @@ struct PassSize {
   auto operator<=>(const PassSize&) const = default;
 };
 
+// The pass that probes a working set: blocks of an eighth of it, 4 KiB to 1 MiB (the sizes of a
+// job's segments and chunks). calibrate probes its working sets with it and the roofline the
+// working set of each row, so a rate a profile recorded is the one the roofline would measure.
+PassSize workingSetPass(std::uint64_t workingSetBytes);
+
 struct SizeRates {
   PassSize pass;
   double copyBytesPerSecond = 0;

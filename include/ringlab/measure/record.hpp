@@ -72,6 +72,11 @@ struct Timing {
   std::vector<double> samplesUs;       // per iteration, only when requested
   // Each rank's own time per iteration (samplesUs is their reduction), only when requested.
   std::vector<std::vector<double>> rankSamplesUs;
+  // CPU time per call, user and system: each rank's CPU clock over its timed loop / iterations,
+  // the most of any rank (cpuMaxUs) and the sum over ranks (cpuSumUs). Against the wall time, the
+  // sum says how many cores the ranks kept busy: ranks waiting on a socket while a core is idle,
+  // or ranks spinning on a core a peer needs. 0: not recorded (older records, logs).
+  double cpuMaxUs = 0, cpuSumUs = 0;
   bool operator==(const Timing&) const = default;
 };
 
@@ -117,15 +122,16 @@ void requireOneCase(const RunRecord& record, const std::string& name);
 // The JSON of `ringlab bench --json`: "run", "conventions", "segment_bytes", "iterations",
 // "seconds_per_size", "warmup", "over_ranks" and "rows" (size_bytes, count, dtype, op, algorithm,
 // predicted_us, out_of_place, in_place, peer_mpi; each timing with time_us, median_us, min_us,
-// max_us, mean_us, algbw_GBps, busbw_GBps, iterations, wrong, measured_over_predicted when
-// predicted, samples_us and rank_samples_us when kept).
+// max_us, mean_us, loop_mean_us, cpu_max_us, cpu_sum_us, algbw_GBps, busbw_GBps, iterations, wrong,
+// measured_over_predicted when predicted, samples_us and rank_samples_us when kept).
 nlohmann::json toJson(const RunInfo& info);
 nlohmann::json toJson(const RunRecord& record);
 
 // What the reader accepts: run.p in 1..kMaxRanks (core/limits.hpp); size_bytes, count and
 // segment_bytes whole numbers in 0..2^53 (model::kMaxModelBytes); time_us > 0 and, like min_us,
 // max_us, mean_us and the samples, <= kMaxRecordMicros (11.6 days); iterations and warmup whole
-// numbers in 0..kMaxCount; predicted_us finite and >= 0.
+// numbers in 0..kMaxCount; predicted_us finite and >= 0; cpu_max_us and cpu_sum_us in
+// 0..kMaxRecordMicros.
 inline constexpr double kMaxRecordMicros = 1e12;
 inline constexpr std::uint64_t kMaxCount = 1'000'000'000;
 

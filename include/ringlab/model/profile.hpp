@@ -9,6 +9,7 @@
 
 #include "ringlab/model/params.hpp"
 #include "ringlab/model/setup_use.hpp"
+#include "ringlab/model/working_set_rates.hpp"
 
 namespace ringlab::model {
 
@@ -44,6 +45,9 @@ struct Profile {
     bool operator==(const ReportedCache&) const = default;
   };
   std::vector<ReportedCache> hostCaches;
+  // calibrate's working-set probes, smallest first (none in older profiles): the roofline prices
+  // its copies at them instead of measuring at bench time (measure/roofline_rows.hpp).
+  std::vector<WorkingSetRate> workingSetRates;
 };
 
 // Stated defaults for when no profile is given: alpha 2 us, 5 GB/s per direction, reduction at

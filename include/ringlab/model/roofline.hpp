@@ -24,8 +24,9 @@
 //     (one connection one way, a pair both ways, the ring all at once). For a ring, whose ranks
 //     send equal bytes in every step, that is each rank's bytes at the ring's per-connection rate
 //     where that is the slowest; for any other schedule (a tree's steps) it is a bound too.
-// Shared memory: ranks share the host's cores, so the roofline is also at least the memory
-// passes of all ranks over min(p, cores) cores.
+// Ranks share the host's cores: with more ranks than cores each gets a share of one (p = 4 on two
+// cores: half), so the roofline is also at least all ranks' memory passes (shared memory) or all
+// ranks' reductions (tcp) over min(p, cores) cores.
 #include <cstdint>
 #include <string>
 
@@ -76,6 +77,9 @@ struct Roofline {
   double twoWayWireBytes = 0;    // of wireBytes, those priced at the two-way loopback rate
   double allRanksWireBytes = 0;  // tcp: all ranks' bytes over the loopback
   LoopbackLimit loopbackLimit = LoopbackLimit::BusiestRank;
+  // The time is all ranks' passes (or tcp's reductions) over the cores they share, not the busiest
+  // rank's on a core of its own.
+  bool coresShared = false;
   double seconds = 0;
 };
 

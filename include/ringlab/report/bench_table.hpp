@@ -43,6 +43,11 @@ std::string benchTableHeader(const BenchColumns& columns);
 std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::string& dtype,
                           const std::string& op, const BenchColumns& columns);
 
+// Comment lines after the sweep: per row, out of place, the CPU time per call beside the wall
+// time per call (the loop mean), the slowest rank's and all ranks' together, and the cores the
+// ranks kept busy (all ranks' CPU time over the wall time) against the host's `cores`.
+std::string cpuTimeTable(const measure::RunRecord& record, int cores);
+
 // "# p = 8 ranks on 2 cores: oversubscribed, times include waiting for a core", when the ranks
 // on this host (`ranksOnHost` of the job's `ranks`; 0: unknown) outnumber its `cores`; else "".
 std::string oversubscription(int ranksOnHost, int ranks, int cores);
