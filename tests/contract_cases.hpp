@@ -152,6 +152,11 @@ inline void runContractCase(Communicator& comm, const ContractCase& c) {
       EXPECT_TRUE(out == expected) << c.name << " on rank " << rank;
       break;
     }
+    default:
+      ADD_FAILURE() << c.name
+                    << ": the contract cases cover allreduce, reduce_scatter and "
+                       "allgather only";
+      break;
   }
 }
 

@@ -16,7 +16,9 @@ struct VerifyArgs {
   int ranks = kDefaultRanks;
   std::string collective = "allreduce", size = "1M", dtype = "float32";
   int offset = 0;
+  int root = 0;
   AlgorithmOptions algorithm;
+  bool algorithmGiven = false;  // else the collective's default (ring builds three of them)
 };
 
 int runVerifyCommand(const VerifyArgs& args) {
@@ -26,7 +28,9 @@ int runVerifyCommand(const VerifyArgs& args) {
   const std::uint64_t bytes = parseSize(args.size);
   const std::uint64_t count = elementCount(bytes, type, "--size");
   schedule::AlgorithmSpec spec = args.algorithm.resolve(args.ranks);
+  if (!args.algorithmGiven) spec.name = model::defaultAlgorithm(collective).name;
   spec.ownershipOffset = args.offset;
+  spec.root = args.root;
   const schedule::Schedule s = model::buildSchedule(collective, args.ranks, spec);
   // Counted before anything prints, so that a size too large to count fails cleanly.
   const schedule::VolumeReport volume = schedule::countVolume(s, count, type);
@@ -46,12 +50,17 @@ Action addVerifyCommand(CLI::App& app) {
   CLI::App* cmd =
       app.add_subcommand("verify", "print a schedule step by step and prove it correct");
   addRanks(*cmd, args->ranks);
-  cmd->add_option("--collective", args->collective, "allreduce, reduce_scatter or allgather");
+  cmd->add_option("--collective", args->collective,
+                  "allreduce, reduce_scatter, allgather, reduce, broadcast or alltoall");
   cmd->add_option("--offset", args->offset, "ring: chunk-ownership offset");
+  cmd->add_option("--root", args->root, "reduce, broadcast: the root rank");
   cmd->add_option("--size", args->size, "buffer size for the volume count");
   addDataType(*cmd, args->dtype, "datatype for the volume count");
   args->algorithm.add(*cmd);
-  return [args] { return runVerifyCommand(*args); };
+  return [args, cmd] {
+    args->algorithmGiven = cmd->get_option("--algo")->count() > 0;
+    return runVerifyCommand(*args);
+  };
 }
 
 }  // namespace ringlab::cli

@@ -1,7 +1,10 @@
 #pragma once
 // The API other programs link: one Communicator per rank, over any Transport. Collectives follow
 // NCCL's buffer conventions (reduce-scatter: rank r receives block r of p equal blocks; allgather:
-// rank r contributes block r). send == recv means in place. A call blocks until this rank's part
+// rank r contributes block r; alltoall: block d of rank s's send lands as block s of rank d's
+// recv). send == recv means in place. reduce, broadcast and alltoall run their own schedules
+// (binomial trees, pairwise exchange: the registry's default for each, whatever `auto` would
+// choose for allreduce), so they move no more than they must. A call blocks until this rank's part
 // is done. Ranks that disagree on the call (count, dtype, op, algorithm) fail with Mismatch, all of
 // them: before any data moves where it is the first call of its kind on each rank, else as soon as
 // the data meets (a rank's buffer may then hold a partial result).
@@ -24,7 +27,9 @@
 namespace ringlab {
 
 struct CollectiveOptions {
-  schedule::AlgorithmSpec algorithm;  // ring, in rank order, by default; "auto" chooses per call
+  // ring, in rank order, by default (for reduce, broadcast and alltoall: their own default,
+  // model::defaultAlgorithm); "auto" chooses per call
+  schedule::AlgorithmSpec algorithm;
   exec::ExecOptions exec;             // segment size, pipeline depth, timeout
   // The model "auto" chooses with: a calibrated profile's parameters, or the stated defaults.
   model::ModelParams autoModel = model::defaultProfile().params;
@@ -50,10 +55,23 @@ class Communicator {
   // send holds sendCount elements; recv (sendCount * p) gets every rank's block in rank order.
   void allgather(const void* send, void* recv, std::uint64_t sendCount, DataType type,
                  const CollectiveOptions& options = {});
+  // recv[i] = op over ranks of send[i], for i < count, at rank `root` only; the other ranks' recv
+  // is not written (it may be null there). Every rank names the same root.
+  void reduce(const void* send, void* recv, std::uint64_t count, DataType type, ReduceOp op,
+              int root, const CollectiveOptions& options = {});
+  // buffer[i] = the root's buffer[i], for i < count, on every rank; the root's bits arrive as
+  // they are (whatever the type, NaN payloads included).
+  void broadcast(void* buffer, std::uint64_t count, DataType type, int root,
+                 const CollectiveOptions& options = {});
+  // send and recv hold blockCount * p elements: block d of send goes to rank d, and block s of
+  // recv comes from rank s (block `rank` is this rank's own, copied).
+  void allToAll(const void* send, void* recv, std::uint64_t blockCount, DataType type,
+                const CollectiveOptions& options = {});
 
  private:
+  // `root`: reduce's and broadcast's, 0 for the other collectives (the algorithm spec's root).
   const exec::RankPlan& planFor(schedule::Collective collective, std::uint64_t count, DataType type,
-                                ReduceOp op, const CollectiveOptions& options);
+                                ReduceOp op, const CollectiveOptions& options, int root = 0);
   // On the first call with this rank's current call stamp, checks with every rank that they all
   // make the same call, before any data moves. Later calls rely on the stamp every message carries.
   void agreeOnFirstCall(std::chrono::steady_clock::time_point deadline);
@@ -66,7 +84,9 @@ class Communicator {
   std::unique_ptr<transport::Transport> faulty_;
   transport::Transport& transport_;
   exec::Executor executor_;
-  std::vector<std::byte> work_;  // reduce-scatter's full-size working buffer, reused
+  // Reused working buffer: reduce-scatter's full-size output, a reduce's partial results at the
+  // ranks other than the root, an in-place alltoall's input.
+  std::vector<std::byte> work_;
   std::map<std::string, exec::RankPlan> plans_;
   std::vector<transport::CallStamp> agreed_;  // stamps all ranks have agreed on
   // The previous call: a loop of identical calls (the common case) skips choosing, keying and
@@ -79,6 +99,7 @@ class Communicator {
     std::uint64_t count = 0;
     DataType type{};
     ReduceOp op{};
+    int root = 0;
     schedule::AlgorithmSpec requested;
     model::ModelParams autoModel;
     const model::DecisionTable* autoTable = nullptr;

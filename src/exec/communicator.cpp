@@ -23,7 +23,8 @@ std::string planKey(schedule::Collective collective, std::uint64_t count,
                     const schedule::AlgorithmSpec& spec) {
   std::string key = std::string(schedule::collectiveName(collective)) + "|" + spec.name + "|" +
                     std::to_string(count) + "|" + std::to_string(spec.ownershipOffset) + "|" +
-                    std::to_string(spec.channels) + "|" + std::to_string(spec.ranksPerNode) + "|";
+                    std::to_string(spec.channels) + "|" + std::to_string(spec.ranksPerNode) + "|" +
+                    std::to_string(spec.root) + "|";
   for (int r : spec.ringOrder) key += std::to_string(r) + ",";
   for (const std::vector<int>& order : spec.channelOrders) {
     key += "|";
@@ -90,18 +91,30 @@ Communicator::Communicator(transport::Transport& transport)
 
 const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std::uint64_t count,
                                             DataType type, ReduceOp op,
-                                            const CollectiveOptions& options) {
+                                            const CollectiveOptions& options, int root) {
   PreviousCall& last = previous_;
   if (last.plan && last.collective == collective && last.count == count && last.type == type &&
-      last.op == op && last.requested == options.algorithm && last.autoModel == options.autoModel &&
-      last.autoTable == options.autoTable.get()) {
+      last.op == op && last.root == root && last.requested == options.algorithm &&
+      last.autoModel == options.autoModel && last.autoTable == options.autoTable.get()) {
     transport_.setCallStamp(last.stamp);
     return *last.plan;
   }
+  if (options.algorithm.root != 0) {
+    throwInvalid("algorithm spec with root " + std::to_string(options.algorithm.root) +
+                 ": a call's root is its own argument; leave the spec's at 0");
+  }
+  schedule::AlgorithmSpec requested = options.algorithm;
+  requested.root = root;
+  // The default options name ring, which builds allreduce, reduce_scatter and allgather; for the
+  // other collectives they stand for the collective's own default algorithm.
+  if (options.algorithm == schedule::AlgorithmSpec{} &&
+      !(model::findAlgorithm(options.algorithm.name).collectives &
+        model::collectiveBit(collective))) {
+    requested.name = model::defaultAlgorithm(collective).name;
+  }
   // Every rank resolves "auto" from the same model, count and type, so all choose alike.
-  const schedule::AlgorithmSpec spec =
-      model::chooseAlgorithm(options.algorithm, collective, size(), count, type, options.autoModel,
-                             options.autoTable.get());
+  const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
+      requested, collective, size(), count, type, options.autoModel, options.autoTable.get());
   // Messages of this call carry what it is, so that a rank that disagrees fails with Mismatch.
   transport_.setCallStamp(stampFor(collective, count, type, op, spec));
   const std::string key = planKey(collective, count, spec);
@@ -116,6 +129,7 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
           count,
           type,
           op,
+          root,
           options.algorithm,
           options.autoModel,
           options.autoTable.get(),
@@ -191,6 +205,45 @@ void Communicator::allgather(const void* send, void* recv, std::uint64_t sendCou
   const exec::RankPlan& plan =
       planFor(schedule::Collective::AllGather, total, type, ReduceOp::Sum, options);
   execute(plan, type, ReduceOp::Sum, recv, recv, options.exec);
+}
+
+void Communicator::reduce(const void* send, void* recv, std::uint64_t count, DataType type,
+                          ReduceOp op, int root, const CollectiveOptions& options) {
+  const std::size_t bytes = bufferBytes(count, type);
+  const exec::RankPlan& plan =
+      planFor(schedule::Collective::Reduce, count, type, op, options, root);
+  void* output = recv;
+  if (rank() != root) {  // partial results travel through working space, not the caller's recv
+    if (work_.size() < bytes) work_.resize(bytes);
+    output = work_.data();
+  }
+  execute(plan, type, op, send, output, options.exec);
+}
+
+void Communicator::broadcast(void* buffer, std::uint64_t count, DataType type, int root,
+                             const CollectiveOptions& options) {
+  bufferBytes(count, type);
+  const exec::RankPlan& plan =
+      planFor(schedule::Collective::Broadcast, count, type, ReduceOp::Sum, options, root);
+  execute(plan, type, ReduceOp::Sum, buffer, buffer, options.exec);
+}
+
+void Communicator::allToAll(const void* send, void* recv, std::uint64_t blockCount, DataType type,
+                            const CollectiveOptions& options) {
+  const std::uint64_t total =
+      checkedMultiply(blockCount, static_cast<std::uint64_t>(size()), "alltoall count x p");
+  const std::size_t bytes = bufferBytes(total, type);
+  const exec::RankPlan& plan =
+      planFor(schedule::Collective::AllToAll, total, type, ReduceOp::Sum, options);
+  // A block is received over one that has not been sent yet: in place, the input is copied aside.
+  const auto* in = static_cast<const std::byte*>(send);
+  auto* out = static_cast<std::byte*>(recv);
+  if (bytes > 0 && in < out + bytes && out < in + bytes) {
+    if (work_.size() < bytes) work_.resize(bytes);
+    std::memcpy(work_.data(), in, bytes);
+    in = work_.data();
+  }
+  execute(plan, type, ReduceOp::Sum, in, out, options.exec);
 }
 
 }  // namespace ringlab

@@ -164,20 +164,58 @@ Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes,
   });
 }
 
+namespace {
+
+// A binomial tree's rounds over p ranks, each priced by round(m, senders): the round at distance
+// d has ceil((p - d) / 2d) senders, in a reduce and in a broadcast alike. A rank receives in a
+// round where it does not send: no scratch.
+template <typename Round>
+Cost binomialRounds(int p, double vectorBytes, const ModelParams& given, const Round& round) {
+  return priced(given, p, vectorBytes, 0, [&](const ModelParams& m) {
+    Cost c;
+    for (int d = 1; d < p; d *= 2) {
+      c = c + round(m, static_cast<std::uint64_t>((p - d + 2 * d - 1) / (2 * d)));
+    }
+    return c;
+  });
+}
+
+}  // namespace
+
 Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                       const ModelParams& given) {
   const double n = static_cast<double>(modelBytes(count, elementBytes));
-  // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector. The round at
-  // distance d has ceil((p - d) / 2d) senders, in the reduce and in the broadcast alike. A rank
-  // receives in a round where it does not send: no scratch.
+  // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector.
+  return binomialRounds(p, n, given, [&](const ModelParams& m, std::uint64_t senders) {
+    return uniformSteps(1, n, n, senders, m, elementBytes) +
+           uniformSteps(1, n, 0, senders, m, elementBytes);
+  });
+}
+
+Cost binomialTreeReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                            const ModelParams& given) {
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
+  return binomialRounds(p, n, given, [&](const ModelParams& m, std::uint64_t senders) {
+    return uniformSteps(1, n, n, senders, m, elementBytes);
+  });
+}
+
+Cost binomialTreeBroadcastCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                               const ModelParams& given) {
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
+  return binomialRounds(p, n, given, [&](const ModelParams& m, std::uint64_t senders) {
+    return uniformSteps(1, n, 0, senders, m, elementBytes);
+  });
+}
+
+Cost pairwiseExchangeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                          const ModelParams& given) {
+  const double n = static_cast<double>(modelBytes(count, elementBytes));
+  // (p - 1) (alpha + n/p beta) when p divides the count; every rank sends in every step, and
+  // receives into its output, apart from the chunks it sends: no scratch.
+  const double chunk = static_cast<double>(partitionChunk(count, p, 0).count * elementBytes);
   return priced(given, p, n, 0, [&](const ModelParams& m) {
-    Cost c;
-    for (int d = 1; d < p; d *= 2) {
-      const std::uint64_t senders = (p - d + 2 * d - 1) / (2 * d);
-      c = c + uniformSteps(1, n, n, senders, m, elementBytes) +
-          uniformSteps(1, n, 0, senders, m, elementBytes);
-    }
-    return c;
+    return uniformSteps(p - 1, chunk, 0, p, m, elementBytes);
   });
 }
 
@@ -204,7 +242,7 @@ double scratchBytes(const schedule::Schedule& s, std::uint64_t count, std::uint6
       sends[t.src].push_back({t.firstBlock, t.lastBlock});
       recvs[t.dst].push_back({t.firstBlock, t.lastBlock});
       received[t.dst] += static_cast<double>(
-          partitionSpan(count, s.blocks, t.firstBlock, t.lastBlock).count * elementBytes);
+          schedule::spanElements(s, count, t.firstBlock, t.lastBlock) * elementBytes);
     }
     for (int r = 0; r < s.ranks; ++r) {
       bool buffered = false;
@@ -234,7 +272,7 @@ Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType typ
       std::fill(reduced.begin(), reduced.end(), 0.0);
       for (const schedule::Transfer& t : step.transfers) {
         const double bytes = static_cast<double>(
-            partitionSpan(count, s.blocks, t.firstBlock, t.lastBlock).count * elementBytes);
+            schedule::spanElements(s, count, t.firstBlock, t.lastBlock) * elementBytes);
         sent[t.src] += bytes;
         received[t.dst] += bytes;
         if (t.mode == schedule::RecvMode::Reduce) reduced[t.dst] += bytes;

@@ -39,13 +39,17 @@ std::pair<const Algorithm*, Cost> fastest(int p, std::uint64_t count, DataType t
   return {best, bestCost};
 }
 
+// "auto" with no algorithm's parameters (a root is the call's, not an algorithm's).
 bool plainAuto(const schedule::AlgorithmSpec& spec) {
   static const schedule::AlgorithmSpec kPlain = [] {
     schedule::AlgorithmSpec s;
     s.name = kAutoAlgorithm;
     return s;
   }();
-  return spec == kPlain;
+  if (spec.root == 0) return spec == kPlain;
+  schedule::AlgorithmSpec unrooted = spec;
+  unrooted.root = 0;
+  return unrooted == kPlain;
 }
 
 }  // namespace
@@ -62,8 +66,9 @@ schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec,
         "node; name an algorithm to give those");
   }
   schedule::AlgorithmSpec chosen;
+  chosen.root = spec.root;
   if (collective != schedule::Collective::AllReduce) {
-    chosen.name = schedule::kRing;
+    chosen.name = defaultAlgorithm(collective).name;
   } else if (measured && measured->ranks == p) {
     chosen.name = measured->choose(count * dataTypeSize(type));
   } else {
@@ -79,6 +84,18 @@ Cost predictAllReduce(const schedule::AlgorithmSpec& requested, int p, std::uint
       chooseAlgorithm(requested, schedule::Collective::AllReduce, p, count, type, m);
   // The model's links are uniform, so a ring order or offset does not change a closed form.
   return costOf(findAlgorithm(spec.name), spec, p, count, type, m);
+}
+
+Cost predictCollective(schedule::Collective collective, const schedule::AlgorithmSpec& requested,
+                       int p, std::uint64_t count, DataType type, const ModelParams& m) {
+  if (collective == schedule::Collective::AllReduce)
+    return predictAllReduce(requested, p, count, type, m);
+  const schedule::AlgorithmSpec spec = chooseAlgorithm(requested, collective, p, count, type, m);
+  const Algorithm& a = findAlgorithm(spec.name);
+  for (const auto& [c, closedForm] : a.collectiveClosedForms) {
+    if (c == collective) return closedForm(p, count, dataTypeSize(type), m);
+  }
+  return scheduleCost(buildSchedule(collective, p, spec), count, type, m);
 }
 
 std::vector<Prediction> predictAll(int p, std::uint64_t count, DataType type, const ModelParams& m,

@@ -8,6 +8,7 @@
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/schedule/binomial_tree.hpp"
+#include "ringlab/schedule/pairwise_exchange.hpp"
 #include "ringlab/schedule/rabenseifner.hpp"
 #include "ringlab/schedule/recursive_doubling.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
@@ -50,32 +51,107 @@ std::uint64_t squareTransfers(int p, const AlgorithmSpec&) {
   return 2 * static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(p);
 }
 
-// The built-in algorithms: the one table. The four with closed forms are the candidates of
-// `auto` and `tune`, in the order tables list them; the ModelClosedForm tests hold each closed
-// form equal to its schedule's cost.
+// The binomial tree's collectives: the reduce and broadcast halves of its AllReduce, from a root.
+schedule::Schedule binomialTreeFromSpec(Collective collective, int p, const AlgorithmSpec& spec) {
+  switch (collective) {
+    case Collective::Reduce:
+      return schedule::binomialTreeReduce(p, spec.root);
+    case Collective::Broadcast:
+      return schedule::binomialTreeBroadcast(p, spec.root);
+    default:
+      return schedule::binomialTreeAllReduce(p);
+  }
+}
+
+constexpr unsigned kRingCollectives = collectiveBit(Collective::AllReduce) |
+                                      collectiveBit(Collective::ReduceScatter) |
+                                      collectiveBit(Collective::AllGather);
+constexpr unsigned kTreeCollectives = collectiveBit(Collective::AllReduce) |
+                                      collectiveBit(Collective::Reduce) |
+                                      collectiveBit(Collective::Broadcast);
+
+// The built-in algorithms: the one table. The four AllReduce algorithms with closed forms are
+// the candidates of `auto` and `tune`, in the order tables list them; the ModelClosedForm tests
+// hold each closed form equal to its schedule's cost. The first entry that builds a collective is
+// the one `auto` runs for it (defaultAlgorithm).
 AlgorithmTable builtIns() {
   const auto entry = [](Algorithm a) { return std::make_shared<const Algorithm>(std::move(a)); };
   return {
-      entry({schedule::kRing, kRingOrderField, true, schedule::ringFromSpec, ringAllReduceCost,
-             ringPeriod, 1, true, 4, "ring", ringTransfers}),
-      entry({"recursive_doubling", 0, false, noParameters<schedule::recursiveDoublingAllReduce>,
-             recursiveDoublingCost, wholeVector, 1, true, 3, "recursive_doubling", logTransfers}),
-      entry({"rabenseifner", 0, false, noParameters<schedule::rabenseifnerAllReduce>,
+      entry({schedule::kRing,
+             kRingOrderField,
+             kRingCollectives,
+             schedule::ringFromSpec,
+             ringAllReduceCost,
+             ringPeriod,
+             1,
+             true,
+             4,
+             "ring",
+             ringTransfers,
+             {{Collective::ReduceScatter, ringReduceScatterCost},
+              {Collective::AllGather, ringAllGatherCost}}}),
+      entry({"recursive_doubling", 0, kAllReduceOnly,
+             noParameters<schedule::recursiveDoublingAllReduce>, recursiveDoublingCost, wholeVector,
+             1, true, 3, "recursive_doubling", logTransfers}),
+      entry({"rabenseifner", 0, kAllReduceOnly, noParameters<schedule::rabenseifnerAllReduce>,
              rabenseifnerCost, blockPeriod, 1, true, 6, "reduce_scatter_allgather", logTransfers}),
       // Open MPI's 2 (nonoverlapping) is a reduce then a broadcast too, over its own trees.
       // MPICH's "tree" is a pipelined k-ary tree set by further variables: no equivalent.
-      entry({"binomial_tree", 0, false, noParameters<schedule::binomialTreeAllReduce>,
-             binomialTreeCost, wholeVector, 1, true, 2, "", logTransfers}),
-      entry({schedule::kMultiRing, kRingOrderField | kChannelsField, false,
+      entry({"binomial_tree",
+             0,
+             kTreeCollectives,
+             binomialTreeFromSpec,
+             binomialTreeCost,
+             wholeVector,
+             1,
+             true,
+             2,
+             "",
+             logTransfers,
+             {{Collective::Reduce, binomialTreeReduceCost},
+              {Collective::Broadcast, binomialTreeBroadcastCost}}}),
+      entry({schedule::kMultiRing,
+             kRingOrderField | kChannelsField,
+             kAllReduceOnly,
              [](Collective, int p, const AlgorithmSpec& s) {
                return schedule::multiRingFromSpec(p, s);
              },
-             nullptr, nullptr, 1, false, 0, "", ringTransfers}),
-      entry({schedule::kHierarchical, kRanksPerNodeField, false,
+             nullptr,
+             nullptr,
+             1,
+             false,
+             0,
+             "",
+             ringTransfers,
+             {}}),
+      entry({schedule::kHierarchical,
+             kRanksPerNodeField,
+             kAllReduceOnly,
              [](Collective, int p, const AlgorithmSpec& s) {
                return schedule::hierarchicalFromSpec(p, s);
              },
-             nullptr, nullptr, 1, false, 0, "", squareTransfers}),
+             nullptr,
+             nullptr,
+             1,
+             false,
+             0,
+             "",
+             squareTransfers,
+             {}}),
+      entry({schedule::kPairwiseExchange,
+             0,
+             collectiveBit(Collective::AllToAll),
+             [](Collective, int p, const AlgorithmSpec&) {
+               return schedule::pairwiseExchangeAllToAll(p);
+             },
+             nullptr,
+             nullptr,
+             1,
+             false,
+             0,
+             "",
+             squareTransfers,
+             {{Collective::AllToAll, pairwiseExchangeCost}}}),
   };
 }
 
@@ -181,10 +257,19 @@ const Algorithm& findAlgorithm(const std::string& name) {
   throwInvalid("unknown algorithm '" + name + "': valid are " + joinedNames(algorithmNames()));
 }
 
-std::vector<std::string> algorithmNames() {
+std::vector<std::string> algorithmNames(Collective collective) {
   std::vector<std::string> names;
-  for (const auto& a : algorithmTable()) names.push_back(a->name);
+  for (const auto& a : algorithmTable()) {
+    if (a->collectives & collectiveBit(collective)) names.push_back(a->name);
+  }
   return names;
+}
+
+const Algorithm& defaultAlgorithm(Collective collective) {
+  for (const auto& a : algorithmTable()) {
+    if (a->collectives & collectiveBit(collective)) return *a;
+  }
+  throwInvalid(std::string("no registered algorithm builds ") + collectiveName(collective));
 }
 
 std::vector<std::string> candidateAlgorithms() {
@@ -206,9 +291,19 @@ schedule::Schedule buildSchedule(Collective collective, int ranks, const Algorit
                  "' needs p >= " + std::to_string(a.minRanks));
   }
   rejectUnused(a, spec);
-  if (!a.allCollectives && collective != Collective::AllReduce) {
-    throwInvalid("algorithm '" + a.name + "' builds allreduce only, not " +
-                 collectiveName(collective) + ": use ring for reduce_scatter and allgather");
+  if (!(a.collectives & collectiveBit(collective))) {
+    std::vector<std::string> built;
+    for (Collective c : schedule::kAllCollectives) {
+      if (a.collectives & collectiveBit(c)) built.push_back(collectiveName(c));
+    }
+    throwInvalid("algorithm '" + a.name + "' builds " + joinedNames(built) +
+                 (built.size() == 1 ? " only" : "") + ", not " + collectiveName(collective) +
+                 ": use " + joinedNames(algorithmNames(collective), " or ") + " for " +
+                 collectiveName(collective));
+  }
+  if (!schedule::hasRoot(collective) && spec.root != 0) {
+    throwInvalid("root " + std::to_string(spec.root) + ": " + collectiveName(collective) +
+                 " has no root; roots apply to reduce and broadcast");
   }
   schedule::Schedule s = a.build(collective, ranks, spec);
   schedule::verifyOrThrow(s);

@@ -39,9 +39,23 @@ void writeScheduleSteps(const schedule::Schedule& s, const schedule::AlgorithmSp
 
 std::string verdictLine(const schedule::Schedule& s, const schedule::Verdict& verdict) {
   if (!verdict.valid) return fmt::format("verdict: INVALID: {}\n", verdict.reason);
-  return fmt::format("verdict: valid: every {} element is reduced over all {} ranks exactly once\n",
-                     s.collective == schedule::Collective::ReduceScatter ? "owned" : "rank's",
-                     s.ranks);
+  switch (s.collective) {
+    case schedule::Collective::Reduce:
+      return fmt::format(
+          "verdict: valid: every element at the root (rank {}) is reduced over all {} ranks "
+          "exactly once\n",
+          s.blockOwner.front(), s.ranks);
+    case schedule::Collective::Broadcast:
+      return fmt::format("verdict: valid: all {} ranks end with the root's (rank {}) data\n",
+                         s.ranks, s.blockOwner.front());
+    case schedule::Collective::AllToAll:
+      return fmt::format(
+          "verdict: valid: each of the {} ranks' blocks reaches the rank it is for\n", s.ranks);
+    default:
+      return fmt::format(
+          "verdict: valid: every {} element is reduced over all {} ranks exactly once\n",
+          s.collective == schedule::Collective::ReduceScatter ? "owned" : "rank's", s.ranks);
+  }
 }
 
 std::string volumeText(const schedule::Schedule& s, const schedule::VolumeReport& v,

@@ -17,7 +17,7 @@ Schedule ringFromSpec(Collective collective, int ranks, const AlgorithmSpec& spe
       return ringReduceScatter(order, spec.ownershipOffset);
     case Collective::AllGather:
       return ringAllGather(order, spec.ownershipOffset);
-    case Collective::AllReduce:
+    default:  // AllReduce (the registry builds the ring only for its three collectives)
       break;
   }
   return ringAllReduce(order, spec.ownershipOffset);

@@ -14,10 +14,11 @@ std::vector<Holdings> holdingsAfterEachStep(const Schedule& s) {
   Holdings state(s.ranks, std::vector<std::uint32_t>(s.blocks, 0));
   for (int r = 0; r < s.ranks; ++r) {
     for (std::uint32_t b = 0; b < s.blocks; ++b) {
-      // AllGather starts with each block complete at its owner only; the reducing collectives
-      // start with every rank holding its own contribution to every block.
-      if (s.collective == Collective::AllGather) {
-        state[r][b] = s.blockOwner[b] == r ? all : 0;
+      // A block with a source starts complete there only; the reducing collectives start with
+      // every rank holding its own contribution to every block.
+      const int source = blockSource(s, b);
+      if (source >= 0) {
+        state[r][b] = source == r ? all : 0;
       } else {
         state[r][b] = std::uint32_t{1} << r;
       }

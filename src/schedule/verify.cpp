@@ -60,6 +60,19 @@ void checkShape(const Schedule& s) {
     if (owner < 0 || owner >= s.ranks)
       throw Failure{"block owner " + std::to_string(owner) + " is not a rank"};
   }
+  if (s.collective == Collective::AllToAll) {
+    const auto p = static_cast<std::uint64_t>(s.ranks);
+    if (s.blocks != p * p) {
+      throw Failure{"an alltoall schedule of p = " + std::to_string(p) + " has p x p = " +
+                    std::to_string(p * p) + " blocks, not " + std::to_string(s.blocks)};
+    }
+    for (std::uint32_t b = 0; b < s.blocks; ++b) {
+      if (static_cast<std::uint64_t>(s.blockOwner[b]) != b / p) {
+        throw Failure{"alltoall block " + std::to_string(b) + " is rank " + std::to_string(b / p) +
+                      "'s, not rank " + std::to_string(s.blockOwner[b]) + "'s"};
+      }
+    }
+  }
   for (std::size_t k = 0; k < s.steps.size(); ++k) {
     for (const Transfer& t : s.steps[k].transfers) {
       // Built only on failure: this loop visits every transfer of the schedule.
@@ -161,13 +174,25 @@ class Verifier {
 
   Word* set(int r) { return holds_.data() + static_cast<std::size_t>(r) * words_; }
 
+  // A block that starts at one rank clears only the sets the previous block's walk wrote (its
+  // source and the receivers of its writes): an alltoall has p^2 blocks, each touching two ranks.
   void initialState(std::uint32_t b) {
-    std::fill(holds_.begin(), holds_.end(), 0);
-    if (s_.collective == Collective::AllGather) {
-      std::copy(full_.begin(), full_.end(), set(s_.blockOwner[b]));
+    const int source = blockSource(s_, b);
+    if (source < 0) {
+      std::fill(holds_.begin(), holds_.end(), 0);
+      for (int r = 0; r < s_.ranks; ++r) add(set(r), r);
+      touched_.clear();
+      wholeStateSet_ = true;
       return;
     }
-    for (int r = 0; r < s_.ranks; ++r) add(set(r), r);
+    if (wholeStateSet_) {
+      std::fill(holds_.begin(), holds_.end(), 0);
+      wholeStateSet_ = false;
+    }
+    for (int r : touched_) std::fill_n(set(r), words_, 0);
+    touched_.assign(1, source);
+    for (std::size_t w = first_[b]; w < first_[b + 1]; ++w) touched_.push_back(writes_[w].dst);
+    std::copy(full_.begin(), full_.end(), set(source));
   }
 
   // Runs block b through its writes, step by step. False when it stopped at a problem, or where
@@ -242,12 +267,13 @@ class Verifier {
 
   // After the last step: the first rank at which block b is not complete where it must be.
   void checkFinal(std::uint32_t b) {
-    for (int r = 0; r < s_.ranks; ++r) {
+    const int destination = blockDestination(s_, b);
+    const int from = destination < 0 ? 0 : destination;
+    const int to = destination < 0 ? s_.ranks : destination + 1;
+    for (int r = from; r < to; ++r) {
       if (finalProblem_ && r >= finalRank_) return;
-      const bool mustBeComplete =
-          s_.collective != Collective::ReduceScatter || s_.blockOwner[b] == r;
       const Word* got = set(r);
-      if (!mustBeComplete || std::equal(got, got + words_, full_.begin())) continue;
+      if (std::equal(got, got + words_, full_.begin())) continue;
       finalProblem_ = true;
       finalRank_ = r;
       finalReason_ = "after " + std::to_string(s_.steps.size()) + " steps, " + "rank " +
@@ -270,6 +296,8 @@ class Verifier {
   std::vector<std::uint32_t> stamp_;  // per rank: the stamp of the last step that wrote the block
   std::vector<std::uint8_t> kind_;    // per rank: how that step wrote it
   std::uint32_t currentStamp_ = 0;
+  std::vector<int> touched_;   // ranks whose sets the current block's walk may write
+  bool wholeStateSet_ = true;  // every rank's set may be non-empty (a reducing block's start)
   // The earliest problem found so far, in the order of a step-by-step walk. A block is walked
   // after all lower blocks, so at an equal position the one already found stands.
   bool stepProblem_ = false, finalProblem_ = false;

@@ -58,7 +58,7 @@ VolumeReport countVolume(const Schedule& schedule, std::uint64_t count, DataType
   for (const Step& step : schedule.steps) {
     for (const Transfer& t : step.transfers) {
       const std::uint64_t bytes =
-          partitionSpan(count, schedule.blocks, t.firstBlock, t.lastBlock).count * elementBytes;
+          spanElements(schedule, count, t.firstBlock, t.lastBlock) * elementBytes;
       RankVolume& src = report.perRank[t.src];
       RankVolume& dst = report.perRank[t.dst];
       src.sentBytes = add(src.sentBytes, bytes, count, type);

@@ -22,7 +22,7 @@ Workload workloadFromSchedule(const schedule::Schedule& s, std::uint64_t count, 
     g.phase = step.phase;
     for (const schedule::Transfer& t : step.transfers) {
       const double bytes =
-          static_cast<double>(partitionSpan(count, s.blocks, t.firstBlock, t.lastBlock).count) *
+          static_cast<double>(schedule::spanElements(s, count, t.firstBlock, t.lastBlock)) *
           elementBytes;
       g.transfers.push_back({t.src, t.dst, bytes, t.mode == schedule::RecvMode::Reduce});
     }

@@ -37,7 +37,7 @@ LinkLoadReport countLinkLoads(const Topology& topology, const Placement& placeme
     std::vector<std::uint64_t> transferBytes;
     for (const schedule::Transfer& t : step.transfers) {
       const std::uint64_t bytes =
-          partitionSpan(count, schedule.blocks, t.firstBlock, t.lastBlock).count * elementBytes;
+          schedule::spanElements(schedule, count, t.firstBlock, t.lastBlock) * elementBytes;
       transferBytes.push_back(bytes);
       for (int l : routeOf(t.src, t.dst).links) {
         if (stepTransfers[l] == 0) touched.push_back(l);

@@ -40,8 +40,8 @@ struct RankPlan {
   std::vector<PlannedStep> steps;
   // Element ranges this rank never writes; out-of-place runs copy them from input to output.
   std::vector<ElementRange> untouched;
-  // Where the result lives on this rank (the whole buffer, or the owned block of a
-  // reduce-scatter); avg divides exactly this range.
+  // Where the result lives on this rank (the whole buffer, the owned block of a reduce-scatter,
+  // nothing at a reduce's ranks other than the root); avg divides exactly this range.
   ElementRange result;
   std::uint64_t maxStepRecvElements = 0;
 };

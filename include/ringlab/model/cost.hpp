@@ -61,6 +61,16 @@ Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementByte
                            const ModelParams& m);
 Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
 Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes, const ModelParams& m);
+// The binomial tree's halves on their own: ceil(lg p) steps of the whole vector, reduced (reduce
+// to a root) or copied (broadcast from one).
+Cost binomialTreeReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                            const ModelParams& m);
+Cost binomialTreeBroadcastCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                               const ModelParams& m);
+// AllToAll by pairwise exchange, `count` elements per rank: p - 1 steps in which every rank
+// sends and receives one chunk of the count's partition into p (the largest sets the time).
+Cost pairwiseExchangeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
+                          const ModelParams& m);
 
 // The model applied step by step to a schedule: per step, alpha, plus beta times the largest of
 // any rank's bytes sent and bytes received in that step, plus gamma times the largest bytes any

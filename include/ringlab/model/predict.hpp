@@ -14,9 +14,10 @@
 namespace ringlab::model {
 
 // `spec` itself, or for "auto": the measured decision table's choice when one is given for this
-// p, else the fastest candidate AllReduce algorithm at this size (ring for reduce-scatter and
-// allgather, the only algorithm that builds them). Throws InvalidArgument when "auto" is given
-// parameters that belong to one algorithm (ring order, channels, ranks per node).
+// p, else the fastest candidate AllReduce algorithm at this size (for the other collectives, the
+// first registered algorithm that builds it: defaultAlgorithm). A root is kept. Throws
+// InvalidArgument when "auto" is given parameters that belong to one algorithm (ring order,
+// channels, ranks per node).
 schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec,
                                         schedule::Collective collective, int p, std::uint64_t count,
                                         DataType type, const ModelParams& m,
@@ -27,6 +28,12 @@ schedule::AlgorithmSpec chooseAlgorithm(const schedule::AlgorithmSpec& spec,
 // kMaxModelBytes (cost.hpp).
 Cost predictAllReduce(const schedule::AlgorithmSpec& spec, int p, std::uint64_t count,
                       DataType type, const ModelParams& m);
+
+// Any collective's cost: predictAllReduce's for AllReduce; for the others the algorithm's closed
+// form of that collective where it has one (Algorithm::collectiveClosedForms), else its schedule
+// walked. Throws InvalidArgument where the algorithm does not build the collective.
+Cost predictCollective(schedule::Collective collective, const schedule::AlgorithmSpec& spec, int p,
+                       std::uint64_t count, DataType type, const ModelParams& m);
 
 struct Prediction {
   std::string algorithm;

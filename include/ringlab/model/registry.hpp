@@ -1,5 +1,5 @@
 #pragma once
-// The algorithm registry: every fact about an AllReduce algorithm in one entry, so that adding an
+// The algorithm registry: every fact about a collective algorithm in one entry, so that adding an
 // algorithm touches one table (src/model/registry.cpp) or, at run time, one registerAlgorithm call.
 // An entry holds the schedule builder (schedule/), the closed form (cost.hpp) and count period the
 // model and the bucket planner price it with, the p it accepts, whether `--algo auto` and `tune`
@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ringlab/core/dtype.hpp"
@@ -37,6 +38,12 @@ enum SpecField : unsigned {
   kRanksPerNodeField = 4,  // ranksPerNode
 };
 
+// The collectives an entry builds, as a mask of these bits.
+constexpr unsigned collectiveBit(schedule::Collective collective) {
+  return 1u << static_cast<unsigned>(collective);
+}
+inline constexpr unsigned kAllReduceOnly = collectiveBit(schedule::Collective::AllReduce);
+
 // Builds the (unverified) schedule; reads only the spec fields the entry declares.
 using ScheduleBuilder =
     std::function<schedule::Schedule(schedule::Collective, int p, const schedule::AlgorithmSpec&)>;
@@ -51,10 +58,13 @@ using TransferCount = std::uint64_t (*)(int p, const schedule::AlgorithmSpec& sp
 
 struct Algorithm {
   std::string name;
-  unsigned specFields = 0;      // SpecField bits
-  bool allCollectives = false;  // builds reduce_scatter and allgather too (else allreduce only)
+  unsigned specFields = 0;                // SpecField bits
+  unsigned collectives = kAllReduceOnly;  // collectiveBit()s of the collectives it builds
   ScheduleBuilder build;
-  ClosedForm closedForm = nullptr;  // null: priced by walking its schedule (scheduleCost)
+  // AllReduce's closed form (the one `auto`, tune and the planner price with); null: priced by
+  // walking its schedule (scheduleCost). The closed forms of the other collectives it builds are
+  // in collectiveClosedForms.
+  ClosedForm closedForm = nullptr;
   // Within one memory regime the cost is R(count mod period) + B floor(count / period) (the
   // bucket planner relies on this shape). Null: the schedule's block count.
   CountPeriod countPeriod = nullptr;
@@ -70,6 +80,9 @@ struct Algorithm {
   // MPICH's MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM value, empty where there is none.
   std::string mpichName;
   TransferCount transfers = nullptr;  // null: estimated as 2 p^2, more than most schedules hold
+  // Closed forms of the collectives other than AllReduce that it builds; one not listed is priced
+  // by walking its schedule.
+  std::vector<std::pair<schedule::Collective, ClosedForm>> collectiveClosedForms;
 };
 
 // The registered algorithms, built-ins first, then run-time registrations in order.
@@ -87,8 +100,14 @@ void unregisterAlgorithm(const std::string& name);
 // The entry named `name`; throws InvalidArgument naming the valid ones when there is none.
 const Algorithm& findAlgorithm(const std::string& name);
 
-// Every registered name, as accepted by --algo.
-std::vector<std::string> algorithmNames();
+// Every registered name that builds the collective (AllReduce: as accepted by --algo), in table
+// order.
+std::vector<std::string> algorithmNames(
+    schedule::Collective collective = schedule::Collective::AllReduce);
+// The first algorithm in table order that builds the collective: what `auto` runs for a collective
+// other than AllReduce (ring for reduce_scatter and allgather, binomial_tree for reduce and
+// broadcast, pairwise_exchange for alltoall).
+const Algorithm& defaultAlgorithm(schedule::Collective collective);
 // The names `auto` chooses among and `tune` measures by default, in table order (ties go to the
 // earlier one).
 std::vector<std::string> candidateAlgorithms();
@@ -96,8 +115,9 @@ std::vector<std::string> candidateAlgorithms();
 std::string joinedNames(const std::vector<std::string>& names, const std::string& separator = ", ");
 
 // Builds and verifies the schedule; throws InvalidArgument naming the bad value: an unknown name,
-// a p the algorithm does not accept, a parameter it does not take (e.g. channels for ring), or a
-// reduce_scatter or allgather asked of an algorithm that builds allreduce only.
+// a p the algorithm does not accept, a parameter it does not take (e.g. channels for ring), a
+// collective it does not build, or a root that is not a rank (or given to a collective without
+// one).
 schedule::Schedule buildSchedule(schedule::Collective collective, int ranks,
                                  const schedule::AlgorithmSpec& spec);
 

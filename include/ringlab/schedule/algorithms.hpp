@@ -30,6 +30,9 @@ struct AlgorithmSpec {
   int channels = 1;                             // multi_ring: k
   std::vector<std::vector<int>> channelOrders;  // multi_ring: explicit orders, else derived
   int ranksPerNode = 0;                         // hierarchical: ranks per node (must divide p)
+  // reduce and broadcast (a call's parameter, not an algorithm's): the rank the result goes to or
+  // the data comes from. 0 for the other collectives.
+  int root = 0;
 
   bool operator==(const AlgorithmSpec&) const = default;
 };

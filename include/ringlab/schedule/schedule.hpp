@@ -12,11 +12,19 @@
 
 namespace ringlab::schedule {
 
-enum class Collective { AllReduce, ReduceScatter, AllGather };
+// The values are fixed: a call's stamp carries them (transport.hpp), new ones go at the end.
+// Reduce and Broadcast have a root (AlgorithmSpec::root, algorithms.hpp). AllToAll's buffer is p
+// equal chunks, chunk d for rank d, and its schedule has p x p blocks: block b is rank b / p's
+// chunk b % p, which goes to rank b % p and lands there as chunk b / p.
+enum class Collective { AllReduce, ReduceScatter, AllGather, Reduce, Broadcast, AllToAll };
 inline constexpr Collective kAllCollectives[] = {Collective::AllReduce, Collective::ReduceScatter,
-                                                 Collective::AllGather};
-const char* collectiveName(Collective collective);  // "allreduce", "reduce_scatter", "allgather"
+                                                 Collective::AllGather, Collective::Reduce,
+                                                 Collective::Broadcast, Collective::AllToAll};
+// "allreduce", "reduce_scatter", "allgather", "reduce", "broadcast", "alltoall"
+const char* collectiveName(Collective collective);
 Collective parseCollective(const std::string& name);
+// Whether the collective has a root rank (reduce, broadcast).
+bool hasRoot(Collective collective);
 
 enum class RecvMode { Reduce, Copy };
 const char* recvModeName(RecvMode mode);  // "reduce", "copy"
@@ -41,10 +49,23 @@ struct Schedule {
   std::uint32_t blocks = 1;
   // The logical ring for ring algorithms (position -> rank); empty for others.
   std::vector<int> ringOrder;
-  // ReduceScatter: the rank that ends holding each block fully reduced. AllGather: the rank that
-  // starts with each block. Empty for AllReduce.
+  // ReduceScatter, Reduce: the rank that ends holding each block fully reduced. AllGather,
+  // Broadcast, AllToAll: the rank that starts with each block. Empty for AllReduce.
   std::vector<int> blockOwner;
   std::vector<Step> steps;
 };
+
+// Where block b starts: whole at one rank (AllGather, Broadcast, AllToAll: its owner), or -1 when
+// every rank starts with its own contribution to it (the reducing collectives).
+int blockSource(const Schedule& schedule, std::uint32_t b);
+// Where block b must end complete: at one rank (ReduceScatter and Reduce: its owner; AllToAll: the
+// rank it is for), or -1 at every rank.
+int blockDestination(const Schedule& schedule, std::uint32_t b);
+
+// The elements of a `count`-element buffer that blocks [first, last) cover: the blocks partition
+// the buffer (core/partition.hpp), except AllToAll's, where block b is chunk b % p of the buffer's
+// partition into p chunks (the send side's; with p dividing the count, the receive side's too).
+std::uint64_t spanElements(const Schedule& schedule, std::uint64_t count, std::uint32_t first,
+                           std::uint32_t last);
 
 }  // namespace ringlab::schedule
