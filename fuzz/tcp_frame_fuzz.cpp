@@ -76,7 +76,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const auto bytes = copyOf(stream.data() + at, stream.size() - at, tcp::kFrameHeaderBytes);
       tcp::FrameHeader header;
       if (tcp::parseFrameHeader(bytes.data(), bytes.size(), header)) break;
-      if (header.type == tcp::FrameType::Abort) check(header.bytes <= tcp::kMaxAbortTextBytes);
+      if (header.type == tcp::FrameType::Abort) {
+        check(header.bytes >= tcp::kAbortPointBytes &&
+              header.bytes <= tcp::kAbortPointBytes + tcp::kMaxAbortTextBytes);
+        if (header.bytes <= stream.size() - at - tcp::kFrameHeaderBytes) {
+          // A wait point names a rank of the world or nothing usable.
+          const auto point = tcp::parseAbortPoint(stream.data() + at + tcp::kFrameHeaderBytes, 4);
+          check(!point || (point->peer >= -1 && point->peer < 4));
+        }
+      }
       std::uint8_t again[tcp::kFrameHeaderBytes];
       tcp::encodeFrameHeader(header, again);
       check(std::memcmp(again, bytes.data(), tcp::kFrameHeaderBytes) == 0);

@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "exec/attribution.hpp"
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/half.hpp"
@@ -303,6 +304,102 @@ TEST(ExecFaults, RanksDisagreeingOnCountGetMismatch) {
   }
   for (auto& t : threads) t.join();
   EXPECT_TRUE(codes[0] == ErrorCode::Mismatch || codes[1] == ErrorCode::Mismatch);
+}
+
+// Whom a rank blames (exec/attribution) when every rank is alive and answered its abort: each
+// said where it stood, and the rank that stopped sending is the one the earliest waiter waits for.
+
+using transport::PeerReport;
+using transport::PeerState;
+using transport::WaitPoint;
+
+std::vector<PeerReport> answeredAt(const std::vector<WaitPoint>& points) {
+  std::vector<PeerReport> reports;
+  for (const WaitPoint& at : points) reports.push_back({PeerState::Answered, at});
+  return reports;
+}
+
+// The rank a "stopped sending" error names ("rank 0: rank 3 stopped sending: ...", or "rank 3:
+// rank 3 (this rank) stopped sending"); -1 if it names none.
+int stoppedSender(const Error& e) {
+  const std::string text = e.what();
+  const std::size_t colon = text.find(": rank ");
+  const std::size_t verb = text.find(" stopped sending");
+  if (colon == std::string::npos || verb == std::string::npos || verb < colon) return -1;
+  const std::string named = text.substr(colon + 7, verb - colon - 7);
+  return std::stoi(named);
+}
+
+const Error kTimedOut(ErrorCode::Timeout, "rank 9: receive of 16 bytes from rank 8 timed out");
+
+// A ring at p = 4 in which rank d dropped its message of step 0: the rank it feeds waits for it
+// at step 0, the next at step 1, and so on round the ring to d itself, which waits at step 3.
+// Every rank, d included, names d.
+TEST(ExecAttribution, TheRankThatStoppedSendingIsNamedByEveryRankOfARing) {
+  const int p = 4;
+  for (int d = 0; d < p; ++d) {
+    std::vector<WaitPoint> points(p);
+    for (int k = 1; k <= p; ++k) {
+      const int waiter = (d + k) % p;
+      points[waiter] = {(waiter - 1 + p) % p, static_cast<std::uint32_t>(k - 1), 1};
+    }
+    for (int rank = 0; rank < p; ++rank) {
+      const Error e = exec::attributeFailure(rank, kTimedOut, answeredAt(points));
+      EXPECT_EQ(stoppedSender(e), d) << e.what();
+      EXPECT_EQ(e.code(), ErrorCode::Timeout);
+      EXPECT_NE(std::string(e.what()).find("what this rank saw first: rank 9: receive of"),
+                std::string::npos)
+          << e.what();
+      if (rank == d) {
+        EXPECT_NE(std::string(e.what()).find("(this rank) stopped sending"), std::string::npos)
+            << e.what();
+      }
+    }
+  }
+}
+
+// Waits compare by call first (modulo 2^32), then agreement rounds before the schedule's steps;
+// a rank waiting for no receive (-1) is never the earliest.
+TEST(ExecAttribution, EarliestIsByCallThenAgreementRoundThenStep) {
+  // Rank 1 waits in an earlier call than rank 2, which waits at an earlier step.
+  EXPECT_EQ(stoppedSender(exec::attributeFailure(
+                0, kTimedOut, answeredAt({{-1, 0, 5}, {0, 9, 5}, {3, 0, 6}, {-1, 0, 6}}))),
+            0);
+  // Across the wrap of the call count: 0xffffffff comes before 0.
+  EXPECT_EQ(stoppedSender(exec::attributeFailure(
+                0, kTimedOut, answeredAt({{-1, 0, 0}, {0, 9, 0xffffffffu}, {3, 0, 0}, {-1}}))),
+            0);
+  // An agreement round comes before step 0.
+  EXPECT_EQ(
+      stoppedSender(exec::attributeFailure(
+          0, kTimedOut, answeredAt({{-1}, {0, 0, 1}, {3, exec::kAgreementTag + 1, 1}, {-1}}))),
+      3);
+  // Two ranks waiting at the same earliest step: both their senders are named.
+  const Error both =
+      exec::attributeFailure(0, kTimedOut, answeredAt({{3, 2, 1}, {2, 2, 1}, {1, 4, 1}, {-1}}));
+  EXPECT_NE(std::string(both.what()).find("ranks 2, 3 stopped sending"), std::string::npos)
+      << both.what();
+}
+
+// The rule needs every rank's word and a timeout: otherwise the first error stands, and gone or
+// silent ranks are named as before.
+TEST(ExecAttribution, WithoutEveryRanksPositionTheFirstErrorStands) {
+  const std::vector<WaitPoint> ring = {{3, 3, 1}, {0, 0, 1}, {1, 1, 1}, {2, 2, 1}};
+  std::vector<PeerReport> unsaid = answeredAt(ring);
+  unsaid[2].waiting.reset();  // its abort did not say where it stood
+  EXPECT_STREQ(exec::attributeFailure(0, kTimedOut, unsaid).what(), kTimedOut.what());
+  std::vector<PeerReport> unknown = answeredAt(ring);
+  unknown[3] = {PeerState::Unknown, std::nullopt};
+  EXPECT_STREQ(exec::attributeFailure(0, kTimedOut, unknown).what(), kTimedOut.what());
+  const Error mismatch(ErrorCode::Mismatch, "rank 0 called allreduce of 4 but rank 1 of 5");
+  EXPECT_STREQ(exec::attributeFailure(0, mismatch, answeredAt(ring)).what(), mismatch.what());
+  EXPECT_STREQ(exec::attributeFailure(0, kTimedOut, answeredAt({{-1}, {-1}, {-1}, {-1}})).what(),
+               kTimedOut.what());
+  std::vector<PeerReport> silent = answeredAt(ring);
+  silent[2] = {PeerState::Silent, std::nullopt};
+  const Error e = exec::attributeFailure(0, kTimedOut, silent);
+  EXPECT_NE(std::string(e.what()).find("rank 0: rank 2 is stopped or hung"), std::string::npos)
+      << e.what();
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // Faults made on purpose (RINGLAB_FAULT, a test-only switch; transport/fault_injection.hpp) and
 // what ringlab must do about them, with real ranks: bench's check counts a corrupted element,
 // a dropped segment and a call slower than --timeout end in a named error by the call's deadline,
-// a delay within it changes nothing, and when a rank is stopped or killed (mid-collective or
-// while connecting) every survivor blames that rank and reports before the launcher kills it.
+// a delay within it changes nothing, when a rank is stopped or killed (mid-collective or while
+// connecting) every survivor blames that rank and reports before the launcher kills it, and a
+// rank that stops sending is named by every rank.
 // Each attribution scenario runs several times: it must name the right rank every time.
 #include <gtest/gtest.h>
 
@@ -198,6 +199,43 @@ TEST_P(Attribution, RankStoppedMidCollectiveIsNamedByEverySurvivor) {
 TEST_P(Attribution, RankKilledMidCollectiveIsNamedByEverySurvivor) {
   expectEverySurvivorBlames("kill,rank=1,count=262144", bench(GetParam(), 3, "1M", "1s", 20), 2, 1,
                             1.0);
+}
+
+// The rank a "stopped sending" line names: "rank 2: rank 1 stopped sending: ..." or, on the
+// rank that stopped, "rank 1: rank 1 (this rank) stopped sending: ..."; -1 if it names none.
+int stoppedSender(const std::string& line) {
+  static const std::regex blame("rank (\\d+)( \\(this rank\\))? stopped sending");
+  std::smatch match;
+  return std::regex_search(line, match, blame) ? std::stoi(match[1]) : -1;
+}
+
+// A rank that silently stops sending (drop: its first message to the next rank, and all after
+// it) stays alive and answers every abort, as do all the others, so only where each rank waits
+// tells it apart: the rank it feeds waits at the earliest step. At p = 3 and p = 4, with the
+// first, a middle and the last rank dropping, every rank (the dropping one too) must name it.
+// Under recursive doubling, two ranks finish the call and wait in the next one: positions compare
+// by call first. Before, each rank named the rank its own wait was for, or the first to abort's,
+// so most lines blamed a downstream rank.
+TEST_P(Attribution, RankThatStopsSendingIsNamedByEveryRank) {
+  struct Drop {
+    int p, rank;
+    std::string algorithm;
+  };
+  for (const Drop& drop :
+       {Drop{3, 0, "ring"}, Drop{3, 1, "ring"}, Drop{3, 2, "ring"}, Drop{4, 0, "ring"},
+        Drop{4, 2, "ring"}, Drop{4, 3, "ring"}, Drop{4, 1, "recursive_doubling"}}) {
+    const Timed t =
+        runWithFault("drop,rank=" + std::to_string(drop.rank) + ",count=1024",
+                     bench(GetParam(), drop.p, "4K", "1s") + " --algo " + drop.algorithm);
+    const std::vector<std::string> errors = errorLines(t.result.err);
+    EXPECT_NE(t.result.status, 0);
+    EXPECT_EQ(errors.size(), static_cast<std::size_t>(drop.p)) << t.result.err;
+    for (const std::string& line : errors) {
+      EXPECT_EQ(stoppedSender(line), drop.rank) << drop.algorithm << " at p = " << drop.p
+                                                << ", rank " << drop.rank << " dropping: " << line;
+    }
+    EXPECT_LT(t.seconds, 1.0 + kMarginSeconds) << t.result.err;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, Attribution, ::testing::Values("shm", "tcp", "tcp_channels"));

@@ -733,8 +733,11 @@ TEST(TcpHostile, ForgedStampAndAbortTextArePrintedAsPrintableAscii) {
   {
     auto store = bootstrap::makeMemoryStore();
     FakePeer f = connectFake(*store);
-    std::string text = "\x1b[31mrank 5 is to blame\r\n\x1b]0;title\x07";
-    text += std::string(transport::tcp::kMaxAbortTextBytes - text.size(), '\0');
+    // The abort's WaitPoint (waiting for no receive), then its text.
+    std::string text = std::string(transport::tcp::kAbortPointBytes, '\0') +
+                       "\x1b[31mrank 5 is to blame\r\n\x1b]0;title\x07";
+    text += std::string(
+        transport::tcp::kAbortPointBytes + transport::tcp::kMaxAbortTextBytes - text.size(), '\0');
     auto out = receiveOnRealRank(f, 100, [&] {
       auto h = frame(FrameType::Abort, 0, text.size(), transport::CallStamp{});
       h[5] = static_cast<std::uint8_t>(ErrorCode::Timeout);

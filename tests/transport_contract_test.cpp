@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "contract_cases.hpp"
+#include "exec/attribution.hpp"
 #include "ringlab/bootstrap/store.hpp"
 #include "ringlab/transport/inproc.hpp"
 #include "ringlab/transport/shm.hpp"
@@ -252,6 +253,53 @@ TEST_P(TransportWaitUntil, TakesWhatArrivedAndTimesOutByTheDeadline) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllTransports, TransportWaitUntil, ::testing::ValuesIn(worldKinds()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+class TransportSurvey : public ::testing::TestWithParam<std::string> {};
+
+// After every rank of three has aborted, each one's survey finds the others answered, each with
+// the WaitPoint it aborted with (peer, tag and call as sent; "waiting for no receive" too), so
+// that every rank compares the same positions (exec/attribution). shm waits for answers from
+// peers still running (here threads that abort a moment later); tcp reads them from the abort.
+TEST_P(TransportSurvey, EveryAbortSaysWhereItsRankStood) {
+  const int p = 3;
+  auto store = bootstrap::makeMemoryStore();
+  std::vector<std::unique_ptr<transport::Transport>> owned(p);
+  {
+    std::vector<std::thread> connecting;
+    for (int r = 0; r < p; ++r) {
+      connecting.emplace_back([&, r] { owned[r] = connectRank(GetParam(), r, p, *store); });
+    }
+    for (auto& t : connecting) t.join();
+  }
+  const std::vector<transport::WaitPoint> stood = {
+      {2, 7, 41}, {0, exec::kAgreementTag + 1, 41}, {-1, 0, 42}};
+  std::vector<std::vector<transport::PeerReport>> reports(p);
+  std::vector<std::thread> ranks;
+  for (int r = 0; r < p; ++r) {
+    ranks.emplace_back([&, r] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20 * r));
+      owned[r]->abort(Error(ErrorCode::Timeout, "rank " + std::to_string(r) + " gave up"),
+                      stood[r]);
+      reports[r] = owned[r]->survey(std::chrono::steady_clock::now() + std::chrono::seconds(5));
+    });
+  }
+  for (auto& t : ranks) t.join();
+  for (int r = 0; r < p; ++r) {
+    ASSERT_EQ(reports[r].size(), static_cast<std::size_t>(p));
+    for (int q = 0; q < p; ++q) {
+      if (q == r) continue;
+      EXPECT_EQ(reports[r][q].state, transport::PeerState::Answered) << r << " of " << q;
+      ASSERT_TRUE(reports[r][q].waiting) << r << " of " << q;
+      EXPECT_EQ(*reports[r][q].waiting, stood[q]) << r << " of " << q;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ProcessTransports, TransportSurvey,
+                         ::testing::Values("shm", "tcp", "tcp_channels"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param;
                          });

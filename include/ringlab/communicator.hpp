@@ -89,6 +89,8 @@ class Communicator {
   std::vector<std::byte> work_;
   std::map<std::string, exec::RankPlan> plans_;
   std::vector<transport::CallStamp> agreed_;  // stamps all ranks have agreed on
+  // Collective calls begun, modulo 2^32: an abort says in which call this rank stood.
+  std::uint32_t calls_ = 0;
   // The previous call: a loop of identical calls (the common case) skips choosing, keying and
   // stamping, which cost more than a small message's whole exchange on shared memory.
   struct PreviousCall {

@@ -14,7 +14,10 @@ namespace ringlab::bootstrap::wire {
 // Longest job token (bytes). The token never crosses the wire: a connection proves it knows it
 // with a keyed digest of a fresh challenge (bootstrap/handshake.hpp).
 inline constexpr std::size_t kMaxTokenBytes = 256;
-inline constexpr std::uint16_t kProtocolVersion = 2;
+// Ranks of different versions refuse each other's hellos, so every byte layout of the transport
+// (hellos, store requests, tcp frames) changes only with it. 3: an abort frame says where its
+// sender stood (transport/tcp/frame.hpp).
+inline constexpr std::uint16_t kProtocolVersion = 3;
 
 inline constexpr std::size_t kNonceBytes = 32;
 inline constexpr std::size_t kProofBytes = 32;  // an HMAC-SHA256

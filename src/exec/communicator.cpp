@@ -16,8 +16,6 @@ namespace ringlab {
 namespace {
 
 constexpr std::size_t kMaxCachedPlans = 64;
-// Tags of the agreement rounds; the executor's steps use small tags from 0.
-constexpr std::uint32_t kAgreementTag = 0x80000000u;
 
 std::string planKey(schedule::Collective collective, std::uint64_t count,
                     const schedule::AlgorithmSpec& spec) {
@@ -141,15 +139,20 @@ void Communicator::execute(const exec::RankPlan& plan, DataType type, ReduceOp o
                            const void* input, void* output, const exec::ExecOptions& options) {
   exec::validate(options);
   const exec::CallDeadline deadline = exec::callDeadline(exec::Clock::now(), options.timeout);
+  ++calls_;
   try {
     agreeOnFirstCall(deadline.waits);
     executor_.run(plan, type, op, input, output, options, deadline.waits);
   } catch (const Error& e) {
-    // Tell the peers, so that they fail now with the same code rather than time out; then find
-    // out from their answers (or silence) whom to blame.
-    transport_.abort(e);
+    // Tell the peers, so that they fail now with the same code rather than time out, and where
+    // this rank stands; then find out from their answers (or silence) whom to blame.
+    transport::WaitPoint at = executor_.waitingFor();
+    at.call = calls_;
+    transport_.abort(e, at);
     const auto until = std::min(deadline.report, exec::Clock::now() + deadline.window);
-    throw exec::attributeFailure(rank(), e, transport_.survey(until));
+    std::vector<transport::PeerReport> reports = transport_.survey(until);
+    reports[rank()].waiting = at;
+    throw exec::attributeFailure(rank(), e, reports);
   }
 }
 
@@ -162,11 +165,11 @@ void Communicator::agreeOnFirstCall(std::chrono::steady_clock::time_point deadli
   const int p = size(), r = rank();
   std::uint32_t round = 0;
   for (int distance = 1; distance < p; distance *= 2, ++round) {
-    const transport::Request sent =
-        transport_.isend((r + distance) % p, nullptr, 0, kAgreementTag + round);
-    transport_.waitUntil(
-        transport_.irecv((r - distance + p) % p, nullptr, 0, kAgreementTag + round), deadline);
-    transport_.waitUntil(sent, deadline);
+    const std::uint32_t tag = exec::kAgreementTag + round;
+    const int from = (r - distance + p) % p;
+    const transport::Request sent = transport_.isend((r + distance) % p, nullptr, 0, tag);
+    executor_.waitFor(transport_.irecv(from, nullptr, 0, tag), {from, tag}, deadline);
+    executor_.waitFor(sent, {}, deadline);
   }
   if (agreed_.size() >= kMaxCachedPlans) agreed_.clear();
   agreed_.push_back(stamp);

@@ -34,15 +34,17 @@ std::byte* Executor::scratch(std::size_t bytes) {
   return scratch_.data();
 }
 
-void Executor::waitFor(transport::Request request) {
-  transport_.waitUntil(request, deadline_);
+void Executor::waitFor(transport::Request request, const transport::WaitPoint& point,
+                       std::chrono::steady_clock::time_point deadline) {
+  waitingFor_ = point;
+  transport_.waitUntil(request, deadline);
+  waitingFor_ = {};
 }
 
 void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void* input,
                    void* output, const ExecOptions& options,
                    std::chrono::steady_clock::time_point deadline) {
   validate(options);
-  deadline_ = deadline;
   const std::size_t esize = dataTypeSize(type);
   const auto* in = static_cast<const std::byte*>(input ? input : output);
   auto* out = static_cast<std::byte*>(output);
@@ -121,19 +123,23 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
 
     while (window.size() < depth && postNext()) {
     }
+    // A wait for a receive tells where this rank stands; one for a send waits for no receive.
+    auto waitForReceive = [&](const InFlight& f) {
+      waitFor(f.request, {f.recv->peer, tag}, deadline);
+    };
     if (buffered) {
-      for (const InFlight& f : window) waitFor(f.request);
-      for (transport::Request r : sends_) waitFor(r);
+      for (const InFlight& f : window) waitForReceive(f);
+      for (transport::Request r : sends_) waitFor(r, {}, deadline);
       sends_.clear();
       for (const InFlight& f : window) apply(f);
     } else {
       for (std::size_t head = 0; head < window.size(); ++head) {
-        waitFor(window[head].request);
+        waitForReceive(window[head]);
         apply(window[head]);
         postNext();
       }
     }
-    for (transport::Request r : sends_) waitFor(r);
+    for (transport::Request r : sends_) waitFor(r, {}, deadline);
   }
 
   if (in != out) {

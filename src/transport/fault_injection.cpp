@@ -96,9 +96,9 @@ class FaultyTransport final : public Transport {
     if (request.slot != kDroppedBit) inner_.waitUntil(request, deadline);
   }
 
-  void abort(const Error& cause) override { inner_.abort(cause); }
+  void abort(const Error& cause, const WaitPoint& at) override { inner_.abort(cause, at); }
 
-  std::vector<PeerState> survey(std::chrono::steady_clock::time_point until) override {
+  std::vector<PeerReport> survey(std::chrono::steady_clock::time_point until) override {
     return inner_.survey(until);
   }
 

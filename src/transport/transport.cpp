@@ -66,10 +66,10 @@ void* Transport::allocateShared(std::size_t) {
   return nullptr;
 }
 
-std::vector<PeerState> Transport::survey(std::chrono::steady_clock::time_point) {
-  std::vector<PeerState> states(static_cast<std::size_t>(size()), PeerState::Unknown);
-  states[static_cast<std::size_t>(rank())] = PeerState::Answered;
-  return states;
+std::vector<PeerReport> Transport::survey(std::chrono::steady_clock::time_point) {
+  std::vector<PeerReport> reports(static_cast<std::size_t>(size()));
+  reports[static_cast<std::size_t>(rank())].state = PeerState::Answered;
+  return reports;
 }
 
 }  // namespace ringlab::transport

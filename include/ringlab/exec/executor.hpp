@@ -55,16 +55,22 @@ class Executor {
   void run(const RankPlan& plan, DataType type, ReduceOp op, const void* input, void* output,
            const ExecOptions& options, std::chrono::steady_clock::time_point deadline);
 
+  // Waits for `request` by `deadline`. While it waits, and once it has thrown, waitingFor() is
+  // `point` (the receive it waits for, or none); after it returns, none.
+  void waitFor(transport::Request request, const transport::WaitPoint& point,
+               std::chrono::steady_clock::time_point deadline);
+  // Where this rank stands: what an abort tells the peers (exec/attribution.hpp).
+  const transport::WaitPoint& waitingFor() const { return waitingFor_; }
+
  private:
   std::byte* scratch(std::size_t bytes);
-  void waitFor(transport::Request request);
 
   transport::Transport& transport_;
   std::vector<std::byte> scratch_;
   // Reused across steps and calls so the hot path does not allocate.
   std::vector<transport::Request> sends_;
   std::vector<InFlight> recvs_;
-  std::chrono::steady_clock::time_point deadline_;  // of the call in progress
+  transport::WaitPoint waitingFor_;
 };
 
 }  // namespace ringlab::exec

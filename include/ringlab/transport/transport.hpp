@@ -15,10 +15,12 @@
 // - A peer process that dies is reported as PeerLost naming it, or at worst as Timeout naming it,
 //   within the wait's timeout.
 // - After abort(), survey() tells which peers answered with an abort of their own (alive), which
-//   are gone, and which stayed silent (stopped or hung), as far as the transport can know.
+//   are gone, and which stayed silent (stopped or hung), as far as the transport can know, and
+//   where each peer that answered stood (its abort's WaitPoint).
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +70,42 @@ enum class PeerState : std::uint8_t {
   Silent,    // stopped, or hung outside the transport: it did not answer
 };
 
+// Where a rank stood when it gave up: the receive it was waiting for, if any. Its abort carries
+// this to every peer, so that all of them can see which rank waits at the earliest step, and
+// blame the rank that rank waits for: one that stops sending leaves every other rank alive and
+// answering, and only the positions tell it apart (exec/attribution.hpp).
+struct WaitPoint {
+  std::int32_t peer = -1;  // the rank whose message it waited to receive; -1: none (not waiting,
+                           // or waiting for a send to be taken)
+  std::uint32_t tag = 0;   // that receive's tag: the step (exec names its tags)
+  // Which collective call, counted by the rank's Communicator from 1 (modulo 2^32): ranks can be
+  // a call apart, where some finished a call that others are stuck in.
+  std::uint32_t call = 0;
+  bool operator==(const WaitPoint&) const = default;
+};
+
+// How a WaitPoint's peer travels between processes (tcp's abort frame, shm's segment): the peer
+// + 1, so that zeroed bytes say "waiting for no receive". Inline: the network parsers' fuzz
+// target builds without the library.
+inline std::uint32_t encodeWaitingPeer(const WaitPoint& point) {
+  return point.peer < 0 ? 0 : static_cast<std::uint32_t>(point.peer) + 1;
+}
+// The WaitPoint back from what a peer sent; nullopt when the peer it names is not a rank of a
+// world of `size` (the sender then said nothing usable).
+inline std::optional<WaitPoint> decodeWaitPoint(std::uint32_t encodedPeer, std::uint32_t tag,
+                                                std::uint32_t call, int size) {
+  if (encodedPeer > static_cast<std::uint32_t>(size)) return std::nullopt;
+  if (encodedPeer == 0) return WaitPoint{-1, 0, call};
+  return WaitPoint{static_cast<std::int32_t>(encodedPeer - 1), tag, call};
+}
+
+// What survey() learned of one peer.
+struct PeerReport {
+  PeerState state = PeerState::Unknown;
+  // Answered: where that peer stood, as its abort said; nullopt when its abort did not say.
+  std::optional<WaitPoint> waiting;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -111,12 +149,16 @@ class Transport {
   virtual void waitUntil(Request request, std::chrono::steady_clock::time_point deadline);
 
   // This rank gives up: tells every peer it can reach, best effort and without blocking for
-  // long, so that their waits end with `cause`'s code instead of a timeout.
-  virtual void abort(const Error& cause) = 0;
+  // long, so that their waits end with `cause`'s code instead of a timeout, and where it stood
+  // (`at`), for their survey().
+  virtual void abort(const Error& cause, const WaitPoint& at) = 0;
+  // The same, from outside a collective call: waiting for nothing.
+  void abort(const Error& cause) { abort(cause, WaitPoint{}); }
 
   // After abort(): what each peer did, learned until `until` at the latest (a transport returns
-  // sooner once every peer is known). Entry rank() is Answered. The default knows nothing.
-  virtual std::vector<PeerState> survey(std::chrono::steady_clock::time_point until);
+  // sooner once every peer is known). Entry rank() is Answered, without a WaitPoint (the caller
+  // knows its own). The default knows nothing.
+  virtual std::vector<PeerReport> survey(std::chrono::steady_clock::time_point until);
 
  protected:
   CallStamp stamp_;

@@ -165,7 +165,7 @@ class InprocTransport final : public Transport {
   }
 
  public:
-  void abort(const Error& cause) override {
+  void abort(const Error& cause, const WaitPoint&) override {
     InprocWorldAbort(shared_, cause.code(),
                      "rank " + std::to_string(rank_) + " failed: " + cause.what());
   }

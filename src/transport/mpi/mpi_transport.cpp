@@ -244,7 +244,9 @@ class MpiTransport final : public Transport {
     freeSlots_.push_back(request.slot);
   }
 
-  void abort(const Error& cause) override {
+  // Only the first rank to fail sends a note, so no rank learns where all the others stood: the
+  // WaitPoint is not sent, and survey() knows nothing (Transport's default).
+  void abort(const Error& cause, const WaitPoint&) override {
     if (failure_.empty()) {
       failure_ = cause.what();
       failureCode_ = cause.code();

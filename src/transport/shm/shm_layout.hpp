@@ -97,10 +97,18 @@ struct alignas(kCacheLine) Channel {
   alignas(kCacheLine) std::atomic<std::uint32_t> senderAborted;
   // Set by the receiver at set-up: 1 if it can map the sender's shared buffers.
   std::atomic<std::uint32_t> receiverMapsSender;
+  // Where the sender stood when it aborted (a WaitPoint: its peer as encodeWaitingPeer writes it,
+  // its tag and call), written before senderAborted is released.
+  std::uint32_t senderWaitingPeer;
+  std::uint32_t senderWaitingTag;
+  std::uint32_t senderWaitingCall;
   Slot slots[kSlotsPerChannel];
 };
 
-inline constexpr std::uint32_t kSegmentMagic = 0x52474c53;  // "RGLS"
+// "RGL" and the layout's version, so that ranks of another version refuse a segment rather than
+// misread it. 2: a channel says where its sender stood when it aborted.
+inline constexpr std::uint32_t kSegmentLayoutVersion = 2;
+inline constexpr std::uint32_t kSegmentMagic = 0x52474c00u | kSegmentLayoutVersion;
 
 inline std::size_t segmentBytes(int ranks) {
   return sizeof(SegmentHeader) + sizeof(Channel) * static_cast<std::size_t>(ranks);

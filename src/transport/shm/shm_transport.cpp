@@ -196,29 +196,50 @@ class ShmTransport final : public Transport {
     waitBy(request, [&] { return std::pair(deadline, timeLeft(deadline)); });
   }
 
-  // On one host the kernel knows: a peer that aborted answered; one whose process exited without
-  // aborting is gone, one stopped by a signal is silent; of a running one nothing is known.
-  std::vector<PeerState> survey(std::chrono::steady_clock::time_point) override {
-    std::vector<PeerState> states(static_cast<std::size_t>(size_), PeerState::Unknown);
-    states[rank_] = PeerState::Answered;
-    for (int q = 0; q < size_; ++q) {
-      if (q == rank_ || pidFds_[q] < 0) continue;
-      if (channelOf(segments_[rank_].data(), q)->senderAborted.load(std::memory_order_acquire)) {
-        states[q] = PeerState::Answered;
-      } else if (processExited(q)) {
-        states[q] = PeerState::Gone;
-      } else if (isProcessStopped(headerOf(segments_[q].data())->ownerPid)) {
-        states[q] = PeerState::Silent;
+  // On one host the kernel knows: a peer that aborted answered, and its channel into our segment
+  // says where it stood; one whose process exited without aborting is gone, one stopped by a
+  // signal is silent. A running one is waited for until `until` (its abort rings our doorbell):
+  // every peer's position is needed to tell which one stopped sending. Peers that are threads of
+  // this process are only ever known by their answer.
+  std::vector<PeerReport> survey(std::chrono::steady_clock::time_point until) override {
+    std::vector<PeerReport> reports(static_cast<std::size_t>(size_));
+    reports[rank_].state = PeerState::Answered;
+    for (;;) {
+      const std::uint32_t bell = own_->doorbell.load(std::memory_order_acquire);
+      bool running = false;
+      for (int q = 0; q < size_; ++q) {
+        if (reports[q].state != PeerState::Unknown) continue;
+        const Channel* from = channelOf(segments_[rank_].data(), q);
+        if (from->senderAborted.load(std::memory_order_acquire)) {
+          reports[q] = {PeerState::Answered,
+                        decodeWaitPoint(from->senderWaitingPeer, from->senderWaitingTag,
+                                        from->senderWaitingCall, size_)};
+        } else if (processExited(q)) {
+          reports[q].state = PeerState::Gone;
+        } else if (pidFds_[q] >= 0 && isProcessStopped(headerOf(segments_[q].data())->ownerPid)) {
+          reports[q].state = PeerState::Silent;
+        } else {
+          running = true;
+        }
       }
+      const auto left = until - std::chrono::steady_clock::now();
+      if (!running || left <= std::chrono::steady_clock::duration::zero()) break;
+      // An abort rings every peer's doorbell, asleep or not.
+      futexWait(&own_->doorbell, bell,
+                std::min<long>(kSleepSliceNs, std::chrono::nanoseconds(left).count()), true);
     }
-    return states;
+    return reports;
   }
 
-  void abort(const Error& cause) override {
+  void abort(const Error& cause, const WaitPoint& at) override {
     const std::string reason = cause.what();
     for (int q = 0; q < size_; ++q) {
       if (q == rank_) continue;
-      channelOf(segments_[q].data(), rank_)->senderAborted.store(1, std::memory_order_release);
+      Channel* to = channelOf(segments_[q].data(), rank_);
+      to->senderWaitingPeer = encodeWaitingPeer(at);
+      to->senderWaitingTag = at.tag;
+      to->senderWaitingCall = at.call;
+      to->senderAborted.store(1, std::memory_order_release);
       SegmentHeader* h = headerOf(segments_[q].data());
       std::uint32_t expected = 0;
       if (h->aborted.compare_exchange_strong(expected, 1)) {
@@ -676,7 +697,14 @@ std::unique_ptr<Transport> connectShm(int rank, int size, bootstrap::Store& stor
     if (q == rank) continue;
     segments[q] = MappedSegment::open(segmentName(job, q), bytes);
     const SegmentHeader* h = headerOf(segments[q].data());
-    if (h->magic != kSegmentMagic || h->ranks != size) {
+    if (h->magic != kSegmentMagic) {
+      throw Error(ErrorCode::Mismatch,
+                  "rank " + std::to_string(rank) + ": rank " + std::to_string(q) +
+                      "'s segment has another layout (magic " + std::to_string(h->magic) +
+                      ", this rank's " + std::to_string(kSegmentMagic) +
+                      "); is every rank running the same ringlab version?");
+    }
+    if (h->ranks != size) {
       throw Error(ErrorCode::Mismatch, "rank " + std::to_string(rank) + ": rank " +
                                            std::to_string(q) + "'s segment is for " +
                                            std::to_string(h->ranks) + " ranks, this rank expects " +

@@ -43,11 +43,25 @@ const char* parseFrameHeader(const std::uint8_t* data, std::size_t bytes, FrameH
   std::memcpy(&out.stamp, data + 24, sizeof(CallStamp));
   if (out.type == FrameType::Abort) {
     if (out.code > kMaxErrorCode) return "abort frame with an unknown error code";
-    if (out.bytes > kMaxAbortTextBytes) return "abort text longer than allowed";
+    if (out.bytes < kAbortPointBytes) return "abort frame shorter than its wait point";
+    if (out.bytes > kAbortPointBytes + kMaxAbortTextBytes) return "abort text longer than allowed";
   } else if (out.code != 0) {
     return "data frame with a nonzero code";
   }
   return nullptr;
+}
+
+// Protocol version 3 (bootstrap/wire.hpp) put the WaitPoint before an abort's text.
+void encodeAbortPoint(const WaitPoint& at, std::uint8_t* out) {
+  using namespace bootstrap::wire;
+  putU32(out, at.call);
+  putU32(out + 4, at.tag);
+  putU32(out + 8, encodeWaitingPeer(at));
+}
+
+std::optional<WaitPoint> parseAbortPoint(const std::uint8_t* data, int size) {
+  using namespace bootstrap::wire;
+  return decodeWaitPoint(getU32(data + 8), getU32(data + 4), getU32(data), size);
 }
 
 }  // namespace ringlab::transport::tcp

@@ -186,7 +186,7 @@ void abortConnected(std::vector<std::vector<net::Socket>>& sockets, const Error&
     for (net::Socket& s : channels) {
       if (!s.valid()) continue;
       try {
-        sendAbortFrame(s.fd(), cause, Clock::now() + std::chrono::milliseconds(100));
+        sendAbortFrame(s.fd(), cause, WaitPoint{}, Clock::now() + std::chrono::milliseconds(100));
       } catch (const Error&) {
         // that peer is gone: nothing to tell it
       }
@@ -196,15 +196,16 @@ void abortConnected(std::vector<std::vector<net::Socket>>& sockets, const Error&
 
 }  // namespace
 
-bool sendAbortFrame(int fd, const Error& cause, Clock::time_point deadline) {
+bool sendAbortFrame(int fd, const Error& cause, const WaitPoint& at, Clock::time_point deadline) {
   std::string text = cause.what();
   if (text.size() > kMaxAbortTextBytes) text.resize(kMaxAbortTextBytes);
   FrameHeader header;
   header.type = FrameType::Abort;
   header.code = static_cast<std::uint8_t>(cause.code());
-  header.bytes = text.size();
-  std::uint8_t frame[kFrameHeaderBytes];
+  header.bytes = kAbortPointBytes + text.size();
+  std::uint8_t frame[kFrameHeaderBytes + kAbortPointBytes];
   encodeFrameHeader(header, frame);
+  encodeAbortPoint(at, frame + kFrameHeaderBytes);
   if (net::sendAll(fd, frame, sizeof frame, deadline, "abort")) {
     net::sendAll(fd, text.data(), text.size(), deadline, "abort");
   }

@@ -24,9 +24,10 @@ std::vector<std::vector<bootstrap::net::Socket>> connectMesh(int rank, int size,
                                                              bootstrap::Store& store,
                                                              const TcpOptions& options);
 
-// Writes an Abort frame (cause's code and text) at a frame boundary of `fd`, then one byte of
-// urgent data. Returns false when the urgent byte did not fit (the stream is full); throws when
-// the peer is gone.
-bool sendAbortFrame(int fd, const Error& cause, bootstrap::net::Clock::time_point deadline);
+// Writes an Abort frame (cause's code and text, and where this rank stood: `at`) at a frame
+// boundary of `fd`, then one byte of urgent data. Returns false when the urgent byte did not fit
+// (the stream is full); throws when the peer is gone.
+bool sendAbortFrame(int fd, const Error& cause, const WaitPoint& at,
+                    bootstrap::net::Clock::time_point deadline);
 
 }  // namespace ringlab::transport::tcp

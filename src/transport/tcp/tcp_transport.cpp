@@ -210,7 +210,7 @@ class TcpTransport final : public Transport {
     free_.push_back(index);
   }
 
-  void abort(const Error& cause) override {
+  void abort(const Error& cause, const WaitPoint& at) override {
     if (aborted_) return;
     aborted_ = true;
     for (Link& p : links_) {
@@ -229,7 +229,7 @@ class TcpTransport final : public Transport {
                                    deadline, "abort");
           }
         }
-        if (!aligned || !sendAbortFrame(p.socket.fd(), cause, deadline)) {
+        if (!aligned || !sendAbortFrame(p.socket.fd(), cause, at, deadline)) {
           // The stream is full of data the peer has not asked for, so not even the urgent byte
           // fits. Reset the connection instead: the peer then fails at once with PeerLost naming
           // this rank, rather than waiting for its timeout. It took neither our data nor the
@@ -246,9 +246,12 @@ class TcpTransport final : public Transport {
   }
 
   // Per link first: a peer that aborted did so on every channel, and one of them tells. A peer
-  // with no answer on any channel is silent while one of its links is, else gone.
-  std::vector<PeerState> survey(Clock::time_point until) override {
+  // answers with its Abort frame, which says where it stood; one whose urgent byte came but whose
+  // frame did not arrive by `until` answered without saying. A peer with no answer on any channel
+  // is silent while one of its links is, else gone.
+  std::vector<PeerReport> survey(Clock::time_point until) override {
     std::vector<PeerState> states(links_.size(), PeerState::Silent);
+    std::vector<PeerReport> peers(static_cast<std::size_t>(size_));
     std::vector<bool> answered(static_cast<std::size_t>(size_), false);
     answered[rank_] = true;
     std::vector<std::uint64_t> skip(links_.size(), 0);
@@ -265,11 +268,14 @@ class TcpTransport final : public Transport {
       for (std::size_t l = 0; l < links_.size(); ++l) {
         Link& p = links_[l];
         if (answered[p.rank] || states[l] != PeerState::Silent) continue;
-        if (p.answered || (p.socket.valid() && abortStaged(p, skip[l]))) {
+        if (p.socket.valid() && abortStaged(p, skip[l])) {
           states[l] = PeerState::Answered;
           answered[p.rank] = true;
+          peers[p.rank].waiting =
+              parseAbortPoint(p.staging.get() + p.begin + kFrameHeaderBytes, size_);
         } else if (!p.socket.valid() || p.eof) {
-          states[l] = p.socket.valid() ? PeerState::Gone : p.atAbort;
+          states[l] =
+              p.answered ? PeerState::Answered : (p.socket.valid() ? PeerState::Gone : p.atAbort);
         } else {
           pollFds_.push_back({p.socket.fd(), POLLIN | POLLPRI, 0});
           pollLinks_.push_back(static_cast<int>(l));
@@ -282,15 +288,20 @@ class TcpTransport final : public Transport {
         if (pollFds_[i].revents) readForSurvey(links_[pollLinks_[i]], pollFds_[i].revents);
       }
     }
-    std::vector<PeerState> peers(static_cast<std::size_t>(size_), PeerState::Gone);
     for (int r = 0; r < size_; ++r) {
+      PeerState& peer = peers[r].state;
       if (answered[r]) {
-        peers[r] = PeerState::Answered;
+        peer = PeerState::Answered;
         continue;
       }
-      peers[r] = states[r * channels_];
+      peer = states[r * channels_];
       for (int c = 0; c < channels_; ++c) {
-        if (states[r * channels_ + c] == PeerState::Silent) peers[r] = PeerState::Silent;
+        const Link& p = links_[r * channels_ + c];
+        if (p.answered) {  // its urgent byte, without the frame
+          peer = PeerState::Answered;
+          break;
+        }
+        if (states[r * channels_ + c] == PeerState::Silent) peer = PeerState::Silent;
       }
     }
     return peers;
@@ -298,7 +309,7 @@ class TcpTransport final : public Transport {
 
  private:
   // Consumes `p`'s staged frames (and `skip` payload bytes) up to an Abort frame; true once one
-  // has arrived whole.
+  // has arrived whole (at the head of staging).
   static bool abortStaged(Link& p, std::uint64_t& skip) {
     for (;;) {
       const std::size_t staged = p.end - p.begin;
@@ -541,7 +552,8 @@ class TcpTransport final : public Transport {
       }
       if (p.begin == p.end) {
         p.begin = p.end = 0;
-      } else if (kStagingBytes - p.end < kFrameHeaderBytes + kMaxAbortTextBytes) {
+      } else if (kStagingBytes - p.end <
+                 kFrameHeaderBytes + kAbortPointBytes + kMaxAbortTextBytes) {
         std::memmove(p.staging.get(), p.staging.get() + p.begin, p.end - p.begin);
         p.end -= p.begin;
         p.begin = 0;
@@ -621,9 +633,7 @@ class TcpTransport final : public Transport {
       at += kFrameHeaderBytes;
       if (header.bytes > p.end - at) return;
       if (header.type == FrameType::Abort) {
-        throw aborted(
-            peer, header.code,
-            std::string(reinterpret_cast<const char*>(p.staging.get() + at), header.bytes));
+        throw aborted(peer, header.code, abortText(p.staging.get() + at, header));
       }
       at += header.bytes;
     }
@@ -722,13 +732,17 @@ class TcpTransport final : public Transport {
                                                    " aborted the collective: " + text);
   }
 
+  // The text of an Abort frame whose payload starts at `payload`, after its WaitPoint.
+  static std::string abortText(const std::uint8_t* payload, const FrameHeader& header) {
+    return printableText(std::string_view(reinterpret_cast<const char*>(payload + kAbortPointBytes),
+                                          header.bytes - kAbortPointBytes));
+  }
+
   // An abort frame at the head of `p`'s staging: once its text has arrived, the peer's error.
   void throwWhenAbortArrived(int peer, const Link& p, const FrameHeader& header) const {
     if (p.end - p.begin < kFrameHeaderBytes + header.bytes) return;
     throw aborted(peer, header.code,
-                  printableText(std::string_view(
-                      reinterpret_cast<const char*>(p.staging.get() + p.begin + kFrameHeaderBytes),
-                      header.bytes)));
+                  abortText(p.staging.get() + p.begin + kFrameHeaderBytes, header));
   }
 
   Error lost(int peer, const char* doing, int error) const {
