@@ -8,8 +8,9 @@ The victim signals itself from a gradient hook of the model's first layer, the l
 backward computes: by then DDP has launched the later layers' buckets, so the fault lands with
 collectives in flight. Every rank writes OUT_DIR/rank<r>.json before the fault (its pid and the
 /dev/shm names it maps) and each survivor again when its exception comes: its type, its message,
-and how long the call that raised had run. A survivor then ends as a training script does, by
-the exception: a non-zero exit.
+and how long the call that raised had run. A survivor then ends as a training script does: it
+destroys the process group (in a `finally`, as PyTorch's DDP tutorial's cleanup) and exits
+non-zero by the exception.
 """
 import json
 import os
@@ -55,6 +56,14 @@ def main(fault, victim, timeout_s, out_dir):
     # later, which torchrun reports and the test refuses.
     signal.signal(signal.SIGTERM, lambda *_: None)
     dist.init_process_group("ringlab", timeout=timedelta(seconds=timeout_s))
+    try:
+        train(fault, victim, out_dir)
+    finally:
+        # As PyTorch's DDP tutorial's cleanup() does: after a failure too, so it must not hang.
+        dist.destroy_process_group()
+
+
+def train(fault, victim, out_dir):
     rank = dist.get_rank()
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.Tanh(),
