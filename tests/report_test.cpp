@@ -192,6 +192,30 @@ TEST(SimText, RowIsBenchsRowWithTheSameTimeInPlaceAndNoWrongCount) {
             "1006669.0    0.02    0.02    N/A\n");
 }
 
+// After bench's table: per row, out of place, the wall time (loop mean), the slowest rank's and
+// all ranks' CPU time per call, and the cores they kept busy (all ranks' CPU over the wall time).
+TEST(ReportBenchTable, CpuTimePerCallBesideTheWallTime) {
+  measure::RunRecord record;
+  measure::RecordRow row;
+  row.bytes = 4096;
+  row.dtype = "float32";
+  row.op = "sum";
+  measure::Timing t;
+  t.timeUs = 90;
+  t.loopMeanUs = 100;
+  t.cpuMaxUs = 80;
+  t.cpuSumUs = 150;
+  row.outOfPlace = t;
+  record.rows = {row};
+  const std::string text = report::cpuTimeTable(record, 2);
+  EXPECT_NE(text.find("wall: the slowest rank's loop mean (-a 3)"), std::string::npos) << text;
+  EXPECT_NE(text.find("cores kept busy of 2"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find("#         4096  float32    sum      100.0         80.0        150.0   1.50\n"),
+      std::string::npos)
+      << text;
+}
+
 TEST(SimText, CriticalPathListsStepsAndTimeShifts) {
   const TwoNodesRing t;
   const std::vector<std::string> l = lines(report::simCriticalPath(t.last, t.topology));
