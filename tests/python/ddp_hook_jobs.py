@@ -31,7 +31,11 @@ STEPS = 4
 SMALL_CAP, DEFAULT_CAP = 0.01, 25
 
 
-def make_model():
+def make_model(sparse=False):
+    """The dense MLP, or with `sparse` an embedding whose gradients are sparse (each its own
+    bucket, which DDP divides rather than multiplies) before a dense layer."""
+    if sparse:
+        return torch.nn.Sequential(torch.nn.Embedding(40, 6, sparse=True), torch.nn.Linear(6, 3))
     return torch.nn.Sequential(torch.nn.Linear(5, 7, bias=False), torch.nn.Tanh(),
                                torch.nn.Linear(7, 600), torch.nn.Tanh(),
                                torch.nn.Linear(600, 600), torch.nn.Tanh(),
@@ -45,21 +49,23 @@ def watched(buckets):
         if bucket.index() == 0:
             buckets.clear()
         future = ringlab.torch.single_copy_hook(group, bucket)
-        buckets.append((bucket.buffer().numel(), in_own_shared_memory(bucket.buffer())))
+        buffer = bucket.buffer()
+        buckets.append((buffer.numel(), not buffer.is_sparse and in_own_shared_memory(buffer)))
         return future
     return hook
 
 
-def train(group, rank, hook=None, cap=SMALL_CAP, as_view=False):
+def train(group, rank, hook=None, cap=SMALL_CAP, as_view=False, sparse=False):
     torch.manual_seed(0)  # the same initial model on every rank and variant
-    model = make_model()
+    model = make_model(sparse)
     ddp = DDP(model, process_group=group, bucket_cap_mb=cap, gradient_as_bucket_view=as_view)
     if hook is not None:
         ddp.register_comm_hook(group, hook)
     optimizer = torch.optim.SGD(ddp.parameters(), lr=0.05)
     for step in range(STEPS):
         generator = torch.Generator().manual_seed(1000 * step + rank)  # each rank its own data
-        x = torch.randn(16, 5, generator=generator)
+        x = (torch.randint(0, 40, (16,), generator=generator) if sparse
+             else torch.randn(16, 5, generator=generator))
         y = torch.randn(16, 3, generator=generator)
         optimizer.zero_grad()
         torch.nn.functional.mse_loss(ddp(x), y).backward()
@@ -102,7 +108,10 @@ def main(out_dir):
     results["ringlab shm, default cap"] = variant(new_group("shm"), rank, cap=DEFAULT_CAP)
     results["ringlab shm hook, default cap"] = variant(new_group("shm"), rank, hook=True,
                                                        cap=DEFAULT_CAP)
+    results["ringlab shm, sparse"] = variant(new_group("shm"), rank, sparse=True)
+    results["ringlab shm hook, sparse"] = variant(new_group("shm"), rank, hook=True, sparse=True)
     if p == 2:
+        results["gloo, sparse"] = variant(dist.new_group(backend="gloo"), rank, sparse=True)
         results["ringlab tcp hook"] = variant(new_group("tcp"), rank, hook=True)
         results["gloo group refused"] = refused_group(rank)
     with open(os.path.join(out_dir, f"rank{rank}.json"), "w") as f:

@@ -19,7 +19,8 @@ it copies it into the bucket (``Reducer::mark_variable_ready_dense``) and then s
 it copies the gradient unscaled, so the hook multiplies the bucket by the same 1/world_size, in
 the same dtype, before the sum. The result is DDP's without a hook to the last bit at any world
 size. (torch's ``allreduce_hook`` divides by world_size instead, the same bits where world_size
-is a power of two.)
+is a power of two.) A sparse gradient's bucket (``nn.Embedding(sparse=True)``) is the gradient
+itself: the hook divides it by world_size, as the reducer does, and reduces it where it is.
 """
 import torch.distributed as dist
 
@@ -34,8 +35,11 @@ def single_copy_hook(group, bucket: dist.GradBucket):
     Raises TypeError when `group` is not a ringlab group."""
     group = ringlab_group(group, "single_copy_hook")
     tensor = bucket.buffer()
-    _torch_backend.move_to_shared_memory(group, tensor)
-    tensor.mul_(1.0 / group.size())  # the reducer's scaling: double(1) / world size, as a scalar
+    if tensor.is_sparse:  # a sparse gradient's bucket is the gradient, which the reducer divides
+        tensor.div_(group.size())
+    else:
+        _torch_backend.move_to_shared_memory(group, tensor)
+        tensor.mul_(1.0 / group.size())  # the reducer's scaling: double(1) / world size
     return group.allreduce([tensor]).get_future().then(_only_tensor)
 
 
