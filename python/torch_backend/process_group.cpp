@@ -172,14 +172,12 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::broadcast(std::vector<at::Te
   at::Tensor tensor = onlyTensor(tensors, "broadcast");
   checkDenseCpu(tensor, "broadcast");
   checkRank(opts.rootRank, size_, "broadcast", "root rank");
-  const bool root = opts.rootRank == rank_;
-  const CollectiveOptions call = callOptions(opts.timeout);
+  const int root = static_cast<int>(opts.rootRank);
+  const CollectiveOptions call = ownScheduleOptions(opts.timeout);
   return submit(c10d::OpType::BROADCAST, {tensor}, [=, this]() mutable {
     withContiguous(tensor, [&](at::Tensor& flat) {
       if (flat.numel() == 0) return;
-      if (!root) flat.zero_();
-      communicator_->allreduce(flat.data_ptr(), flat.data_ptr(), flat.nbytes(), DataType::Uint8,
-                               ReduceOp::Max, call);
+      communicator_->broadcast(flat.data_ptr(), flat.nbytes(), DataType::Uint8, root, call);
     });
   });
 }

@@ -4,13 +4,13 @@
 // torch hands the backend. Each collective is checked on the caller's thread (CPU tensors of a
 // dtype ringlab has, an op it has), then queued on the group's progress thread (work.hpp).
 //
-// broadcast and barrier are not ringlab collectives: broadcast is an AllReduce of the bytes with
-// max, every rank but the root contributing zeros (max(x, 0) = x for unsigned bytes, so the
-// root's bits arrive unchanged: -0.0 and NaN payloads included); barrier is a one-byte AllReduce.
-// The rest of gloo's CPU operations are composed the same way (process_group_composed.cpp):
-// scatter is a ReduceScatter of bytes with max, reduce an AllReduce, gather, all_to_all and
-// all_gather_coalesced are AllGathers of bytes; point-to-point and monitored_barrier go through
-// the store (store_mailbox.hpp, process_group_store.cpp).
+// broadcast, reduce and all_to_all run ringlab's own schedules for them (binomial trees and a
+// pairwise exchange; broadcast moves the bytes, so the root's bits arrive unchanged: -0.0 and
+// NaN payloads included); barrier is a one-byte AllReduce. The rest of gloo's CPU operations are
+// composed of the collectives ringlab has (process_group_composed.cpp): scatter is a
+// ReduceScatter of bytes with max, gather and all_gather_coalesced are AllGathers of bytes;
+// point-to-point and monitored_barrier go through the store (store_mailbox.hpp,
+// process_group_store.cpp).
 #include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 
 #include <chrono>
@@ -97,6 +97,9 @@ class ProcessGroupRinglab final : public c10d::ProcessGroup {
  private:
   void connect(const BackendOptions& options);
   CollectiveOptions callOptions(std::chrono::milliseconds timeout) const;
+  // The same, for reduce, broadcast and all_to_all: they run the collective's own default schedule
+  // (Communicator), whatever algorithm the group's AllReduces run.
+  CollectiveOptions ownScheduleOptions(std::chrono::milliseconds timeout) const;
   // Queues `run` with a Work whose result is `outputs`.
   c10::intrusive_ptr<c10d::Work> submit(c10d::OpType type, std::vector<at::Tensor> outputs,
                                         std::function<void()> run);
@@ -106,6 +109,7 @@ class ProcessGroupRinglab final : public c10d::ProcessGroup {
   // On the progress thread: `flat` (contiguous) reduced over the group, in place.
   void allreduceFlat(at::Tensor& flat, const Reduction& reduction, const CollectiveOptions& call);
   // On the progress thread: sends[d] (any dtype) to rank d; returns the bytes each rank sent here.
+  // `call` is ownScheduleOptions'.
   std::vector<at::Tensor> exchangeBlocks(const std::vector<at::Tensor>& sends,
                                          const CollectiveOptions& call);
   c10::intrusive_ptr<c10d::Work> allreduceSparse(at::Tensor& tensor,

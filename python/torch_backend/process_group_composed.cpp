@@ -1,9 +1,11 @@
-// The operations gloo offers on CPU that ringlab has no collective of its own for, composed of
-// the ones it has: reduce is an AllReduce whose result only the root keeps; scatter a
-// ReduceScatter of bytes with max, every rank but the root contributing zeros (bits arrive
-// unchanged, as in broadcast); gather, all_gather_coalesced, all_to_all and sparse all_reduce
-// AllGathers of bytes of which each rank keeps its part. Each moves more than a schedule of its
-// own would (gather: every rank receives every block), but on the same transports and checks.
+// The operations gloo offers on CPU beyond AllReduce, AllGather, ReduceScatter and broadcast.
+// reduce and all_to_all run ringlab's own schedules (a binomial tree to the root; a pairwise
+// exchange of the blocks, padded to the largest). The rest are composed of the collectives
+// ringlab has: scatter a ReduceScatter of bytes with max, every rank but the root contributing
+// zeros (bits arrive unchanged); gather, all_gather_coalesced and sparse all_reduce AllGathers of
+// bytes of which each rank keeps its part, and reductions ringlab's kernels lack (bool, bitwise
+// ops) an AllGather folded here. Those move more than a schedule of their own would (gather:
+// every rank receives every block), but on the same transports and checks.
 #include <ATen/ATen.h>
 #include <c10/util/Exception.h>
 
@@ -81,19 +83,37 @@ std::vector<at::Tensor> blocks(const at::Tensor& tensor, const std::vector<std::
 
 }  // namespace
 
+CollectiveOptions ProcessGroupRinglab::ownScheduleOptions(std::chrono::milliseconds timeout) const {
+  CollectiveOptions call = callOptions(timeout);
+  call.algorithm = {};
+  return call;
+}
+
 c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::reduce(std::vector<at::Tensor>& tensors,
                                                            const c10d::ReduceOptions& opts) {
   at::Tensor tensor = onlyTensor(tensors, "reduce");
   checkRank(opts.rootRank, size_, "reduce", "root rank");
   const Reduction reduction = reductionFor(tensor, opts.reduceOp, "reduce");
-  const bool root = opts.rootRank == rank_;
-  const CollectiveOptions call = callOptions(opts.timeout);
+  const int rootRank = static_cast<int>(opts.rootRank);
+  const bool root = rootRank == rank_;
+  const CollectiveOptions call =
+      reduction.folded ? callOptions(opts.timeout) : ownScheduleOptions(opts.timeout);
   return submit(c10d::OpType::REDUCE, {tensor}, [=, this]() mutable {
-    if (root) {
-      withContiguous(tensor, [&](at::Tensor& flat) { allreduceFlat(flat, reduction, call); });
-    } else {  // the others' tensors stay as they were
-      at::Tensor scratch = tensor.contiguous().clone();
-      allreduceFlat(scratch, reduction, call);
+    if (reduction.folded) {  // every rank folds every rank's tensor; the others' stay as they were
+      at::Tensor flat = root ? tensor : tensor.contiguous().clone();
+      withContiguous(flat,
+                     [&](at::Tensor& contiguous) { allreduceFlat(contiguous, reduction, call); });
+    } else if (root) {
+      withContiguous(tensor, [&](at::Tensor& flat) {
+        if (flat.numel() == 0) return;
+        communicator_->reduce(flat.data_ptr(), flat.data_ptr(), flat.numel(), reduction.type,
+                              reduction.op, rootRank, call);
+      });
+    } else {  // the others' tensors stay as they were: the tree's partial sums go elsewhere
+      const at::Tensor in = tensor.contiguous();
+      if (in.numel() == 0) return;
+      communicator_->reduce(in.data_ptr(), nullptr, in.numel(), reduction.type, reduction.op,
+                            rootRank, call);
     }
   });
 }
@@ -172,25 +192,24 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allgather_coalesced(
 
 std::vector<at::Tensor> ProcessGroupRinglab::exchangeBlocks(const std::vector<at::Tensor>& sends,
                                                             const CollectiveOptions& call) {
-  // Every rank learns every rank's block sizes, then every rank's blocks (padded to the
-  // largest rank's total), and keeps the block each rank addressed to it.
+  // Every rank learns every rank's block sizes; then one alltoall moves the blocks, each padded
+  // to the largest block any rank sends, and each rank keeps the bytes addressed to it.
   at::Tensor sizes = at::empty({size_}, at::kLong);
   for (int d = 0; d < size_; ++d) sizes[d] = static_cast<std::int64_t>(sends[d].nbytes());
   const at::Tensor all = allgatherBytes(sizes, call).view(at::kLong).view({size_, size_});
-  const std::int64_t longest = all.sum(1).max().item<std::int64_t>();
-  at::Tensor packed = at::zeros({longest}, at::kByte);
-  std::int64_t offset = 0;
-  for (const at::Tensor& block : sends) {
-    const auto n = static_cast<std::int64_t>(block.nbytes());
-    packed.narrow(0, offset, n).copy_(asBytes(block.contiguous()));
-    offset += n;
+  const std::int64_t longest = all.max().item<std::int64_t>();
+  at::Tensor packed = at::zeros({size_ * longest}, at::kByte);
+  for (int d = 0; d < size_; ++d) {
+    const auto n = static_cast<std::int64_t>(sends[d].nbytes());
+    packed.narrow(0, d * longest, n).copy_(asBytes(sends[d].contiguous()));
   }
-  const at::Tensor rows = allgatherBytes(packed, call);
+  at::Tensor rows = at::empty({size_, longest}, at::kByte);
+  if (longest > 0) {
+    communicator_->allToAll(packed.data_ptr(), rows.data_ptr(), longest, DataType::Uint8, call);
+  }
   std::vector<at::Tensor> received;
   for (int s = 0; s < size_; ++s) {
-    const std::int64_t start =
-        rank_ == 0 ? 0 : all[s].narrow(0, 0, rank_).sum().item<std::int64_t>();
-    received.push_back(rows[s].narrow(0, start, all[s][rank_].item<std::int64_t>()));
+    received.push_back(rows[s].narrow(0, 0, all[s][rank_].item<std::int64_t>()));
   }
   return received;
 }
@@ -205,7 +224,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::alltoall_base(
   const std::vector<std::int64_t> ins = splitRows(input, inputSplits, size_, "alltoall", "input");
   const std::vector<std::int64_t> outs =
       splitRows(output, outputSplits, size_, "alltoall", "output");
-  const CollectiveOptions call = callOptions(opts.timeout);
+  const CollectiveOptions call = ownScheduleOptions(opts.timeout);
   at::Tensor out = output;
   return submit(c10d::OpType::ALLTOALL_BASE, {output}, [=, this]() mutable {
     const std::vector<at::Tensor> received = exchangeBlocks(blocks(input, ins), call);
@@ -229,7 +248,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::alltoall(std::vector<at::Ten
               " outputs for a group of ", size_, " ranks; give one of each per rank");
   for (const at::Tensor& t : inputs) checkDenseCpu(t, "alltoall");
   for (const at::Tensor& t : outputs) checkDenseCpu(t, "alltoall");
-  const CollectiveOptions call = callOptions(opts.timeout);
+  const CollectiveOptions call = ownScheduleOptions(opts.timeout);
   return submit(c10d::OpType::ALLTOALL, outputs, [=, this]() mutable {
     const std::vector<at::Tensor> received = exchangeBlocks(inputs, call);
     for (int s = 0; s < size_; ++s) {
