@@ -22,7 +22,9 @@ hook moves the new ones into shared memory at the second). Then per round the ba
 turns in the order given (A B A B ...), each one warm-up step and `--iterations` timed ones
 (forward, backward with DDP's overlapped AllReduce, SGD step). Iteration time = the slowest
 rank's; the table gives each round's median, their median, and the ratio to gloo's median and
-to gloo's time in the same round (per round and the largest).
+to gloo's time in the same round (per round and the largest), and the median CPU time all ranks'
+threads spent per step (progress threads and spinning waits included), which a machine busy with
+other work inflates less than the time.
 """
 import argparse
 import statistics
@@ -72,16 +74,20 @@ def replicas_for(backends, args):
 
 
 def timed(ddp, optimizer, x, communicate, iterations, control):
-    """The median over `iterations` steps of the slowest rank's time."""
-    times = []
+    """Medians over `iterations` steps of the slowest rank's time and of the CPU time all ranks'
+    threads spent (the work, which a busy machine inflates less than the time)."""
+    times, cpu = [], []
     for _ in range(iterations):
         dist.barrier(group=control)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         iteration(ddp, optimizer, x, communicate)
         t = torch.tensor([time.perf_counter() - start], dtype=torch.float64)
+        c = torch.tensor([time.process_time() - start_cpu], dtype=torch.float64)
         dist.all_reduce(t, op=dist.ReduceOp.MAX, group=control)
+        dist.all_reduce(c, group=control)
         times.append(t.item())
-    return statistics.median(times)
+        cpu.append(c.item())
+    return statistics.median(times), statistics.median(cpu)
 
 
 def main():
@@ -110,27 +116,30 @@ def main():
         for _ in range(2):
             iteration(*replicas[key], x, key != "floor")
     medians = {key: [] for key in backends}
+    cpu = {key: [] for key in backends}
     for _ in range(args.rounds):
         for key in backends:
             ddp, optimizer = replicas[key]
             iteration(ddp, optimizer, x, key != "floor")
-            medians[key].append(timed(ddp, optimizer, x, key != "floor", args.iterations,
-                                      control))
+            wall, work = timed(ddp, optimizer, x, key != "floor", args.iterations, control)
+            medians[key].append(wall)
+            cpu[key].append(work)
     if rank == 0:
         print(f"p = {p}, MLP {args.layers} x {args.width} ({params / 1e6:.1f}M parameters), "
               f"batch {args.batch}, {args.iterations} timed iterations per round, "
               f"{args.rounds} rounds, backends in turn: {' '.join(backends)}"
               f"{', gradient_as_bucket_view' if args.bucket_view else ''}")
         print("| backend | iteration ms, per round | median ms | / gloo | / gloo, per round "
-              "| largest / gloo in a round |")
-        print("|---|---|---|---|---|---|")
+              "| largest / gloo in a round | CPU ms, all ranks (median) |")
+        print("|---|---|---|---|---|---|---|")
         gloo = medians["gloo"]
         for key in backends:
             ratios = [t / g for t, g in zip(medians[key], gloo)]
             print(f"| {BACKENDS[key]} | {', '.join(f'{t * 1e3:.0f}' for t in medians[key])} | "
                   f"{statistics.median(medians[key]) * 1e3:.0f} | "
                   f"{statistics.median(medians[key]) / statistics.median(gloo):.2f}x | "
-                  f"{', '.join(f'{r:.2f}' for r in ratios)} | {max(ratios):.2f}x |")
+                  f"{', '.join(f'{r:.2f}' for r in ratios)} | {max(ratios):.2f}x | "
+                  f"{statistics.median(cpu[key]) * 1e3:.0f} |")
 
 
 if __name__ == "__main__":
