@@ -34,6 +34,9 @@ const ModelParams kScratchRegimes{
 // And with reducing receives fused from 1000 B, in segments of 2000 B (awkward for float32).
 const ModelParams kFused{
     {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {1000, 2002}};
+// And out of place, the senders' inputs left in the receivers' caches by the previous call.
+const ModelParams kFusedInputCached{
+    {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {1000, 2002, true}};
 
 void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
   EXPECT_EQ(closed.steps, walked.steps) << what;
@@ -59,7 +62,8 @@ TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
         schedule::AlgorithmSpec spec;
         spec.name = name;
         const schedule::Schedule s = model::buildSchedule(schedule::Collective::AllReduce, p, spec);
-        for (const ModelParams& m : {kParams, kContended, kTwoRegimes, kScratchRegimes, kFused}) {
+        for (const ModelParams& m :
+             {kParams, kContended, kTwoRegimes, kScratchRegimes, kFused, kFusedInputCached}) {
           expectSameCost(predictAllReduce(spec, p, count, DataType::Float32, m),
                          scheduleCost(s, count, DataType::Float32, m),
                          name + " p=" + std::to_string(p) + " count=" + std::to_string(count) +
@@ -224,16 +228,24 @@ TEST(ModelClosedForm, AnAlgorithmsScratchCountsInTheWorkingSet) {
 }
 
 // Fused receives (FusionParams): a reducing transfer whose messages (segments) are at least
-// fused_reduce_from_bytes costs its reduction only; copies (the allgather) keep beta. Messages of
-// 128 KiB and up fused, segments of 256 KiB (shm's and the executor's defaults), float32.
+// fused_reduce_from_bytes is one pass. Over the sender's input that a repeated out-of-place call
+// left in the receiver's cache it costs its reduction only; over bytes that must cross from the
+// sender's core, the slower of the crossing (beta) and the reduction (gamma). Copies (the
+// allgather) keep beta. Messages of 128 KiB and up fused, segments of 256 KiB (shm's and the
+// executor's defaults), float32.
 ModelParams fusedFrom128KiB() {
   ModelParams m = kParams;
   m.fusion = {131072, 262144};
   return m;
 }
 
+ModelParams withSendersInputCached(ModelParams m) {
+  m.fusion.sender_input_cached = true;
+  return m;
+}
+
 TEST(ModelClosedForm, FusedReceivesCostTheReduceOnlyAtP2) {
-  const ModelParams m = fusedFrom128KiB();
+  const ModelParams m = withSendersInputCached(fusedFrom128KiB());
   const double beta = m.link.beta_s_per_byte, gamma = m.reduce.gamma_s_per_byte;
   // 1 MiB: chunks of 512 KiB, two 256 KiB segments each: the reduce-scatter step is fused.
   const Cost big = ringAllReduceCost(2, 262144, 4, m);
@@ -253,25 +265,51 @@ TEST(ModelClosedForm, FusedReceivesCostTheReduceOnlyAtP2) {
   EXPECT_DOUBLE_EQ(ringAllReduceCost(2, 163840, 4, whole).bandwidth_s, 327680 * beta);
 }
 
-TEST(ModelClosedForm, FusedReceivesCostTheReduceOnlyAtP4) {
+TEST(ModelClosedForm, FusedReceivesOfBytesThatCrossGoAtTheSlowerOfCrossingAndReducing) {
+  // In place (the sender's input is the previous call's result, not in the receiver's cache):
+  // the fused step goes at beta here (beta > gamma), paid as gamma plus the excess over it.
   const ModelParams m = fusedFrom128KiB();
   const double beta = m.link.beta_s_per_byte, gamma = m.reduce.gamma_s_per_byte;
-  // 1 MiB: chunks of 256 KiB: the 3 reduce-scatter steps fused, the 3 allgather steps copy.
+  const Cost p2 = ringAllReduceCost(2, 262144, 4, m);
+  EXPECT_DOUBLE_EQ(p2.bandwidth_s + p2.reduce_s, 524288 * beta + 524288 * beta);
+  // p = 4 out of place: only the first reduce-scatter step reads the cached input; the other two
+  // read partial sums the sender just wrote.
+  const Cost p4 = ringAllReduceCost(4, 262144, 4, withSendersInputCached(m));
+  EXPECT_DOUBLE_EQ(p4.bandwidth_s, 3 * 262144 * beta + 2 * 262144 * (beta - gamma));
+  EXPECT_DOUBLE_EQ(p4.reduce_s, 3 * 262144 * gamma);
+  // Where the cores reduce slower than they pass bytes, the reduction sets the pace: gamma only.
+  ModelParams slowKernel = m;
+  slowKernel.reduce.gamma_s_per_byte = 2 * beta;
+  EXPECT_DOUBLE_EQ(ringAllReduceCost(2, 262144, 4, slowKernel).bandwidth_s, 524288 * beta);
+  // Out of place is what sets the cache flag, and only where receives are fused.
+  EXPECT_TRUE(forOutOfPlace(m).fusion.sender_input_cached);
+  EXPECT_FALSE(forOutOfPlace(kParams).fusion.sender_input_cached);
+  EXPECT_EQ(forOutOfPlace(kParams), kParams);
+}
+
+TEST(ModelClosedForm, FusedReceivesCostTheReduceOnlyAtP4) {
+  const ModelParams m = withSendersInputCached(fusedFrom128KiB());
+  const double beta = m.link.beta_s_per_byte, gamma = m.reduce.gamma_s_per_byte;
+  // 1 MiB: chunks of 256 KiB: the 3 reduce-scatter steps fused (the two after the first over
+  // partial sums, which cross: beta - gamma more each), the 3 allgather steps copy.
   const Cost big = ringAllReduceCost(4, 262144, 4, m);
-  EXPECT_DOUBLE_EQ(big.bandwidth_s, 3 * 262144 * beta);
+  EXPECT_DOUBLE_EQ(big.bandwidth_s, 3 * 262144 * beta + 2 * 262144 * (beta - gamma));
   EXPECT_DOUBLE_EQ(big.reduce_s, 3 * 262144 * gamma);
   EXPECT_DOUBLE_EQ(big.startup_s, 6 * m.link.alpha_s);
   // 256 KiB: chunks of 64 KiB, below the threshold.
   const Cost small = ringAllReduceCost(4, 65536, 4, m);
   EXPECT_DOUBLE_EQ(small.bandwidth_s, 6 * 65536 * beta);
   EXPECT_DOUBLE_EQ(small.reduce_s, 3 * 65536 * gamma);
-  // The schedule walk prices the same, on both sides of the threshold.
+  // The schedule walk prices the same, on both sides of the threshold, cached or not.
   schedule::AlgorithmSpec ring;
   ring.name = "ring";
   const schedule::Schedule s = buildSchedule(schedule::Collective::AllReduce, 4, ring);
-  for (std::uint64_t count : {65536ull, 262144ull})
-    expectSameCost(ringAllReduceCost(4, count, 4, m), scheduleCost(s, count, DataType::Float32, m),
-                   "fused ring p=4 count=" + std::to_string(count));
+  for (const ModelParams& given : {m, fusedFrom128KiB()}) {
+    for (std::uint64_t count : {65536ull, 262144ull})
+      expectSameCost(ringAllReduceCost(4, count, 4, given),
+                     scheduleCost(s, count, DataType::Float32, given),
+                     "fused ring p=4 count=" + std::to_string(count));
+  }
   // 0: never fused, whatever the size.
   ModelParams never = m;
   never.fusion.fused_reduce_from_bytes = 0;

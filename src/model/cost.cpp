@@ -39,16 +39,28 @@ double fusedBytes(double reduced, std::uint64_t elementBytes, const ModelParams&
                                                  static_cast<std::uint64_t>(from)));
 }
 
+// What a step's reducing receives read at the sender: its input as the call was given it (the
+// call's first reducing step), or bytes it wrote during the call (partial sums: every later one).
+// Only the first can still sit in the receiver's cache from the previous call
+// (FusionParams::sender_input_cached).
+enum class Reads { SendersInput, SendersPartials };
+
 // `steps` steps that each run `transfers` transfers at once, the busiest rank moving `bytes`
-// and reducing `reduced` bytes (of `elementBytes`-byte elements).
+// and reducing `reduced` bytes (of `elementBytes`-byte elements) that it reads as `reads` says.
 Cost uniformSteps(std::uint64_t steps, double bytes, double reduced, std::uint64_t transfers,
-                  const ModelParams& m, std::uint64_t elementBytes) {
+                  const ModelParams& m, std::uint64_t elementBytes, Reads reads) {
   const double slowdown = contention(transfers, m);
-  const double moved = std::max(0.0, bytes - fusedBytes(reduced, elementBytes, m));
+  const double fused = fusedBytes(reduced, elementBytes, m);
+  const double moved = std::max(0.0, bytes - fused);
+  // A fused pass over bytes that must cross from the sender's core goes at the slower of the
+  // crossing and the reduction; over the sender's cached input, at the reduction's pace.
+  const bool crosses = !(reads == Reads::SendersInput && m.fusion.sender_input_cached);
+  const double crossingExcess =
+      crosses ? fused * std::max(0.0, m.link.beta_s_per_byte - m.reduce.gamma_s_per_byte) : 0;
   Cost c;
   c.steps = steps;
   c.startup_s = steps * m.link.alpha_s;
-  c.bandwidth_s = steps * moved * m.link.beta_s_per_byte * slowdown;
+  c.bandwidth_s = steps * (moved * m.link.beta_s_per_byte + crossingExcess) * slowdown;
   c.reduce_s = steps * reduced * m.reduce.gamma_s_per_byte * slowdown;
   return c;
 }
@@ -76,14 +88,17 @@ Cost priced(const ModelParams& given, int p, double messageBytes, double scratch
 Cost ringReduceScatterSteps(int p, std::uint64_t count, std::uint64_t elementBytes,
                             const ModelParams& m) {
   const double chunk = largestChunkBytes(count, p, elementBytes);
-  // Every rank sends one chunk per step.
-  return uniformSteps(schedule::ringPhaseSteps(p), chunk, chunk, p, m, elementBytes);
+  // Every rank sends one chunk per step: its input's in the first, its partial sum after.
+  const std::uint64_t steps = schedule::ringPhaseSteps(p);
+  if (steps == 0) return {};
+  return uniformSteps(1, chunk, chunk, p, m, elementBytes, Reads::SendersInput) +
+         uniformSteps(steps - 1, chunk, chunk, p, m, elementBytes, Reads::SendersPartials);
 }
 
 Cost ringAllGatherSteps(int p, std::uint64_t count, std::uint64_t elementBytes,
                         const ModelParams& m) {
   return uniformSteps(schedule::ringPhaseSteps(p), largestChunkBytes(count, p, elementBytes), 0, p,
-                      m, elementBytes);
+                      m, elementBytes, Reads::SendersPartials);
 }
 
 // MPICH's non-power-of-two handling (recursive doubling, Rabenseifner): with r = p - p' extra
@@ -92,8 +107,8 @@ Cost ringAllGatherSteps(int p, std::uint64_t count, std::uint64_t elementBytes,
 Cost foldExtraRanks(int p, double vectorBytes, const ModelParams& m, std::uint64_t elementBytes) {
   if ((p & (p - 1)) == 0) return {};
   const std::uint64_t extra = p - (1 << floorLog2(p));
-  return uniformSteps(1, vectorBytes, vectorBytes, extra, m, elementBytes) +
-         uniformSteps(1, vectorBytes, 0, extra, m, elementBytes);
+  return uniformSteps(1, vectorBytes, vectorBytes, extra, m, elementBytes, Reads::SendersInput) +
+         uniformSteps(1, vectorBytes, 0, extra, m, elementBytes, Reads::SendersPartials);
 }
 
 }  // namespace
@@ -137,8 +152,16 @@ Cost recursiveDoublingCost(int p, std::uint64_t count, std::uint64_t elementByte
   // lg p (alpha + n beta + n gamma) for a power of two. Each exchange sends the vector that the
   // partner's vector is reduced into, so that vector is received into scratch first.
   return priced(given, p, n, p > 1 ? n : 0, [&](const ModelParams& m) {
-    return uniformSteps(floorLog2(p), n, n, 1 << floorLog2(p), m, elementBytes) +
-           foldExtraRanks(p, n, m, elementBytes);
+    // The first exchange reads the partner's input, unless extra ranks were folded into it.
+    const int levels = floorLog2(p);
+    const std::uint64_t pairs = std::uint64_t{1} << levels;
+    const Reads first = (p & (p - 1)) == 0 ? Reads::SendersInput : Reads::SendersPartials;
+    Cost c = foldExtraRanks(p, n, m, elementBytes);
+    if (levels > 0) {
+      c = c + uniformSteps(1, n, n, pairs, m, elementBytes, first) +
+          uniformSteps(levels - 1, n, n, pairs, m, elementBytes, Reads::SendersPartials);
+    }
+    return c;
   });
 }
 
@@ -157,8 +180,10 @@ Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes,
       const std::uint64_t span = blocks >> k;
       const double bytes =
           static_cast<double>(partitionSpan(count, blocks, 0, span).count * elementBytes);
-      c = c + uniformSteps(1, bytes, bytes, blocks, m, elementBytes) +
-          uniformSteps(1, bytes, 0, blocks, m, elementBytes);
+      const Reads reads =
+          k == 1 && (p & (p - 1)) == 0 ? Reads::SendersInput : Reads::SendersPartials;
+      c = c + uniformSteps(1, bytes, bytes, blocks, m, elementBytes, reads) +
+          uniformSteps(1, bytes, 0, blocks, m, elementBytes, Reads::SendersPartials);
     }
     return c + foldExtraRanks(p, n, m, elementBytes);
   });
@@ -166,15 +191,17 @@ Cost rabenseifnerCost(int p, std::uint64_t count, std::uint64_t elementBytes,
 
 namespace {
 
-// A binomial tree's rounds over p ranks, each priced by round(m, senders): the round at distance
-// d has ceil((p - d) / 2d) senders, in a reduce and in a broadcast alike. A rank receives in a
+// A binomial tree's rounds over p ranks, each priced by round(m, senders, reads): the round at
+// distance d has ceil((p - d) / 2d) senders, in a reduce and in a broadcast alike; the first round
+// reads the senders' inputs. A rank receives in a
 // round where it does not send: no scratch.
 template <typename Round>
 Cost binomialRounds(int p, double vectorBytes, const ModelParams& given, const Round& round) {
   return priced(given, p, vectorBytes, 0, [&](const ModelParams& m) {
     Cost c;
     for (int d = 1; d < p; d *= 2) {
-      c = c + round(m, static_cast<std::uint64_t>((p - d + 2 * d - 1) / (2 * d)));
+      const std::uint64_t senders = (p - d + 2 * d - 1) / (2 * d);
+      c = c + round(m, senders, d == 1 ? Reads::SendersInput : Reads::SendersPartials);
     }
     return c;
   });
@@ -186,25 +213,25 @@ Cost binomialTreeCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                       const ModelParams& given) {
   const double n = static_cast<double>(modelBytes(count, elementBytes));
   // Reduce to the root then broadcast: 2 ceil(lg p) steps of the full vector.
-  return binomialRounds(p, n, given, [&](const ModelParams& m, std::uint64_t senders) {
-    return uniformSteps(1, n, n, senders, m, elementBytes) +
-           uniformSteps(1, n, 0, senders, m, elementBytes);
+  return binomialRounds(p, n, given, [&](const ModelParams& m, std::uint64_t senders, Reads reads) {
+    return uniformSteps(1, n, n, senders, m, elementBytes, reads) +
+           uniformSteps(1, n, 0, senders, m, elementBytes, Reads::SendersPartials);
   });
 }
 
 Cost binomialTreeReduceCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                             const ModelParams& given) {
   const double n = static_cast<double>(modelBytes(count, elementBytes));
-  return binomialRounds(p, n, given, [&](const ModelParams& m, std::uint64_t senders) {
-    return uniformSteps(1, n, n, senders, m, elementBytes);
+  return binomialRounds(p, n, given, [&](const ModelParams& m, std::uint64_t senders, Reads reads) {
+    return uniformSteps(1, n, n, senders, m, elementBytes, reads);
   });
 }
 
 Cost binomialTreeBroadcastCost(int p, std::uint64_t count, std::uint64_t elementBytes,
                                const ModelParams& given) {
   const double n = static_cast<double>(modelBytes(count, elementBytes));
-  return binomialRounds(p, n, given, [&](const ModelParams& m, std::uint64_t senders) {
-    return uniformSteps(1, n, 0, senders, m, elementBytes);
+  return binomialRounds(p, n, given, [&](const ModelParams& m, std::uint64_t senders, Reads) {
+    return uniformSteps(1, n, 0, senders, m, elementBytes, Reads::SendersPartials);
   });
 }
 
@@ -215,7 +242,7 @@ Cost pairwiseExchangeCost(int p, std::uint64_t count, std::uint64_t elementBytes
   // receives into its output, apart from the chunks it sends: no scratch.
   const double chunk = static_cast<double>(partitionChunk(count, p, 0).count * elementBytes);
   return priced(given, p, n, 0, [&](const ModelParams& m) {
-    return uniformSteps(p - 1, chunk, 0, p, m, elementBytes);
+    return uniformSteps(p - 1, chunk, 0, p, m, elementBytes, Reads::SendersInput);
   });
 }
 
@@ -266,6 +293,9 @@ Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType typ
   return priced(given, s.ranks, n, scratchBytes(s, count, elementBytes), [&](const ModelParams& m) {
     Cost c;
     std::vector<double> sent(s.ranks), received(s.ranks), reduced(s.ranks);
+    // The call's first reducing step reads the senders' inputs; every later one is priced as
+    // reading partial sums (a tree's late sender that received nothing yet is priced alike).
+    Reads reads = Reads::SendersInput;
     for (const schedule::Step& step : s.steps) {
       std::fill(sent.begin(), sent.end(), 0.0);
       std::fill(received.begin(), received.end(), 0.0);
@@ -282,7 +312,8 @@ Cost scheduleCost(const schedule::Schedule& s, std::uint64_t count, DataType typ
         moved = std::max({moved, sent[r], received[r]});
         reducedMax = std::max(reducedMax, reduced[r]);
       }
-      c = c + uniformSteps(1, moved, reducedMax, step.transfers.size(), m, elementBytes);
+      c = c + uniformSteps(1, moved, reducedMax, step.transfers.size(), m, elementBytes, reads);
+      if (reducedMax > 0) reads = Reads::SendersPartials;
     }
     return c;
   });

@@ -62,9 +62,20 @@ struct MemoryParams {
 // (core/partition.hpp), as in the roofline. fused_reduce_from_bytes 0: never (inproc, tcp, mpi,
 // profiles from before it). Recorded by calibrate from the transport it measured; segment_bytes is
 // not a machine's figure but the run's: set by whoever prices a run (0: transfers not cut).
+//
+// The pass is that cheap only where the sender's bytes are already in the receiver's cache. A run
+// that repeats its call on the same input out of place (a benchmark's loop, as nccl-tests' and
+// ringlab bench's) leaves the sender's untouched input there from the previous call:
+// sender_input_cached, the run's, set by forOutOfPlace. Every other fused receive reads bytes the
+// sender wrote since (in place, the previous call's result; after the first step, this call's
+// partial sums), which cross from the sender's core at the rate the ping-pong measured on fresh
+// bytes: the pass goes at the slower of that crossing (beta) and the reduction (gamma). On a host
+// whose cores pass bytes about as fast as they reduce them the two prices agree; where crossing is
+// 3-4x slower (docs/MODEL_VS_MEASURED.md), pricing every pass at gamma missed in place by 2x.
 struct FusionParams {
   double fused_reduce_from_bytes = 0;
   double segment_bytes = 0;
+  bool sender_input_cached = false;
   bool operator==(const FusionParams&) const = default;
 };
 
@@ -85,6 +96,7 @@ inline ModelParams forOutOfPlace(const ModelParams& m) {
   // The output buffer adds to the working set; where there is one regime it changes nothing, and
   // the parameters stay equal to the in-place ones (bench prints one prediction then).
   e.memory.out_of_place = m.memory.cache_bytes > 0;
+  e.fusion.sender_input_cached = m.fusion.fused_reduce_from_bytes > 0;
   if (m.reduce.gamma_out_of_place_s_per_byte > 0)
     e.reduce.gamma_s_per_byte = m.reduce.gamma_out_of_place_s_per_byte;
   if (m.memory.gamma_mem_out_of_place_s_per_byte > 0)
