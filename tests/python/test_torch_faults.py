@@ -102,6 +102,16 @@ class Job:
         self.output = self.log.read()
         self.log.close()
         self.ranks = {r: self.report(r) for r in range(RANKS)}
+        # The job's /dev/shm names (each rank listed those it maps) still there, then removed, so
+        # that a failing run leaves none behind either.
+        self.shm_left = sorted({name for report in self.ranks.values()
+                                for name in report.get("shm names", [])
+                                if os.path.exists(f"/dev/shm/{name}")})
+        for name in self.shm_left:
+            try:
+                os.unlink(f"/dev/shm/{name}")
+            except FileNotFoundError:
+                pass
 
     def tail(self):
         return f"torchrun ({self.fault}, {self.transport}) output:\n{self.output[-6000:]}"
@@ -158,8 +168,8 @@ def test_every_survivor_raises_runtime_error_in_time(jobs, fault, transport, vic
             assert result["seconds"] <= TIMEOUT_S + WINDOW_S + SCHEDULING_S, result
         seconds.append(result["seconds"])
     if fault == "stop":
-        # Not before the timeout: the first survivor to give up waited it out (the others may
-        # learn of it from that one a few milliseconds sooner than their own wait would end).
+        # Not before the timeout: the first survivor to give up waited it out (another may learn
+        # of it from that one's abort up to its window sooner than its own wait would end).
         assert max(seconds) >= TIMEOUT_S, seconds
 
 
@@ -169,10 +179,8 @@ def test_torchrun_fails_and_leaves_nothing(jobs, fault, transport, victim):
     assert job.returncode is not None, f"torchrun still ran after {job.seconds:.0f} s\n{job.tail()}"
     assert job.returncode != 0, job.tail()
     assert job.left == [], f"processes of the job left: {job.left}\n{job.tail()}"
+    assert job.shm_left == [], f"the job's /dev/shm names left: {job.shm_left}"
     assert job.new_shm_names == [], f"/dev/shm names left: {job.new_shm_names}"
-    for rank, result in job.ranks.items():
-        left = [name for name in result["shm names"] if os.path.exists(f"/dev/shm/{name}")]
-        assert left == [], f"rank {rank}'s /dev/shm names left: {left}"
     # torchrun SIGKILLs a rank that outlives its SIGTERM by 30 s: only the stopped one may need it.
     forced = {int(pid) for pid in re.findall(r"Unable to shutdown process (\d+)", job.output)}
     expected = {job.ranks[victim].get("pid")} if fault == "stop" else set()
