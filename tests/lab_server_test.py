@@ -192,13 +192,18 @@ def check_odd_request_lines_get_json(host, port):
 
 
 def check_clients_that_do_not_read_do_not_stall_others(host, port):
-    # Eight clients post a record whose answer (1000 sizes, about 550 KB) far exceeds what their
-    # socket takes unread, and never read it; the lab's workers must not wait on them.
+    # Eight clients post a record whose answer (1000 sizes, about 550 KB) far exceeds what the
+    # kernel takes for them unread, and never read it; the lab's workers must not wait on them.
+    # A small receive buffer alone is not enough: on loopback the lab's send buffer grows to 4 MB
+    # and takes about 3 MB unread, so a worker's blocking write returned at once and the check
+    # passed on a lab whose workers wrote answers themselves. A small segment size (536 bytes)
+    # keeps the lab's send buffer small (about 180 KB taken unread).
     request = post_record(host, port, record_log(1000))
     stuck = []
     for _ in range(8):
         s = socket.socket()
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
         s.connect((host, port))
         s.sendall(request)
         stuck.append(s)
@@ -229,8 +234,10 @@ def check_connections_past_the_limit_get_503(host, port):
     try:
         for _ in range(16):
             # A request the lab does not read, still arriving when it answers: a close on it unread
-            # would reset the connection, and the client's sending would fail.
-            raw = post_record(host, port, b"#" * (256 << 10))
+            # would reset the connection, and the client's sending would fail. 1 MiB, since the
+            # kernel's buffers on loopback take a 256 KiB body whole before the lab closes, and
+            # then the answer is read before the reset (15 of 16 times on a lab that closed unread).
+            raw = post_record(host, port, b"#" * (1 << 20))
             try:
                 error = expect_json_error(host, port, raw, 503)
             except (ConnectionResetError, BrokenPipeError):
