@@ -13,7 +13,10 @@
 # Per configuration it prints each run's median |measured/predicted - 1| over the sizes >= 1 MiB,
 # and the run-to-run spread of the AllReduce measurement itself: per size and mode, (max - min) /
 # median of the measured time over the runs, then the median over sizes (the model cannot be
-# judged more tightly than the machine repeats itself).
+# judged more tightly than the machine repeats itself). inproc and shm calibrate again after each
+# bench: a run whose two calibrations' beta are more than 1.5x apart ran while the host changed
+# state (a two-vCPU host here passed bytes between its cores 3-4x faster for minutes at a time,
+# docs/MODEL_VS_MEASURED.md), and is reported as judging nothing.
 # usage: bench/model_vs_measured.sh inproc|shm|tcp [OUTDIR]
 # env:   RUNS (3), BEGIN (1M), END (16M), ITERS (5): the bench; CAL_BEGIN (256K), CAL_END (64M): the
 #        calibration (tcp: 256K, 4M); tcp only: RATES ("400mbit 200mbit")
@@ -28,7 +31,9 @@ END=${END:-16M}
 ITERS=${ITERS:-5}
 mkdir -p "$out"
 
-# One configuration's calibration and bench, run RUN: profile and bench JSON under $out.
+# One configuration's calibration, bench and second calibration, run RUN: profiles and bench JSON
+# under $out. The second calibration tells whether the host stayed as the first found it while the
+# bench ran (the report judges only runs whose two calibrations agree).
 # Usage: measure NAME P RUN
 measure() {
   local name=$1 p=$2 run=$3
@@ -36,6 +41,8 @@ measure() {
     --json "$out/profile-$name-r$run.json" >"$out/calibrate-$name-r$run.txt"
   "$ringlab" bench --transport "$transport" -p "$p" -b "$BEGIN" -e "$END" -f 2 -n "$ITERS" -w 1 \
     --json "$out/bench-$name-r$run.json" >"$out/bench-$name-r$run.txt"
+  "$ringlab" calibrate --transport "$transport" -p "$p" -b "$CAL_BEGIN" -e "$CAL_END" \
+    --json "$out/profile-$name-r$run-after.json" >"$out/calibrate-$name-r$run-after.txt"
 }
 
 case $transport in

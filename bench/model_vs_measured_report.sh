@@ -7,6 +7,25 @@ set -euo pipefail
 ringlab=$1
 out=$2
 shift 2
+# Says so when the calibration after the bench found beta more than 1.5x from the one before it.
+# Within one state this host's betas differed by up to 1.33x between runs; between its states,
+# 3-4x. Nothing is said where there is no second calibration (tcp, or an older harness's output).
+# Usage: host_changed BEFORE.txt AFTER.txt
+host_changed() {
+  [ -f "$2" ] || return 0
+  local before after
+  before=$(grep -oE '^# alpha = .*beta = [0-9.]+' "$1" | grep -oE '[0-9.]+$')
+  after=$(grep -oE '^# alpha = .*beta = [0-9.]+' "$2" | grep -oE '[0-9.]+$')
+  awk -v b="$before" -v a="$after" 'BEGIN {
+    if (a <= 0 || b <= 0) exit
+    r = a > b ? a / b : b / a
+    if (r > 1.5)
+      printf "    the host changed state while it ran: beta %s ns/B before the bench, %s after (%.1fx): this run judges nothing\n", b, a, r
+    else
+      printf "    the host held its state: beta %s ns/B before the bench, %s after\n", b, a
+  }'
+}
+
 for name in "$@"; do
   echo "== $name"
   for bench in "$out"/bench-"$name"-r*.json; do
@@ -20,6 +39,7 @@ for name in "$@"; do
       grep -oE 'beyond a working set of [0-9.]+ [KMG]?i?B|none seen')
     echo "  run $run: median |measured/predicted - 1| (>= 1 MiB) $error; profile: ${profile#\# };" \
       "memory regime: $regime"
+    host_changed "$out/calibrate-$name-r$run.txt" "$out/calibrate-$name-r$run-after.txt"
   done
   # The host's cores and caches as calibrate read them (the same in every run).
   grep -hoE 'host: [0-9]+ cores, caches .*' "$out"/calibrate-"$name"-r1.txt | sed 's/^/  /'

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/model_vs_measured.sh end to end on inproc at small sizes (two runs: each compared with its
-# own profile), its report's run-to-run spread against a closed-form case, and a transport it does
-# not know refused. usage: model_vs_measured_test.sh RINGLAB_BINARY
+# own profile, and calibrated again after its bench), its report's run-to-run spread and its check
+# that the host held its state against closed-form cases, and a transport it does not know refused. usage: model_vs_measured_test.sh RINGLAB_BINARY
 set -euo pipefail
 ringlab=${1:?usage: model_vs_measured_test.sh RINGLAB_BINARY}
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -26,6 +26,27 @@ for run in 1 2; do
     fail "no line for run $run in: $report"
 done
 grep -q "over 2 runs" <<<"$report" || fail "no spread over 2 runs in: $report"
+# Each run calibrated again after its bench, and says whether the host held its state.
+[ -s "$out/run/profile-p2-r1-after.json" ] || fail "no calibration after the bench"
+[ "$(grep -cE '^    the host (held its state|changed state while it ran): beta ' <<<"$report")" -eq 2 ] ||
+  fail "no state line per run in: $report"
+
+# The state check in closed form: beta 0.1000 before and 0.1200 after held (1.2x); 0.1000 and
+# 0.0300 (3.3x) changed, and that run judges nothing.
+cal() {
+  echo "# alpha = 1.000 us, beta = $1 ns/B (1.00 GB/s per direction), gamma = 0.0300 ns/B"
+  echo "# memory regime: none seen"
+  echo "# working sets: host: 2 cores, caches L1 48 KiB"
+}
+cal 0.1000 >"$out/run/calibrate-p2-r1.txt"
+cal 0.1200 >"$out/run/calibrate-p2-r1-after.txt"
+cal 0.1000 >"$out/run/calibrate-p2-r2.txt"
+cal 0.0300 >"$out/run/calibrate-p2-r2-after.txt"
+states=$("$here/../bench/model_vs_measured_report.sh" "$ringlab" "$out/run" p2 | grep "the host")
+grep -q "held its state: beta 0.1000 ns/B before the bench, 0.1200 after$" <<<"$states" ||
+  fail "1.2x apart should hold: $states"
+grep -q "changed state while it ran: beta 0.1000 ns/B before the bench, 0.0300 after (3.3x): this run judges nothing$" <<<"$states" ||
+  fail "3.3x apart should be a change: $states"
 
 # The spread in closed form: out-of-place 100 and 200 us at 1 MiB (0.667), 100 and 100 at 2 MiB
 # (0); in-place 100 and 100 (0), 100 and 300 (1.0): the median of {0, 0, 0.667, 1.0} is 0.333.
