@@ -108,10 +108,10 @@ class ProcessGroupRinglab final : public c10d::ProcessGroup {
   at::Tensor allgatherBytes(const at::Tensor& tensor, const CollectiveOptions& call);
   // On the progress thread: `flat` (contiguous) reduced over the group, in place.
   void allreduceFlat(at::Tensor& flat, const Reduction& reduction, const CollectiveOptions& call);
-  // On the progress thread: sends[d] (any dtype) to rank d; returns the bytes each rank sent here.
-  // `call` is ownScheduleOptions'.
-  std::vector<at::Tensor> exchangeBlocks(const std::vector<at::Tensor>& sends,
-                                         const CollectiveOptions& call);
+  // On the progress thread: sends[d] (any dtype) to rank d, and rank s's block for this rank
+  // into targets[s] (any dtype, as many bytes). `call` is ownScheduleOptions'.
+  void exchangeBlocks(const std::vector<at::Tensor>& sends, const std::vector<at::Tensor>& targets,
+                      const CollectiveOptions& call);
   c10::intrusive_ptr<c10d::Work> allreduceSparse(at::Tensor& tensor,
                                                  const c10d::AllreduceOptions& opts);
   // recv and recvAnysource: src is StoreMailbox::kAnySource for the latter.

@@ -10,6 +10,7 @@
 #include <c10/util/Exception.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <numeric>
 
 #include "process_group.hpp"
@@ -65,6 +66,19 @@ std::vector<std::int64_t> splitRows(const at::Tensor& tensor,
               std::accumulate(splits.begin(), splits.end(), std::int64_t{0}), ", not to the ", kind,
               " tensor's ", rows, " rows");
   return splits;
+}
+
+// Whether `parts` lie back to back in memory, each contiguous and `bytes` long.
+bool backToBack(const std::vector<at::Tensor>& parts, std::int64_t bytes) {
+  const auto* first = static_cast<const std::byte*>(parts.front().data_ptr());
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!parts[i].is_contiguous() || static_cast<std::int64_t>(parts[i].nbytes()) != bytes ||
+        static_cast<const std::byte*>(parts[i].data_ptr()) !=
+            first + static_cast<std::int64_t>(i) * bytes) {
+      return false;
+    }
+  }
+  return true;
 }
 
 // The tensor's rows cut by `splits`, each block contiguous.
@@ -190,28 +204,40 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allgather_coalesced(
   });
 }
 
-std::vector<at::Tensor> ProcessGroupRinglab::exchangeBlocks(const std::vector<at::Tensor>& sends,
-                                                            const CollectiveOptions& call) {
+void ProcessGroupRinglab::exchangeBlocks(const std::vector<at::Tensor>& sends,
+                                         const std::vector<at::Tensor>& targets,
+                                         const CollectiveOptions& call) {
   // Every rank learns every rank's block sizes; then one alltoall moves the blocks, each padded
-  // to the largest block any rank sends, and each rank keeps the bytes addressed to it.
+  // to the largest block any rank sends.
   at::Tensor sizes = at::empty({size_}, at::kLong);
   for (int d = 0; d < size_; ++d) sizes[d] = static_cast<std::int64_t>(sends[d].nbytes());
   const at::Tensor all = allgatherBytes(sizes, call).view(at::kLong).view({size_, size_});
   const std::int64_t longest = all.max().item<std::int64_t>();
-  at::Tensor packed = at::zeros({size_ * longest}, at::kByte);
-  for (int d = 0; d < size_; ++d) {
-    const auto n = static_cast<std::int64_t>(sends[d].nbytes());
-    packed.narrow(0, d * longest, n).copy_(asBytes(sends[d].contiguous()));
+  // Blocks all of one size that already lie back to back, here and in the output, go straight
+  // from input to output; other ranks may pack theirs, but every rank makes the same call.
+  if (longest > 0 && all.min().item<std::int64_t>() == longest && backToBack(sends, longest) &&
+      backToBack(targets, longest)) {
+    communicator_->allToAll(sends.front().data_ptr(), targets.front().data_ptr(), longest,
+                            DataType::Uint8, call);
+    return;
   }
   at::Tensor rows = at::empty({size_, longest}, at::kByte);
   if (longest > 0) {
+    at::Tensor packed = at::zeros({size_ * longest}, at::kByte);
+    for (int d = 0; d < size_; ++d) {
+      const auto n = static_cast<std::int64_t>(sends[d].nbytes());
+      packed.narrow(0, d * longest, n).copy_(asBytes(sends[d].contiguous()));
+    }
     communicator_->allToAll(packed.data_ptr(), rows.data_ptr(), longest, DataType::Uint8, call);
   }
-  std::vector<at::Tensor> received;
   for (int s = 0; s < size_; ++s) {
-    received.push_back(rows[s].narrow(0, 0, all[s][rank_].item<std::int64_t>()));
+    at::Tensor target = targets[s];
+    const std::int64_t n = all[s][rank_].item<std::int64_t>();
+    TORCH_CHECK(n == static_cast<std::int64_t>(target.nbytes()), "ringlab: alltoall: rank ", s,
+                " sent ", n, " bytes to rank ", rank_, ", whose output for it holds ",
+                target.nbytes());
+    copyBytes(target, rows[s].narrow(0, 0, n));
   }
-  return received;
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::alltoall_base(
@@ -227,15 +253,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::alltoall_base(
   const CollectiveOptions call = ownScheduleOptions(opts.timeout);
   at::Tensor out = output;
   return submit(c10d::OpType::ALLTOALL_BASE, {output}, [=, this]() mutable {
-    const std::vector<at::Tensor> received = exchangeBlocks(blocks(input, ins), call);
     withContiguous(out, [&](at::Tensor& flat) {
-      std::vector<at::Tensor> targets = blocks(flat, outs);
-      for (int s = 0; s < size_; ++s) {
-        TORCH_CHECK(received[s].numel() == static_cast<std::int64_t>(targets[s].nbytes()),
-                    "ringlab: alltoall: rank ", s, " sent ", received[s].numel(), " bytes to rank ",
-                    rank_, ", whose output split for it holds ", targets[s].nbytes());
-        copyBytes(targets[s], received[s]);
-      }
+      exchangeBlocks(blocks(input, ins), blocks(flat, outs), call);
     });
   });
 }
@@ -249,15 +268,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::alltoall(std::vector<at::Ten
   for (const at::Tensor& t : inputs) checkDenseCpu(t, "alltoall");
   for (const at::Tensor& t : outputs) checkDenseCpu(t, "alltoall");
   const CollectiveOptions call = ownScheduleOptions(opts.timeout);
-  return submit(c10d::OpType::ALLTOALL, outputs, [=, this]() mutable {
-    const std::vector<at::Tensor> received = exchangeBlocks(inputs, call);
-    for (int s = 0; s < size_; ++s) {
-      TORCH_CHECK(received[s].numel() == static_cast<std::int64_t>(outputs[s].nbytes()),
-                  "ringlab: alltoall: rank ", s, " sent ", received[s].numel(), " bytes to rank ",
-                  rank_, ", whose output tensor for it holds ", outputs[s].nbytes());
-      copyBytes(outputs[s], received[s]);
-    }
-  });
+  return submit(c10d::OpType::ALLTOALL, outputs,
+                [=, this]() mutable { exchangeBlocks(inputs, outputs, call); });
 }
 
 c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allreduceSparse(
