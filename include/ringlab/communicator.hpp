@@ -30,7 +30,7 @@ struct CollectiveOptions {
   // ring, in rank order, by default (for reduce, broadcast and alltoall: their own default,
   // model::defaultAlgorithm); "auto" chooses per call
   schedule::AlgorithmSpec algorithm;
-  exec::ExecOptions exec;             // segment size, pipeline depth, timeout
+  exec::ExecOptions exec;  // segment size, pipeline depth, timeout
   // The model "auto" chooses with: a calibrated profile's parameters, or the stated defaults.
   model::ModelParams autoModel = model::defaultProfile().params;
   // A measured decision table (`ringlab tune`); "auto" prefers it to the model when its p matches.
