@@ -1,7 +1,12 @@
 """DDP's own gradient buckets reduced single copy over shm: a communication hook.
 
-    ddp = DistributedDataParallel(model, process_group=group)       # group: a ringlab group
+    ddp = DistributedDataParallel(model, process_group=group,       # group: a ringlab group
+                                  gradient_as_bucket_view=True)     # the gradients are the bucket
     ddp.register_comm_hook(group, ringlab.torch.single_copy_hook)   # None: the default group
+
+With ``gradient_as_bucket_view=True`` the scaling below is the only pass over a bucket besides its
+AllReduce; with DDP's default (gradients copied into the bucket and back) the hook measured no
+faster than DDP without it (docs/torch.md).
 
 DDP's reducer allocates each bucket's flat tensor itself, in ordinary memory, which over shm is
 copied twice per message (into the transport's slots, then out of them). Before a bucket's first
