@@ -5,8 +5,8 @@
     ddp.register_comm_hook(group, ringlab.torch.single_copy_hook)   # None: the default group
 
 With ``gradient_as_bucket_view=True`` the scaling below is the only pass over a bucket besides its
-AllReduce; with DDP's default (gradients copied into the bucket and back) the hook measured no
-faster than DDP without it (docs/torch.md).
+AllReduce; with DDP's default the gradients are also copied into the bucket and back, and the hook
+saves less (docs/torch.md has the measurements).
 
 DDP's reducer allocates each bucket's flat tensor itself, in ordinary memory, which over shm is
 copied twice per message (into the transport's slots, then out of them). Before a bucket's first
