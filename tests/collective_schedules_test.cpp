@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cost_expectations.hpp"
 #include "expect_error.hpp"
 #include "ringlab/communicator.hpp"
 #include "ringlab/exec/rank_plan.hpp"
@@ -176,18 +177,6 @@ const model::ModelParams kContended{{3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {0,
 const model::ModelParams kTwoRegimes{
     {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {0, 0}};
 
-void expectSameCost(const model::Cost& closed, const model::Cost& walked, const std::string& at) {
-  EXPECT_EQ(closed.steps, walked.steps) << at;
-  EXPECT_EQ(closed.regime, walked.regime) << at;
-  const auto near = [](double a, double b) {
-    return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)) + 1e-18;
-  };
-  EXPECT_TRUE(near(closed.startup_s, walked.startup_s)) << at;
-  EXPECT_TRUE(near(closed.bandwidth_s, walked.bandwidth_s))
-      << at << " " << closed.bandwidth_s << " vs " << walked.bandwidth_s;
-  EXPECT_TRUE(near(closed.reduce_s, walked.reduce_s)) << at;
-}
-
 TEST(CollectiveSchedules, ClosedFormsMatchTheScheduleWalk) {
   const std::uint64_t counts[] = {0, 1, 5, 1000, 1001, 4097, 1 << 20};
   for (int p = 1; p <= 17; ++p) {
@@ -199,8 +188,8 @@ TEST(CollectiveSchedules, ClosedFormsMatchTheScheduleWalk) {
         for (const model::ModelParams& m : {kParams, kContended, kTwoRegimes}) {
           const std::string at = std::string(schedule::collectiveName(c)) +
                                  " p=" + std::to_string(p) + " count=" + std::to_string(count);
-          expectSameCost(model::predictCollective(c, spec, p, count, DataType::Float32, m),
-                         model::scheduleCost(s, count, DataType::Float32, m), at);
+          model::expectSameCost(model::predictCollective(c, spec, p, count, DataType::Float32, m),
+                                model::scheduleCost(s, count, DataType::Float32, m), at);
         }
       }
     }

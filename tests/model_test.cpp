@@ -6,6 +6,7 @@
 #include <functional>
 #include <random>
 
+#include "cost_expectations.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/cost.hpp"
@@ -37,20 +38,6 @@ const ModelParams kFused{
 // And out of place, the senders' inputs left in the receivers' caches by the previous call.
 const ModelParams kFusedInputCached{
     {3.7e-6, 1.3e-10}, {0.71e-10, 0}, {1.7}, {65536, 3.9e-10, 1.775e-10, 0}, {1000, 2002, true}};
-
-void expectSameCost(const Cost& closed, const Cost& walked, const std::string& what) {
-  EXPECT_EQ(closed.steps, walked.steps) << what;
-  EXPECT_EQ(closed.regime, walked.regime) << what;
-  const auto near = [](double a, double b) {
-    return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)) + 1e-18;
-  };
-  EXPECT_TRUE(near(closed.startup_s, walked.startup_s))
-      << what << " startup " << closed.startup_s << " vs " << walked.startup_s;
-  EXPECT_TRUE(near(closed.bandwidth_s, walked.bandwidth_s))
-      << what << " bandwidth " << closed.bandwidth_s << " vs " << walked.bandwidth_s;
-  EXPECT_TRUE(near(closed.reduce_s, walked.reduce_s))
-      << what << " reduce " << closed.reduce_s << " vs " << walked.reduce_s;
-}
 
 TEST(ModelClosedForm, MatchesTheScheduleWalkForEveryAlgorithm) {
   const std::uint64_t counts[] = {0, 1, 5, 64, 1000, 1001, 4097, 1 << 20};
