@@ -73,7 +73,9 @@ class Communicator:
     """One rank's collectives. Buffers are numpy arrays (or other C-contiguous buffers) and torch
     CPU tensors; the result is written into the caller's memory, never copied out. Collectives
     follow NCCL's conventions: reduce_scatter gives rank r block r of the reduction, allgather
-    puts rank r's block at r. Every rank must make the same calls in the same order.
+    puts rank r's block at r, alltoall sends block d to rank d. reduce and broadcast name their
+    root with root= (the same on every rank). Every rank must make the same calls in the same
+    order.
 
     Algorithm keywords, as the CLI's: algo (ringlab.algorithms(), or "auto"), ring_order (a
     permutation of 0..p-1), ring_stride, channels (multi_ring), ranks_per_node (hierarchical).
@@ -132,6 +134,29 @@ class Communicator:
         if out is None:
             out = _empty_like(send, _count(send) * self.size)
         self._native.allgather(send, out, _algorithm(algo, **algorithm))
+        return out
+
+    def reduce(self, send, out=None, *, root=0, op="sum", algo="auto", **algorithm):
+        """out[i] = op over ranks of send[i], at rank `root` only. In place (into send) unless
+        out is given; the other ranks' out and send are left as they were.
+        algo: auto runs reduce's own default (binomial_tree). Returns out (send when None)."""
+        out = send if out is None else out
+        self._native.reduce(send, out, op, root, _algorithm(algo, **algorithm))
+        return out
+
+    def broadcast(self, buffer, *, root=0, algo="auto", **algorithm):
+        """buffer = rank `root`'s buffer, bit for bit, on every rank (in place). algo: auto runs
+        broadcast's own default (binomial_tree). Returns buffer."""
+        self._native.broadcast(buffer, root, _algorithm(algo, **algorithm))
+        return buffer
+
+    def alltoall(self, send, out=None, *, algo="auto", **algorithm):
+        """Block d of send (p equal blocks) goes to rank d, and block s of out comes from rank s.
+        out defaults to a new buffer of send's elements; in place when out is send. algo: auto
+        runs alltoall's own default (pairwise_exchange). Returns out."""
+        if out is None:
+            out = _empty_like(send, _count(send))
+        self._native.alltoall(send, out, _algorithm(algo, **algorithm))
         return out
 
 

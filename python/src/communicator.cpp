@@ -104,11 +104,59 @@ class PyCommunicator {
     communicator_.allgather(in.data, result.data, in.count, in.type, options);
   }
 
+  // `out` gets the reduction at the root only; the other ranks' `out` is left as it was, as is
+  // their `send` when reduced in place.
+  void reduce(const py::handle& send, const py::handle& out, const std::string& op, int root,
+              const AlgorithmArgs& algorithm) {
+    const BufferView in = viewBuffer(send, "send", false);
+    const BufferView result = viewBuffer(out, "out", true);
+    requireSameType(in, result);
+    if (result.count != in.count) mismatch(in, result, "the same count");
+    if (in.data != result.data) requireDisjoint(in, result);
+    const ReduceOp reduceOp = parseReduceOp(op);
+    const CollectiveOptions options = withAlgorithm(algorithm);
+    std::byte* recv = checkedRoot(root) == rank() ? result.data : nullptr;
+    py::gil_scoped_release released;
+    communicator_.reduce(in.data, recv, in.count, in.type, reduceOp, root, options);
+  }
+
+  // In place: every rank's `buffer` becomes the root's, bit for bit.
+  void broadcast(const py::handle& buffer, int root, const AlgorithmArgs& algorithm) {
+    const BufferView data = viewBuffer(buffer, "buffer", true);
+    checkedRoot(root);
+    const CollectiveOptions options = withAlgorithm(algorithm);
+    py::gil_scoped_release released;
+    communicator_.broadcast(data.data, data.count, data.type, root, options);
+  }
+
+  // Block d of `send` goes to rank d; block s of `out` comes from rank s (p equal blocks). In
+  // place when out is send.
+  void allToAll(const py::handle& send, const py::handle& out, const AlgorithmArgs& algorithm) {
+    const BufferView in = viewBuffer(send, "send", false);
+    const BufferView result = viewBuffer(out, "out", true);
+    requireSameType(in, result);
+    const std::uint64_t p = static_cast<std::uint64_t>(size());
+    if (result.count != in.count) mismatch(in, result, "the same count");
+    if (in.count % p != 0) mismatch(in, result, "a count that is a multiple of p");
+    if (in.data != result.data) requireDisjoint(in, result);
+    const CollectiveOptions options = withAlgorithm(algorithm);
+    py::gil_scoped_release released;
+    communicator_.allToAll(in.data, result.data, in.count / p, in.type, options);
+  }
+
  private:
   CollectiveOptions withAlgorithm(const AlgorithmArgs& algorithm) const {
     CollectiveOptions options = options_;
     options.algorithm = algorithm.spec(size());
     return options;
+  }
+
+  int checkedRoot(int root) const {
+    if (root < 0 || root >= size()) {
+      throwInvalid("root " + std::to_string(root) + ": this communicator has ranks 0.." +
+                   std::to_string(size() - 1));
+    }
+    return root;
   }
 
   static void requireSameType(const BufferView& send, const BufferView& out) {
@@ -224,6 +272,12 @@ void bindCommunicator(py::module_& module) {
       .def("reduce_scatter", &PyCommunicator::reduceScatter, py::arg("send"), py::arg("out"),
            py::arg("op"), py::arg("algorithm"))
       .def("allgather", &PyCommunicator::allgather, py::arg("send"), py::arg("out"),
+           py::arg("algorithm"))
+      .def("reduce", &PyCommunicator::reduce, py::arg("send"), py::arg("out"), py::arg("op"),
+           py::arg("root"), py::arg("algorithm"))
+      .def("broadcast", &PyCommunicator::broadcast, py::arg("buffer"), py::arg("root"),
+           py::arg("algorithm"))
+      .def("alltoall", &PyCommunicator::allToAll, py::arg("send"), py::arg("out"),
            py::arg("algorithm"));
   py::class_<CollectiveOptions>(module, "CollectiveOptions")
       .def(py::init(&baseOptions), py::arg("timeout"), py::arg("segment_size"), py::arg("profile"),

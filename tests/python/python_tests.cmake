@@ -9,6 +9,8 @@ ringlab_add_pytest(python_import ${dir}/test_import.py)
 set_property(TEST python_import APPEND PROPERTY ENVIRONMENT "RINGLAB_CMAKE=${CMAKE_COMMAND}"
              "RINGLAB_BUILD_DIR=${CMAKE_BINARY_DIR}")
 ringlab_add_pytest(python_collectives ${dir}/test_collectives.py PROCESSORS 2)
+ringlab_add_pytest(python_reduce_broadcast_alltoall ${dir}/test_reduce_broadcast_alltoall.py
+                   PROCESSORS 2)
 ringlab_add_pytest(python_errors ${dir}/test_errors.py)
 ringlab_add_pytest(python_tensors ${dir}/test_tensors.py)
 ringlab_add_pytest(python_analysis ${dir}/test_analysis.py)

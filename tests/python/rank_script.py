@@ -32,6 +32,15 @@ def main(transport, folder):
     send = np.arange(p * 5, dtype=np.float64) + r
     results["reduce_scatter"] = comm.reduce_scatter(send)
     results["allgather"] = comm.allgather(np.full(3, r, dtype=np.int32))
+    for root in range(p):  # each rank keeps the reduction it received as the root
+        total = comm.reduce(np.arange(7, dtype=np.int64) + r, np.full(7, -1), root=root)
+        if r == root:
+            results["reduce_at_root"] = total
+        else:
+            assert np.all(total == -1)
+        results[f"broadcast_from_{root}"] = comm.broadcast(
+            np.full(13, r * 10 + root, dtype=np.float32), root=root)
+    results["alltoall"] = comm.alltoall(100 * r + np.arange(2 * p, dtype=np.int32))
     results["rank_and_size"] = np.array([r, p, int(comm.transport == transport)])
     np.savez(os.path.join(folder, f"rank{r}.npz"), **results)
 

@@ -19,11 +19,18 @@ def check(folder, ranks, transport):
     for r, saved in enumerate(per_rank):
         assert list(saved["rank_and_size"]) == [r, ranks, 1]
         for name in saved.files:
-            if name != "rank_and_size" and name != "reduce_scatter":
+            if name not in ("rank_and_size", "reduce_scatter", "alltoall"):
                 assert saved[name].tobytes() == per_rank[0][name].tobytes(), (transport, name)
         block = np.arange(r * 5, r * 5 + 5)
         assert np.array_equal(saved["reduce_scatter"], ranks * block + ranks * (ranks - 1) / 2)
         assert np.array_equal(saved["allgather"], np.repeat(np.arange(ranks), 3))
+        reduced = ranks * np.arange(7) + ranks * (ranks - 1) // 2
+        assert np.array_equal(saved["reduce_at_root"], reduced)
+        for root in range(ranks):
+            assert np.array_equal(saved[f"broadcast_from_{root}"], np.full(13, root * 11))
+        # Block s (2 elements) comes from rank s's block r: 100 s + 2 r + (0, 1).
+        assert np.array_equal(saved["alltoall"],
+                              [100 * s + 2 * r + j for s in range(ranks) for j in range(2)])
     i = np.arange(1000) % 5
     sums = ranks * (ranks + 1) // 2 + ranks * i
     big = np.arange(300001) % 5
