@@ -39,15 +39,21 @@ if(RINGLAB_BUILD_TESTS AND RINGLAB_PYTHON_HAS_PYTEST)
                        TIMEOUT 300 LABELS torch)
   endforeach()
   # PyTorch's own distributed suite (its installed distributed_test.py), the part
-  # tests/torch/distributed_suite_subset.txt lists, on gloo and on ringlab at p = 2 and 3: fails
-  # when a test that passes on gloo does not pass on ringlab.
+  # tests/torch/distributed_suite_subset.txt lists, on ringlab at p = 2 and 3: fails when a test
+  # that passes on gloo does not pass on ringlab. gloo's outcomes come from their record in
+  # tests/data/torch_suite_gloo, or from a live gloo run where the installed torch is not the
+  # version recorded there.
   add_test(NAME torch_distributed_suite
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tests/torch/run_distributed_suite.py
                    --tests-file ${PROJECT_SOURCE_DIR}/tests/torch/distributed_suite_subset.txt
+                   --gloo-results ${PROJECT_SOURCE_DIR}/tests/data/torch_suite_gloo
                    --out ${CMAKE_BINARY_DIR}/torch-distributed-suite)
   set_tests_properties(torch_distributed_suite PROPERTIES
     ENVIRONMENT "PYTHONPATH=${RINGLAB_PYTHON_DIR};OMP_NUM_THREADS=1" PROCESSORS 2 TIMEOUT 900
     LABELS "python;torch")
+  # The runner's use of that record, with the suite stood in for (under a second).
+  ringlab_add_pytest(torch_distributed_suite_record
+                     ${PROJECT_SOURCE_DIR}/tests/python/test_distributed_suite_record.py LABELS torch)
   # The fallback where peers may not map each other's memory, for real (tests/cli_tests.cmake).
   if(TARGET refuse_pidfd_getfd)
     set_property(TEST test_torch_shared APPEND PROPERTY ENVIRONMENT

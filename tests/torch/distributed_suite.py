@@ -12,6 +12,7 @@ BACKEND with "gloo" also holds for "ringlab" (the source is rewritten as it is l
 rewrites is checked, so that another torch version's suite is noticed, not silently half-widened).
 """
 import argparse
+import importlib.metadata
 import json
 import os
 import re
@@ -134,7 +135,8 @@ def main():
     result = runner.run(tests)
     with open(args.results, "w") as f:
         json.dump({"backend": BACKEND, "world_size": int(os.environ["WORLD_SIZE"]),
-                   "tests": result.outcomes}, f, indent=1, sort_keys=True)
+                   "torch": importlib.metadata.version("torch"), "tests": result.outcomes},
+                  f, indent=1, sort_keys=True)
 
 
 if __name__ == "__main__":

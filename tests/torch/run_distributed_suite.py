@@ -8,10 +8,13 @@ that passes on gloo does not pass on ringlab.
 The tests in distributed_suite_excluded.txt (beside this file) are not run, on either backend;
 that file says why for each. Each run's outcomes, with each test's seconds and the end of its
 error, are written to DIR/<backend>-p<world size>.json. The whole suite takes about half an hour
-a backend at p = 2: --gloo-results takes gloo's outcomes from an earlier run's DIR, and ringlab
-then runs only the tests that gloo passed.
+a backend at p = 2: --gloo-results takes gloo's outcomes from an earlier run's DIR (or from the
+record tests/data/torch_suite_gloo holds), and ringlab then runs only the tests that gloo passed.
+Outcomes recorded with another torch version, or lacking a chosen test, are not used: gloo then
+runs live at that world size.
 """
 import argparse
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -64,6 +67,27 @@ def run_suite(backend, world_size, tests, out_dir):
         return json.load(f)["tests"], seconds
 
 
+def recorded_gloo(gloo_dir, world_size, tests):
+    """gloo's outcomes for `tests` from gloo_dir's run at `world_size`, or None (saying why) when
+    that run used another torch version than the installed one or lacks one of the tests."""
+    path = os.path.join(gloo_dir, f"gloo-p{world_size}.json")
+    if not os.path.exists(path):
+        print(f"p = {world_size}: {path} does not exist; running gloo", flush=True)
+        return None
+    with open(path) as f:
+        recorded = json.load(f)
+    installed = importlib.metadata.version("torch")
+    if recorded.get("torch") != installed:
+        print(f"p = {world_size}: {path} was recorded with torch {recorded.get('torch')}, "
+              f"torch {installed} is installed; running gloo", flush=True)
+        return None
+    missing = [t for t in tests if t not in recorded["tests"]]
+    if missing:
+        print(f"p = {world_size}: {path} lacks {', '.join(missing)}; running gloo", flush=True)
+        return None
+    return {t: recorded["tests"][t] for t in tests}
+
+
 def report(backend, world_size, outcomes, seconds):
     counted = {k: sum(1 for r in outcomes.values() if r["outcome"] == k) for k in OUTCOMES}
     print(f"p = {world_size} {backend:8s} " + " ".join(f"{k} {counted[k]:3d}" for k in OUTCOMES) +
@@ -91,16 +115,15 @@ def main():
     regressions = []
     for world_size in args.world_sizes:
         tests = [t for t in (chosen or all_tests(world_size)) if t not in excluded]
-        if args.gloo_results:
-            with open(os.path.join(args.gloo_results, f"gloo-p{world_size}.json")) as f:
-                gloo = {t: r for t, r in json.load(f)["tests"].items() if t in tests}
-            seconds = 0.0
-        else:
+        gloo = recorded_gloo(args.gloo_results, world_size, tests) if args.gloo_results else None
+        from_record = gloo is not None
+        seconds = 0.0
+        if not from_record:
             gloo, seconds = run_suite("gloo", world_size, tests, out_dir)
         report("gloo", world_size, gloo, seconds)
         passed = sorted(t for t, r in gloo.items() if r["outcome"] == "pass")
-        ringlab, seconds = run_suite("ringlab", world_size,
-                                     passed if args.gloo_results else tests, out_dir)
+        ringlab, seconds = run_suite("ringlab", world_size, passed if from_record else tests,
+                                     out_dir)
         report("ringlab", world_size, ringlab, seconds)
         missed = [(world_size, t, ringlab.get(t, {"outcome": "missing", "detail": ""}))
                   for t in passed if ringlab.get(t, {}).get("outcome") != "pass"]
