@@ -40,7 +40,7 @@ void reduceKernel(benchmark::State& state) {
   // In place (out == a), as the executor reduces a received segment into the buffer.
   std::vector<char> a(bytes, 0), b(bytes, 0);
   for (auto _ : state) {
-    ringlab::reduce(Type, Op, a.data(), a.data(), b.data(), count);
+    ringlab::reduce({Type, Op}, a.data(), a.data(), b.data(), count);
     benchmark::DoNotOptimize(a.data());
     benchmark::ClobberMemory();
   }

@@ -33,11 +33,11 @@
 // point only ever runs one of them on a given CPU, so the tests call both directly to cover the
 // generic build on AVX2 machines too. Internal symbols: if they are renamed, update these.
 namespace ringlab::generic {
-void reduce(DataType, ReduceOp, void*, const void*, const void*, std::size_t);
+void reduce(const Reduction&, void*, const void*, const void*, std::size_t);
 void divideBy(DataType, void*, std::size_t, std::uint64_t);
 }  // namespace ringlab::generic
 namespace ringlab::avx2 {
-void reduce(DataType, ReduceOp, void*, const void*, const void*, std::size_t);
+void reduce(const Reduction&, void*, const void*, const void*, std::size_t);
 void divideBy(DataType, void*, std::size_t, std::uint64_t);
 }  // namespace ringlab::avx2
 
@@ -391,7 +391,7 @@ TEST(CoreBfloat16, BoundaryCases) {
 // ---------------------------------------------------------------------------------------------
 // reduce.hpp: serial reference
 
-using ReduceFn = void (*)(DataType, ReduceOp, void*, const void*, const void*, std::size_t);
+using ReduceFn = void (*)(const ringlab::Reduction&, void*, const void*, const void*, std::size_t);
 using DivideFn = void (*)(DataType, void*, std::size_t, std::uint64_t);
 using Bytes = std::vector<unsigned char>;
 
@@ -625,14 +625,14 @@ void checkReduceCase(ReduceFn fn, DataType type, ReduceOp op, std::size_t n, Ali
   Bytes* result = &out;
   switch (alias) {
     case Alias::None:
-      fn(type, op, out.data() + off * size, pa, pb, n);
+      fn({type, op}, out.data() + off * size, pa, pb, n);
       break;
     case Alias::OutIsA:
-      fn(type, op, pa, pa, pb, n);
+      fn({type, op}, pa, pa, pb, n);
       result = &a;
       break;
     case Alias::OutIsB:
-      fn(type, op, pb, pa, pb, n);
+      fn({type, op}, pb, pa, pb, n);
       result = &b;
       break;
   }
@@ -711,7 +711,7 @@ T reduceSame(DataType type, ReduceOp op, T x, T y, std::size_t n = 37) {
   std::vector<T> a(n, x);
   std::vector<T> b(n, y);
   std::vector<T> out(n);
-  ringlab::reduce(type, op, out.data(), a.data(), b.data(), n);
+  ringlab::reduce({type, op}, out.data(), a.data(), b.data(), n);
   for (std::size_t i = 1; i < n; ++i) {
     EXPECT_EQ(std::memcmp(&out[i], &out[0], sizeof(T)), 0) << "element " << i << " differs";
   }
@@ -801,7 +801,7 @@ TEST(CoreReduce, ZeroCountWritesNothing) {
       Bytes out(64, kPoison);
       const Bytes a(64, 1);
       const Bytes b(64, 2);
-      ringlab::reduce(type, op, out.data(), a.data(), b.data(), 0);
+      ringlab::reduce({type, op}, out.data(), a.data(), b.data(), 0);
       EXPECT_EQ(out, Bytes(64, kPoison)) << ringlab::dataTypeName(type);
     }
   }
@@ -1144,8 +1144,8 @@ TEST(CoreStreamingStores, ReduceIsBitwiseThePlainKernelForEveryTypeAndOp) {
           }
           Bytes got(outOff + count * esize + 64, kPoison);
           Bytes want = got;
-          ringlab::reduceStreaming(type, op, got.data() + outOff, a.data(), b.data(), count);
-          ringlab::reduce(type, op, want.data() + outOff, a.data(), b.data(), count);
+          ringlab::reduceStreaming({type, op}, got.data() + outOff, a.data(), b.data(), count);
+          ringlab::reduce({type, op}, want.data() + outOff, a.data(), b.data(), count);
           ASSERT_EQ(got, want);
         }
       }
@@ -1389,7 +1389,7 @@ TEST(CoreCheckData, SerialReductionOfCheckInputsHasNoWrongElements) {
           ringlab::fillCheckInput(type, op, 0, acc.data(), kCount, firstIndex);
           for (int r = 1; r < p; ++r) {
             ringlab::fillCheckInput(type, op, r, input.data(), kCount, firstIndex);
-            ringlab::reduce(type, op, acc.data(), acc.data(), input.data(), kCount);
+            ringlab::reduce({type, op}, acc.data(), acc.data(), input.data(), kCount);
           }
           if (op == ReduceOp::Avg) {
             ringlab::divideBy(type, acc.data(), kCount, static_cast<std::uint64_t>(p));

@@ -209,7 +209,7 @@ TEST(ExecExecutor, SeveralReceivesIntoOneBlockInOneStepAccumulate) {
       for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::int32_t>(i * (r + 1));
       exec::ExecOptions options;
       options.segmentBytes = 40;  // many segments from each sender
-      executor.run(plan, DataType::Int32, ReduceOp::Sum, in.data(), out.data(), options,
+      executor.run(plan, {DataType::Int32, ReduceOp::Sum}, in.data(), out.data(), options,
                    std::chrono::steady_clock::now() + options.timeout);
       for (std::size_t i = 0; i < out.size(); ++i)
         ASSERT_EQ(out[i], static_cast<std::int32_t>(i * 10)) << "rank " << r << " element " << i;
@@ -241,7 +241,7 @@ TEST(ExecExecutor, StepThatReducesWhatItSendsIsBuffered) {
       exec::ExecOptions options;
       options.segmentBytes = 40;  // many segments in flight
       options.pipelineDepth = 2;
-      executor.run(plan, DataType::Int32, ReduceOp::Sum, data.data(), data.data(), options,
+      executor.run(plan, {DataType::Int32, ReduceOp::Sum}, data.data(), data.data(), options,
                    std::chrono::steady_clock::now() + options.timeout);
       for (std::size_t i = 0; i < data.size(); ++i)
         ASSERT_EQ(data[i], static_cast<std::int32_t>(2 * i + 100000));

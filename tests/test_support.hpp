@@ -115,7 +115,7 @@ inline void checkExact(const Case& c, int p, const std::vector<Bytes>& inputs, c
                        const std::string& what) {
   Bytes ref = inputs[0];
   for (int r = 1; r < p; ++r)
-    reduce(c.type, c.op, ref.data(), ref.data(), inputs[r].data(), c.count);
+    reduce({c.type, c.op}, ref.data(), ref.data(), inputs[r].data(), c.count);
   if (c.op == ReduceOp::Avg) divideBy(c.type, ref.data(), c.count, p);
   const std::size_t es = dataTypeSize(c.type);
   for (std::uint64_t i = 0; i < c.count; ++i) {

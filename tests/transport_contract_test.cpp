@@ -162,7 +162,7 @@ TEST(ShmSlots, PiecesOnBothSidesOfTheInlineSizeArriveWholeAndReduceExactly) {
           }
           const transport::Request send = t.isend(peer, mine.data(), count * 4, 4);
           const transport::Request recv = t.irecvReduce(peer, sum.data(), mine.data(), count,
-                                                        DataType::Int32, ReduceOp::Sum, 4);
+                                                        {DataType::Int32, ReduceOp::Sum}, 4);
           t.wait(recv, std::chrono::seconds(10));
           t.wait(send, std::chrono::seconds(10));
           for (std::size_t i = 0; i < count + 2 && failures[r].empty(); ++i) {

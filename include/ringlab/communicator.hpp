@@ -49,6 +49,13 @@ class Communicator {
   // recv[i] = op over ranks of send[i], for i < count, on every rank.
   void allreduce(const void* send, void* recv, std::uint64_t count, DataType type, ReduceOp op,
                  const CollectiveOptions& options = {});
+  // recv[i] = the sum over ranks of factor x send[i], on every rank (NCCL's premultiplied sum):
+  // each rank's element is multiplied by `factor` as it enters the sum, rounded to the element
+  // type as torch's `tensor.mul_(factor)` rounds it (reduce.hpp's PreMultiply). The bits are those
+  // of scaling every rank's buffer first and summing it with allreduce, without the scaling pass.
+  // Floating types only; every rank passes the same factor.
+  void allreducePreMulSum(const void* send, void* recv, std::uint64_t count, DataType type,
+                          double factor, const CollectiveOptions& options = {});
   // send holds recvCount * p elements; recv gets block `rank` of the reduction.
   void reduceScatter(const void* send, void* recv, std::uint64_t recvCount, DataType type,
                      ReduceOp op, const CollectiveOptions& options = {});
@@ -70,15 +77,16 @@ class Communicator {
 
  private:
   // `root`: reduce's and broadcast's, 0 for the other collectives (the algorithm spec's root).
-  const exec::RankPlan& planFor(schedule::Collective collective, std::uint64_t count, DataType type,
-                                ReduceOp op, const CollectiveOptions& options, int root = 0);
+  const exec::RankPlan& planFor(schedule::Collective collective, std::uint64_t count,
+                                const Reduction& how, const CollectiveOptions& options,
+                                int root = 0);
   // On the first call with this rank's current call stamp, checks with every rank that they all
   // make the same call, before any data moves. Later calls rely on the stamp every message carries.
   void agreeOnFirstCall(std::chrono::steady_clock::time_point deadline);
   // Runs the plan by the call's deadline; on failure aborts the transport (so peers stop too) and
   // throws the error naming the rank to blame (exec/attribution.hpp).
-  void execute(const exec::RankPlan& plan, DataType type, ReduceOp op, const void* input,
-               void* output, const exec::ExecOptions& options);
+  void execute(const exec::RankPlan& plan, const Reduction& how, const void* input, void* output,
+               const exec::ExecOptions& options);
 
   // The test-only fault of RINGLAB_FAULT around the transport, when one is planned for this rank.
   std::unique_ptr<transport::Transport> faulty_;
@@ -101,6 +109,7 @@ class Communicator {
     std::uint64_t count = 0;
     DataType type{};
     ReduceOp op{};
+    double factor = 1;  // a premultiplied sum's
     int root = 0;
     schedule::AlgorithmSpec requested;
     model::ModelParams autoModel;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "ringlab/core/error.hpp"
 #include "ringlab/core/half.hpp"
 
 namespace ringlab {
@@ -39,6 +40,9 @@ double checkExpectedValue(DataType type, ReduceOp op, int ranks, std::uint64_t i
       case ReduceOp::Max:
         acc = std::max(acc, v);
         break;
+      case ReduceOp::PreMulSum:
+        throw Error(ErrorCode::Internal,
+                    "the closed-form check has no premul_sum: it lacks the factor");
     }
   }
   if (op != ReduceOp::Avg) return acc;

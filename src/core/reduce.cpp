@@ -6,12 +6,13 @@
 
 namespace ringlab {
 
-#define RINGLAB_DECLARE_KERNELS(NS)                                                       \
-  namespace NS {                                                                          \
-  void reduce(DataType, ReduceOp, void*, const void*, const void*, std::size_t);          \
-  void reduceStreaming(DataType, ReduceOp, void*, const void*, const void*, std::size_t); \
-  void divideBy(DataType, void*, std::size_t, std::uint64_t);                             \
-  void copyBytes(void*, const void*, std::size_t);                                        \
+#define RINGLAB_DECLARE_KERNELS(NS)                                                     \
+  namespace NS {                                                                        \
+  void reduce(const Reduction&, void*, const void*, const void*, std::size_t);          \
+  void reduceStreaming(const Reduction&, void*, const void*, const void*, std::size_t); \
+  void divideBy(DataType, void*, std::size_t, std::uint64_t);                           \
+  void multiplyBy(DataType, void*, std::size_t, double);                                \
+  void copyBytes(void*, const void*, std::size_t);                                      \
   }
 RINGLAB_DECLARE_KERNELS(generic)
 RINGLAB_DECLARE_KERNELS(avx2)
@@ -22,19 +23,18 @@ namespace {
 const bool kHasAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
 }  // namespace
 
-void reduce(DataType type, ReduceOp op, void* out, const void* a, const void* b,
-            std::size_t count) {
+void reduce(const Reduction& how, void* out, const void* a, const void* b, std::size_t count) {
   if (count == 0) return;
-  if (kHasAvx2) return avx2::reduce(type, op, out, a, b, count);
-  generic::reduce(type, op, out, a, b, count);
+  if (kHasAvx2) return avx2::reduce(how, out, a, b, count);
+  generic::reduce(how, out, a, b, count);
 }
 
-void reduceStreaming(DataType type, ReduceOp op, void* out, const void* a, const void* b,
+void reduceStreaming(const Reduction& how, void* out, const void* a, const void* b,
                      std::size_t count) {
   if (kHasAvx2) {
-    avx2::reduceStreaming(type, op, out, a, b, count);
+    avx2::reduceStreaming(how, out, a, b, count);
   } else {
-    generic::reduceStreaming(type, op, out, a, b, count);
+    generic::reduceStreaming(how, out, a, b, count);
   }
   storeFence();  // streaming_stores.hpp: the bytes are ordered before any later store
 }
@@ -43,6 +43,12 @@ void divideBy(DataType type, void* data, std::size_t count, std::uint64_t diviso
   if (count == 0 || divisor == 1) return;
   if (kHasAvx2) return avx2::divideBy(type, data, count, divisor);
   generic::divideBy(type, data, count, divisor);
+}
+
+void multiplyBy(DataType type, void* data, std::size_t count, double factor) {
+  if (count == 0) return;
+  if (kHasAvx2) return avx2::multiplyBy(type, data, count, factor);
+  generic::multiplyBy(type, data, count, factor);
 }
 
 void copyBytes(void* dst, const void* src, std::size_t bytes) {

@@ -18,6 +18,8 @@ const char* reduceOpName(ReduceOp op) {
       return "max";
     case ReduceOp::Avg:
       return "avg";
+    case ReduceOp::PreMulSum:
+      return "premul_sum";
   }
   return "unknown";
 }

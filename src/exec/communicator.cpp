@@ -1,6 +1,8 @@
 #include "ringlab/communicator.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -8,6 +10,7 @@
 
 #include "exec/attribution.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/transport/fault_injection.hpp"
@@ -64,14 +67,19 @@ std::uint32_t fnv1a(const std::string& text) {
   return h;
 }
 
-transport::CallStamp stampFor(schedule::Collective collective, std::uint64_t count, DataType type,
-                              ReduceOp op, const schedule::AlgorithmSpec& spec) {
+// A premultiplied sum's factor is part of what the ranks must agree on: it goes into the hash.
+transport::CallStamp stampFor(schedule::Collective collective, std::uint64_t count,
+                              const Reduction& how, const schedule::AlgorithmSpec& spec) {
   transport::CallStamp stamp;
   stamp.count = count;
-  stamp.specHash = fnv1a(planKey(collective, count, spec));
+  std::string hashed = planKey(collective, count, spec);
+  if (how.op == ReduceOp::PreMulSum) {
+    hashed += "|factor " + std::to_string(std::bit_cast<std::uint64_t>(how.premultiply.factor));
+  }
+  stamp.specHash = fnv1a(hashed);
   stamp.collective = static_cast<std::uint8_t>(collective);
-  stamp.type = static_cast<std::uint8_t>(type);
-  stamp.op = static_cast<std::uint8_t>(op);
+  stamp.type = static_cast<std::uint8_t>(how.type);
+  stamp.op = static_cast<std::uint8_t>(how.op);
   std::strncpy(stamp.algorithm, spec.name.c_str(), sizeof stamp.algorithm - 1);
   return stamp;
 }
@@ -88,12 +96,14 @@ Communicator::Communicator(transport::Transport& transport)
       executor_(transport_) {}
 
 const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std::uint64_t count,
-                                            DataType type, ReduceOp op,
-                                            const CollectiveOptions& options, int root) {
+                                            const Reduction& how, const CollectiveOptions& options,
+                                            int root) {
   PreviousCall& last = previous_;
-  if (last.plan && last.collective == collective && last.count == count && last.type == type &&
-      last.op == op && last.root == root && last.requested == options.algorithm &&
-      last.autoModel == options.autoModel && last.autoTable == options.autoTable.get()) {
+  const double factor = how.premultiply.factor;
+  if (last.plan && last.collective == collective && last.count == count && last.type == how.type &&
+      last.op == how.op && last.factor == factor && last.root == root &&
+      last.requested == options.algorithm && last.autoModel == options.autoModel &&
+      last.autoTable == options.autoTable.get()) {
     transport_.setCallStamp(last.stamp);
     return *last.plan;
   }
@@ -112,21 +122,24 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
   }
   // Every rank resolves "auto" from the same model, count and type, so all choose alike.
   const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
-      requested, collective, size(), count, type, options.autoModel, options.autoTable.get());
+      requested, collective, size(), count, how.type, options.autoModel, options.autoTable.get());
   // Messages of this call carry what it is, so that a rank that disagrees fails with Mismatch.
-  transport_.setCallStamp(stampFor(collective, count, type, op, spec));
-  const std::string key = planKey(collective, count, spec);
+  transport_.setCallStamp(stampFor(collective, count, how, spec));
+  // A premultiplied sum's plan marks its raw inputs; the others' does not need to.
+  const bool marksRawInputs = how.op == ReduceOp::PreMulSum;
+  const std::string key = planKey(collective, count, spec) + (marksRawInputs ? "|raw" : "");
   auto it = plans_.find(key);
   if (it == plans_.end()) {
     if (plans_.size() >= kMaxCachedPlans) plans_.clear();
     const auto s = sharedSchedule(collective, size(), spec);
-    it = plans_.emplace(key, exec::planForRank(*s, rank(), count)).first;
+    it = plans_.emplace(key, exec::planForRank(*s, rank(), count, marksRawInputs)).first;
   }
   last = {&it->second,
           collective,
           count,
-          type,
-          op,
+          how.type,
+          how.op,
+          factor,
           root,
           options.algorithm,
           options.autoModel,
@@ -135,14 +148,14 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
   return it->second;
 }
 
-void Communicator::execute(const exec::RankPlan& plan, DataType type, ReduceOp op,
-                           const void* input, void* output, const exec::ExecOptions& options) {
+void Communicator::execute(const exec::RankPlan& plan, const Reduction& how, const void* input,
+                           void* output, const exec::ExecOptions& options) {
   exec::validate(options);
   const exec::CallDeadline deadline = exec::callDeadline(exec::Clock::now(), options.timeout);
   ++calls_;
   try {
     agreeOnFirstCall(deadline.waits);
-    executor_.run(plan, type, op, input, output, options, deadline.waits);
+    executor_.run(plan, how, input, output, options, deadline.waits);
   } catch (const Error& e) {
     // Tell the peers, so that they fail now with the same code rather than time out, and where
     // this rank stands; then find out from their answers (or silence) whom to blame.
@@ -178,8 +191,26 @@ void Communicator::agreeOnFirstCall(std::chrono::steady_clock::time_point deadli
 void Communicator::allreduce(const void* send, void* recv, std::uint64_t count, DataType type,
                              ReduceOp op, const CollectiveOptions& options) {
   bufferBytes(count, type);
-  const exec::RankPlan& plan = planFor(schedule::Collective::AllReduce, count, type, op, options);
-  execute(plan, type, op, send, recv, options.exec);
+  const Reduction how{type, op};
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllReduce, count, how, options);
+  execute(plan, how, send, recv, options.exec);
+}
+
+void Communicator::allreducePreMulSum(const void* send, void* recv, std::uint64_t count,
+                                      DataType type, double factor,
+                                      const CollectiveOptions& options) {
+  if (!isFloating(type)) {
+    throwInvalid(std::string("a premultiplied sum of ") + dataTypeName(type) +
+                 ": its factor multiplies floating types only (float16, bfloat16, float32, "
+                 "float64)");
+  }
+  if (!std::isfinite(factor)) {
+    throwInvalid("a premultiplied sum's factor " + formatNumber(factor) + ": must be finite");
+  }
+  bufferBytes(count, type);
+  const Reduction how{type, ReduceOp::PreMulSum, PreMultiply{factor, false, false}};
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllReduce, count, how, options);
+  execute(plan, how, send, recv, options.exec);
 }
 
 void Communicator::reduceScatter(const void* send, void* recv, std::uint64_t recvCount,
@@ -188,10 +219,10 @@ void Communicator::reduceScatter(const void* send, void* recv, std::uint64_t rec
   const std::uint64_t total =
       checkedMultiply(recvCount, static_cast<std::uint64_t>(size()), "reduce-scatter count x p");
   const std::size_t bytes = bufferBytes(total, type);
-  const exec::RankPlan& plan =
-      planFor(schedule::Collective::ReduceScatter, total, type, op, options);
+  const Reduction how{type, op};
+  const exec::RankPlan& plan = planFor(schedule::Collective::ReduceScatter, total, how, options);
   if (work_.size() < bytes) work_.resize(bytes);
-  execute(plan, type, op, send, work_.data(), options.exec);
+  execute(plan, how, send, work_.data(), options.exec);
   std::memmove(recv, work_.data() + plan.result.offset * dataTypeSize(type),
                plan.result.count * dataTypeSize(type));
 }
@@ -205,30 +236,31 @@ void Communicator::allgather(const void* send, void* recv, std::uint64_t sendCou
   const std::size_t blockBytes = sendCount * dataTypeSize(type);
   auto* mine = static_cast<std::byte*>(recv) + static_cast<std::size_t>(rank()) * blockBytes;
   if (mine != send) std::memmove(mine, send, blockBytes);
-  const exec::RankPlan& plan =
-      planFor(schedule::Collective::AllGather, total, type, ReduceOp::Sum, options);
-  execute(plan, type, ReduceOp::Sum, recv, recv, options.exec);
+  const Reduction moves{type, ReduceOp::Sum};  // nothing is combined
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllGather, total, moves, options);
+  execute(plan, moves, recv, recv, options.exec);
 }
 
 void Communicator::reduce(const void* send, void* recv, std::uint64_t count, DataType type,
                           ReduceOp op, int root, const CollectiveOptions& options) {
   const std::size_t bytes = bufferBytes(count, type);
-  const exec::RankPlan& plan =
-      planFor(schedule::Collective::Reduce, count, type, op, options, root);
+  const Reduction how{type, op};
+  const exec::RankPlan& plan = planFor(schedule::Collective::Reduce, count, how, options, root);
   void* output = recv;
   if (rank() != root) {  // partial results travel through working space, not the caller's recv
     if (work_.size() < bytes) work_.resize(bytes);
     output = work_.data();
   }
-  execute(plan, type, op, send, output, options.exec);
+  execute(plan, how, send, output, options.exec);
 }
 
 void Communicator::broadcast(void* buffer, std::uint64_t count, DataType type, int root,
                              const CollectiveOptions& options) {
   bufferBytes(count, type);
+  const Reduction moves{type, ReduceOp::Sum};  // nothing is combined
   const exec::RankPlan& plan =
-      planFor(schedule::Collective::Broadcast, count, type, ReduceOp::Sum, options, root);
-  execute(plan, type, ReduceOp::Sum, buffer, buffer, options.exec);
+      planFor(schedule::Collective::Broadcast, count, moves, options, root);
+  execute(plan, moves, buffer, buffer, options.exec);
 }
 
 void Communicator::allToAll(const void* send, void* recv, std::uint64_t blockCount, DataType type,
@@ -236,8 +268,8 @@ void Communicator::allToAll(const void* send, void* recv, std::uint64_t blockCou
   const std::uint64_t total =
       checkedMultiply(blockCount, static_cast<std::uint64_t>(size()), "alltoall count x p");
   const std::size_t bytes = bufferBytes(total, type);
-  const exec::RankPlan& plan =
-      planFor(schedule::Collective::AllToAll, total, type, ReduceOp::Sum, options);
+  const Reduction moves{type, ReduceOp::Sum};  // nothing is combined
+  const exec::RankPlan& plan = planFor(schedule::Collective::AllToAll, total, moves, options);
   // A block is received over one that has not been sent yet: in place, the input is copied aside.
   const auto* in = static_cast<const std::byte*>(send);
   auto* out = static_cast<std::byte*>(recv);
@@ -246,7 +278,7 @@ void Communicator::allToAll(const void* send, void* recv, std::uint64_t blockCou
     std::memcpy(work_.data(), in, bytes);
     in = work_.data();
   }
-  execute(plan, type, ReduceOp::Sum, in, out, options.exec);
+  execute(plan, moves, in, out, options.exec);
 }
 
 }  // namespace ringlab

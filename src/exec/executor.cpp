@@ -41,10 +41,17 @@ void Executor::waitFor(transport::Request request, const transport::WaitPoint& p
   waitingFor_ = {};
 }
 
-void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void* input,
-                   void* output, const ExecOptions& options,
-                   std::chrono::steady_clock::time_point deadline) {
+void Executor::run(const RankPlan& plan, const Reduction& how, const void* input, void* output,
+                   const ExecOptions& options, std::chrono::steady_clock::time_point deadline) {
   validate(options);
+  const DataType type = how.type;
+  // What a receive combines: for a premultiplied sum, which of its operands are raw inputs.
+  const auto reductionFor = [&how](const PlannedRecv& r) {
+    Reduction step = how;
+    step.premultiply.a = r.mineRaw;
+    step.premultiply.b = r.theirsRaw;
+    return step;
+  };
   const std::size_t esize = dataTypeSize(type);
   const auto* in = static_cast<const std::byte*>(input ? input : output);
   auto* out = static_cast<std::byte*>(output);
@@ -98,7 +105,7 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
         std::byte* dst = out + f.offset * esize;
         const std::byte* mine = (r.accumulatesOutput ? out : in) + f.offset * esize;
         f.landing = dst;
-        f.request = transport_.irecvReduce(r.peer, dst, mine, n, type, op, tag);
+        f.request = transport_.irecvReduce(r.peer, dst, mine, n, reductionFor(r), tag);
         recvDone += n;
         window.push_back(f);
         return true;
@@ -115,7 +122,7 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
       if (f.recv->mode == schedule::RecvMode::Reduce && !buffered && reduceOnReceive) return;
       if (f.recv->mode == schedule::RecvMode::Reduce) {
         const std::byte* mine = (f.recv->accumulatesOutput ? out : in) + f.offset * esize;
-        reduce(type, op, dst, mine, f.landing, f.count);
+        reduce(reductionFor(*f.recv), dst, mine, f.landing, f.count);
       } else if (f.landing != dst) {
         copyBytes(dst, f.landing, f.count * esize);
       }
@@ -147,9 +154,14 @@ void Executor::run(const RankPlan& plan, DataType type, ReduceOp op, const void*
       copyBytes(out + r.offset * esize, in + r.offset * esize, r.count * esize);
     }
   }
-  if (op == ReduceOp::Avg) {
+  if (how.op == ReduceOp::Avg) {
     divideBy(type, out + plan.result.offset * esize, plan.result.count,
              static_cast<std::uint64_t>(transport_.size()));
+  }
+  if (how.op == ReduceOp::PreMulSum) {
+    for (const ElementRange& r : plan.rawResult) {
+      multiplyBy(type, out + r.offset * esize, r.count, how.premultiply.factor);
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 #include "ringlab/exec/rank_plan.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "ringlab/core/error.hpp"
 
@@ -49,13 +51,49 @@ class BlockPlacement {
   std::uint64_t count_;
 };
 
+// Which blocks of each rank hold a sum (combined) rather than the rank's raw input, step by step.
+// A reducing receive makes a sum; a copy takes over what the sender's block held when the step
+// began (every send of a step reads the block as it was before the step).
+class RawInputTracker {
+ public:
+  explicit RawInputTracker(const schedule::Schedule& s)
+      : combined_(static_cast<std::size_t>(s.ranks), std::vector<bool>(s.blocks, false)),
+        afterStep_(combined_) {}
+
+  // Marks the receive of block b by t.dst in this step; returns {mine raw, theirs raw} for a
+  // reducing receive. Mine is the block as an earlier receive of this step left it, theirs as it
+  // was when the step began.
+  std::pair<bool, bool> receive(const schedule::Transfer& t, std::uint32_t b) {
+    const bool theirs = combined_[t.src][b];
+    const bool mine = afterStep_[t.dst][b];
+    const bool combines = t.mode == schedule::RecvMode::Reduce;
+    afterStep_[t.dst][b] = combines || theirs;
+    changed_.emplace_back(t.dst, b);
+    if (!combines) return {false, false};  // a copy takes no operand into a sum
+    return {!mine, !theirs};
+  }
+  void endStep() {
+    for (const auto& [rank, b] : changed_) combined_[rank][b] = afterStep_[rank][b];
+    changed_.clear();
+  }
+  bool raw(int rank, std::uint32_t b) const { return !combined_[rank][b]; }
+
+ private:
+  std::vector<std::vector<bool>> combined_;   // when the step began
+  std::vector<std::vector<bool>> afterStep_;  // with this step's receives so far
+  std::vector<std::pair<int, std::uint32_t>> changed_;
+};
+
 }  // namespace
 
-RankPlan planForRank(const schedule::Schedule& s, int rank, std::uint64_t count) {
+RankPlan planForRank(const schedule::Schedule& s, int rank, std::uint64_t count,
+                     bool marksRawInputs) {
   RankPlan plan;
   plan.rank = rank;
   plan.count = count;
   const BlockPlacement place(s, count);
+  std::optional<RawInputTracker> rawInputs;
+  if (marksRawInputs) rawInputs.emplace(s);
   std::vector<bool> written(s.blocks, false);
   for (std::uint32_t k = 0; k < s.steps.size(); ++k) {
     const schedule::Step& step = s.steps[k];
@@ -66,17 +104,21 @@ RankPlan planForRank(const schedule::Schedule& s, int rank, std::uint64_t count)
       for (std::uint32_t b = t.firstBlock; b < t.lastBlock; ++b) {
         place.checkDirect(t, b);
         if (place.sent(b).count == 0) continue;  // count < blocks: nothing to move for this block
+        const auto [mineRaw, theirsRaw] =
+            rawInputs ? rawInputs->receive(t, b) : std::pair(false, false);
         if (t.src == rank) planned.sends.push_back({t.dst, place.sent(b), written[b]});
         if (t.dst == rank) {
           // A second receive into the block in this step accumulates onto the first.
           const bool again =
               std::find(writtenThisStep.begin(), writtenThisStep.end(), b) != writtenThisStep.end();
-          planned.recvs.push_back({t.src, place.received(b), t.mode, written[b] || again});
+          planned.recvs.push_back(
+              {t.src, place.received(b), t.mode, written[b] || again, mineRaw, theirsRaw});
           if (again) planned.bufferReceives = true;
           writtenThisStep.push_back(b);
         }
       }
     }
+    if (rawInputs) rawInputs->endStep();
     for (std::uint32_t b : writtenThisStep) written[b] = true;
     std::uint64_t recvElements = 0;
     for (const PlannedRecv& r : planned.recvs) {
@@ -106,6 +148,11 @@ RankPlan planForRank(const schedule::Schedule& s, int rank, std::uint64_t count)
     for (std::uint32_t b = 0; b < s.blocks; ++b) {
       if (s.blockOwner[b] == rank) plan.result = place.received(b);
     }
+  }
+  for (std::uint32_t b = 0; rawInputs && b < s.blocks; ++b) {
+    const ElementRange range = place.received(b);
+    const bool inResult = range.offset >= plan.result.offset && range.end() <= plan.result.end();
+    if (range.count && inResult && rawInputs->raw(rank, b)) plan.rawResult.push_back(range);
   }
   return plan;
 }

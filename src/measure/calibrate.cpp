@@ -79,7 +79,7 @@ double timeKernel(const CalibrateConfig& c, float* out, const std::vector<float>
   std::vector<double> samples;
   for (int i = 0; i < c.iterations + 2; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    reduce(kCalibrateReduceType, ReduceOp::Sum, out, a.data(), b.data(), bytes / 4);
+    reduce({kCalibrateReduceType, ReduceOp::Sum}, out, a.data(), b.data(), bytes / 4);
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (i >= 2) samples.push_back(s);

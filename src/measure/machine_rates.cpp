@@ -103,7 +103,8 @@ std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, Dat
           copyBytesStreaming(at.destination(rep), at.source(rep), bytes);
         }));
     const double sum = bestSeconds(turn, [&](int rep) {
-      reduce(type, ReduceOp::Sum, at.destination(rep), at.destination(rep), at.source(rep), count);
+      reduce({type, ReduceOp::Sum}, at.destination(rep), at.destination(rep), at.source(rep),
+             count);
     });
     // Slot sizes are whole elements of every datatype, so no piece splits one.
     const double slotIn = bestSeconds(turn, [&](int rep) {
@@ -119,7 +120,7 @@ std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, Dat
     const double slotSum = bestSeconds(turn, [&](int rep) {
       throughSlots(bytes, ring.data(), [&](std::uint64_t off, std::byte* slot, std::uint64_t n) {
         std::byte* block = at.source(rep) + off;
-        reduce(type, ReduceOp::Sum, block, block, slot, n / element);
+        reduce({type, ReduceOp::Sum}, block, block, slot, n / element);
       });
     });
     rates.push_back(

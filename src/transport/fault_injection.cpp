@@ -83,9 +83,9 @@ class FaultyTransport final : public Transport {
     return inner_.irecv(peer, data, bytes, tag);
   }
 
-  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count, DataType type,
-                      ReduceOp op, std::uint32_t tag) override {
-    return inner_.irecvReduce(peer, dst, mine, count, type, op, tag);
+  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count,
+                      const Reduction& how, std::uint32_t tag) override {
+    return inner_.irecvReduce(peer, dst, mine, count, how, tag);
   }
 
   void wait(Request request, std::chrono::milliseconds timeout) override {

@@ -32,7 +32,7 @@ std::string CallStamp::describe() const {
            [](int c) { return schedule::collectiveName(static_cast<schedule::Collective>(c)); });
   const std::string typeText = name(type, static_cast<int>(std::size(kAllDataTypes)),
                                     [](int t) { return dataTypeName(static_cast<DataType>(t)); });
-  const std::string opText = name(op, static_cast<int>(std::size(kAllReduceOps)),
+  const std::string opText = name(op, static_cast<int>(ReduceOp::PreMulSum) + 1,
                                   [](int o) { return reduceOpName(static_cast<ReduceOp>(o)); });
   char hash[16];
   std::snprintf(hash, sizeof hash, "%08x", specHash);
@@ -48,7 +48,7 @@ Error stampMismatch(int rank, const CallStamp& mine, int peer, const CallStamp& 
                                         "; every rank must make the same collective call");
 }
 
-Request Transport::irecvReduce(int, void*, const void*, std::uint64_t, DataType, ReduceOp,
+Request Transport::irecvReduce(int, void*, const void*, std::uint64_t, const Reduction&,
                                std::uint32_t) {
   throw Error(ErrorCode::Internal, name() + " transport does not reduce on receive");
 }

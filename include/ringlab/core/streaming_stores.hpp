@@ -13,7 +13,7 @@
 #include <cstddef>
 
 #include "ringlab/core/dtype.hpp"
-#include "ringlab/core/reduce_op.hpp"
+#include "ringlab/core/reduce.hpp"
 
 namespace ringlab {
 
@@ -22,7 +22,7 @@ void copyBytesStreaming(void* dst, const void* src, std::size_t bytes);
 
 // reduce with streaming stores to out (float16 and bfloat16: plain stores); out must not overlap
 // a or b (a destination that is also read is in cache already: nothing to save).
-void reduceStreaming(DataType type, ReduceOp op, void* out, const void* a, const void* b,
+void reduceStreaming(const Reduction& how, void* out, const void* a, const void* b,
                      std::size_t count);
 
 // Orders this thread's streaming stores before its later stores (sfence); both functions above

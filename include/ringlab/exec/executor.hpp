@@ -51,8 +51,9 @@ class Executor {
   explicit Executor(transport::Transport& transport) : transport_(transport) {}
 
   // input == output means in place. `input` may be null for in-place runs. Every wait gives up
-  // at `deadline`.
-  void run(const RankPlan& plan, DataType type, ReduceOp op, const void* input, void* output,
+  // at `deadline`. A premultiplied sum (how.op) needs a plan with its raw inputs marked; the
+  // steps' raw operands come from the plan, the rest of `how.premultiply` is ignored.
+  void run(const RankPlan& plan, const Reduction& how, const void* input, void* output,
            const ExecOptions& options, std::chrono::steady_clock::time_point deadline);
 
   // Waits for `request` by `deadline`. While it waits, and once it has thrown, waitingFor() is

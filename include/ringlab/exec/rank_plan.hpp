@@ -21,6 +21,11 @@ struct PlannedRecv {
   ElementRange range;
   schedule::RecvMode mode = schedule::RecvMode::Copy;
   bool accumulatesOutput = false;  // Reduce: false means combine with the input, not the output
+  // Planned with raw inputs marked (a premultiplied sum's plan): whether this rank's operand and
+  // the received one are a rank's own input that no step has combined yet, which the sum
+  // multiplies by its factor as it takes them in.
+  bool mineRaw = false;
+  bool theirsRaw = false;
 };
 
 struct PlannedStep {
@@ -43,9 +48,16 @@ struct RankPlan {
   // Where the result lives on this rank (the whole buffer, the owned block of a reduce-scatter,
   // nothing at a reduce's ranks other than the root); avg divides exactly this range.
   ElementRange result;
+  // Planned with raw inputs marked: the parts of the result that hold a raw input when the steps
+  // are done (p = 1, or a block copied in from a rank that never combined it), which a
+  // premultiplied sum multiplies at the end.
+  std::vector<ElementRange> rawResult;
   std::uint64_t maxStepRecvElements = 0;
 };
 
-RankPlan planForRank(const schedule::Schedule& schedule, int rank, std::uint64_t count);
+// `marksRawInputs` (a premultiplied sum) follows every rank's blocks through the steps to mark
+// which operands are raw inputs: p x blocks bits while planning, so only where they are needed.
+RankPlan planForRank(const schedule::Schedule& schedule, int rank, std::uint64_t count,
+                     bool marksRawInputs = false);
 
 }  // namespace ringlab::exec

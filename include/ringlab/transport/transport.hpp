@@ -26,7 +26,7 @@
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/core/reduce_op.hpp"
+#include "ringlab/core/reduce.hpp"
 
 namespace ringlab::transport {
 
@@ -128,7 +128,7 @@ class Transport {
   // and irecvReduce throws Internal.
   virtual bool reducesOnReceive() const { return false; }
   virtual Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count,
-                              DataType type, ReduceOp op, std::uint32_t tag);
+                              const Reduction& how, std::uint32_t tag);
 
   // `bytes` of memory that this rank's peers can read in place: sends from it skip the copy into
   // the transport's own buffers (shm, single copy). Zeroed and already touched; it lives as long

@@ -17,11 +17,10 @@ namespace {
 enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kSleeping = 2 };
 
 // A reducing receive: data = op(mine, sent), straight from the sender's buffer.
-struct Reduction {
+struct ReducingReceive {
   bool reduce = false;
   const void* mine = nullptr;
-  DataType type = DataType::Uint8;
-  ReduceOp op = ReduceOp::Sum;
+  Reduction how;
 };
 
 struct Slot {
@@ -35,8 +34,8 @@ struct Slot {
   int peer = 0;
   CallStamp stamp;  // this side's stamp when posted
   bool stampMismatch = false;
-  CallStamp peerStamp;  // the other side's, when they differ
-  Reduction reduction;  // receives only
+  CallStamp peerStamp;        // the other side's, when they differ
+  ReducingReceive reduction;  // receives only
 };
 
 void complete(Slot* slot) {
@@ -97,11 +96,11 @@ class InprocTransport final : public Transport {
     return post(shared_.channel(peer, rank_), peer, data, bytes, tag, false);
   }
 
-  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count, DataType type,
-                      ReduceOp op, std::uint32_t tag) override {
+  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count,
+                      const Reduction& how, std::uint32_t tag) override {
     checkPeer(peer);
-    return post(shared_.channel(peer, rank_), peer, dst, count * dataTypeSize(type), tag, false,
-                Reduction{true, mine, type, op});
+    return post(shared_.channel(peer, rank_), peer, dst, count * dataTypeSize(how.type), tag, false,
+                ReducingReceive{true, mine, how});
   }
 
   void wait(Request request, std::chrono::milliseconds timeout) override {
@@ -172,7 +171,7 @@ class InprocTransport final : public Transport {
 
  private:
   Request post(Channel& channel, int peer, void* data, std::size_t bytes, std::uint32_t tag,
-               bool isSend, const Reduction& reduction = {}) {
+               bool isSend, const ReducingReceive& reduction = {}) {
     throwIfAborted();
     const std::uint32_t index = allocateSlot();
     Slot* mine = &slots_[index];
@@ -211,8 +210,8 @@ class InprocTransport final : public Transport {
         send->peerBytes = recv->bytes;
         recv->peerBytes = send->bytes;
       } else if (send->bytes && recv->reduction.reduce) {
-        const Reduction& r = recv->reduction;
-        reduce(r.type, r.op, recv->data, r.mine, send->data, send->bytes / dataTypeSize(r.type));
+        const ReducingReceive& r = recv->reduction;
+        reduce(r.how, recv->data, r.mine, send->data, send->bytes / dataTypeSize(r.how.type));
       } else if (send->bytes) {
         copyBytes(recv->data, send->data, send->bytes);
       }

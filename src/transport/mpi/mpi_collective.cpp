@@ -56,6 +56,8 @@ MPI_Op mpiOp(ReduceOp op) {
       return MPI_MAX;
     case ReduceOp::Avg:
       return MPI_SUM;
+    case ReduceOp::PreMulSum:
+      throwInvalid("premul_sum: MPI has no premultiplied sum; run it on ringlab's own schedules");
   }
   throwInvalid("reduce op " + std::to_string(static_cast<int>(op)) + " is not one ringlab knows");
 }

@@ -61,8 +61,7 @@ struct Op {
   std::uint64_t progressed = 0;
   const std::byte* source = nullptr;  // send: the data; reduce: this rank's own contribution
   std::byte* destination = nullptr;   // receive
-  DataType type = DataType::Uint8;
-  ReduceOp op = ReduceOp::Sum;
+  Reduction how;                      // reduce: what the receive combines
   CallStamp stamp;
   std::uint64_t stampDigest = 0;  // stamp.digest()
   // A direct send: its bytes stay where they are (directSource); it completes when the receiver
@@ -176,14 +175,13 @@ class ShmTransport final : public Transport {
     return Request{lastIndex_};
   }
 
-  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count, DataType type,
-                      ReduceOp reduceOp, std::uint32_t tag) override {
-    Op& op = post(peer, tag, count * dataTypeSize(type), false);
+  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count,
+                      const Reduction& how, std::uint32_t tag) override {
+    Op& op = post(peer, tag, count * dataTypeSize(how.type), false);
     op.reduce = true;
     op.destination = static_cast<std::byte*>(dst);
     op.source = static_cast<const std::byte*>(mine);
-    op.type = type;
-    op.op = reduceOp;
+    op.how = how;
     recvQueues_[peer].push(lastIndex_);
     return Request{lastIndex_};
   }
@@ -480,9 +478,9 @@ class ShmTransport final : public Transport {
         std::byte* dst = op.destination + op.progressed;
         const std::byte* mine = op.source + op.progressed;
         if (op.reduce && mine != dst && streams(op, slot.header, true)) {
-          reduceStreaming(op.type, op.op, dst, mine, from, piece / dataTypeSize(op.type));
+          reduceStreaming(op.how, dst, mine, from, piece / dataTypeSize(op.how.type));
         } else if (op.reduce) {
-          reduce(op.type, op.op, dst, mine, from, piece / dataTypeSize(op.type));
+          reduce(op.how, dst, mine, from, piece / dataTypeSize(op.how.type));
         } else if (streams(op, slot.header, false)) {
           copyBytesStreaming(dst, from, piece);
         } else {

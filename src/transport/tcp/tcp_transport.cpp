@@ -85,8 +85,7 @@ struct Op {
   // Reducing receives (irecvReduce): data[i] = op(mine[i], received[i]), combined out of staging
   // as the payload arrives; moved stays a whole number of elements.
   bool reduces = false;
-  DataType type = DataType::Float32;
-  ReduceOp reduceOp = ReduceOp::Sum;
+  Reduction how;
   const std::byte* mine = nullptr;
   std::uint8_t header[kFrameHeaderBytes];
 };
@@ -170,14 +169,13 @@ class TcpTransport final : public Transport {
 
   bool reducesOnReceive() const override { return reduceOnReceive_; }
 
-  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count, DataType type,
-                      ReduceOp op, std::uint32_t tag) override {
-    if (!reduceOnReceive_) return Transport::irecvReduce(peer, dst, mine, count, type, op, tag);
-    const Request request = irecv(peer, dst, count * dataTypeSize(type), tag);
+  Request irecvReduce(int peer, void* dst, const void* mine, std::uint64_t count,
+                      const Reduction& how, std::uint32_t tag) override {
+    if (!reduceOnReceive_) return Transport::irecvReduce(peer, dst, mine, count, how, tag);
+    const Request request = irecv(peer, dst, count * dataTypeSize(how.type), tag);
     Op& o = slots_[request.slot];
     o.reduces = true;
-    o.type = type;
-    o.reduceOp = op;
+    o.how = how;
     o.mine = static_cast<const std::byte*>(mine);
     return request;
   }
@@ -595,11 +593,10 @@ class TcpTransport final : public Transport {
   // A reducing receive combines the whole elements of its payload that are staged; false when
   // not one whole element is.
   static bool reduceStaged(Op& op, Link& p) {
-    const std::size_t esize = dataTypeSize(op.type);
+    const std::size_t esize = dataTypeSize(op.how.type);
     const std::size_t n = std::min(op.bytes - op.moved, p.end - p.begin) / esize;
     if (n == 0) return false;
-    reduce(op.type, op.reduceOp, op.data + op.moved, op.mine + op.moved, p.staging.get() + p.begin,
-           n);
+    reduce(op.how, op.data + op.moved, op.mine + op.moved, p.staging.get() + p.begin, n);
     p.begin += n * esize;
     op.moved += n * esize;
     return true;
