@@ -13,6 +13,7 @@ message(STATUS "ringlab torch backend: torch ${Torch_VERSION} from ${TORCH_INSTA
 
 pybind11_add_module(ringlab_torch_backend MODULE
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/module.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/collective_algorithm.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/process_group.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/process_group_composed.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/process_group_store.cpp

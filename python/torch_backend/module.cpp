@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "collective_algorithm.hpp"
 #include "process_group.hpp"
 #include "shared_tensors.hpp"
 
@@ -64,6 +65,11 @@ PYBIND11_MODULE(_torch_backend, m) {
       py::arg("group"), py::arg("tensor"),
       "Moves the tensor's storage into the group's shared memory, in place (once: a storage "
       "already there stays); whether it lies there afterwards (ringlab.torch.single_copy_hook)");
+
+  m.def("check_algorithm", &ringlab::torch_backend::checkAllReduceAlgorithm, py::arg("name"),
+        py::arg("ranks"),
+        "Raises InvalidArgumentError unless `name` is auto or an AllReduce algorithm that runs "
+        "at p = `ranks` from its name alone");
 
   m.def(
       "create",

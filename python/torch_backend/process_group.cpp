@@ -5,8 +5,8 @@
 #include <cctype>
 #include <random>
 
+#include "collective_algorithm.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/model/registry.hpp"
 #include "ringlab/transport/shm.hpp"
 #include "ringlab/transport/tcp.hpp"
 #include "tensors.hpp"
@@ -47,8 +47,9 @@ ProcessGroupRinglab::ProcessGroupRinglab(const c10::intrusive_ptr<c10d::Store>& 
       timeout_(timeout),
       mailbox_(store, rank, size) {
   init();
-  // An unknown name fails here, naming the valid ones, rather than at the first collective.
-  if (options.algorithm != model::kAutoAlgorithm) model::findAlgorithm(options.algorithm);
+  // A name that builds no AllReduce fails here, naming the valid ones, rather than at the first
+  // collective.
+  checkAllReduceAlgorithm(options.algorithm, size);
   collective_.algorithm.name = options.algorithm;
   connect(options);
   sharedMemory_ = std::make_shared<SharedMemoryPool>(transport_);
@@ -137,7 +138,8 @@ at::Tensor ProcessGroupRinglab::allgatherBytes(const at::Tensor& tensor,
   const auto bytes = static_cast<std::int64_t>(in.nbytes());
   at::Tensor rows = at::empty({size_, bytes}, at::kByte);
   if (bytes > 0) {
-    communicator_->allgather(in.data_ptr(), rows.data_ptr(), bytes, DataType::Uint8, call);
+    communicator_->allgather(in.data_ptr(), rows.data_ptr(), bytes, DataType::Uint8,
+                             optionsFor(schedule::Collective::AllGather, call));
   }
   return rows;
 }
@@ -173,7 +175,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::broadcast(std::vector<at::Te
   checkDenseCpu(tensor, "broadcast");
   checkRank(opts.rootRank, size_, "broadcast", "root rank");
   const int root = static_cast<int>(opts.rootRank);
-  const CollectiveOptions call = ownScheduleOptions(opts.timeout);
+  const CollectiveOptions call =
+      optionsFor(schedule::Collective::Broadcast, callOptions(opts.timeout));
   return submit(c10d::OpType::BROADCAST, {tensor}, [=, this]() mutable {
     withContiguous(tensor, [&](at::Tensor& flat) {
       if (flat.numel() == 0) return;
@@ -193,7 +196,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allgather(
   TORCH_CHECK(static_cast<int>(outs.size()) == size_, "ringlab: allgather: ", outs.size(),
               " output tensors for a group of ", size_, " ranks; give one per rank");
   checkSameShape(outs, input, "allgather");
-  const CollectiveOptions call = callOptions(opts.timeout);
+  const CollectiveOptions call =
+      optionsFor(schedule::Collective::AllGather, callOptions(opts.timeout));
   return submit(c10d::OpType::ALLGATHER, outs, [=, this]() mutable {
     const std::int64_t n = input.numel();
     if (n == 0) return;
@@ -209,7 +213,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::_allgather_base(
   const DataType type = ringlabType(input, "allgather");
   ringlabType(output, "allgather");
   checkShape(output, input.scalar_type(), input.numel() * size_, "allgather");
-  const CollectiveOptions call = callOptions(opts.timeout);
+  const CollectiveOptions call =
+      optionsFor(schedule::Collective::AllGather, callOptions(opts.timeout));
   at::Tensor out = output;
   return submit(c10d::OpType::_ALLGATHER_BASE, {output}, [=, this]() mutable {
     if (input.numel() == 0) return;
@@ -232,7 +237,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::reduce_scatter(
   TORCH_CHECK(static_cast<int>(ins.size()) == size_, "ringlab: reduce_scatter: ", ins.size(),
               " input tensors for a group of ", size_, " ranks; give one per rank");
   checkSameShape(ins, output, "reduce_scatter");
-  const CollectiveOptions call = callOptions(opts.timeout);
+  const CollectiveOptions call =
+      optionsFor(schedule::Collective::ReduceScatter, callOptions(opts.timeout));
   return submit(c10d::OpType::REDUCE_SCATTER, {output}, [=, this]() mutable {
     if (output.numel() == 0) return;
     std::vector<at::Tensor> flats;
@@ -250,7 +256,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::_reduce_scatter_base(
   ringlabType(input, "reduce_scatter");
   checkShape(input, output.scalar_type(), output.numel() * size_, "reduce_scatter");
   const ReduceOp op = ringlabOp(opts.reduceOp, "reduce_scatter");
-  const CollectiveOptions call = callOptions(opts.timeout);
+  const CollectiveOptions call =
+      optionsFor(schedule::Collective::ReduceScatter, callOptions(opts.timeout));
   at::Tensor out = output;
   return submit(c10d::OpType::_REDUCE_SCATTER_BASE, {output}, [=, this]() mutable {
     if (out.numel() == 0) return;

@@ -4,6 +4,8 @@
 // torch hands the backend. Each collective is checked on the caller's thread (CPU tensors of a
 // dtype ringlab has, an op it has), then queued on the group's progress thread (work.hpp).
 //
+// The group's algorithm is the AllReduce's; every other collective runs it where it builds that
+// collective, else its own default (collective_algorithm.hpp).
 // broadcast, reduce and all_to_all run ringlab's own schedules for them (binomial trees and a
 // pairwise exchange; broadcast moves the bytes, so the root's bits arrive unchanged: -0.0 and
 // NaN payloads included); barrier is a one-byte AllReduce. The rest of gloo's CPU operations are
@@ -96,20 +98,18 @@ class ProcessGroupRinglab final : public c10d::ProcessGroup {
 
  private:
   void connect(const BackendOptions& options);
+  // A call's options: the group's algorithm (RINGLAB_TORCH_ALGORITHM) and the call's timeout.
   CollectiveOptions callOptions(std::chrono::milliseconds timeout) const;
-  // The same, for reduce, broadcast and all_to_all: they run the collective's own default schedule
-  // (Communicator), whatever algorithm the group's AllReduces run.
-  CollectiveOptions ownScheduleOptions(std::chrono::milliseconds timeout) const;
   // Queues `run` with a Work whose result is `outputs`.
   c10::intrusive_ptr<c10d::Work> submit(c10d::OpType type, std::vector<at::Tensor> outputs,
                                         std::function<void()> run);
   // On the progress thread: every rank's bytes of `tensor`, in rank order, as [size, nbytes]
-  // uint8 rows (each rank's tensor must have as many bytes).
+  // uint8 rows (each rank's tensor must have as many bytes). `call` may be any collective's.
   at::Tensor allgatherBytes(const at::Tensor& tensor, const CollectiveOptions& call);
   // On the progress thread: `flat` (contiguous) reduced over the group, in place.
   void allreduceFlat(at::Tensor& flat, const Reduction& reduction, const CollectiveOptions& call);
   // On the progress thread: sends[d] (any dtype) to rank d, and rank s's block for this rank
-  // into targets[s] (any dtype, as many bytes). `call` is ownScheduleOptions'.
+  // into targets[s] (any dtype, as many bytes).
   void exchangeBlocks(const std::vector<at::Tensor>& sends, const std::vector<at::Tensor>& targets,
                       const CollectiveOptions& call);
   c10::intrusive_ptr<c10d::Work> allreduceSparse(at::Tensor& tensor,

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <numeric>
 
+#include "collective_algorithm.hpp"
 #include "process_group.hpp"
 #include "tensors.hpp"
 
@@ -97,12 +98,6 @@ std::vector<at::Tensor> blocks(const at::Tensor& tensor, const std::vector<std::
 
 }  // namespace
 
-CollectiveOptions ProcessGroupRinglab::ownScheduleOptions(std::chrono::milliseconds timeout) const {
-  CollectiveOptions call = callOptions(timeout);
-  call.algorithm = {};
-  return call;
-}
-
 c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::reduce(std::vector<at::Tensor>& tensors,
                                                            const c10d::ReduceOptions& opts) {
   at::Tensor tensor = onlyTensor(tensors, "reduce");
@@ -111,7 +106,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::reduce(std::vector<at::Tenso
   const int rootRank = static_cast<int>(opts.rootRank);
   const bool root = rootRank == rank_;
   const CollectiveOptions call =
-      reduction.folded ? callOptions(opts.timeout) : ownScheduleOptions(opts.timeout);
+      reduction.folded ? callOptions(opts.timeout)
+                       : optionsFor(schedule::Collective::Reduce, callOptions(opts.timeout));
   return submit(c10d::OpType::REDUCE, {tensor}, [=, this]() mutable {
     if (reduction.folded) {  // every rank folds every rank's tensor; the others' stay as they were
       at::Tensor flat = root ? tensor : tensor.contiguous().clone();
@@ -156,7 +152,8 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::scatter(
   const bool root = opts.rootRank == rank_;
   const std::vector<at::Tensor> ins =
       rootList(inputs, root, rank_, size_, output, "scatter", "input");
-  const CollectiveOptions call = callOptions(opts.timeout);
+  const CollectiveOptions call =
+      optionsFor(schedule::Collective::ReduceScatter, callOptions(opts.timeout));
   return submit(c10d::OpType::SCATTER, {output}, [=, this]() mutable {
     const auto bytes = static_cast<std::int64_t>(output.nbytes());
     if (bytes == 0) return;
@@ -212,13 +209,14 @@ void ProcessGroupRinglab::exchangeBlocks(const std::vector<at::Tensor>& sends,
   at::Tensor sizes = at::empty({size_}, at::kLong);
   for (int d = 0; d < size_; ++d) sizes[d] = static_cast<std::int64_t>(sends[d].nbytes());
   const at::Tensor all = allgatherBytes(sizes, call).view(at::kLong).view({size_, size_});
+  const CollectiveOptions exchange = optionsFor(schedule::Collective::AllToAll, call);
   const std::int64_t longest = all.max().item<std::int64_t>();
   // Blocks all of one size that already lie back to back, here and in the output, go straight
   // from input to output; other ranks may pack theirs, but every rank makes the same call.
   if (longest > 0 && all.min().item<std::int64_t>() == longest && backToBack(sends, longest) &&
       backToBack(targets, longest)) {
     communicator_->allToAll(sends.front().data_ptr(), targets.front().data_ptr(), longest,
-                            DataType::Uint8, call);
+                            DataType::Uint8, exchange);
     return;
   }
   at::Tensor rows = at::empty({size_, longest}, at::kByte);
@@ -228,7 +226,7 @@ void ProcessGroupRinglab::exchangeBlocks(const std::vector<at::Tensor>& sends,
       const auto n = static_cast<std::int64_t>(sends[d].nbytes());
       packed.narrow(0, d * longest, n).copy_(asBytes(sends[d].contiguous()));
     }
-    communicator_->allToAll(packed.data_ptr(), rows.data_ptr(), longest, DataType::Uint8, call);
+    communicator_->allToAll(packed.data_ptr(), rows.data_ptr(), longest, DataType::Uint8, exchange);
   }
   for (int s = 0; s < size_; ++s) {
     at::Tensor target = targets[s];
@@ -250,7 +248,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::alltoall_base(
   const std::vector<std::int64_t> ins = splitRows(input, inputSplits, size_, "alltoall", "input");
   const std::vector<std::int64_t> outs =
       splitRows(output, outputSplits, size_, "alltoall", "output");
-  const CollectiveOptions call = ownScheduleOptions(opts.timeout);
+  const CollectiveOptions call = callOptions(opts.timeout);
   at::Tensor out = output;
   return submit(c10d::OpType::ALLTOALL_BASE, {output}, [=, this]() mutable {
     withContiguous(out, [&](at::Tensor& flat) {
@@ -267,7 +265,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::alltoall(std::vector<at::Ten
               " outputs for a group of ", size_, " ranks; give one of each per rank");
   for (const at::Tensor& t : inputs) checkDenseCpu(t, "alltoall");
   for (const at::Tensor& t : outputs) checkDenseCpu(t, "alltoall");
-  const CollectiveOptions call = ownScheduleOptions(opts.timeout);
+  const CollectiveOptions call = callOptions(opts.timeout);
   return submit(c10d::OpType::ALLTOALL, outputs,
                 [=, this]() mutable { exchangeBlocks(inputs, outputs, call); });
 }

@@ -7,6 +7,7 @@ import sys
 from datetime import timedelta
 
 import pytest
+import torch
 import torch.distributed as dist
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -52,6 +53,48 @@ def test_bad_algorithm_is_refused(monkeypatch):
     # The package's exception for ringlab's code (errors.py), also a ValueError.
     with pytest.raises(ringlab.errors.InvalidArgumentError, match=r"ringg.*ring"):
         backend.create_process_group(dist.HashStore(), 0, 1, timedelta(seconds=10))
+
+
+@pytest.mark.parametrize("name,message", [
+    ("pairwise_exchange", "algorithm 'pairwise_exchange' builds alltoall only, not allreduce: "
+                          "use ring or recursive_doubling"),
+    ("hierarchical", "hierarchical needs ranks per node"),
+])
+def test_an_algorithm_that_runs_no_allreduce_from_its_name_is_refused(monkeypatch, name, message):
+    monkeypatch.setenv("RINGLAB_TORCH_ALGORITHM", name)
+    with pytest.raises(ringlab.errors.InvalidArgumentError) as info:
+        backend.create_process_group(dist.HashStore(), 0, 1, timedelta(seconds=10))
+    assert str(info.value).startswith(f"RINGLAB_TORCH_ALGORITHM={name}: {message}")
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["recursive_doubling", "rabenseifner", "binomial_tree",
+                                  "multi_ring"])
+def test_every_collective_runs_whatever_allreduce_algorithm_is_named(monkeypatch, name):
+    # One rank in this process: each collective builds its schedule as at any p, so one that
+    # the named algorithm cannot build would fail (recursive_doubling builds no allgather).
+    monkeypatch.setenv("RINGLAB_TORCH_ALGORITHM", name)
+    group = backend.create_process_group(dist.HashStore(), 0, 1, timedelta(seconds=10))
+    assert group.algorithm == name
+    x = torch.arange(5.0)
+    outs = [torch.empty(5)]
+    group.allgather([outs], [x]).wait()
+    group.reduce_scatter([out := torch.empty(5)], [[x]]).wait()
+    group.broadcast([b := x.clone()], dist.BroadcastOptions()).wait()
+    group.reduce([r := x.clone()], dist.ReduceOptions()).wait()
+    group.alltoall_base(a := torch.empty(5), x, [], [], dist.AllToAllOptions()).wait()
+    group.allreduce([s := x.clone()]).wait()
+    group.barrier().wait()
+    for got in (outs[0], out, b, r, a, s):
+        assert torch.equal(got, x)
+
+
+def test_a_named_allreduce_algorithm_leaves_the_other_collectives_their_own():
+    # rabenseifner builds AllReduce only; p = 3 is no power of two.
+    output = torchrun_jobs.torchrun("named_algorithm", 3,
+                                    env={"RINGLAB_TORCH_ALGORITHM": "rabenseifner"})
+    for rank in range(3):
+        assert f"rank {rank}: {86 if rank == 2 else 83} checks passed" in output, output[-4000:]
 
 
 def test_missing_ranks_time_out_naming_the_store_key():

@@ -1,6 +1,8 @@
 """The ranks' side of the torch backend's tests (test_torch_backend*.py start them).
 
     python3 -m torch.distributed.run --nproc_per_node 2 torch_backend_jobs.py collectives
+    RINGLAB_TORCH_ALGORITHM=rabenseifner python3 -m torch.distributed.run --nproc_per_node 3 \
+        torch_backend_jobs.py named_algorithm
     python3 -m torch.distributed.run --nproc_per_node 2 torch_backend_jobs.py ddp OUT_DIR
     RANK=.. WORLD_SIZE=.. MASTER_ADDR=.. MASTER_PORT=.. python3 torch_backend_jobs.py failure N
     python3 -m torch.distributed.run --nproc_per_node 3 torch_backend_jobs.py shared [refused]
@@ -204,6 +206,45 @@ def collectives():
     checks.finish(rank)
 
 
+def named_algorithm():
+    """Every collective on a group whose RINGLAB_TORCH_ALGORITHM builds AllReduce only: the
+    others run their own default algorithm."""
+    dist.init_process_group("ringlab", timeout=timedelta(seconds=60))
+    rank, p = dist.get_rank(), dist.get_world_size()
+    checks = Checks()
+    default = dist.distributed_c10d._get_default_group()
+    checks.equal("the group's algorithm", torch.tensor(default.algorithm == os.environ.get(
+        "RINGLAB_TORCH_ALGORITHM")), torch.tensor(True))
+    n = 10
+    t = contribution(rank, n, torch.int32)
+    dist.all_reduce(t)
+    checks.equal("all_reduce", t, expected_allreduce("sum", p, n, torch.int32))
+    flags = torch.tensor([rank == 0, False, True])  # bool: folded from an AllGather of bytes
+    dist.all_reduce(flags, op=dist.ReduceOp.MAX)
+    checks.equal("bool all_reduce", flags, torch.tensor([True, False, True]))
+    check_others(checks, None, dist.new_group(backend="gloo"), "named", rank, p)
+    root = p - 1
+    t = contribution(rank, n, torch.float64)
+    dist.reduce(t, root)
+    want = expected_allreduce("sum", p, n, torch.float64) if rank == root else \
+        contribution(rank, n, torch.float64)
+    checks.equal("reduce", t, want)
+    gathered = [torch.empty(n) for _ in range(p)] if rank == root else None
+    dist.gather(contribution(rank, n, torch.float32), gathered, dst=root)
+    for q in range(p if rank == root else 0):
+        checks.equal(f"gather block {q}", gathered[q], contribution(q, n, torch.float32))
+    out = torch.empty(n)
+    pieces = [contribution(q, n, torch.float32) for q in range(p)]
+    dist.scatter(out, pieces if rank == 0 else None)
+    checks.equal("scatter", out, contribution(rank, n, torch.float32))
+    out = torch.empty(2 * p, dtype=torch.int64)
+    dist.all_to_all_single(out, torch.arange(2 * p) + 100 * rank)
+    checks.equal("all_to_all_single", out,
+                 torch.tensor([100 * s + 2 * rank + j for s in range(p) for j in range(2)]))
+    dist.barrier()
+    checks.finish(rank)
+
+
 def shared_allreduce(checks, name, rank, p, n, dtype, ops, group=None):
     """Every op of `ops` on a shared tensor of n elements, checked in full."""
     for op_name in ops:
@@ -374,7 +415,9 @@ def failure(victim):
 
 if __name__ == "__main__":
     job = sys.argv[1]
-    if job == "collectives":
+    if job == "named_algorithm":
+        named_algorithm()
+    elif job == "collectives":
         collectives()
     elif job == "ddp":
         ddp(sys.argv[2])

@@ -9,8 +9,11 @@ environment, the same on every rank:
     ``auto`` (default): ``shm`` when every rank of the group runs on one host, else ``tcp``;
     or ``shm``, or ``tcp``.
 ``RINGLAB_TORCH_ALGORITHM``
-    the AllReduce algorithm: ``auto`` (default: chosen per size by ringlab's model), or a name
-    ``ringlab verify --list`` shows (``ring``, ``rabenseifner``, ...).
+    the AllReduce algorithm: ``auto`` (default: chosen per size by ringlab's model), or one of
+    ``ringlab.algorithms()`` that needs no parameter (``ring``, ``recursive_doubling``,
+    ``rabenseifner``, ``binomial_tree``, ``multi_ring``). The other collectives run it where it
+    builds them (binomial_tree: reduce and broadcast; ring: all_gather and reduce_scatter) and
+    their own default elsewhere. A name that runs no AllReduce fails in init_process_group.
 ``RINGLAB_BIND``
     tcp: the address the data ports listen on (default 127.0.0.1 when the group is on one host,
     every interface otherwise).
@@ -31,6 +34,7 @@ import torch
 import torch.distributed as dist
 
 from ringlab import _torch_backend
+from ringlab.errors import InvalidArgumentError
 
 ProcessGroupRinglab = _torch_backend.ProcessGroupRinglab
 
@@ -49,11 +53,13 @@ def create_process_group(store, rank, size, timeout):
     """The backend's creator, as torch.distributed.Backend.register_backend calls it."""
     transport = _transport_for_next_group or _checked_transport(
         os.environ.get("RINGLAB_TORCH_TRANSPORT", "auto"), "RINGLAB_TORCH_TRANSPORT")
-    return _torch_backend.create(
-        store, rank, size, timeout,
-        transport=transport,
-        algorithm=os.environ.get("RINGLAB_TORCH_ALGORITHM", "auto"),
-        bind=os.environ.get("RINGLAB_BIND", ""))
+    algorithm = os.environ.get("RINGLAB_TORCH_ALGORITHM", "auto")
+    try:
+        _torch_backend.check_algorithm(algorithm, size)
+    except InvalidArgumentError as error:
+        raise InvalidArgumentError(f"RINGLAB_TORCH_ALGORITHM={algorithm}: {error}") from None
+    return _torch_backend.create(store, rank, size, timeout, transport=transport,
+                                 algorithm=algorithm, bind=os.environ.get("RINGLAB_BIND", ""))
 
 
 def register():
