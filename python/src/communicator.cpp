@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <pybind11/functional.h>
@@ -65,11 +66,7 @@ class PyCommunicator {
 
   void allreduce(const py::handle& send, const py::handle& out, const std::string& op,
                  const AlgorithmArgs& algorithm) {
-    const BufferView in = viewBuffer(send, "send", false);
-    const BufferView result = viewBuffer(out, "out", true);
-    requireSameType(in, result);
-    if (result.count != in.count) mismatch(in, result, "the same count");
-    if (in.data != result.data) requireDisjoint(in, result);
+    const auto [in, result] = sameCountBuffers(send, out);
     const ReduceOp reduceOp = parseReduceOp(op);
     const CollectiveOptions options = withAlgorithm(algorithm);
     py::gil_scoped_release released;
@@ -108,11 +105,7 @@ class PyCommunicator {
   // their `send` when reduced in place.
   void reduce(const py::handle& send, const py::handle& out, const std::string& op, int root,
               const AlgorithmArgs& algorithm) {
-    const BufferView in = viewBuffer(send, "send", false);
-    const BufferView result = viewBuffer(out, "out", true);
-    requireSameType(in, result);
-    if (result.count != in.count) mismatch(in, result, "the same count");
-    if (in.data != result.data) requireDisjoint(in, result);
+    const auto [in, result] = sameCountBuffers(send, out);
     const ReduceOp reduceOp = parseReduceOp(op);
     const CollectiveOptions options = withAlgorithm(algorithm);
     std::byte* recv = checkedRoot(root) == rank() ? result.data : nullptr;
@@ -132,13 +125,9 @@ class PyCommunicator {
   // Block d of `send` goes to rank d; block s of `out` comes from rank s (p equal blocks). In
   // place when out is send.
   void allToAll(const py::handle& send, const py::handle& out, const AlgorithmArgs& algorithm) {
-    const BufferView in = viewBuffer(send, "send", false);
-    const BufferView result = viewBuffer(out, "out", true);
-    requireSameType(in, result);
+    const auto [in, result] = sameCountBuffers(send, out);
     const std::uint64_t p = static_cast<std::uint64_t>(size());
-    if (result.count != in.count) mismatch(in, result, "the same count");
     if (in.count % p != 0) mismatch(in, result, "a count that is a multiple of p");
-    if (in.data != result.data) requireDisjoint(in, result);
     const CollectiveOptions options = withAlgorithm(algorithm);
     py::gil_scoped_release released;
     communicator_.allToAll(in.data, result.data, in.count / p, in.type, options);
@@ -149,6 +138,18 @@ class PyCommunicator {
     CollectiveOptions options = options_;
     options.algorithm = algorithm.spec(size());
     return options;
+  }
+
+  // send and out of one dtype and count (allreduce, reduce, alltoall): one buffer (in place), or
+  // two apart.
+  std::pair<BufferView, BufferView> sameCountBuffers(const py::handle& send,
+                                                     const py::handle& out) const {
+    BufferView in = viewBuffer(send, "send", false);
+    BufferView result = viewBuffer(out, "out", true);
+    requireSameType(in, result);
+    if (result.count != in.count) mismatch(in, result, "the same count");
+    if (in.data != result.data) requireDisjoint(in, result);
+    return {std::move(in), std::move(result)};
   }
 
   int checkedRoot(int root) const {
