@@ -109,8 +109,10 @@ BufferView viewBuffer(const py::handle& object, const std::string& role, bool wr
                  "; ringlab needs C-contiguous memory (numpy.ascontiguousarray)");
   }
   if (writable && info.readonly) {
+    // A broadcast's buffer is its only one; the other collectives take a separate out=.
+    const std::string otherwise = role == "buffer" ? "" : ", or out=";
     throwInvalid(role + ": a read-only " + view.description +
-                 "; the result is written into it (pass a writable array, or out=)");
+                 "; the result is written into it (pass a writable array" + otherwise + ")");
   }
   return view;
 }

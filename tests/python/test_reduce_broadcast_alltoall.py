@@ -147,8 +147,9 @@ def test_wrong_buffers_and_counts():
     assert "send and out must have the same dtype" in str(e)
     frozen = np.zeros(4, np.float32)
     frozen.setflags(write=False)
-    assert str(raised(2, lambda c: c.broadcast(frozen))).startswith(
-        "buffer: a read-only float32[4] array")
+    assert str(raised(2, lambda c: c.broadcast(frozen))) == (
+        "buffer: a read-only float32[4] array; the result is written into it (pass a writable "
+        "array)")
     e = raised(2, lambda c: c.reduce(np.zeros(4, np.float32), root=0, op="mean"))
     assert "mean" in str(e) and "sum" in str(e)
 
