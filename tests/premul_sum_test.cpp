@@ -48,15 +48,26 @@ TEST(PreMulSumKernel, OnlyTheRawOperandsAreMultiplied) {
   }
 }
 
-// A 16-bit float's raw operand is rounded to its type after the multiplication, as torch's mul_
-// rounds it, before the sum: 1 x 0.1 is 0.0999755859375 in float16, not float's 0.100000001.
-TEST(PreMulSumKernel, SixteenBitOperandsAreRoundedToTheirTypeBeforeTheSum) {
-  const std::uint16_t one = floatToHalf(1.0f), zero = floatToHalf(0.0f);
-  std::vector<std::uint16_t> a(9, one), b(9, zero), out(9);
-  reduce({DataType::Float16, ReduceOp::PreMulSum, PreMultiply{0.1, true, false}}, out.data(),
-         a.data(), b.data(), a.size());
-  for (std::uint16_t h : out) EXPECT_EQ(h, floatToHalf(0.1f)) << halfToFloat(h);
-  EXPECT_EQ(halfToFloat(floatToHalf(0.1f)), 0.0999755859375f);
+// A 16-bit float is multiplied as torch's mul_ multiplies it: the factor rounded to the type, the
+// product in float, rounded back before the sum. torch 1.13 gives 2.5234375 x 0.37 as
+// 0.93408203125 in float16 and 0.93359375 in bfloat16; with the factor kept in float it would be
+// 0.93359375 and 0.9375.
+TEST(PreMulSumKernel, SixteenBitOperandsAreMultipliedAsTorchMultipliesThem) {
+  const struct {
+    DataType type;
+    std::uint16_t (*from)(float);
+    float (*to)(std::uint16_t);
+    float want;
+  } cases[] = {{DataType::Float16, floatToHalf, halfToFloat, 0.93408203125f},
+               {DataType::Bfloat16, floatToBfloat16, bfloat16ToFloat, 0.93359375f}};
+  for (const auto& c : cases) {
+    std::vector<std::uint16_t> a(9, c.from(2.5234375f)), b(9, c.from(0.0f)), out(9);
+    reduce({c.type, ReduceOp::PreMulSum, PreMultiply{0.37, true, false}}, out.data(), a.data(),
+           b.data(), a.size());
+    for (std::uint16_t h : out) EXPECT_EQ(c.to(h), c.want) << dataTypeName(c.type);
+    multiplyBy(c.type, a.data(), a.size(), 0.37);
+    for (std::uint16_t h : a) EXPECT_EQ(c.to(h), c.want) << dataTypeName(c.type) << " alone";
+  }
 }
 
 TEST(PreMulSumKernel, ScalingAloneMultipliesInTheElementType) {

@@ -113,7 +113,7 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allreduce(std::vector<at::Te
                                                               const c10d::AllreduceOptions& opts) {
   at::Tensor tensor = onlyTensor(tensors, "allreduce");
   if (tensor.is_sparse()) return allreduceSparse(tensor, opts);
-  const Reduction reduction = reductionFor(tensor, opts.reduceOp, "allreduce");
+  const Reduction reduction = allreduceReductionFor(tensor, opts.reduceOp, "allreduce");
   const CollectiveOptions call = callOptions(opts.timeout);
   return submit(c10d::OpType::ALLREDUCE, {tensor}, [=, this]() mutable {
     withContiguous(tensor, [&](at::Tensor& flat) { allreduceFlat(flat, reduction, call); });
@@ -123,6 +123,11 @@ c10::intrusive_ptr<c10d::Work> ProcessGroupRinglab::allreduce(std::vector<at::Te
 void ProcessGroupRinglab::allreduceFlat(at::Tensor& flat, const Reduction& reduction,
                                         const CollectiveOptions& call) {
   if (flat.numel() == 0) return;
+  if (reduction.op == ReduceOp::PreMulSum) {
+    communicator_->allreducePreMulSum(flat.data_ptr(), flat.data_ptr(), flat.numel(),
+                                      reduction.type, reduction.factor, call);
+    return;
+  }
   if (!reduction.folded) {
     communicator_->allreduce(flat.data_ptr(), flat.data_ptr(), flat.numel(), reduction.type,
                              reduction.op, call);

@@ -72,6 +72,25 @@ Reduction reductionFor(const at::Tensor& tensor, const c10d::ReduceOp& op, const
   return reduction;
 }
 
+Reduction allreduceReductionFor(const at::Tensor& tensor, const c10d::ReduceOp& op,
+                                const char* what) {
+  if (op.op_ != c10d::ReduceOp::PREMUL_SUM) return reductionFor(tensor, op, what);
+  checkDenseCpu(tensor, what);
+  TORCH_CHECK(at::isFloatingType(tensor.scalar_type()), "ringlab: ", what, ": PREMUL_SUM on ",
+              tensor.scalar_type(),
+              "; its factor multiplies float16, bfloat16, float32 and float64 tensors");
+  const auto* supplement = dynamic_cast<const c10d::NCCLPreMulSumSupplement*>(op.supplement_.get());
+  TORCH_CHECK(supplement && supplement->tensor_factors.empty(), "ringlab: ", what,
+              ": PREMUL_SUM with a tensor factor; give the factor as a float "
+              "(torch.distributed._make_nccl_premul_sum(factor))");
+  Reduction reduction;
+  reduction.torchOp = op.op_;
+  reduction.type = ringlabType(tensor, what);
+  reduction.op = ReduceOp::PreMulSum;
+  reduction.factor = supplement->double_factor;
+  return reduction;
+}
+
 at::Tensor foldRows(const at::Tensor& rows, c10d::ReduceOp::RedOpType op) {
   at::Tensor result = rows[0].clone();
   for (std::int64_t r = 1; r < rows.size(0); ++r) result = combine(result, rows[r], op);

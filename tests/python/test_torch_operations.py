@@ -1,7 +1,7 @@
 """The "ringlab" backend's operations beyond the collectives ringlab has (reduce, gather,
 scatter, all_to_all, send/recv with tags and from any source, batch_isend_irecv,
 all_gather_coalesced, monitored_barrier, sparse all_reduce, bool and bitwise reductions, a
-subgroup of any ranks): closed forms and gloo's results in one job at p = 2 and at odd p = 3
+subgroup of any ranks, all_reduce's premultiplied sum): closed forms and gloo's results in one job at p = 2 and at odd p = 3
 (torch_operations_jobs.py), and each refusal of bad input with its one-line message."""
 import os
 import re
@@ -72,3 +72,18 @@ def test_send_to_a_rank_outside_the_group_is_refused(group):
     refused(lambda: group.send([torch.ones(2)], 3, 0),
             r"ringlab: send: destination rank 3 is not in this group of 1 ranks")
 
+
+
+def test_premultiplied_sum_refuses_integers_tensor_factors_and_other_collectives(group):
+    opts = dist.AllreduceOptions()
+    opts.reduceOp = dist._make_nccl_premul_sum(0.5)
+    refused(lambda: group.allreduce([torch.ones(3, dtype=torch.int32)], opts),
+            r"ringlab: allreduce: PREMUL_SUM on Int; its factor multiplies float16, bfloat16, "
+            r"float32 and float64 tensors")
+    opts.reduceOp = dist._make_nccl_premul_sum([torch.tensor([0.5])])
+    refused(lambda: group.allreduce([torch.ones(3)], opts),
+            r"ringlab: allreduce: PREMUL_SUM with a tensor factor; give the factor as a float")
+    reduce_opts = dist.ReduceOptions()
+    reduce_opts.reduceOp = dist._make_nccl_premul_sum(0.5)
+    refused(lambda: group.reduce([torch.ones(3)], reduce_opts),
+            r"ringlab: reduce: reduce op 8 is not supported; valid are SUM, AVG, PRODUCT, MIN, MAX")

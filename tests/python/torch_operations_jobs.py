@@ -1,7 +1,7 @@
 """The ranks' side of test_torch_operations.py: the operations gloo offers beyond AllReduce,
 AllGather, ReduceScatter and broadcast (reduce, gather, scatter, all_to_all, send and recv,
 all_gather_coalesced, monitored_barrier, sparse all_reduce, bool and the bitwise ops, a subgroup
-of any ranks), each against closed-form values and against gloo in the same job, at sizes that hit
+of any ranks, all_reduce's premultiplied sum), each against closed-form values and against gloo in the same job, at sizes that hit
 the edges: no elements, fewer elements than ranks, counts p does not divide.
 
     python3 -m torch.distributed.run --nproc_per_node 3 torch_operations_jobs.py
@@ -216,6 +216,31 @@ def check_subgroup_and_barriers(checks, rank, p):
     dist.barrier()
 
 
+def check_premultiplied_sum(checks, groups, rank, p):
+    """all_reduce with PREMUL_SUM (torch.distributed._make_nccl_premul_sum, as NCCL has it): the
+    bits of multiplying each rank's tensor by the factor first and summing after, in every floating
+    dtype; against gloo's sum of the scaled tensors where two terms leave no order to differ."""
+    for factor in (1.0 / p, 0.37):
+        for dtype in (torch.float32, torch.float64, torch.float16, torch.bfloat16):
+            for n in SIZES:
+                what = f"premul_sum x {factor:.4g} of {n} x {dtype}"
+                t = (torch.sin(torch.arange(n, dtype=torch.float64) * 0.7 + rank) * 3).to(dtype)
+                scaled = t.mul(factor)
+                summed = scaled.clone()
+                dist.all_reduce(summed, group=groups[0])
+                got = t.clone()
+                dist.all_reduce(got, op=dist._make_nccl_premul_sum(factor), group=groups[0])
+                checks.equal(what, got, summed)
+                if p == 2 and dtype in (torch.float32, torch.float64):
+                    dist.all_reduce(scaled, group=groups[1])
+                    checks.equal(f"{what} (gloo)", got, scaled)
+    # Closed form: small integers times a quarter are exact; the sum is p (p + 1) / 2 + p b.
+    t = value(rank, 1001, torch.float32)
+    dist.all_reduce(t, op=dist._make_nccl_premul_sum(0.25), group=groups[0])
+    b = torch.arange(1001) % 5
+    checks.equal("premul_sum x 0.25 closed form", t, ((p * b + p * (p + 1) // 2) * 0.25).float())
+
+
 def main():
     dist.init_process_group("ringlab", timeout=timedelta(seconds=60))
     rank, p = dist.get_rank(), dist.get_world_size()
@@ -227,6 +252,7 @@ def main():
     check_reductions_ringlab_lacks(checks, groups, rank, p)
     check_sparse_and_coalesced(checks, groups, rank, p)
     check_subgroup_and_barriers(checks, rank, p)
+    check_premultiplied_sum(checks, groups, rank, p)
     checks.finish(rank)
     dist.destroy_process_group()
 

@@ -13,8 +13,8 @@ namespace ringlab {
 // For ReduceOp::PreMulSum: its factor, and which operands of one combining step are a rank's own
 // input, not yet multiplied (the schedule decides: exec::RankPlan marks each receive). Such an
 // operand x enters the sum as x * factor rounded to the element type, the bits of torch's
-// `tensor.mul_(factor)`: the factor in the element type (float for 16-bit floats, whose product is
-// taken in float and rounded back).
+// `tensor.mul_(factor)`: the factor is first rounded to the element type (a 16-bit float's product
+// is then taken in float and rounded back).
 struct PreMultiply {
   double factor = 1;
   bool a = false;

@@ -4,9 +4,9 @@
                                   gradient_as_bucket_view=True)     # the gradients are the bucket
     ddp.register_comm_hook(group, ringlab.torch.single_copy_hook)   # None: the default group
 
-With ``gradient_as_bucket_view=True`` the scaling below is the only pass over a bucket besides its
-AllReduce; with DDP's default the gradients are also copied into the bucket and back, and the hook
-saves less (docs/torch.md has the measurements).
+With ``gradient_as_bucket_view=True`` the AllReduce is the only pass over a bucket (it scales as it
+sums, below); with DDP's default the gradients are also copied into the bucket and back, and the
+hook saves less (docs/torch.md has the measurements).
 
 DDP's reducer allocates each bucket's flat tensor itself, in ordinary memory, which over shm is
 copied twice per message (into the transport's slots, then out of them). Before a bucket's first
@@ -21,11 +21,14 @@ hook, and later calls find it there.
 
 Averaging is DDP's own: without a hook the reducer multiplies each gradient by 1/world_size as
 it copies it into the bucket (``Reducer::mark_variable_ready_dense``) and then sums; with a hook
-it copies the gradient unscaled, so the hook multiplies the bucket by the same 1/world_size, in
-the same dtype, before the sum. The result is DDP's without a hook to the last bit at any world
-size. (torch's ``allreduce_hook`` divides by world_size instead, the same bits where world_size
-is a power of two.) A sparse gradient's bucket (``nn.Embedding(sparse=True)``) is the gradient
-itself: the hook divides it by world_size, as the reducer does, and reduces it where it is.
+it copies the gradient unscaled. The hook asks for a premultiplied sum with the same factor
+(``PREMUL_SUM``, as NCCL offers it): each rank's bucket is multiplied by 1/world_size, rounded to
+its dtype as the reducer's product is, as it enters the sum, inside the AllReduce's first
+combining pass rather than in a pass of its own. The result is DDP's without a hook to the last
+bit at any world size. (torch's ``allreduce_hook`` divides by world_size instead, the same bits
+where world_size is a power of two.) A sparse gradient's bucket (``nn.Embedding(sparse=True)``)
+is the gradient itself: the hook divides it by world_size, as the reducer does, and reduces it
+where it is.
 """
 import torch.distributed as dist
 
@@ -42,10 +45,12 @@ def single_copy_hook(group, bucket: dist.GradBucket):
     tensor = bucket.buffer()
     if tensor.is_sparse:  # a sparse gradient's bucket is the gradient, which the reducer divides
         tensor.div_(group.size())
-    else:
-        _torch_backend.move_to_shared_memory(group, tensor)
-        tensor.mul_(1.0 / group.size())  # the reducer's scaling: double(1) / world size
-    return group.allreduce([tensor]).get_future().then(_only_tensor)
+        return group.allreduce([tensor]).get_future().then(_only_tensor)
+    _torch_backend.move_to_shared_memory(group, tensor)
+    options = dist.AllreduceOptions()
+    # The reducer's scaling, double(1) / world size, applied as each rank's bucket enters the sum.
+    options.reduceOp = dist._make_nccl_premul_sum(1.0 / group.size())
+    return group.allreduce([tensor], options).get_future().then(_only_tensor)
 
 
 def _only_tensor(future):
