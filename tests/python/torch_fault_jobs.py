@@ -52,8 +52,8 @@ def main(fault, victim, timeout_s, out_dir):
     # torchrun sends SIGTERM to the ranks still running once one has failed. A survivor blocked
     # in a collective would die of it before it could report its exception (and a survivor that
     # hangs would be hidden): here SIGTERM is noted and ignored, so every survivor must end by the
-    # exception the backend raises, and one that hangs is left for torchrun's SIGKILL, 30 s
-    # later, which torchrun reports and the test refuses.
+    # exception the backend raises, and one that hangs is left for torchrun's SIGKILL (30 s
+    # later, or the test's shorter grace), which torchrun reports and the test refuses.
     signal.signal(signal.SIGTERM, lambda *_: None)
     dist.init_process_group("ringlab", timeout=timedelta(seconds=timeout_s))
     try:

@@ -11,6 +11,7 @@ import sys
 
 PYTHON = sys.executable
 JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_backend_jobs.py")
+GRACE_LAUNCHER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torchrun_with_grace.py")
 
 
 def environment(extra=None):
@@ -33,10 +34,15 @@ def torchrun(job, ranks, *args, env=None, timeout=240, wrapper=(), script=JOBS):
     return output
 
 
-def torchrun_command(ranks, script, *args, options=()):
+def torchrun_command(ranks, script, *args, options=(), grace_s=None):
     """The command line that runs `script ARGS...` under torchrun with `ranks` processes on a free
-    port; `options`: more of torchrun's own options."""
-    return [PYTHON, "-m", "torch.distributed.run", "--redirects", "1", "--tee", "1",
+    port; `options`: more of torchrun's own options; `grace_s`: how long torchrun lets the ranks
+    of a failed job outlive its SIGTERM before it kills them (torchrun_with_grace.py; default
+    torchrun's 30 s). torchrun sleeps --monitor_interval between looks at its ranks, so a job
+    ends up to that long after its ranks have: 0.2 s here, as in the examples' tests, not 5."""
+    launcher = (["-m", "torch.distributed.run"] if grace_s is None
+                else [GRACE_LAUNCHER, str(grace_s)])
+    return [PYTHON, *launcher, "--redirects", "1", "--tee", "1", "--monitor_interval", "0.2",
             "--nproc_per_node", str(ranks), "--master_port", str(free_port()), *options,
             script, *map(str, args)]
 
