@@ -94,3 +94,15 @@ def test_no_record_for_the_world_size_runs_gloo_live(monkeypatch, tmp_path, caps
     assert run(monkeypatch, tmp_path, stand_in, "--gloo-results", str(tmp_path)) == 1
     assert "gloo-p2.json does not exist; running gloo" in capsys.readouterr().out
     assert [call[0] for call in stand_in.calls] == ["gloo", "ringlab"]
+
+
+def test_when_gloo_passes_none_of_the_tests_ringlab_runs_none(monkeypatch, tmp_path):
+    write_record(tmp_path, 2, {"test_a": "skip", "test_b": "skip", "test_c": "skip"})
+    started = []
+    monkeypatch.setattr(runner.subprocess, "run", lambda command, **_: started.append(command))
+    monkeypatch.setattr(sys, "argv", ["run_distributed_suite.py", "--world-sizes", "2",
+                                      "--tests", "test_a", "test_b", "test_c",
+                                      "--out", str(tmp_path / "out"),
+                                      "--gloo-results", str(tmp_path)])
+    assert runner.main() == 0
+    assert started == []
