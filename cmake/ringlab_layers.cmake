@@ -17,8 +17,9 @@ set(ringlab_top_level_header_communicator exec)
 # A unity build (CMake's UNITY_BUILD: a target's sources compiled in batches of 16, so the heavy
 # headers, fmt, nlohmann/json, CLI11 and the standard library, are parsed once per batch) for the
 # library and the CLI: `make run` on a fresh machine compiles the binary in well under half the
-# time. Tests stay one file per unit. -DRINGLAB_UNITY_BUILD=OFF gives one unit per file (quicker
-# rebuilds after a one-file change, and a check that every file includes what it uses).
+# time. Of the tests, the largest binary is batched (tests/CMakeLists.txt), the others stay one
+# file per unit. -DRINGLAB_UNITY_BUILD=OFF gives one unit per file (quicker rebuilds after a
+# one-file change, and a check that every file includes what it uses).
 option(RINGLAB_UNITY_BUILD "Compile the library and the CLI in batches of files" ON)
 function(ringlab_unity target)
   if(RINGLAB_UNITY_BUILD)

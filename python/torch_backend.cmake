@@ -24,8 +24,11 @@ pybind11_add_module(ringlab_torch_backend MODULE
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/shared_memory_pool.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/shared_tensors.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/torch_backend/store_adapter.cpp)
+# Each file spends most of its compile time reading torch's headers: two batches of six read them
+# twice instead of twelve times, and still keep both cores busy.
 set_target_properties(ringlab_torch_backend PROPERTIES OUTPUT_NAME _torch_backend
-                      LIBRARY_OUTPUT_DIRECTORY ${RINGLAB_PYTHON_DIR}/ringlab)
+                      LIBRARY_OUTPUT_DIRECTORY ${RINGLAB_PYTHON_DIR}/ringlab
+                      UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 6)
 target_compile_options(ringlab_torch_backend PRIVATE ${TORCH_CXX_FLAGS})
 # torch's headers are not ours to warn about.
 target_include_directories(ringlab_torch_backend SYSTEM PRIVATE ${TORCH_INCLUDE_DIRS})

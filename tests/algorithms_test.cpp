@@ -385,7 +385,7 @@ Bytes randomInput(DataType type, std::uint64_t count, std::uint32_t seed) {
   return data;
 }
 
-std::string describe(const Case& c, int p) {
+std::string describeAlgorithmCase(const Case& c, int p) {
   return describe(c.options.algorithm, p) + " " + dataTypeName(c.type) + " " + reduceOpName(c.op) +
          " count=" + std::to_string(c.count) + (c.inPlace ? " in place" : " out of place") +
          " segment=" + std::to_string(c.options.exec.segmentBytes);
@@ -395,20 +395,20 @@ std::string describe(const Case& c, int p) {
 // float32: max exact; sum within p u sum|x| of the float64 sum, as any summation order is.
 void checkResult(const Case& c, int p, const std::vector<Bytes>& inputs, const Bytes& out) {
   if (c.type == DataType::Int32 || c.op == ReduceOp::Max) {
-    test::checkExact(c, p, inputs, out, describe(c, p));
+    test::checkExact(c, p, inputs, out, describeAlgorithmCase(c, p));
     return;
   }
   const auto bound = [&](const test::Float64Element& e) {
     return p * test::unitRoundoff(DataType::Float32) * e.magnitude;
   };
-  test::checkAgainstFloat64(c, p, inputs, out, bound, describe(c, p));
+  test::checkAgainstFloat64(c, p, inputs, out, bound, describeAlgorithmCase(c, p));
 }
 
-void runCases(int p, const std::vector<Case>& cases) {
+void runAlgorithmCases(int p, const std::vector<Case>& cases) {
   test::runCases(
       p, cases,
       [](const Case& c, std::uint32_t seed) { return randomInput(c.type, c.count, seed); },
-      checkResult, [](const Case& c, int p) { return describe(c, p); });
+      checkResult, [](const Case& c, int p) { return describeAlgorithmCase(c, p); });
 }
 
 class AlgoExec : public ::testing::TestWithParam<std::string> {};
@@ -444,7 +444,7 @@ TEST_P(AlgoExec, AllreduceMatchesTheReference) {
         }
       }
     }
-    runCases(p, cases);
+    runAlgorithmCases(p, cases);
   }
 }
 
