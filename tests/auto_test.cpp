@@ -6,6 +6,7 @@
 
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/measure/tune_decision.hpp"
 #include "ringlab/model/decision_table.hpp"
 #include "ringlab/model/mpi_exports.hpp"
 #include "ringlab/model/predict.hpp"
@@ -67,6 +68,23 @@ TEST(AutoDecisionTable, JsonRoundTripAndStrictReading) {
   j = toJson(sampleTable());
   j.erase("p");
   EXPECT_THROW(decisionTableFromJson(j, "no-p.json"), Error);
+}
+
+// tune's own table reads back whatever interval it recorded. Over two rounds that disagree,
+// Student's t with one degree of freedom makes the interval astronomically wide (here past 1e17),
+// and a reader that capped the bounds at 1e12 refused the file tune had just written (seen under
+// load: margin.high = 1.6e45).
+TEST(AutoDecisionTable, AnIntervalOverTwoRoundsThatDisagreeReadsBack) {
+  const measure::SizeDecision d =
+      measure::decideSize({{"ring", {1.0, 1.0}}, {"recursive_doubling", {0.001, 1.0}}}, "ring");
+  ASSERT_TRUE(d.margin);
+  EXPECT_GT(d.margin->high, 1e17);
+  DecisionTable t = sampleTable();
+  t.measured[0].margin = d.margin;
+  const DecisionTable back = decisionTableFromJson(toJson(t), "t.json");
+  ASSERT_TRUE(back.measured[0].margin);
+  EXPECT_EQ(back.measured[0].margin->high, d.margin->high);
+  EXPECT_EQ(back.measured[0].margin->low, d.margin->low);
 }
 
 TEST(AutoChoice, TableFirstThenModel) {

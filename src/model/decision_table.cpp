@@ -1,6 +1,7 @@
 #include "ringlab/model/decision_table.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
@@ -119,9 +120,12 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
       size.chosen = m.value("chosen", "");
       if (m.contains("margin")) {
         const auto& g = m["margin"];
-        // A ratio of two times and its interval: positive and finite; a confidence level below 1.
+        // A ratio of two times and its interval: non-negative and finite, however wide (over two
+        // rounds that disagree, Student's t with one degree of freedom stretches an interval past
+        // 1e40); a confidence level below 1.
         const auto ratio = [&](const char* key) {
-          return jsonNumber(g.at(key), where, std::string("margin.") + key, 0, 1e12);
+          return jsonNumber(g.at(key), where, std::string("margin.") + key, 0,
+                            std::numeric_limits<double>::max());
         };
         size.margin = Margin{
             g.at("algorithm").get<std::string>(), ratio("ratio"), ratio("low"), ratio("high"),
