@@ -3,7 +3,7 @@ the premultiplied sum that scales as it sums (PREMUL_SUM, what `single_copy_hook
 tensor in the group's shared memory (single copy), in the same processes.
 
     PYTHONPATH=build/python /usr/bin/python3 -m torch.distributed.run --redirects 1 --tee 1 \\
-        --nproc_per_node 2 bench/torch/average.py [--rounds 5] [-b 1M] [-e 64M] [-f 4]
+        --nproc_per_node 2 bench/torch/average.py [--rounds 5] [--sizes 1M,4M,16M,64M]
 
 Per round and size the two variants take turns (A B, then B A in the next round): warm-up calls,
 then back-to-back calls sized to about 0.1 s (at least 3); per-call time = the slowest rank's.
@@ -34,9 +34,7 @@ def premultiplied(bucket, group, p):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("-b", "--minbytes", default="1M")
-    parser.add_argument("-e", "--maxbytes", default="64M")
-    parser.add_argument("-f", "--stepfactor", type=int, default=4)
+    parser.add_argument("--sizes", default="1M,4M,16M,64M")
     args = parser.parse_args()
     dist.init_process_group("gloo")
     rank, p = dist.get_rank(), dist.get_world_size()
@@ -44,11 +42,7 @@ def main():
     group = ringlab.torch.new_group("shm")
     variants = {"scale, then sum": scaled_then_summed, "premultiplied sum": premultiplied}
     names = list(variants)
-    sizes = []
-    size = parse_size(args.minbytes)
-    while size <= parse_size(args.maxbytes):
-        sizes.append(size)
-        size *= args.stepfactor
+    sizes = [parse_size(s) for s in args.sizes.split(",")]
     times = {(name, s): [] for name in names for s in sizes}
     wrong = 0
     for round_ in range(args.rounds):
