@@ -120,17 +120,18 @@ DecisionTable decisionTableFromJson(const nlohmann::json& j, const std::string& 
       size.chosen = m.value("chosen", "");
       if (m.contains("margin")) {
         const auto& g = m["margin"];
-        // A ratio of two times and its interval: non-negative and finite, however wide (over two
-        // rounds that disagree, Student's t with one degree of freedom stretches an interval past
-        // 1e40); a confidence level below 1.
-        const auto ratio = [&](const char* key) {
-          return jsonNumber(g.at(key), where, std::string("margin.") + key, 0,
-                            std::numeric_limits<double>::max());
+        // A ratio of two times, at most what two times can differ by; its interval non-negative
+        // and finite however wide (over two rounds that disagree, Student's t with one degree of
+        // freedom stretches it past 1e40); a confidence level below 1.
+        const auto number = [&](const char* key, double max) {
+          return jsonNumber(g.at(key), where, std::string("margin.") + key, 0, max);
         };
-        size.margin = Margin{
-            g.at("algorithm").get<std::string>(), ratio("ratio"), ratio("low"), ratio("high"),
-            g.contains("level") ? jsonNumber(g["level"], where, "margin.level", 0.5, 0.999999)
-                                : 0.95};
+        const double wide = std::numeric_limits<double>::max();
+        size.margin = Margin{g.at("algorithm").get<std::string>(), number("ratio", 1e12),
+                             number("low", wide), number("high", wide),
+                             g.contains("level")
+                                 ? jsonNumber(g["level"], where, "margin.level", 0.5, 0.999999)
+                                 : 0.95};
       }
       const std::vector<std::string> known = algorithmNames();
       const auto measuredHere = [&](const std::string& name, const char* field) {
