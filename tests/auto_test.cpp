@@ -11,6 +11,7 @@
 #include "ringlab/model/mpi_exports.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/transport/inproc.hpp"
+#include "test_support.hpp"
 
 namespace ringlab::model {
 namespace {
@@ -130,6 +131,36 @@ TEST(AutoChoice, CommunicatorRunsWhateverItChoosesCorrectly) {
     });
   }
   for (auto& t : threads) t.join();
+}
+
+// The Communicator says which algorithm each call ran, so that a caller reporting it does not
+// choose again: at p = 3 "auto" picks by size, the default options stand for reduce's own tree.
+TEST(AutoChoice, CommunicatorReportsTheAlgorithmItResolved) {
+  const int p = 3;
+  const ModelParams m{{5e-6, 1 / 12.5e9}, {1 / 20e9}, {0}, {0, 0, 0}};
+  const std::uint64_t small = 1, large = 1 << 20;
+  schedule::AlgorithmSpec autoSpec;
+  autoSpec.name = kAutoAlgorithm;
+  const auto chosen = [&](std::uint64_t count) {
+    return chooseAlgorithm(autoSpec, schedule::Collective::AllReduce, p, count, DataType::Float32,
+                           m);
+  };
+  // The sizes are chosen so that the model picks two different algorithms.
+  ASSERT_NE(chosen(small).name, chosen(large).name);
+  test::runRanks(p, [&](int, Communicator& comm) {
+    EXPECT_THROW(comm.resolvedAlgorithm(), Error);  // no call yet
+    CollectiveOptions options;
+    options.algorithm = autoSpec;
+    options.autoModel = m;
+    std::vector<float> data(large, 1.0f);
+    for (std::uint64_t count : {small, large, small}) {
+      comm.allreduce(data.data(), data.data(), count, DataType::Float32, ReduceOp::Max, options);
+      EXPECT_EQ(comm.resolvedAlgorithm(), chosen(count)) << "count " << count;
+    }
+    comm.reduce(data.data(), data.data(), small, DataType::Float32, ReduceOp::Max, 1);
+    EXPECT_EQ(comm.resolvedAlgorithm().name, defaultAlgorithm(schedule::Collective::Reduce).name);
+    EXPECT_EQ(comm.resolvedAlgorithm().root, 1);
+  });
 }
 
 }  // namespace

@@ -318,7 +318,7 @@ TEST(PlanBaselines, PerTensorSingleAndIterationTime) {
   const Timeline t = fourTensors();
   const BucketCost cost(2, DataType::Float32, params(10e-6, 1));
   EXPECT_EQ(perTensorBuckets(t).size(), 4u);
-  const Prediction one = predict(t, singleBucket(t), cost);
+  const PredictedIteration one = predict(t, singleBucket(t), cost);
   ASSERT_EQ(one.buckets.size(), 1u);
   EXPECT_DOUBLE_EQ(one.buckets[0].start_s, 4e-3);  // the last gradient
   EXPECT_DOUBLE_EQ(one.lastDone_s, 4e-3 + cost.seconds(t.totalBytes()));

@@ -186,6 +186,21 @@ TEST(Registry, UnregistersOnlyRunTimeAlgorithms) {
                       "unknown algorithm");
 }
 
+// A schedule carries the name its entry is registered under, whatever its builder wrote: the
+// ring's builder registered again as a variant builds schedules of the variant's name.
+TEST(Registry, ASchedulesNameIsItsEntrys) {
+  model::Algorithm variant = model::findAlgorithm("ring");
+  variant.name = "ring_variant";
+  model::registerAlgorithm(variant);
+  AlgorithmSpec spec;
+  spec.name = "ring_variant";
+  const Schedule built = model::buildSchedule(Collective::AllReduce, 4, spec);
+  model::unregisterAlgorithm("ring_variant");
+  EXPECT_EQ(built.algorithm, "ring_variant");
+  spec.name = "ring";
+  EXPECT_EQ(model::buildSchedule(Collective::AllReduce, 4, spec).algorithm, "ring");
+}
+
 TEST(Registry, BuiltInsAndTheirNamesInOtherTools) {
   EXPECT_EQ(model::algorithmNames(),
             (std::vector<std::string>{"ring", "recursive_doubling", "rabenseifner", "binomial_tree",

@@ -14,3 +14,14 @@ foreach(layer topo model)
 endforeach()
 set_tests_properties(layering_topo_header_from_model PROPERTIES
   PASS_REGULAR_EXPRESSION "ringlab/topo/topology.hpp: No such file or directory")
+
+# The Communicator's header declares the decision table rather than including its header, so that
+# a program linking the Communicator does not parse nlohmann/json (the probe fails if it does).
+add_test(NAME communicator_header_without_json
+         COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only
+                 -I${PROJECT_BINARY_DIR}/layers/exec/include
+                 ${CMAKE_CURRENT_SOURCE_DIR}/layering/communicator_without_json.cpp)
+
+# Transports are named in the transport table only (src/job/transports.cpp), as algorithms are in
+# the registry: the check fails on a quoted transport name anywhere else in the code.
+add_test(NAME transport_names_check COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-transport-names)

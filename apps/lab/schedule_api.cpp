@@ -6,6 +6,7 @@
 #include "api.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/schedule/algorithm_choice.hpp"
 #include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/ring_order.hpp"
 #include "ringlab/schedule/verify.hpp"
@@ -49,25 +50,26 @@ nlohmann::json runningVolume(const schedule::Schedule& s, std::uint64_t count, D
   return out;
 }
 
-// The ring order the parameters ask for. A stride that shares a factor with p throws
-// schedule's own InvalidArgument, which the caller turns into the lesson; the other bad inputs
-// are the client's mistakes and become ApiErrors naming the field.
-schedule::RingOrder ringOrder(const Params& params, int p, const std::string& kind) {
-  if (kind == "identity") return schedule::RingOrder::identity(p);
+// The algorithm choice the order fields make: the ring in rank order, a list, or a stride. A
+// missing or non-numeric list is the client's mistake and becomes an ApiError naming the field.
+schedule::AlgorithmChoice orderChoice(const Params& params, int p, const std::string& kind) {
+  schedule::AlgorithmChoice choice;
   if (kind == "list") {
     if (!params.has("list"))
       throw ApiError("list", "list is missing: give a permutation such as 0,2,1,3");
     try {
-      return schedule::RingOrder::parse(params.text("list", ""), p);
+      choice.ringOrder = schedule::RingOrder::parseList(params.text("list", ""));
     } catch (const Error& e) {
       throw ApiError("list", e.what());
     }
+  } else if (kind == "stride") {
+    const int stride = static_cast<int>(params.integer("stride", -kMaxStride, kMaxStride));
+    // Reduced mod p first (a negative stride walks the same residues); 0 is the stride p, whose
+    // orbit is {0}: resolving reports it like any other short cycle.
+    const int reduced = ((stride % p) + p) % p;
+    choice.ringStride = reduced == 0 ? p : reduced;
   }
-  const int stride = static_cast<int>(params.integer("stride", -kMaxStride, kMaxStride));
-  // Reduced mod p first (a negative stride walks the same residues); 0 is the stride p, whose
-  // orbit is {0}: fromStride reports it like any other short cycle.
-  const int reduced = ((stride % p) + p) % p;
-  return schedule::RingOrder::fromStride(p, reduced == 0 ? p : reduced);
+  return choice;
 }
 
 }  // namespace
@@ -95,11 +97,14 @@ nlohmann::json scheduleApi(const Params& params) {
                         {"count", count}};
   if (kind == "stride") out["stride"] = params.integer("stride", -kMaxStride, kMaxStride);
 
+  const schedule::AlgorithmChoice choice = orderChoice(params, p, kind);
   schedule::AlgorithmSpec spec;
   try {
-    spec.ringOrder = ringOrder(params, p, kind).ranks();
+    spec = choice.spec(p);
   } catch (const Error& e) {
-    // Only fromStride gets here: the stride is an integer but its orbit is a shorter cycle.
+    // A list that is no permutation of the ranks is the client's mistake; a stride that is an
+    // integer but whose orbit is a shorter cycle is the lesson.
+    if (kind == "list") throw ApiError("list", e.what());
     out["valid"] = false;
     out["error"] = e.what();
     out["short_cycle"] =

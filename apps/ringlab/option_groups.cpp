@@ -197,7 +197,7 @@ std::vector<ReduceOp> SweepOptions::reduceOps() const {
 }
 
 void AlgorithmOptions::add(CLI::App& app) {
-  app.add_option("--algo", algo, "algorithm: " + model::joinedNames(model::algorithmNames()));
+  app.add_option("--algo", name, "algorithm: " + model::joinedNames(model::algorithmNames()));
   auto* order = app.add_option("--ring-order", ringOrderList,
                                "ring order as a permutation of 0..p-1, e.g. 0,2,4,6,1,3,5,7");
   auto* strideOption = app.add_option("--ring-stride", ringStride,
@@ -210,14 +210,9 @@ void AlgorithmOptions::add(CLI::App& app) {
 }
 
 schedule::AlgorithmSpec AlgorithmOptions::resolve(int ranks) const {
-  schedule::AlgorithmSpec spec;
-  spec.name = algo;
-  if (!ringOrderList.empty())
-    spec.ringOrder = schedule::RingOrder::parse(ringOrderList, ranks).ranks();
-  if (ringStride) spec.ringOrder = schedule::RingOrder::fromStride(ranks, *ringStride).ranks();
-  spec.channels = channels;
-  spec.ranksPerNode = ranksPerNode;
-  return spec;
+  schedule::AlgorithmChoice choice = *this;
+  if (!ringOrderList.empty()) choice.ringOrder = schedule::RingOrder::parseList(ringOrderList);
+  return choice.spec(ranks);
 }
 
 void checkRanks(int ranks) {

@@ -21,7 +21,7 @@
 #include "ringlab/io/gpu_system_files.hpp"
 #include "ringlab/io/model_files.hpp"
 #include "ringlab/io/topology_files.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/schedule/algorithm_choice.hpp"
 
 namespace ringlab::cli {
 
@@ -123,15 +123,11 @@ struct SweepOptions {
   std::vector<ReduceOp> reduceOps() const;
 };
 
-// --algo NAME, --ring-order LIST | --ring-stride A, --channels K, --ranks-per-node N, resolved
-// against p into an AlgorithmSpec (model::buildSchedule then rejects options the algorithm does not
-// take).
-struct AlgorithmOptions {
-  std::string algo = "ring";
-  std::string ringOrderList;
-  std::optional<int> ringStride;  // unset: not given (0 is an error, not "identity")
-  int channels = 1;               // multi_ring
-  int ranksPerNode = 0;           // hierarchical; 0: not given
+// --algo NAME, --ring-order LIST | --ring-stride A, --channels K, --ranks-per-node N: the
+// library's AlgorithmChoice, resolved against p into an AlgorithmSpec (model::buildSchedule then
+// rejects options the algorithm does not take). A --ring-stride of 0 is an error, not "identity".
+struct AlgorithmOptions : schedule::AlgorithmChoice {
+  std::string ringOrderList;  // --ring-order as typed; its numbers become ringOrder
   void add(CLI::App& app);
   schedule::AlgorithmSpec resolve(int ranks) const;
 };

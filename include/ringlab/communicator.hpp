@@ -18,11 +18,15 @@
 #include "ringlab/core/reduce_op.hpp"
 #include "ringlab/exec/executor.hpp"
 #include "ringlab/exec/rank_plan.hpp"
-#include "ringlab/model/decision_table.hpp"
 #include "ringlab/model/params.hpp"
-#include "ringlab/model/profile.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/transport/transport.hpp"
+
+// Declared, not included: the table's header brings its JSON format, which a program that links
+// the Communicator need not parse.
+namespace ringlab::model {
+struct DecisionTable;
+}
 
 namespace ringlab {
 
@@ -32,7 +36,7 @@ struct CollectiveOptions {
   schedule::AlgorithmSpec algorithm;
   exec::ExecOptions exec;  // segment size, pipeline depth, timeout
   // The model "auto" chooses with: a calibrated profile's parameters, or the stated defaults.
-  model::ModelParams autoModel = model::defaultProfile().params;
+  model::ModelParams autoModel = model::defaultModelParams();
   // A measured decision table (`ringlab tune`); "auto" prefers it to the model when its p matches.
   std::shared_ptr<const model::DecisionTable> autoTable;
 };
@@ -75,6 +79,12 @@ class Communicator {
   void allToAll(const void* send, void* recv, std::uint64_t blockCount, DataType type,
                 const CollectiveOptions& options = {});
 
+  // The algorithm the latest call ran: its options' spec with "auto" (and the default options'
+  // ring, for a collective ring does not build) resolved, as every rank resolved it. A caller that
+  // reports what ran reads it here rather than choosing again. Throws InvalidArgument before the
+  // first call.
+  const schedule::AlgorithmSpec& resolvedAlgorithm() const;
+
  private:
   // `root`: reduce's and broadcast's, 0 for the other collectives (the algorithm spec's root).
   const exec::RankPlan& planFor(schedule::Collective collective, std::uint64_t count,
@@ -112,6 +122,7 @@ class Communicator {
     double factor = 1;  // a premultiplied sum's
     int root = 0;
     schedule::AlgorithmSpec requested;
+    schedule::AlgorithmSpec resolved;  // what `requested` ran as
     model::ModelParams autoModel;
     const model::DecisionTable* autoTable = nullptr;
     transport::CallStamp stamp;

@@ -1,26 +1,13 @@
 #pragma once
-// An algorithm as the CLI's --algo, --ring-order | --ring-stride, --channels and --ranks-per-node
-// give it, for the collectives, verify and simulate alike.
-#include <optional>
-#include <string>
-#include <vector>
-
+// An algorithm as the keyword arguments algo, ring_order | ring_stride, channels and
+// ranks_per_node give it, for the collectives, verify and simulate alike: the library's own
+// request type for the choice (schedule/algorithm_choice.hpp), filled from Python's keywords.
 #include "bindings.hpp"
-#include "ringlab/schedule/algorithms.hpp"
+#include "ringlab/schedule/algorithm_choice.hpp"
 
 namespace ringlab::python {
 
-struct AlgorithmArgs {
-  std::string algo = "ring";
-  std::optional<std::vector<int>> ringOrder;
-  std::optional<int> ringStride;
-  int channels = 1;
-  int ranksPerNode = 0;
-
-  // The spec for p ranks; model::buildSchedule then rejects a field the algorithm does not read.
-  // Throws InvalidArgument for an order that is not a permutation, or both order and stride.
-  schedule::AlgorithmSpec spec(int ranks) const;
-};
+using AlgorithmArgs = schedule::AlgorithmChoice;
 
 void bindAlgorithmArgs(py::module_& module);
 

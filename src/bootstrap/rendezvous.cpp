@@ -7,6 +7,7 @@
 
 #include "bootstrap/tcp_store.hpp"
 #include "bootstrap/wire.hpp"
+#include "ringlab/core/environment.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/limits.hpp"
 
@@ -30,18 +31,6 @@ Variable firstSet(std::initializer_list<const char*> names) {
     if (v.value) return v;
   }
   return Variable{*names.begin(), std::nullopt};
-}
-
-long long parseInteger(const Variable& v, long long lo, long long hi, const std::string& what) {
-  const std::string& text = *v.value;
-  bool digits = !text.empty() && text.size() <= 18;
-  for (char c : text) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-  const long long value = digits ? std::stoll(text) : -1;
-  if (!digits || value < lo || value > hi) {
-    throwInvalid(v.name + "='" + text + "': " + what + " must be an integer in " +
-                 std::to_string(lo) + ".." + std::to_string(hi));
-  }
-  return value;
 }
 
 struct HostPort {
@@ -80,8 +69,7 @@ HostPort parseHostPort(const std::string& text, const std::string& source) {
   }
   if (!validHost(hp.host))
     throwInvalid(source + ": host '" + hp.host + "' is not a host name or IP address");
-  hp.port =
-      static_cast<std::uint16_t>(parseInteger(Variable{source, portText}, 1, 65535, "the port"));
+  hp.port = static_cast<std::uint16_t>(environmentInteger(source, portText, "the port", 1, 65535));
   return hp;
 }
 
@@ -108,9 +96,10 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
     throwInvalid(rank.name + " is set but " + size.name + " is not; a launched rank needs both");
   }
   RankEnvironment env;
-  env.size = static_cast<int>(parseInteger(size, 1, kMaxRanks, "the number of ranks"));
-  env.rank =
-      static_cast<int>(parseInteger(rank, 0, env.size - 1, "the rank (0.." + size.name + "-1)"));
+  env.size = static_cast<int>(
+      environmentInteger(size.name, *size.value, "the number of ranks", 1, kMaxRanks));
+  env.rank = static_cast<int>(environmentInteger(
+      rank.name, *rank.value, "the rank (0.." + size.name + "-1)", 0, env.size - 1));
 
   const Variable url = variable("RINGLAB_RENDEZVOUS");
   if (url.value) {
@@ -126,7 +115,7 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
       if (!validHost(*addr.value)) {
         throwInvalid("MASTER_ADDR='" + *addr.value + "' is not a host name or IP address");
       }
-      long long portNumber = parseInteger(port, 1, 65535, "the port");
+      std::int64_t portNumber = environmentInteger(port.name, *port.value, "the port", 1, 65535);
       // torchrun's elastic agent serves its own store on MASTER_PORT and says so with
       // TORCHELASTIC_USE_AGENT_STORE=True; a rank process that bound it too would fail with
       // "address already in use". ringlab's store then takes the port after it.
@@ -135,7 +124,7 @@ std::optional<RankEnvironment> rankEnvironmentFromEnv() {
         if (portNumber == 65535) {
           throwInvalid(
               "MASTER_PORT=65535 is torchrun's own store and ringlab's would take the "
-              "port after it; use --master_port below 65535 (or set RINGLAB_RENDEZVOUS)");
+              "port after it; use a MASTER_PORT below 65535 (or set RINGLAB_RENDEZVOUS)");
         }
         ++portNumber;
       }

@@ -1,7 +1,6 @@
 #include "ringlab/core/dtype.hpp"
 
-#include <utility>
-
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/error.hpp"
 
 namespace ringlab {
@@ -31,48 +30,24 @@ bool isFloating(DataType type) {
          type == DataType::Float64;
 }
 
+namespace {
+
+// Canonical names first; the later entries of a type are nccl-tests' aliases.
+constexpr EnumName<DataType> kDataTypeNames[] = {
+    {DataType::Int8, "int8"},     {DataType::Int8, "char"},         {DataType::Uint8, "uint8"},
+    {DataType::Int32, "int32"},   {DataType::Int32, "int"},         {DataType::Uint32, "uint32"},
+    {DataType::Int64, "int64"},   {DataType::Uint64, "uint64"},     {DataType::Float16, "float16"},
+    {DataType::Float16, "half"},  {DataType::Bfloat16, "bfloat16"}, {DataType::Float32, "float32"},
+    {DataType::Float32, "float"}, {DataType::Float64, "float64"},   {DataType::Float64, "double"}};
+
+}  // namespace
+
 const char* dataTypeName(DataType type) {
-  switch (type) {
-    case DataType::Int8:
-      return "int8";
-    case DataType::Uint8:
-      return "uint8";
-    case DataType::Int32:
-      return "int32";
-    case DataType::Uint32:
-      return "uint32";
-    case DataType::Int64:
-      return "int64";
-    case DataType::Uint64:
-      return "uint64";
-    case DataType::Float16:
-      return "float16";
-    case DataType::Bfloat16:
-      return "bfloat16";
-    case DataType::Float32:
-      return "float32";
-    case DataType::Float64:
-      return "float64";
-  }
-  return "unknown";
+  return enumName(std::span(kDataTypeNames), type).data();
 }
 
 DataType parseDataType(std::string_view name) {
-  static const std::pair<std::string_view, DataType> kNames[] = {
-      {"int8", DataType::Int8},         {"char", DataType::Int8},
-      {"uint8", DataType::Uint8},       {"int32", DataType::Int32},
-      {"int", DataType::Int32},         {"uint32", DataType::Uint32},
-      {"int64", DataType::Int64},       {"uint64", DataType::Uint64},
-      {"float16", DataType::Float16},   {"half", DataType::Float16},
-      {"bfloat16", DataType::Bfloat16}, {"float32", DataType::Float32},
-      {"float", DataType::Float32},     {"float64", DataType::Float64},
-      {"double", DataType::Float64}};
-  for (const auto& [known, type] : kNames) {
-    if (known == name) return type;
-  }
-  throwInvalid("unknown datatype '" + std::string(name) +
-               "': valid are int8, uint8, int32, uint32, int64, uint64, float16 (half), bfloat16, "
-               "float32 (float), float64 (double)");
+  return parseEnum(std::span(kDataTypeNames), name, "datatype");
 }
 
 LoggedType parseLoggedType(std::string_view name) {

@@ -1,25 +1,24 @@
 #include "ringlab/core/error.hpp"
 
+#include "ringlab/core/enum_names.hpp"
+
 namespace ringlab {
 
+namespace {
+
+constexpr EnumName<ErrorCode> kErrorCodeNames[] = {
+    {ErrorCode::InvalidArgument, "invalid argument"},
+    {ErrorCode::Mismatch, "mismatch"},
+    {ErrorCode::Timeout, "timeout"},
+    {ErrorCode::PeerLost, "peer lost"},
+    {ErrorCode::Transport, "transport"},
+    {ErrorCode::Internal, "internal"},
+    {ErrorCode::Unreliable, "unreliable measurement"}};
+
+}  // namespace
+
 const char* errorCodeName(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::InvalidArgument:
-      return "invalid argument";
-    case ErrorCode::Mismatch:
-      return "mismatch";
-    case ErrorCode::Timeout:
-      return "timeout";
-    case ErrorCode::PeerLost:
-      return "peer lost";
-    case ErrorCode::Transport:
-      return "transport";
-    case ErrorCode::Internal:
-      return "internal";
-    case ErrorCode::Unreliable:
-      return "unreliable measurement";
-  }
-  return "unknown";
+  return enumName(std::span(kErrorCodeNames), code).data();
 }
 
 void throwInvalid(const std::string& message) {

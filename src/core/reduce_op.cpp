@@ -1,35 +1,28 @@
 #include "ringlab/core/reduce_op.hpp"
 
-#include <string>
+#include <iterator>
 
-#include "ringlab/core/error.hpp"
+#include "ringlab/core/enum_names.hpp"
 
 namespace ringlab {
 
+namespace {
+
+// Every op's name; the first entries, as many as kAllReduceOps holds, are the ops a name alone
+// chooses (premul_sum also needs its factor, so parsing stops before it).
+constexpr EnumName<ReduceOp> kReduceOpNames[] = {
+    {ReduceOp::Sum, "sum"}, {ReduceOp::Prod, "prod"}, {ReduceOp::Min, "min"},
+    {ReduceOp::Max, "max"}, {ReduceOp::Avg, "avg"},   {ReduceOp::PreMulSum, "premul_sum"}};
+
+}  // namespace
+
 const char* reduceOpName(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Sum:
-      return "sum";
-    case ReduceOp::Prod:
-      return "prod";
-    case ReduceOp::Min:
-      return "min";
-    case ReduceOp::Max:
-      return "max";
-    case ReduceOp::Avg:
-      return "avg";
-    case ReduceOp::PreMulSum:
-      return "premul_sum";
-  }
-  return "unknown";
+  return enumName(std::span(kReduceOpNames), op).data();
 }
 
 ReduceOp parseReduceOp(std::string_view name) {
-  for (ReduceOp op : kAllReduceOps) {
-    if (name == reduceOpName(op)) return op;
-  }
-  throwInvalid("unknown reduction op '" + std::string(name) +
-               "': valid are sum, prod, min, max, avg");
+  return parseEnum(std::span(kReduceOpNames).first<std::size(kAllReduceOps)>(), name,
+                   "reduction op");
 }
 
 std::vector<ReduceOp> parseReduceOps(std::string_view nameOrAll) {

@@ -142,10 +142,16 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
           factor,
           root,
           options.algorithm,
+          spec,
           options.autoModel,
           options.autoTable.get(),
           transport_.callStamp()};
   return it->second;
+}
+
+const schedule::AlgorithmSpec& Communicator::resolvedAlgorithm() const {
+  if (!previous_.plan) throwInvalid("no collective call has run yet: no algorithm was resolved");
+  return previous_.resolved;
 }
 
 void Communicator::execute(const exec::RankPlan& plan, const Reduction& how, const void* input,

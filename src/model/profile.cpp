@@ -8,10 +8,14 @@
 
 namespace ringlab::model {
 
+ModelParams defaultModelParams() {
+  return ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9, 0}, {0, 0}, {0, 0, 0, 0, 0}, {0, 0}};
+}
+
 Profile defaultProfile() {
   // Built in one expression: assigning short literals member by member trips a false GCC 12
   // -Wrestrict warning.
-  return Profile{ModelParams{{2e-6, 1 / 5e9}, {1 / 5e9, 0}, {0, 0}, {0, 0, 0, 0, 0}, {0, 0}},
+  return Profile{defaultModelParams(),
                  "default (not calibrated)",
                  "-",
                  "-",
@@ -233,7 +237,7 @@ Profile profileFromJson(const nlohmann::json& j, const std::string& source) {
 }
 
 std::string checkProfileUse(const Profile& p, const std::string& source, const SetupUse& use) {
-  return checkSetupUse({"profile", "--profile", "calibrated", "calibrate",
+  return checkSetupUse({"profile", use.labels.profile, "calibrated", "calibrate",
                         "its predictions describe that setup", p.transport, p.jobRanks, p.host},
                        source, use);
 }

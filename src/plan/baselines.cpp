@@ -107,7 +107,7 @@ DdpCapChoice bestDdpCap(const Timeline& timeline, const BucketCost& cost, std::u
   bool first = true, tieBroken = false;  // the previous cap was slower than the best
   for (double cap = static_cast<double>(std::max<std::uint64_t>(minCapBytes, 1));; cap *= step) {
     const auto capBytes = static_cast<std::uint64_t>(std::min(cap, static_cast<double>(total)));
-    const Prediction p = predict(timeline, ddpBuckets(timeline, capBytes), cost);
+    const PredictedIteration p = predict(timeline, ddpBuckets(timeline, capBytes), cost);
     const bool same = !first && sameIteration(p.iteration_s, best.iteration_s);
     if (first || (!same && p.iteration_s < best.iteration_s)) {
       best = {capBytes, p.lastDone_s, p.iteration_s, capBytes};

@@ -57,7 +57,7 @@ PlanComparison comparePlans(const Timeline& timeline, const BucketCost& cost,
   for (Candidate& candidate : candidates) {
     meter.stage(candidate.name);
     std::vector<Bucket> buckets = candidate.buckets();
-    Prediction p = predict(timeline, buckets, cost);
+    PredictedIteration p = predict(timeline, buckets, cost);
     c.plans.push_back(
         {std::move(candidate.name), std::move(candidate.note), std::move(buckets), std::move(p)});
     meter.advance();

@@ -127,11 +127,11 @@ bool sameIteration(double a_s, double b_s) {
   return std::abs(a_s - b_s) <= 1e-12 * std::max(std::abs(a_s), std::abs(b_s));
 }
 
-Prediction predict(const Timeline& timeline, const std::vector<Bucket>& buckets,
+PredictedIteration predict(const Timeline& timeline, const std::vector<Bucket>& buckets,
                    const BucketCost& cost) {
   const std::size_t n = timeline.tensors.size();
   std::vector<int> seen(n, 0);
-  Prediction out;
+  PredictedIteration out;
   double previousDone = 0;
   for (std::size_t b = 0; b < buckets.size(); ++b) {
     if (buckets[b].tensors.empty()) throwInvalid("bucket " + std::to_string(b) + " is empty");

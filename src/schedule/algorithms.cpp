@@ -11,7 +11,9 @@
 namespace ringlab::schedule {
 
 Schedule ringFromSpec(Collective collective, int ranks, const AlgorithmSpec& spec) {
-  const RingOrder order = ringOrdersOf(spec, ranks).front();
+  // The spec's own order, not one looked up by its name: the ring's builder may be registered
+  // under another name (model::registerAlgorithm).
+  const RingOrder order = singleRingOrder(spec, ranks);
   switch (collective) {
     case Collective::ReduceScatter:
       return ringReduceScatter(order, spec.ownershipOffset);
@@ -32,8 +34,7 @@ Schedule multiRingFromSpec(int ranks, const AlgorithmSpec& spec) {
 
 Schedule hierarchicalFromSpec(int ranks, const AlgorithmSpec& spec) {
   if (spec.ranksPerNode == 0) {
-    throwInvalid("hierarchical needs ranks per node (--ranks-per-node N), a divisor of p = " +
-                 std::to_string(ranks));
+    throwInvalid("hierarchical needs ranks per node, a divisor of p = " + std::to_string(ranks));
   }
   return hierarchicalAllReduce(ranks, spec.ranksPerNode);
 }

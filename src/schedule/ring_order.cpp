@@ -73,6 +73,10 @@ RingOrder RingOrder::fromList(const std::vector<int>& order, int ranks) {
 }
 
 RingOrder RingOrder::parse(std::string_view list, int ranks) {
+  return fromList(parseList(list), ranks);
+}
+
+std::vector<int> RingOrder::parseList(std::string_view list) {
   std::vector<int> order;
   // An empty list is one empty item, refused like any other that is not a number.
   for (const std::string& item : list.empty() ? std::vector<std::string>{""} : splitList(list)) {
@@ -84,7 +88,7 @@ RingOrder RingOrder::parse(std::string_view list, int ranks) {
     }
     order.push_back(value);
   }
-  return fromList(order, ranks);
+  return order;
 }
 
 RingOrder RingOrder::fromStride(int ranks, int stride) {

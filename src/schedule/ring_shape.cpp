@@ -28,13 +28,15 @@ std::uint64_t ringLargestChunkElements(std::uint64_t count, std::uint64_t chunks
 }
 
 std::vector<RingOrder> ringOrdersOf(const AlgorithmSpec& spec, int ranks) {
-  if (spec.name == kRing) {
-    return {spec.ringOrder.empty() ? RingOrder::identity(ranks)
-                                   : RingOrder::fromList(spec.ringOrder, ranks)};
-  }
+  if (spec.name == kRing) return {singleRingOrder(spec, ranks)};
   if (spec.name == kMultiRing)
     return multiRingOrders(ranks, spec.channels, spec.channelOrders, spec.ringOrder);
   return {};
+}
+
+RingOrder singleRingOrder(const AlgorithmSpec& spec, int ranks) {
+  return spec.ringOrder.empty() ? RingOrder::identity(ranks)
+                                : RingOrder::fromList(spec.ringOrder, ranks);
 }
 
 std::string ringOrderText(const AlgorithmSpec& spec, int ranks) {

@@ -1,40 +1,8 @@
 #include "ringlab/schedule/schedule.hpp"
 
-#include "ringlab/core/error.hpp"
 #include "ringlab/core/partition.hpp"
 
 namespace ringlab::schedule {
-
-const char* collectiveName(Collective collective) {
-  switch (collective) {
-    case Collective::AllReduce:
-      return "allreduce";
-    case Collective::ReduceScatter:
-      return "reduce_scatter";
-    case Collective::AllGather:
-      return "allgather";
-    case Collective::Reduce:
-      return "reduce";
-    case Collective::Broadcast:
-      return "broadcast";
-    case Collective::AllToAll:
-      return "alltoall";
-  }
-  return "unknown";
-}
-
-Collective parseCollective(const std::string& name) {
-  std::string valid;
-  for (Collective c : kAllCollectives) {
-    if (name == collectiveName(c)) return c;
-    valid += (valid.empty() ? "" : ", ") + std::string(collectiveName(c));
-  }
-  throwInvalid("unknown collective '" + name + "': valid are " + valid);
-}
-
-bool hasRoot(Collective collective) {
-  return collective == Collective::Reduce || collective == Collective::Broadcast;
-}
 
 int blockSource(const Schedule& s, std::uint32_t b) {
   switch (s.collective) {

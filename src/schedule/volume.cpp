@@ -2,21 +2,23 @@
 
 #include <algorithm>
 
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/partition.hpp"
 
 namespace ringlab::schedule {
 
+namespace {
+
+constexpr EnumName<VolumeConvention> kVolumeConventionNames[] = {
+    {VolumeConvention::Send, "send"},
+    {VolumeConvention::SendRecv, "send+recv"},
+    {VolumeConvention::LinkHop, "link-hop"}};
+
+}  // namespace
+
 const char* volumeConventionName(VolumeConvention convention) {
-  switch (convention) {
-    case VolumeConvention::Send:
-      return "send";
-    case VolumeConvention::SendRecv:
-      return "send+recv";
-    case VolumeConvention::LinkHop:
-      return "link-hop";
-  }
-  return "unknown";
+  return enumName(std::span(kVolumeConventionNames), convention).data();
 }
 
 std::uint64_t RankVolume::inConvention(VolumeConvention convention) const {

@@ -6,8 +6,8 @@
 #include <iterator>
 #include <span>
 
+#include "ringlab/core/collective.hpp"
 #include "ringlab/core/text.hpp"
-#include "ringlab/schedule/schedule.hpp"
 
 namespace ringlab::transport {
 
@@ -28,8 +28,8 @@ std::string CallStamp::describe() const {
     return value < limit ? std::string(toName(value)) : "?" + std::to_string(value);
   };
   const std::string collectiveText =
-      name(collective, static_cast<int>(std::size(schedule::kAllCollectives)),
-           [](int c) { return schedule::collectiveName(static_cast<schedule::Collective>(c)); });
+      name(collective, static_cast<int>(std::size(kAllCollectives)),
+           [](int c) { return collectiveName(static_cast<Collective>(c)); });
   const std::string typeText = name(type, static_cast<int>(std::size(kAllDataTypes)),
                                     [](int t) { return dataTypeName(static_cast<DataType>(t)); });
   const std::string opText = name(op, static_cast<int>(ReduceOp::PreMulSum) + 1,

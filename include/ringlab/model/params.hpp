@@ -88,6 +88,10 @@ struct ModelParams {
   bool operator==(const ModelParams&) const = default;
 };
 
+// The stated defaults for when no profile is given: defaultProfile()'s parameters (profile.hpp),
+// here for what needs the numbers without the profile's file format (the Communicator's options).
+ModelParams defaultModelParams();
+
 // The parameters of an out-of-place AllReduce (output buffer apart from the input): the
 // out-of-place reduction coefficients swapped in for gamma and gamma_mem where they were measured,
 // and the output counted in the working set.

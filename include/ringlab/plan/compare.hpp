@@ -19,7 +19,7 @@ namespace ringlab::plan {
 struct NamedPlan {
   std::string name, note;
   std::vector<Bucket> buckets;
-  Prediction prediction;
+  PredictedIteration prediction;
 };
 
 struct CompareOptions {
@@ -38,7 +38,7 @@ struct PlanComparison {
   // The optimum's last bucket is done by the backward's end: communication costs the iteration
   // nothing, and every plan done by then ties with the optimum.
   bool communicationHidden = false;
-  const Prediction& best() const { return plans.front().prediction; }
+  const PredictedIteration& best() const { return plans.front().prediction; }
   // DDP's best cap predicts the optimum's iteration: then every cap from ddpCap.asGoodFromBytes
   // to ddpCap.capBytes is as good as the optimum.
   bool ddpCapReachesOptimum() const {

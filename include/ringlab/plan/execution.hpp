@@ -89,7 +89,7 @@ struct BucketTiming {
   std::string algorithm;
 };
 
-struct Prediction {
+struct PredictedIteration {
   std::vector<BucketTiming> buckets;
   double lastDone_s = 0;   // when the last bucket completes
   double exposed_s = 0;    // communication after the backward's end: max(0, lastDone - backwardEnd)
@@ -102,7 +102,7 @@ bool sameIteration(double a_s, double b_s);
 
 // Prices `buckets` under the execution model. Throws InvalidArgument when a tensor index is out of
 // range, a bucket is empty, or the buckets do not hold every tensor exactly once.
-Prediction predict(const Timeline& timeline, const std::vector<Bucket>& buckets,
+PredictedIteration predict(const Timeline& timeline, const std::vector<Bucket>& buckets,
                    const BucketCost& cost);
 
 // Contiguous buckets in ready order from their start indices (first must be 0, strictly

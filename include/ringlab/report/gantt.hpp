@@ -14,7 +14,7 @@ namespace ringlab::report {
 
 struct GanttRow {
   std::string label;
-  plan::Prediction prediction;
+  plan::PredictedIteration prediction;
 };
 
 std::string ganttSvg(const plan::Timeline& timeline, const std::vector<GanttRow>& rows,

@@ -18,6 +18,8 @@ class RingOrder {
   static RingOrder fromList(const std::vector<int>& order, int ranks);
   // "0,2,4,6,1,3,5,7"; throws on non-numeric entries as well as non-permutations.
   static RingOrder parse(std::string_view list, int ranks);
+  // The list's numbers, for any p: throws on non-numeric entries only (fromList checks the rest).
+  static std::vector<int> parseList(std::string_view list);
   // i -> i*stride mod p. Throws InvalidArgument, naming the short orbit and its period, when the
   // stride shares a factor with p: such a "ring" is a shorter cycle that leaves ranks out.
   static RingOrder fromStride(int ranks, int stride);

@@ -28,6 +28,8 @@ std::uint64_t ringLargestChunkElements(std::uint64_t count, std::uint64_t chunks
 // The ring orders `spec` runs over p ranks: ring its one order (0..p-1 when none is given),
 // multi_ring its k channel orders (multi_ring.hpp's derivation); empty for other algorithms.
 std::vector<RingOrder> ringOrdersOf(const AlgorithmSpec& spec, int ranks);
+// The one order of a single-ring spec, whatever its name: its ringOrder, 0..p-1 when none is given.
+RingOrder singleRingOrder(const AlgorithmSpec& spec, int ranks);
 
 // The ring order(s) a spec runs, for run records: "0,1,2,3" for ring, the k channel orders joined
 // by " | " for multi_ring, and a short note for algorithms without a ring order.

@@ -10,21 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "ringlab/core/collective.hpp"
+
 namespace ringlab::schedule {
 
-// The values are fixed: a call's stamp carries them (transport.hpp), new ones go at the end.
-// Reduce and Broadcast have a root (AlgorithmSpec::root, algorithms.hpp). AllToAll's buffer is p
-// equal chunks, chunk d for rank d, and its schedule has p x p blocks: block b is rank b / p's
-// chunk b % p, which goes to rank b % p and lands there as chunk b / p.
-enum class Collective { AllReduce, ReduceScatter, AllGather, Reduce, Broadcast, AllToAll };
-inline constexpr Collective kAllCollectives[] = {Collective::AllReduce, Collective::ReduceScatter,
-                                                 Collective::AllGather, Collective::Reduce,
-                                                 Collective::Broadcast, Collective::AllToAll};
-// "allreduce", "reduce_scatter", "allgather", "reduce", "broadcast", "alltoall"
-const char* collectiveName(Collective collective);
-Collective parseCollective(const std::string& name);
-// Whether the collective has a root rank (reduce, broadcast).
-bool hasRoot(Collective collective);
+// The collectives are core's (core/collective.hpp: a call's stamp carries them below the
+// transports); schedule's users name them here as they always have.
+using ringlab::Collective;
+using ringlab::collectiveName;
+using ringlab::hasRoot;
+using ringlab::kAllCollectives;
+using ringlab::parseCollective;
 
 enum class RecvMode { Reduce, Copy };
 const char* recvModeName(RecvMode mode);  // "reduce", "copy"

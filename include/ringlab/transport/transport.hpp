@@ -40,7 +40,7 @@ struct Request {
 struct CallStamp {
   std::uint64_t count = 0;      // elements of the collective (the full vector)
   std::uint32_t specHash = 0;   // hash of the full algorithm spec (ring order, channels, ...)
-  std::uint8_t collective = 0;  // schedule::Collective
+  std::uint8_t collective = 0;  // Collective (core/collective.hpp)
   std::uint8_t type = 0;        // DataType
   std::uint8_t op = 0;          // ReduceOp
   std::uint8_t reserved = 0;

@@ -35,6 +35,7 @@
 
 #include "bootstrap/net.hpp"
 #include "bootstrap/wire.hpp"
+#include "ringlab/core/environment.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/text.hpp"
@@ -785,17 +786,9 @@ class TcpTransport final : public Transport {
 }  // namespace tcp
 
 void applyTcpEnvironment(TcpOptions& options) {
-  if (const char* text = std::getenv("RINGLAB_TCP_CHANNELS")) {
-    const std::string value = text;
-    bool digits = !value.empty() && value.size() <= 2;
-    for (char c : value) digits = digits && c >= '0' && c <= '9';
-    const int channels = digits ? std::stoi(value) : 0;
-    if (channels < 1 || channels > kMaxTcpChannels) {
-      throwInvalid("RINGLAB_TCP_CHANNELS='" + printableText(value) +
-                   "': connections per pair of ranks must be an integer in 1.." +
-                   std::to_string(kMaxTcpChannels));
-    }
-    options.channels = channels;
+  if (const auto channels = readEnvironmentInteger(
+          "RINGLAB_TCP_CHANNELS", "connections per pair of ranks", 1, kMaxTcpChannels)) {
+    options.channels = static_cast<int>(*channels);
   }
   if (const char* text = std::getenv("RINGLAB_TCP_REDUCE_ON_RECEIVE")) {
     const std::string value = text;
