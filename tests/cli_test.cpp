@@ -1283,7 +1283,8 @@ TEST(CliCompareBadInput, RinglabBenchTable) {
   const RunResult bench = runRinglab({"bench", "-p", "2", "-b", "1K", "-e", "1K", "-n", "1"});
   expectSuccess(bench);
   std::ofstream(table) << bench.out;
-  expectCleanError(runRinglab({"compare", table}), {table, "ringlab bench --json FILE"});
+  expectCleanError(runRinglab({"compare", table}),
+                   {table, "compare reads the JSON record bench writes, not its table"});
 }
 // OSU output never prints p; a log's rank lines and -p must agree.
 TEST(CliCompareBadInput, RanksMissingOrContradicted) {

@@ -59,7 +59,10 @@ TEST(IoFiles, ProfileRoundTripsAndStatesItsRanks) {
   io::checkProfileRanks(path, 8);  // no "ranks": holds for any p
   j["ranks"] = 2;
   const std::string two = writeTemp("profile_p2.json", j.dump());
-  expectInvalid([&] { io::checkProfileRanks(two, 8); }, "measured for p = 2, not -p 8");
+  expectInvalid([&] { io::checkProfileRanks(two, 8); },
+                "measured for p = 2, not p = 8; calibrate for this p or pass p = 2");
+  // A front end names p its own way: the CLI's -p.
+  expectInvalid([&] { io::checkProfileRanks(two, 8, "-p"); }, "measured for p = 2, not -p 8");
 }
 
 // Where receives are fused, the model's description says from which message size; else nothing.
@@ -79,23 +82,23 @@ TEST(IoModel, GammaFlagPricesBothModesAlike) {
   const io::ResolvedModel kept = io::resolveModel(s);
   EXPECT_EQ(kept.profile.params.reduce.gamma_out_of_place_s_per_byte, 3e-10);
   EXPECT_CONTAINS(model::describeModel(kept.profile), "(out of place 0.3000 ns/B)");
-  s.gamma = "0.1ns/B";
+  s.gamma_s_per_byte = 1e-10;
   const model::ModelParams given = io::resolveModel(s).profile.params;
   EXPECT_DOUBLE_EQ(given.reduce.gamma_s_per_byte, 1e-10);
   EXPECT_EQ(given.reduce.gamma_out_of_place_s_per_byte, 0);
 }
 
 TEST(IoModel, FlagsOverrideTheProfileAndConventionsWarn) {
-  io::ModelSource s;
-  io::ResolvedModel r = io::resolveModel(s);
+  io::ModelText s;
+  io::ResolvedModel r = io::resolveModel(io::parseModelSource(s));
   EXPECT_EQ(r.source, "stated defaults (not calibrated)");
   EXPECT_TRUE(r.warnings.empty());
   s.alpha = "5us";
   s.bandwidth = "10GB/s";
   s.concurrency = "2";
   s.volume = "send+recv";
-  r = io::resolveModel(s);
-  EXPECT_EQ(r.source, "stated defaults (not calibrated), overridden by flags");
+  r = io::resolveModel(io::parseModelSource(s));
+  EXPECT_EQ(r.source, "stated defaults (not calibrated), overridden by given parameters");
   EXPECT_DOUBLE_EQ(r.profile.params.link.alpha_s, 5e-6);
   EXPECT_DOUBLE_EQ(r.profile.params.link.beta_s_per_byte, 1e-10);
   EXPECT_EQ(r.profile.params.host.concurrent_transfers, 2);
@@ -104,12 +107,33 @@ TEST(IoModel, FlagsOverrideTheProfileAndConventionsWarn) {
   EXPECT_CONTAINS(model::describeModel(r.profile), "alpha 5.000 us");
   s.bandwidthCounts = "send+recv";
   s.volume = "send";
-  EXPECT_DOUBLE_EQ(io::resolveModel(s).profile.params.link.beta_s_per_byte, 2e-10);
+  EXPECT_DOUBLE_EQ(io::resolveModel(io::parseModelSource(s)).profile.params.link.beta_s_per_byte,
+                   2e-10);
+  // Errors name each input by the caller's label: the library's words, or a front end's.
   s.concurrency = "-1";
-  expectInvalid([&] { io::resolveModel(s); }, "--concurrency '-1'");
+  expectInvalid([&] { io::parseModelSource(s); }, "the concurrency '-1'");
+  expectInvalid([&] { io::parseModelSource(s, {.concurrency = "--concurrency"}); },
+                "--concurrency '-1'");
   s.concurrency = "";
   s.volume = "both";
-  expectInvalid([&] { io::resolveModel(s); }, "--volume 'both'");
+  expectInvalid([&] { io::parseModelSource(s); },
+                "the volume 'both': valid are send and send+recv");
+  expectInvalid([&] { io::parseModelSource(s, {.volume = "--volume"}); }, "--volume 'both'");
+}
+
+// The typed source holds what was given, in base units; nothing given, nothing overridden.
+TEST(IoModel, ParsedSourceIsTyped) {
+  const io::ModelSource none = io::parseModelSource({});
+  EXPECT_FALSE(none.overridden());
+  const io::ModelSource s = io::parseModelSource(
+      {.alpha = "5us", .bandwidth = "25GB/s", .gamma = "20GB/s", .bandwidthCounts = "send+recv"});
+  EXPECT_DOUBLE_EQ(*s.alpha_s, 5e-6);
+  EXPECT_DOUBLE_EQ(*s.bandwidth_Bps, 25e9);
+  EXPECT_DOUBLE_EQ(*s.gamma_s_per_byte, 0.05e-9);
+  EXPECT_FALSE(s.concurrency);
+  EXPECT_EQ(s.bandwidthCounts, io::VolumeCount::SendRecv);
+  EXPECT_EQ(s.volume, io::VolumeCount::Send);
+  expectInvalid([] { io::parseModelSource({.alpha = "5"}, {.alpha = "alpha"}); }, "alpha 5");
 }
 
 TEST(IoTopology, LoadsPlacesAndNamesTheSource) {
@@ -126,15 +150,22 @@ TEST(IoTopology, LoadsPlacesAndNamesTheSource) {
   EXPECT_EQ(io::loadTopology(fromFile).topology->slotCount(), 4);
   expectInvalid([] { io::loadTopology({}); }, "give a topology");
   fromFile.file = ::testing::TempDir();
+  expectInvalid([&] { io::loadTopology(fromFile); }, "the topology file");
+  fromFile.labels.file = "--topo-file";  // a front end's name for it
   expectInvalid([&] { io::loadTopology(fromFile); }, "--topo-file");
   s.ranks = 5;
   expectInvalid([&] { io::loadTopology(s); }, "more ranks than slots");
 }
 
 TEST(IoTimeline, NeedsOneSourceAndParamsForATrace) {
-  expectInvalid([] { io::loadTimeline({}); }, "give one of --timeline");
-  expectInvalid([] { io::loadTimeline({"t.csv", "t.json", ""}); }, "give one of --timeline");
-  expectInvalid([] { io::loadTimeline({"", "t.json", ""}); }, "needs --params");
+  expectInvalid([] { io::loadTimeline({}); }, "give one of a timeline");
+  expectInvalid([] { io::loadTimeline({"t.csv", "t.json", ""}); }, "give one of a timeline");
+  expectInvalid([] { io::loadTimeline({"", "t.json", ""}); }, "needs its parameter list");
+  expectInvalid(
+      [] {
+        io::loadTimeline({"", "t.json", ""}, {.trace = "--trace", .params = "--params"});
+      },
+      "--trace t.json needs --params");
   const std::string csv = writeTemp(
       "timeline.csv", "# backward_end_us = 100\nname,count,dtype,ready_us\nw,1000,float32,40\n");
   EXPECT_EQ(io::loadTimeline({csv, "", ""}).tensors.size(), 1u);
@@ -195,11 +226,14 @@ struct TwoNodes {
 TEST(RingReport, GivenKRingsArePricedAsKChannels) {
   const TwoNodes w;
   const double bytes = 16 << 20;
+  const topo::RingLabels flags{.order = "--order", .channels = "--channels"};
   const topo::RingSearchResult r =
-      topo::searchOrGiven(w.topology, w.placement, bytes, 0, "0,1,2,3|0,2,1,3");
+      topo::searchOrGiven(w.topology, w.placement, bytes, 0, "0,1,2,3|0,2,1,3", {}, flags);
   ASSERT_EQ(r.rings.size(), 2u);
   EXPECT_EQ(r.rings[1].toString(), "0,2,1,3");
   EXPECT_EQ(r.method, "given by --order");
+  EXPECT_EQ(topo::searchOrGiven(w.topology, w.placement, bytes, 0, "0,1,2,3").method,
+            "given by the ring orders");
   EXPECT_DOUBLE_EQ(r.cost.time_s, topo::ringCost(w.topology, w.placement, r.rings, bytes).time_s);
   const auto rankOrder = schedule::multiRingOrders(4, 2, {}, {});
   EXPECT_DOUBLE_EQ(r.rankOrderCost.time_s,
@@ -208,8 +242,11 @@ TEST(RingReport, GivenKRingsArePricedAsKChannels) {
   // --channels, when given, must agree with the rings given.
   EXPECT_EQ(topo::searchOrGiven(w.topology, w.placement, bytes, 2, "0,1,2,3|0,2,1,3").rings.size(),
             2u);
+  expectInvalid(
+      [&] { topo::searchOrGiven(w.topology, w.placement, bytes, 2, "0,1,2,3", {}, flags); },
+      "--channels 2 with --order '0,1,2,3' of 1 ring");
   expectInvalid([&] { topo::searchOrGiven(w.topology, w.placement, bytes, 2, "0,1,2,3"); },
-                "--channels 2 with --order '0,1,2,3' of 1 ring");
+                "the number of rings 2 with the ring orders '0,1,2,3' of 1 ring");
   expectInvalid([&] { topo::searchOrGiven(w.topology, w.placement, bytes, 0, "0,1,2,3|0,1"); },
                 "ring order '0,1'");
   EXPECT_EQ(topo::searchOrGiven(w.topology, w.placement, bytes, 0, "").rings.size(), 1u);

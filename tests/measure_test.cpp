@@ -172,7 +172,7 @@ TEST(MeasureRecord, ReadsAFrameworksShapeAndNamesBadRecords) {
   invalid(R"({"run": {"p": 2}, "rows": [{"size_bytes": 8, "in_place": {}}]})",
           "row 0: no in_place.time_us");
   invalid("   ", "b.json: empty file");
-  invalid("hello", "neither a `ringlab bench --json` file nor an nccl-tests log");
+  invalid("hello", "neither a ringlab bench JSON record nor an nccl-tests log");
   expectError(
       [] {
         measuredAllReduce(

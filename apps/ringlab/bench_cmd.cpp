@@ -100,7 +100,7 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
         "--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
   args.sweep.factor();
-  measure::parseStatistics(args.stats);  // refused before any rank process starts
+  measure::parseStatistics(args.stats, "--stats");  // refused before any rank process starts
   if (!args.overlays.empty() && args.svg.empty())
     throwInvalid("--overlay draws other runs into the --svg picture: add --svg FILE");
   if (args.roofline) model::transportTraffic(args.transport);  // refused before measuring (mpi)
@@ -117,7 +117,7 @@ measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::millisecond
   config.secondsPerSize = parseSeconds(args.timePerSize);
   config.warmup = args.warmup;
   config.check = args.check;
-  config.overRanks = measure::overRanksFromFlag(args.average);
+  config.overRanks = measure::overRanksFromCode(args.average, "-a/--average");
   config.keepSamples = args.samples;
   config.collective.algorithm = args.algorithm.resolve(args.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
@@ -195,8 +195,7 @@ int runBenchCommand(BenchArgs args) {
   args.ranks = part.ranks;
   measure::BenchConfig config = benchConfig(args, timeout);
   // A profile or table from another transport is refused here, once, before any rank starts.
-  const model::SetupUse use{args.transport, args.ranks, measure::currentRunInfo().host,
-                            args.profileAnyTransport};
+  const model::SetupUse use = setupUse(args.transport, args.ranks, args.profileAnyTransport);
   const std::string profileNote =
       config.profile ? model::checkProfileUse(*config.profile, args.profile, use) : "";
   const std::string tableNote =
@@ -232,7 +231,7 @@ int runBenchCommand(BenchArgs args) {
   measure::RunRecord record = benchRecord(args, config);
   const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
                                      config.collective.algorithm.name == model::kAutoAlgorithm,
-                                     measure::parseStatistics(args.stats)};
+                                     measure::parseStatistics(args.stats, "--stats")};
   args.json.printText(
       report::benchPreamble(config, record.run, columns.stats, args.tuned, args.profile));
   if (!profileNote.empty()) args.json.printText("# " + profileNote + "\n");

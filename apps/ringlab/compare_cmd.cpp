@@ -60,7 +60,7 @@ int runCompareCommand(const CompareArgs& a) {
   if (!system) model = a.model.resolve();
   // A GPU log is priced with the alpha-beta model only where its parameters were given; the
   // stated defaults describe CPU ranks, and would give a column of meaningless ratios.
-  const bool modelGiven = !a.model.profilePath.empty() || a.model.overridden();
+  const bool modelGiven = !a.model.profile.empty() || a.model.source().overridden();
   bool preamble = false;
   for (const std::string& file : a.files) {
     for (const measure::LoggedRun& run : measure::readRuns(file, "measurements", options)) {
@@ -79,7 +79,8 @@ int runCompareCommand(const CompareArgs& a) {
           text += report::comparisonPreamble(model->source, model->profile);
           preamble = true;
         }
-        const measure::ModelSetup setup = measure::modelSetup(*model, a.model);
+        const measure::ModelSetup setup =
+            measure::modelSetup(*model, a.model.source(), ModelOptions::labels());
         comparisons.push_back(measure::compare(run, measure::comparedAlgorithm(run.record, a.algo),
                                                model->profile, setup, "measurements " + file));
         text += report::comparisonTable(comparisons.back());

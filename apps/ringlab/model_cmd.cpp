@@ -65,7 +65,8 @@ ModelOutput modelOutput(const ModelArgs& a) {
                    ": need 0 < min <= max");
     }
     const auto swept = model::sweepSizes(a.ranks, minCount, maxCount, type, params, true);
-    return {report::modelSweepText(basis, a.ranks, type, swept), model::sweepJson(swept)};
+    return {report::modelSweepText(basis, a.ranks, type, swept, "ringlab model --sweep"),
+            model::sweepJson(swept)};
   }
   const std::uint64_t bytes = parseSize(a.size);
   const std::uint64_t count = elementCount(bytes, type, "--size");
@@ -74,7 +75,8 @@ ModelOutput modelOutput(const ModelArgs& a) {
     for (int p = 2; p <= a.maxRanks; p *= 2) ranks.push_back(p);
     const auto rows = model::ringVersusRanks(ranks, count, type, params);
     const double limit_s = model::ringBandwidthLimit_s(bytes, params);
-    return {report::modelRanksText(basis, bytes, rows, limit_s), model::ranksJson(rows, limit_s)};
+    return {report::modelRanksText(basis, bytes, rows, limit_s, "ringlab model --vs-p"),
+            model::ranksJson(rows, limit_s)};
   }
   const model::SizeRow row = model::predictSize(a.ranks, count, type, params, true);
   return {report::modelSizeText(basis, a.ranks, type, row), model::sizeJson(row)};

@@ -5,6 +5,7 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
+#include "ringlab/measure/record.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/report/calibration.hpp"
 #include "ringlab/schedule/ring_order.hpp"
@@ -223,7 +224,7 @@ void checkRanks(int ranks) {
 }
 
 void ModelOptions::add(CLI::App& app) {
-  addProfile(app, profilePath, "model parameters from `ringlab calibrate`");
+  addProfile(app, profile, "model parameters from `ringlab calibrate`");
   addTime(app, "--alpha", alpha, "startup per message, e.g. 5us (overrides the profile)");
   addBandwidth(app, "--bw", bandwidth, "bandwidth per direction, e.g. 12.5GB/s or 100Gb/s");
   addPerByteCost(app, "--gamma", gamma,
@@ -241,11 +242,41 @@ void warnIfUnstable(const model::Profile& profile, const std::string& path) {
   if (!warning.empty()) std::fprintf(stderr, "ringlab: %s\n", warning.c_str());
 }
 
+const io::ModelLabels& ModelOptions::labels() {
+  static const io::ModelLabels flags{.profile = "--profile",
+                                     .alpha = "--alpha",
+                                     .bandwidth = "--bw",
+                                     .gamma = "--gamma",
+                                     .concurrency = "--concurrency",
+                                     .bandwidthCounts = "--bw-counts",
+                                     .volume = "--volume",
+                                     .ranks = "-p"};
+  return flags;
+}
+
 io::ResolvedModel ModelOptions::resolve() const {
-  io::ResolvedModel resolved = io::resolveModel(*this);
+  io::ResolvedModel resolved = io::resolveModel(source(), labels());
   for (const std::string& w : resolved.warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
-  warnIfUnstable(resolved.profile, profilePath);
+  warnIfUnstable(resolved.profile, profile);
   return resolved;
+}
+
+model::SetupUse setupUse(const std::string& transport, int ranks, bool anyTransport) {
+  model::SetupUse use{transport, ranks, measure::currentRunInfo().host, anyTransport};
+  use.labels.profile = "--profile";
+  use.labels.table = "--tuned";
+  use.labels.remake = [](const std::string& command, const std::string& over) {
+    return "`ringlab " + command + " --transport " + over + "`";
+  };
+  use.labels.allowAnyTransport = "add --profile-any-transport";
+  return use;
+}
+
+TopologyOptions::TopologyOptions() {
+  labels = {.spec = "--topo",
+            .file = "--topo-file",
+            .ncclFile = "--nccl-topo",
+            .placement = "--placement"};
 }
 
 void TopologyOptions::add(CLI::App& app, bool withRanks) {

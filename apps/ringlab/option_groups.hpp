@@ -21,6 +21,7 @@
 #include "ringlab/io/gpu_system_files.hpp"
 #include "ringlab/io/model_files.hpp"
 #include "ringlab/io/topology_files.hpp"
+#include "ringlab/model/setup_use.hpp"
 #include "ringlab/schedule/algorithm_choice.hpp"
 
 namespace ringlab::cli {
@@ -142,15 +143,23 @@ using io::readProfile;
 // On stderr, "ringlab: warning: profile p.json is UNSTABLE ..." where calibrate flagged it.
 void warnIfUnstable(const model::Profile& profile, const std::string& path);
 
-struct ModelOptions : io::ModelSource {
+// The model's inputs as typed after their flags; the library parses them, naming each flag.
+struct ModelOptions : io::ModelText {
   void add(CLI::App& app);
+  // The flags, as the library's labels for the model's inputs.
+  static const io::ModelLabels& labels();
+  io::ModelSource source() const { return io::parseModelSource(*this, labels()); }
   // The profile to use and where its parameters came from; convention warnings go to stderr.
   io::ResolvedModel resolve() const;
 };
 
+// The run's setup for model::checkProfileUse and checkDecisionTableUse, its inputs named by flag.
+model::SetupUse setupUse(const std::string& transport, int ranks, bool anyTransport);
+
 using io::PlacedTopology;
 
 struct TopologyOptions : io::TopologySource {
+  TopologyOptions();  // labels: the flags
   void add(CLI::App& app, bool withRanks = true);
   PlacedTopology load() const { return io::loadTopology(*this); }
 };

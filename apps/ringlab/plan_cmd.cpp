@@ -38,23 +38,31 @@ int runPlan(const PlanArgs& a) {
   checkRanks(a.ranks);
   a.json.checkWritable();
   job::checkTransportName(a.transport);
-  if (!a.model.profilePath.empty()) {
-    io::checkProfileRanks(a.model.profilePath, a.ranks);  // a profile for one p only: refused
-    const model::Profile profile = readProfile(a.model.profilePath);
+  if (!a.model.profile.empty()) {
+    // A profile for one p only: refused.
+    io::checkProfileRanks(a.model.profile, a.ranks, ModelOptions::labels().ranks);
+    const model::Profile profile = readProfile(a.model.profile);
     const std::string note = model::checkProfileUse(
-        profile, a.model.profilePath,
-        {a.transport, a.ranks, measure::currentRunInfo().host, a.profileAnyTransport});
+        profile, a.model.profile, setupUse(a.transport, a.ranks, a.profileAnyTransport));
     if (!note.empty()) std::fprintf(stderr, "ringlab: %s\n", note.c_str());
-    warnIfUnstable(profile, a.model.profilePath);
+    warnIfUnstable(profile, a.model.profile);
   }
-  plan::Timeline recorded = io::loadTimeline(a.timelines);
+  plan::Timeline recorded = io::loadTimeline(
+      a.timelines, {.timeline = "--timeline", .trace = "--trace", .params = "--params"});
   if (!a.copyBandwidth.empty()) recorded.copyBytesPerSecond = parseBandwidth(a.copyBandwidth);
   if (!a.writeTimeline.empty())
     io::writeTimelineFile(recorded, a.writeTimeline, "--write-timeline");
   measure::BucketPlanRequest request{
-      .model = a.model, .measured = a.measured, .ranks = a.ranks, .views = a.views};
-  if (!a.ddpCaps.empty()) request.options.ddpCapBytes = plan::parseDdpCaps(a.ddpCaps);
-  if (!a.evaluate.empty()) request.options.evaluate = plan::parseBucketStarts(a.evaluate);
+      .model = a.model.source(),
+      .ranks = a.ranks,
+      .views = a.views,
+      .labels = {
+          .model = ModelOptions::labels(), .measured = "--measured", .copyBandwidth = "--copy-bw"}};
+  if (!a.measured.empty())
+    request.measured = {measure::readRecord(a.measured, "measured times"), a.measured};
+  if (!a.ddpCaps.empty()) request.options.ddpCapBytes = plan::parseDdpCaps(a.ddpCaps, "--ddp-caps");
+  if (!a.evaluate.empty())
+    request.options.evaluate = plan::parseBucketStarts(a.evaluate, "--evaluate");
   ProgressLine line("plan");
   request.options.progress = line.callback();
   const measure::BucketPlan planned = measure::planBuckets(recorded, request);

@@ -73,6 +73,7 @@ int runSim(const SimArgs& args) {
       .op = args.sweep.reduceOp(),
       .reduceBandwidth = reductionCost(args),
       .maxMemory = args.maxMemory,
+      .maxMemoryWhat = "--max-memory",
       .search = args.search};
   ProgressLine line("sim");
   if (!args.svg.empty()) io::writeTextFile(args.svg, "", "--svg");  // refused before simulating

@@ -45,7 +45,7 @@ struct TopoArgs {
 
 // The user's hosts for the topology's nodes, when given (--hosts or --hostfile).
 std::optional<topo::HostMap> hostMap(const TopoArgs& a, const topo::Topology& t) {
-  if (!a.hosts.empty()) return topo::hostsFromList(a.hosts, t);
+  if (!a.hosts.empty()) return topo::hostsFromList(a.hosts, t, "--hosts");
   if (!a.hostfile.empty())
     return topo::hostsFromHostfile(readTextFile(a.hostfile, "--hostfile"), t,
                                    "--hostfile " + a.hostfile);
@@ -85,12 +85,14 @@ int runRings(const TopoArgs& a, bool search) {
   const topo::RingReport report = topo::reportRings(
       t, *placed.placement,
       {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes}, channels,
-      a.order, !search, line.callback(), nccl);
+      a.order, !search, line.callback(), nccl,
+      {.order = "--order", .channels = "--channels", .size = "--size"});
   line.finish();
   if (search && !a.exportKind.empty()) {
     const std::optional<topo::HostMap> hosts = hostMap(a, t);
-    const std::string exported = topo::exportRings(a.exportKind, t, *placed.placement,
-                                                   report.result.rings, hosts ? &*hosts : nullptr);
+    const std::string exported =
+        topo::exportRings(a.exportKind, t, *placed.placement, report.result.rings,
+                          hosts ? &*hosts : nullptr, {.kind = "--export", .hosts = "--hosts"});
     if (exportToStdout) {
       std::fputs(exported.c_str(), stdout);
       return 0;
@@ -98,8 +100,8 @@ int runRings(const TopoArgs& a, bool search) {
     io::writeTextFile(a.exportFile, exported, "--export-file");
     a.json.printText(fmt::format("# wrote {} ({})\n", a.exportFile, a.exportKind));
   }
-  std::string text =
-      search ? report::ringSearchText(report, t) : report::ringShowText(report, t, a.links);
+  std::string text = search ? report::ringSearchText(report, t, "ringlab bench --ring-order")
+                            : report::ringShowText(report, t, a.links);
   if (system) {
     text = "# system: " + gpu::describeSystem(*system) + "\n# " + gpu::topologyNote(*system) +
            "\n" + text;
@@ -110,6 +112,9 @@ int runRings(const TopoArgs& a, bool search) {
 }
 
 int runDetect(TopoArgs& a) {
+  a.detect.slotsWhat = "--slots";
+  a.detect.intraWhat = "--intra";
+  a.detect.nicWhat = "--nic-bw";
   if (!a.detectIntra.empty()) a.detect.intra_Bps = parseBandwidth(a.detectIntra);
   if (!a.detectNic.empty()) a.detect.nic_Bps = parseBandwidth(a.detectNic);
   if (!a.json.given()) a.json.path = "-";  // detect's output is the topology file itself

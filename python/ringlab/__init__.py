@@ -213,15 +213,12 @@ def algorithms():
 def _model(profile=None, alpha=None, bw=None, gamma=None, concurrency=None, bw_counts="send",
            volume="send"):
     """The model's parameters as the CLI's --profile, --alpha, --bw, --gamma, --concurrency,
-    --bw-counts and --volume take them: strings with units ("5us", "12.5GB/s", "0.05ns/B")."""
-    source = _ringlab.ModelSource()
-    for name, value in (("profile", profile), ("alpha", alpha), ("bw", bw), ("gamma", gamma),
-                        ("concurrency", concurrency)):
-        if value is not None:
-            setattr(source, name, str(value))
-    source.bw_counts = bw_counts
-    source.volume = volume
-    return source
+    --bw-counts and --volume take them: strings with units ("5us", "12.5GB/s", "0.05ns/B"),
+    parsed by the library, whose errors name these keywords."""
+    def text(value):
+        return "" if value is None else str(value)
+    return _ringlab.model_source(text(profile), text(alpha), text(bw), text(gamma),
+                                 text(concurrency), bw_counts, volume)
 
 
 def _topology(topo=None, topo_file=None, nccl_topo=None, nccl_nodes=1, placement="block",
@@ -305,12 +302,14 @@ def _list_text(values):
     return values if isinstance(values, str) else ",".join(str(v) for v in values)
 
 
-def plan_buckets(timeline, ranks=8, *, measured="", views=False, copy_bw="", ddp_caps=None,
+def plan_buckets(timeline, ranks=8, *, measured=None, views=False, copy_bw="", ddp_caps=None,
                  evaluate=None, **model):
     """`ringlab plan --json`: the optimal gradient buckets for a backward timeline (a dict in
     ringlab-grad-timeline/1 form, or a timeline file's path) against DDP, Horovod and the rest.
-    ddp_caps: bucket_cap_mb values; evaluate: bucket start indices in ready order."""
-    return _ringlab.plan_buckets(timeline, ranks, _model(**model), measured, views, copy_bw,
+    measured: measured AllReduce times to price with instead of the model, a run record (the
+    dict read_record gives) or its path; ddp_caps: bucket_cap_mb values; evaluate: bucket start
+    indices in ready order."""
+    return _ringlab.plan_buckets(timeline, ranks, _model(**model), measured or None, views, copy_bw,
                                  _list_text(ddp_caps), _list_text(evaluate))
 
 

@@ -15,6 +15,9 @@ namespace ringlab::python {
 // Each line as a UserWarning (where the CLI prints "ringlab: <line>" on stderr).
 void warn(const std::vector<std::string>& warnings);
 
+// The package's keyword arguments, as the library's labels for the model's inputs.
+const io::ModelLabels& modelKeywords();
+
 // io::resolveModel, its convention warnings raised as UserWarning.
 io::ResolvedModel resolveAndWarn(const io::ModelSource& source);
 

@@ -86,24 +86,50 @@ void warn(const std::vector<std::string>& warnings) {
   }
 }
 
+const io::ModelLabels& modelKeywords() {
+  static const io::ModelLabels keywords{.profile = "profile",
+                                        .alpha = "alpha",
+                                        .bandwidth = "bw",
+                                        .gamma = "gamma",
+                                        .concurrency = "concurrency",
+                                        .bandwidthCounts = "bw_counts",
+                                        .volume = "volume",
+                                        .ranks = "ranks ="};
+  return keywords;
+}
+
 io::ResolvedModel resolveAndWarn(const io::ModelSource& source) {
-  io::ResolvedModel resolved = io::resolveModel(source);
+  io::ResolvedModel resolved = io::resolveModel(source, modelKeywords());
   warn(resolved.warnings);
   return resolved;
 }
 
 void bindModelAnalysis(py::module_& module) {
-  py::class_<io::ModelSource>(
-      module, "ModelSource",
-      "the model's parameters as the CLI's --profile, --alpha, ... take them")
-      .def(py::init<>())
-      .def_readwrite("profile", &io::ModelSource::profilePath)
-      .def_readwrite("alpha", &io::ModelSource::alpha)
-      .def_readwrite("bw", &io::ModelSource::bandwidth)
-      .def_readwrite("gamma", &io::ModelSource::gamma)
-      .def_readwrite("concurrency", &io::ModelSource::concurrency)
-      .def_readwrite("bw_counts", &io::ModelSource::bandwidthCounts)
-      .def_readwrite("volume", &io::ModelSource::volume);
+  // Typed: seconds, bytes per second, seconds per byte; None where not given.
+  py::class_<io::ModelSource>(module, "ModelSource",
+                              "the model's parameters: a profile, overridden value by value")
+      .def_readonly("profile", &io::ModelSource::profilePath)
+      .def_readonly("alpha_s", &io::ModelSource::alpha_s)
+      .def_readonly("bandwidth_Bps", &io::ModelSource::bandwidth_Bps)
+      .def_readonly("gamma_s_per_byte", &io::ModelSource::gamma_s_per_byte)
+      .def_readonly("concurrency", &io::ModelSource::concurrency)
+      .def_property_readonly(
+          "bw_counts_both",
+          [](const io::ModelSource& s) { return s.bandwidthCounts == io::VolumeCount::SendRecv; })
+      .def_property_readonly("volume_both", [](const io::ModelSource& s) {
+        return s.volume == io::VolumeCount::SendRecv;
+      });
+  // The one parser of the model's inputs as typed ("5us", "12.5GB/s"), its errors naming keywords.
+  module.def(
+      "model_source",
+      [](const std::string& profile, const std::string& alpha, const std::string& bw,
+         const std::string& gamma, const std::string& concurrency, const std::string& bwCounts,
+         const std::string& volume) {
+        return io::parseModelSource({profile, alpha, bw, gamma, concurrency, bwCounts, volume},
+                                    modelKeywords());
+      },
+      py::arg("profile"), py::arg("alpha"), py::arg("bw"), py::arg("gamma"), py::arg("concurrency"),
+      py::arg("bw_counts"), py::arg("volume"));
   module.def("verify", &verify, py::arg("ranks"), py::arg("collective"), py::arg("algorithm"),
              py::arg("offset"), py::arg("size"), py::arg("dtype"), py::arg("listing"));
   module.def("predict", &predict, py::arg("ranks"), py::arg("size"), py::arg("dtype"),

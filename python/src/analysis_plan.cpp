@@ -21,29 +21,6 @@ plan::Timeline timelineOf(const py::handle& timeline) {
   return plan::timelineFromJson(fromPython(timeline), "timeline");
 }
 
-py::object planBuckets(const py::handle& timeline, int ranks, const io::ModelSource& model,
-                       const std::string& measured, bool views, const std::string& copyBandwidth,
-                       const std::string& ddpCaps, const std::string& evaluate) {
-  plan::Timeline recorded = timelineOf(timeline);
-  if (!copyBandwidth.empty()) recorded.copyBytesPerSecond = parseBandwidth(copyBandwidth);
-  measure::BucketPlanRequest request{
-      .model = model, .measured = measured, .ranks = ranks, .views = views};
-  if (!ddpCaps.empty()) request.options.ddpCapBytes = plan::parseDdpCaps(ddpCaps);
-  if (!evaluate.empty()) request.options.evaluate = plan::parseBucketStarts(evaluate);
-  const measure::BucketPlan planned = measure::planBuckets(recorded, request);
-  warn(planned.priced.warnings);
-  return toPython(plan::comparisonJson(planned.timeline, planned.comparison, planned.context));
-}
-
-py::object readTimeline(const std::string& path, const std::string& trace,
-                        const std::string& params) {
-  return toPython(plan::toJson(io::loadTimeline({path, trace, params})));
-}
-
-void writeTimeline(const py::handle& timeline, const std::string& path) {
-  io::writeTimelineFile(timelineOf(timeline), path, "path");
-}
-
 // Read back through the one reader, so that what a program hands in is checked as a file would be.
 measure::RunRecord recordOf(const py::handle& record) {
   if (py::isinstance<py::str>(record)) {
@@ -51,6 +28,38 @@ measure::RunRecord recordOf(const py::handle& record) {
     return measure::readRecord(path, "run record");
   }
   return measure::recordFromJson(fromPython(record), "record");
+}
+
+// `measured`: None, a run record's path, or the record itself as a dict.
+py::object planBuckets(const py::handle& timeline, int ranks, const io::ModelSource& model,
+                       const py::handle& measured, bool views, const std::string& copyBandwidth,
+                       const std::string& ddpCaps, const std::string& evaluate) {
+  plan::Timeline recorded = timelineOf(timeline);
+  if (!copyBandwidth.empty()) recorded.copyBytesPerSecond = parseBandwidth(copyBandwidth);
+  measure::BucketPlanRequest request{
+      .model = model,
+      .ranks = ranks,
+      .views = views,
+      .labels = {.model = modelKeywords(), .measured = "measured", .copyBandwidth = "copy_bw"}};
+  if (!measured.is_none()) {
+    const bool path = py::isinstance<py::str>(measured);
+    request.measured = {recordOf(measured), path ? measured.cast<std::string>() : "record"};
+  }
+  if (!ddpCaps.empty()) request.options.ddpCapBytes = plan::parseDdpCaps(ddpCaps, "ddp_caps");
+  if (!evaluate.empty()) request.options.evaluate = plan::parseBucketStarts(evaluate, "evaluate");
+  const measure::BucketPlan planned = measure::planBuckets(recorded, request);
+  warn(planned.priced.warnings);
+  return toPython(plan::comparisonJson(planned.timeline, planned.comparison, planned.context));
+}
+
+py::object readTimeline(const std::string& path, const std::string& trace,
+                        const std::string& params) {
+  return toPython(plan::toJson(io::loadTimeline(
+      {path, trace, params}, {.timeline = "path", .trace = "trace", .params = "params"})));
+}
+
+void writeTimeline(const py::handle& timeline, const std::string& path) {
+  io::writeTimelineFile(timelineOf(timeline), path, "path");
 }
 
 }  // namespace

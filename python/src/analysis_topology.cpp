@@ -38,7 +38,7 @@ py::object rings(io::TopologySource where, const io::GpuSystemSource& system,
   const topo::RingReport report = topo::reportRings(
       *placed.topology, *placed.placement,
       {placed.topologyText(), placed.placementText(), placed.placement->ranks(), bytes}, channels,
-      order, !search, {}, nccl);
+      order, !search, {}, nccl, {.order = "order", .channels = "channels", .size = "size"});
   return toPython(topo::ringReportJson(report, *placed.topology));
 }
 
@@ -70,6 +70,7 @@ py::object simulate(io::TopologySource where, const io::GpuSystemSource& system,
                                     .op = parseReduceOp(op),
                                     .reduceBandwidth = reduceBandwidth,
                                     .maxMemory = maxMemory,
+                                    .maxMemoryWhat = "max_memory",
                                     .search = search};
   measure::SimOutcome out;
   {
@@ -85,7 +86,12 @@ void bindTopologyAnalysis(py::module_& module) {
   py::class_<io::TopologySource>(module, "TopologySource",
                                  "where the topology comes from, as the CLI's --topo, "
                                  "--topo-file, --nccl-topo, --nccl-nodes, --placement, -p")
-      .def(py::init<>())
+      .def(py::init([] {
+        io::TopologySource where;
+        where.labels = {
+            .spec = "topo", .file = "topo_file", .ncclFile = "nccl_topo", .placement = "placement"};
+        return where;
+      }))
       .def_readwrite("topo", &io::TopologySource::spec)
       .def_readwrite("topo_file", &io::TopologySource::file)
       .def_readwrite("nccl_topo", &io::TopologySource::ncclFile)

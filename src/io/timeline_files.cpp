@@ -19,18 +19,17 @@ bool keepTimelineEvents(int /*depth*/, nlohmann::json::parse_event_t event,
 
 }  // namespace
 
-plan::Timeline loadTimeline(const TimelineSource& s) {
+plan::Timeline loadTimeline(const TimelineSource& s, const TimelineLabels& labels) {
   if (s.timeline.empty() == s.trace.empty()) {
-    throwInvalid(
-        "give one of --timeline (ringlab's CSV/JSON) or --trace (torch.profiler Chrome trace, with "
-        "--params)");
+    throwInvalid("give one of " + labels.timeline + " (ringlab's CSV/JSON) or " + labels.trace +
+                 " (torch.profiler Chrome trace, with " + labels.params + ")");
   }
   if (!s.timeline.empty()) {
     return plan::parseTimeline(readTextFile(s.timeline, "timeline", kTimelineInput), s.timeline);
   }
   if (s.params.empty()) {
-    throwInvalid("--trace " + s.trace +
-                 " needs --params (name,count,dtype per parameter in model.parameters() order)");
+    throwInvalid(labels.trace + " " + s.trace + " needs " + labels.params +
+                 " (name,count,dtype per parameter in model.parameters() order)");
   }
   return plan::timelineFromChromeTrace(
       readJsonFile(s.trace, "trace", kTraceInput, keepTimelineEvents),

@@ -45,7 +45,7 @@ struct Device {
 
 topo::Topology detectLocalTopology(const DetectOptions& options, std::string& notes) {
   if (options.slots != "auto" && options.slots != "gpus" && options.slots != "cores") {
-    throwInvalid("--slots " + options.slots + ": valid are auto, gpus, cores");
+    throwInvalid(options.slotsWhat + " " + options.slots + ": valid are auto, gpus, cores");
   }
   Hwloc hw;
   std::vector<Device> gpus, nics;
@@ -60,7 +60,7 @@ topo::Topology detectLocalTopology(const DetectOptions& options, std::string& no
   std::vector<Device> slots;
   const bool useGpus = options.slots == "gpus" || (options.slots == "auto" && !gpus.empty());
   if (useGpus) {
-    if (gpus.empty()) throwInvalid("--slots gpus: hwloc finds no GPU on this machine");
+    if (gpus.empty()) throwInvalid(options.slotsWhat + " gpus: hwloc finds no GPU on this machine");
     slots = gpus;
   } else {
     const int cores = hwloc_get_nbobjs_by_type(hw.get(), HWLOC_OBJ_CORE);
@@ -91,7 +91,8 @@ topo::Topology detectLocalTopology(const DetectOptions& options, std::string& no
   t.finish();
   notes = std::to_string(slots.size()) + (useGpus ? " GPUs" : " cores") + " as slots, " +
           std::to_string(nics.size()) +
-          " NICs (hwloc); bandwidths are assumptions, not detected: --intra and --nic-bw set them";
+          " NICs (hwloc); bandwidths are assumptions, not detected: " + options.intraWhat +
+          " and " + options.nicWhat + " set them";
   return t;
 }
 

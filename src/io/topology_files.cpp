@@ -21,20 +21,22 @@ std::string PlacedTopology::placementText() const {
 namespace {
 
 topo::Topology readTopology(const TopologySource& s) {
-  if (!s.spec.empty()) return topo::generateTopology(s.spec);
+  if (!s.spec.empty()) return topo::generateTopology(s.spec, s.labels.spec);
   if (!s.file.empty()) {
     // ringlab's JSON, or NCCL's XML (a dump or an NCCL_TOPO_FILE), told apart by the first mark.
-    const std::string text = readTextFile(s.file, "--topo-file", kTopologyInput);
+    const std::string text = readTextFile(s.file, s.labels.file, kTopologyInput);
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '<')
       return topo::parseNcclTopologyXml(text, s.file, s.ncclNodes, 2e-6, s.ncclDriver);
     return topo::parseTopologyJson(text, s.file);
   }
   if (!s.ncclFile.empty()) {
-    return topo::parseNcclTopologyXml(readTextFile(s.ncclFile, "--nccl-topo", kNcclTopologyInput),
-                                      s.ncclFile, s.ncclNodes, 2e-6, s.ncclDriver);
+    return topo::parseNcclTopologyXml(
+        readTextFile(s.ncclFile, s.labels.ncclFile, kNcclTopologyInput), s.ncclFile, s.ncclNodes,
+        2e-6, s.ncclDriver);
   }
-  throwInvalid("give a topology: --topo nodes=N,ranks=R,..., --topo-file FILE or --nccl-topo FILE");
+  throwInvalid("give a topology: " + s.labels.spec + " nodes=N,ranks=R,..., " + s.labels.file +
+               " FILE or " + s.labels.ncclFile + " FILE");
 }
 
 }  // namespace
@@ -47,8 +49,8 @@ PlacedTopology loadTopology(const TopologySource& s) {
     throwInvalid("p = " + std::to_string(p) + ": the number of ranks must be in 1.." +
                  std::to_string(kMaxRanks));
   }
-  placed.placement =
-      std::make_unique<topo::Placement>(topo::Placement::parse(*placed.topology, s.placement, p));
+  placed.placement = std::make_unique<topo::Placement>(
+      topo::Placement::parse(*placed.topology, s.placement, p, s.labels.placement));
   topo::checkConnected(*placed.topology, *placed.placement);
   return placed;
 }

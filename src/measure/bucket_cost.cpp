@@ -10,26 +10,27 @@
 
 namespace ringlab::measure {
 
-PricedBuckets priceBuckets(const io::ModelSource& model, const std::string& measuredPath, int ranks,
-                           DataType type) {
-  if (measuredPath.empty()) {
-    io::ResolvedModel resolved = io::resolveModel(model);
-    io::checkProfileRanks(model.profilePath, ranks);
+PricedBuckets priceBuckets(const io::ModelSource& model, const MeasuredTimes* measured, int ranks,
+                           DataType type, const PlanLabels& labels) {
+  const io::ModelLabels& l = labels.model;
+  if (!measured) {
+    io::ResolvedModel resolved = io::resolveModel(model, l);
+    io::checkProfileRanks(model.profilePath, ranks, l.ranks);
     return {plan::BucketCost(ranks, type, resolved.profile.params),
             model::describeModel(resolved.profile), std::move(resolved.source),
             std::move(resolved.warnings), false};
   }
   if (!model.profilePath.empty() || model.overridden()) {
     throwInvalid(
-        "give the model (--profile, --alpha, --bw, --gamma, --concurrency) or --measured "
-        "(measured AllReduce times), not both");
+        fmt::format("give the model ({}, {}, {}, {}, {}) or {} (measured AllReduce "
+                    "times), not both",
+                    l.profile, l.alpha, l.bandwidth, l.gamma, l.concurrency, labels.measured));
   }
-  model::MeasuredAllReduce m =
-      measuredAllReduce(readRecord(measuredPath, "measured times"), measuredPath);
+  model::MeasuredAllReduce m = measuredAllReduce(measured->record, measured->name);
   if (m.ranks != ranks) {
-    throwInvalid("measured times " + measuredPath + ": measured at p = " + std::to_string(m.ranks) +
-                 ", not -p " + std::to_string(ranks) + "; measure at this p or pass -p " +
-                 std::to_string(m.ranks));
+    throwInvalid(fmt::format(
+        "measured times {}: measured at p = {}, not {} {}; measure at this p or pass {} {}",
+        measured->name, m.ranks, l.ranks, ranks, l.ranks, m.ranks));
   }
   const auto& points = m.curve.points();
   std::string description = fmt::format(
@@ -37,7 +38,7 @@ PricedBuckets priceBuckets(const io::ModelSource& model, const std::string& meas
       points.size(), formatSize(points.front().bytes), formatSize(points.back().bytes));
   return {plan::BucketCost(ranks, type, std::move(m.curve)),
           std::move(description),
-          "measured " + measuredPath,
+          "measured " + measured->name,
           {},
           true};
 }

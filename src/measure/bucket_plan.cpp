@@ -6,12 +6,14 @@ namespace ringlab::measure {
 
 BucketPlan planBuckets(const plan::Timeline& recorded, const BucketPlanRequest& request) {
   PricedBuckets priced =
-      priceBuckets(request.model, request.measured, request.ranks, recorded.tensors.front().dtype);
+      priceBuckets(request.model, request.measured ? &*request.measured : nullptr, request.ranks,
+                   recorded.tensors.front().dtype, request.labels);
   plan::Timeline timeline =
       plan::withBucketCopies(recorded, recorded.copyBytesPerSecond, request.views);
   plan::PlanComparison comparison = plan::comparePlans(timeline, priced.cost, request.options);
-  plan::PlanContext context{request.ranks, priced.description, priced.source,
-                            plan::describeCopies(timeline, request.views)};
+  plan::PlanContext context{
+      request.ranks, priced.description, priced.source,
+      plan::describeCopies(timeline, request.views, request.labels.copyBandwidth)};
   return {std::move(timeline), std::move(priced), std::move(comparison), std::move(context)};
 }
 

@@ -83,8 +83,10 @@ Comparison compare(const LoggedRun& run, const schedule::AlgorithmSpec& spec,
   return c;
 }
 
-ModelSetup modelSetup(const io::ResolvedModel& model, const io::ModelSource& source) {
+ModelSetup modelSetup(const io::ResolvedModel& model, const io::ModelSource& source,
+                      const io::ModelLabels& labels) {
   ModelSetup setup;
+  setup.labels = labels;
   if (!source.profilePath.empty()) {
     setup.transport = model.profile.transport;
     setup.host = model.profile.host;
@@ -108,9 +110,9 @@ std::vector<std::string> setupDifferences(const LoggedRun& run, const ModelSetup
   } else if (gpu && !setup.transport.empty()) {
     out.push_back(
         fmt::format("the log ran on {}, the model uses the stated defaults for "
-                    "in-process CPU ranks: give --profile, or --alpha, --bw and --gamma "
-                    "for that machine",
-                    run.device));
+                    "in-process CPU ranks: give {}, or {}, {} and {} for that machine",
+                    run.device, setup.labels.profile, setup.labels.alpha, setup.labels.bandwidth,
+                    setup.labels.gamma));
   } else if (setup.calibrated && !run.record.run.transport.empty() &&
              run.record.run.transport != setup.transport) {
     out.push_back(fmt::format("the run used the {} transport, the profile was measured over {}",

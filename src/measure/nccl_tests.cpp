@@ -567,7 +567,7 @@ std::vector<LoggedRun> runsFromNcclTests(const std::string& text, const std::str
   for (std::size_t i = 0; i < lines.size(); ++i) reader.read(lines[i], static_cast<int>(i) + 1);
   if (reader.ringlabTable)
     fail(name,
-         "the table of `ringlab bench`: compare reads its record (ringlab bench --json FILE)");
+         "the table of `ringlab bench`: compare reads the JSON record bench writes, not its table");
   std::vector<std::vector<LoggedRun>> runs;
   for (const TextRun& run : reader.runs) {
     if (run.rows.empty()) continue;  // a process's header with no rows of its own
@@ -587,7 +587,7 @@ std::vector<LoggedRun> runsFromNcclTests(const std::string& text, const std::str
     for (const TextRun& run : reader.runs)
       if (!run.notes.empty()) fail(name, "no complete row; " + run.notes.front());
     fail(name,
-         "neither a `ringlab bench --json` file nor an nccl-tests log (no row 'size count "
+         "neither a ringlab bench JSON record nor an nccl-tests log (no row 'size count "
          "type redop root time ...') nor osu_allreduce output");
   }
   return logs::namedRuns(std::move(runs));

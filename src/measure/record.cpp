@@ -77,7 +77,7 @@ class JsonReader {
 
   [[noreturn]] void fail(const std::string& what) const {
     throwInvalid(name_ + ": " + what +
-                 " (expected `ringlab bench --json` output: run.p and rows of size_bytes with "
+                 " (expected a ringlab bench JSON record: run.p and rows of size_bytes with "
                  "in_place.time_us or out_of_place.time_us)");
   }
 
@@ -218,9 +218,9 @@ std::optional<OverRanks> overRanksFromName(const std::string& name) {
   return std::nullopt;
 }
 
-OverRanks overRanksFromFlag(long long a) {
+OverRanks overRanksFromCode(long long a, std::string_view what) {
   if (a < 0 || a > 3) {
-    throwInvalid("-a/--average " + std::to_string(a) +
+    throwInvalid(std::string(what) + " " + std::to_string(a) +
                  ": must be 0 (rank 0), 1 (mean over ranks), 2 (min) or 3 (max), as nccl-tests");
   }
   return static_cast<OverRanks>(a);
@@ -244,8 +244,8 @@ void requireOneCase(const RunRecord& record, const std::string& name) {
     if (row.dtype != first.dtype || row.op != first.op) {
       throwInvalid(name + ": the rows hold several cases (" + first.dtype + " " + first.op + ", " +
                    row.dtype + " " + row.op +
-                   ", ...: a run of -d all or -o all); this reads one: measure with one -d TYPE "
-                   "and one -o OP");
+                   ", ...: a run of every datatype or op); this reads one: measure one datatype "
+                   "and one op");
     }
   }
 }

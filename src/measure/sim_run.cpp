@@ -24,7 +24,7 @@ SimOutcome simulateRun(const SimRequest& request, const std::function<void(const
                                static_cast<double>(request.maxBytes), run.searchMethod, progress);
   }
   const sim::AllReduceSim allReduce(spec, p, parseSize(request.maxMemory),
-                                    "--max-memory " + request.maxMemory);
+                                    request.maxMemoryWhat + " " + request.maxMemory);
   run.info = simRunInfo(spec, run.topology, run.placement, p, request.type, request.op);
   onStart(run);
   out.rows = sim::simulateSizes(

@@ -66,21 +66,22 @@ double statisticUs(const Timing& t, Statistic s) {
   return 0;
 }
 
-std::vector<Statistic> parseStatistics(const std::string& list) {
+std::vector<Statistic> parseStatistics(const std::string& list, std::string_view what) {
+  const std::string label(what);
   std::vector<Statistic> chosen;
   for (const std::string& name : splitList(list)) {
     const auto* known = std::find_if(std::begin(kStatistics), std::end(kStatistics),
                                      [&](Statistic s) { return name == statisticName(s); });
     if (known == std::end(kStatistics)) {
-      throwInvalid("--stats " + list + ": unknown statistic '" + name +
+      throwInvalid(label + " " + list + ": unknown statistic '" + name +
                    "'; valid are median, min, max, mean, loop");
     }
     if (std::find(chosen.begin(), chosen.end(), *known) != chosen.end())
-      throwInvalid("--stats " + list + ": '" + name + "' is listed twice");
+      throwInvalid(label + " " + list + ": '" + name + "' is listed twice");
     chosen.push_back(*known);
   }
   if (chosen.empty())
-    throwInvalid("--stats '" + list + "': name at least one of median, min, max, mean, loop");
+    throwInvalid(label + " '" + list + "': name at least one of median, min, max, mean, loop");
   return chosen;
 }
 

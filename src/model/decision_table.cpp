@@ -77,7 +77,7 @@ nlohmann::json toJson(const DecisionTable& t) {
 
 std::string checkDecisionTableUse(const DecisionTable& t, const std::string& source,
                                   const SetupUse& use) {
-  return checkSetupUse({"decision table", "--tuned", "measured", "tune",
+  return checkSetupUse({"decision table", use.labels.table, "measured", "tune",
                         "its choices were the fastest there", t.transport, t.ranks, t.host},
                        source, use);
 }

@@ -9,10 +9,12 @@ namespace ringlab::model {
 std::string checkSetupUse(const MeasuredSetup& made, const std::string& source,
                           const SetupUse& use) {
   if (made.transport != use.transport && !use.anyTransport) {
+    const SetupLabels& l = use.labels;
     throwInvalid(made.option + " " + source + " was " + made.verb + " over " + made.transport +
                  ", this run uses " + use.transport + ": " + made.command + " one over " +
-                 use.transport + " (`ringlab " + made.command + " --transport " + use.transport +
-                 "`), or add --profile-any-transport to use this " + made.kind + " anyway");
+                 use.transport +
+                 (l.remake ? " (" + l.remake(made.command, use.transport) + ")" : "") + ", or " +
+                 l.allowAnyTransport + " to use this " + made.kind + " anyway");
   }
   std::vector<std::string> differences;
   if (made.transport != use.transport)

@@ -20,8 +20,9 @@ namespace {
 constexpr const char* kAccumulateGrad = "torch::autograd::AccumulateGrad";
 constexpr const char* kEvaluatePrefix = "autograd::engine::evaluate_function";
 constexpr const char* kRecordInstead =
-    "record the trace with ringlab.torch.timeline.mark_gradients(model) active (what "
-    "tools/record_grad_timeline.py --trace-out does), which names each gradient in the trace";
+    "record the trace with ringlab.torch.timeline.mark_gradients(model) active (as "
+    "tools/record_grad_timeline.py does when it writes a trace), which names each gradient in the "
+    "trace";
 
 struct Event {
   double ts_us = 0, end_us = 0;

@@ -43,7 +43,7 @@ PlanComparison comparePlans(const Timeline& timeline, const BucketCost& cost,
   }
   if (options.evaluate) {
     candidates.push_back({"evaluated",
-                          fmt::format("--evaluate {}", fmt::join(*options.evaluate, ",")),
+                          fmt::format("bucket starts {}", fmt::join(*options.evaluate, ",")),
                           [&] { return bucketsFromStarts(*options.evaluate, n); }});
   }
   ProgressMeter meter(options.progress, 2 + candidates.size());
@@ -67,20 +67,20 @@ PlanComparison comparePlans(const Timeline& timeline, const BucketCost& cost,
   return c;
 }
 
-std::vector<std::size_t> parseBucketStarts(std::string_view text) {
+std::vector<std::size_t> parseBucketStarts(std::string_view text, std::string_view what) {
   std::vector<std::size_t> starts;
   for (const std::string& cell : splitList(text)) {
     try {
       starts.push_back(static_cast<std::size_t>(parseInteger(cell, "", 0, 999999999999)));
     } catch (const Error&) {
-      throwInvalid(fmt::format(
-          "--evaluate '{}': '{}' is not a bucket start index (whole number >= 0)", text, cell));
+      throwInvalid(fmt::format("{} '{}': '{}' is not a bucket start index (whole number >= 0)",
+                               what, text, cell));
     }
   }
   return starts;
 }
 
-std::vector<std::uint64_t> parseDdpCaps(std::string_view text) {
+std::vector<std::uint64_t> parseDdpCaps(std::string_view text, std::string_view what) {
   std::vector<std::uint64_t> caps;
   for (const std::string& cell : splitList(text)) {
     double mb = -1;
@@ -89,14 +89,15 @@ std::vector<std::uint64_t> parseDdpCaps(std::string_view text) {
     } catch (const Error&) {
     }
     if (!(mb > 0 && mb < 1e9)) {
-      throwInvalid(fmt::format("--ddp-caps '{}': '{}' is not a bucket_cap_mb > 0", text, cell));
+      throwInvalid(fmt::format("{} '{}': '{}' is not a bucket_cap_mb > 0", what, text, cell));
     }
     caps.push_back(static_cast<std::uint64_t>(mb * 1048576.0));
   }
   return caps;
 }
 
-std::string describeCopies(const Timeline& timeline, bool views) {
+std::string describeCopies(const Timeline& timeline, bool views,
+                           std::string_view copyBandwidthWhat) {
   if (views) return "gradients are views into the buckets: no copy";
   if (timeline.copyBytesPerSecond > 0) {
     return fmt::format(
@@ -104,8 +105,9 @@ std::string describeCopies(const Timeline& timeline, bool views) {
         "{:.2f} GB/s",
         timeline.copyBytesPerSecond / 1e9);
   }
-  return "copy not priced (no measured copy bandwidth: --copy-bw or the timeline's "
-         "copy_bandwidth_GBps)";
+  return fmt::format(
+      "copy not priced (no measured copy bandwidth: {} or the timeline's copy_bandwidth_GBps)",
+      copyBandwidthWhat);
 }
 
 }  // namespace ringlab::plan

@@ -39,9 +39,8 @@ std::string modelSizeText(const ModelBasis& basis, int p, DataType type,
 }
 
 std::string modelSweepText(const ModelBasis& basis, int p, DataType type,
-                           const model::SizeSweep& sweep) {
-  std::string text =
-      fmt::format("# ringlab model --sweep: allreduce over p = {}, {}\n", p, dataTypeName(type));
+                           const model::SizeSweep& sweep, std::string_view title) {
+  std::string text = fmt::format("# {}: allreduce over p = {}, {}\n", title, p, dataTypeName(type));
   text += basisLines(basis);
   text += fmt::format("# {:>12}", "size (B)");
   for (const model::Prediction& q : sweep.rows.front().predictions)
@@ -61,9 +60,10 @@ std::string modelSweepText(const ModelBasis& basis, int p, DataType type,
 }
 
 std::string modelRanksText(const ModelBasis& basis, std::uint64_t bytes,
-                           const std::vector<model::RanksRow>& rows, double limit_s) {
+                           const std::vector<model::RanksRow>& rows, double limit_s,
+                           std::string_view title) {
   std::string text =
-      fmt::format("# ringlab model --vs-p: ring allreduce of {} as p grows\n", formatSize(bytes));
+      fmt::format("# {}: ring allreduce of {} as p grows\n", title, formatSize(bytes));
   text += basisLines(basis);
   text += fmt::format(
       "# the bandwidth term 2(p-1)/p n beta approaches 2 n beta = {:.2f} us and never shrinks; "

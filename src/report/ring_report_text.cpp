@@ -85,10 +85,13 @@ std::string linkTable(const topo::LinkLoadComparison& c, const topo::Topology& t
 
 }  // namespace
 
-std::string ringSearchText(const topo::RingReport& report, const topo::Topology& topology) {
+std::string ringSearchText(const topo::RingReport& report, const topo::Topology& topology,
+                           std::string_view applyWith) {
   std::string text = comparisonText("search", report, topology);
-  if (report.result.rings.size() == 1)
-    text += "# apply: ringlab bench --ring-order " + report.result.rings.front().toString() + "\n";
+  if (report.result.rings.size() == 1) {
+    text +=
+        "# apply: " + std::string(applyWith) + " " + report.result.rings.front().toString() + "\n";
+  }
   return text;
 }
 

@@ -17,7 +17,7 @@ schedule::AlgorithmSpec withSearchedRings(const schedule::AlgorithmSpec& spec,
                                           const topo::Placement& placement, double bytes,
                                           std::string& method, const ProgressCallback& progress) {
   if (spec.name != schedule::kRing && spec.name != schedule::kMultiRing)
-    throwInvalid("--search finds ring orders: use --algo ring or multi_ring");
+    throwInvalid("a ring-order search finds orders for ring or multi_ring, not " + spec.name);
   topo::RingSearchOptions options;
   options.channels = spec.name == schedule::kRing ? 1 : spec.channels;
   options.bytes = bytes;

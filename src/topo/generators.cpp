@@ -20,67 +20,72 @@ const char* const kKeys[] = {"shape", "nodes",  "ranks",         "rails",       
                              "inter", "pcie",   "intra_latency", "inter_latency", "inter_shared",
                              "leaf",  "spines", "uplink",        "dims",          "name"};
 
-std::map<std::string, std::string> parseKeys(std::string_view spec) {
-  std::map<std::string, std::string> keys;
+// The spec's key=value pairs, with the caller's name for the spec that every error starts with.
+struct Keys : std::map<std::string, std::string> {
+  std::string what;
+};
+
+Keys parseKeys(std::string_view spec, std::string_view what) {
+  Keys keys;
+  keys.what = what;
   std::vector<std::string> items = splitList(spec);
   if (!items.empty() && items.back().empty()) items.pop_back();  // a trailing comma is allowed
   for (const std::string_view item : items) {
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos || eq == 0) {
-      throwInvalid("--topo '" + std::string(spec) + "': item '" + std::string(item) +
+      throwInvalid(keys.what + " '" + std::string(spec) + "': item '" + std::string(item) +
                    "' is not key=value");
     }
     const std::string key(item.substr(0, eq));
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys)) {
       std::string known;
       for (const char* k : kKeys) known += std::string(known.empty() ? "" : ", ") + k;
-      throwInvalid("--topo: unknown key '" + key + "' (known: " + known + ")");
+      throwInvalid(keys.what + ": unknown key '" + key + "' (known: " + known + ")");
     }
-    if (keys.count(key)) throwInvalid("--topo: key '" + key + "' given twice");
+    if (keys.count(key)) throwInvalid(keys.what + ": key '" + key + "' given twice");
     keys[key] = std::string(item.substr(eq + 1));
   }
   return keys;
 }
 
-int positive(const std::map<std::string, std::string>& keys, const std::string& key, int fallback) {
+int positive(const Keys& keys, const std::string& key, int fallback) {
   const auto it = keys.find(key);
   if (it == keys.end()) return fallback;
   try {
     return static_cast<int>(parseInteger(it->second, key, 1, 1 << 20));
   } catch (const Error&) {
     // Named as the user wrote it in the spec: key=value.
-    throwInvalid("--topo " + key + "=" + it->second + ": must be a whole number from 1 to 1048576");
+    throwInvalid(keys.what + " " + key + "=" + it->second +
+                 ": must be a whole number from 1 to 1048576");
   }
 }
 
-double bandwidth(const std::map<std::string, std::string>& keys, const std::string& key,
-                 double fallback) {
+double bandwidth(const Keys& keys, const std::string& key, double fallback) {
   const auto it = keys.find(key);
   if (it == keys.end()) return fallback;
   try {
     return parseBandwidth(it->second);
   } catch (const Error& e) {
-    throwInvalid("--topo " + key + "=" + it->second + ": " + e.what());
+    throwInvalid(keys.what + " " + key + "=" + it->second + ": " + e.what());
   }
 }
 
-double seconds(const std::map<std::string, std::string>& keys, const std::string& key,
-               double fallback) {
+double seconds(const Keys& keys, const std::string& key, double fallback) {
   const auto it = keys.find(key);
   if (it == keys.end()) return fallback;
   try {
     return parseSeconds(it->second);
   } catch (const Error& e) {
-    throwInvalid("--topo " + key + "=" + it->second + ": " + e.what());
+    throwInvalid(keys.what + " " + key + "=" + it->second + ": " + e.what());
   }
 }
 
-void requireKeysOnlyFor(const std::map<std::string, std::string>& keys, const std::string& shape,
+void requireKeysOnlyFor(const Keys& keys, const std::string& shape,
                         std::initializer_list<const char*> names, const char* forShape) {
   if (shape == forShape) return;
   for (const char* k : names) {
     if (keys.count(k))
-      throwInvalid("--topo " + std::string(k) + "=...: only for shape=" + forShape);
+      throwInvalid(keys.what + " " + std::string(k) + "=...: only for shape=" + forShape);
   }
 }
 
@@ -93,7 +98,7 @@ struct FatTreeShape {
   int perLeaf = 1, spines = 1, groups = 1;
 };
 
-FatTreeShape fatTreeShape(const std::map<std::string, std::string>& keys, int nodes, int rails) {
+FatTreeShape fatTreeShape(const Keys& keys, int nodes, int rails) {
   FatTreeShape f;
   f.perLeaf = positive(keys, "leaf", std::min(nodes, 16));
   f.spines = positive(keys, "spines", rails);
@@ -102,8 +107,7 @@ FatTreeShape fatTreeShape(const std::map<std::string, std::string>& keys, int no
 }
 
 // Leaf switches per group of nodes and rail, joined by spines.
-void linkFatTree(Topology& t, const std::map<std::string, std::string>& keys, int rails,
-                 const LinkSpec& inter) {
+void linkFatTree(Topology& t, const Keys& keys, int rails, const LinkSpec& inter) {
   const int nodes = static_cast<int>(t.nodes().size());
   const auto [perLeaf, spines, groups] = fatTreeShape(keys, nodes, rails);
   const LinkSpec uplink{bandwidth(keys, "uplink", inter.bandwidth_Bps * perLeaf / spines),
@@ -125,8 +129,7 @@ void linkFatTree(Topology& t, const std::map<std::string, std::string>& keys, in
 }
 
 // dims=AxB: A*B nodes, each linked to its +x and +y neighbours (wrapping).
-void linkTorus(Topology& t, const std::map<std::string, std::string>& keys, int rails,
-               const LinkSpec& inter) {
+void linkTorus(Topology& t, const Keys& keys, int rails, const LinkSpec& inter) {
   const int nodes = static_cast<int>(t.nodes().size());
   const auto dimsIt = keys.find("dims");
   int a = 0, b = 0;
@@ -140,8 +143,9 @@ void linkTorus(Topology& t, const std::map<std::string, std::string>& keys, int 
   } catch (const Error&) {
   }
   if (a < 1 || b < 1 || static_cast<long long>(a) * b != nodes) {
-    throwInvalid("--topo shape=torus needs dims=AxB with A*B = nodes (" + std::to_string(nodes) +
-                 ")" + (dimsIt == keys.end() ? std::string() : ", got dims=" + dimsIt->second));
+    throwInvalid(keys.what + " shape=torus needs dims=AxB with A*B = nodes (" +
+                 std::to_string(nodes) + ")" +
+                 (dimsIt == keys.end() ? std::string() : ", got dims=" + dimsIt->second));
   }
   const auto at = [&](int x, int y) { return ((x % a + a) % a) * b + ((y % b + b) % b); };
   for (int x = 0; x < a; ++x) {
@@ -159,8 +163,8 @@ void linkTorus(Topology& t, const std::map<std::string, std::string>& keys, int 
 
 // Refuses a shape whose topology is estimated over kMaxTopologyBytes, before building any of it:
 // every slot is linked to its fabric and to every NIC of its node.
-void checkTopologySize(const std::map<std::string, std::string>& keys, const std::string& shape,
-                       std::string_view spec, int nodes, int ranks, int rails) {
+void checkTopologySize(const Keys& keys, const std::string& shape, std::string_view spec, int nodes,
+                       int ranks, int rails) {
   const double n = nodes, r = ranks, k = rails;
   double switches = shape == "switch" ? 1 : 0;
   double network = (shape == "torus" ? 4 : 2) * n * k;  // directed NIC links
@@ -173,8 +177,8 @@ void checkTopologySize(const std::map<std::string, std::string>& keys, const std
   const double links = n * (2 * r + 2 * r * k) + network;
   checkTopologyEstimate(
       vertices, links,
-      fmt::format("--topo {}: {:.0f} slots, {:.0f} vertices and {:.0f} directed links", spec, n * r,
-                  vertices, links),
+      fmt::format("{} {}: {:.0f} slots, {:.0f} vertices and {:.0f} directed links", keys.what, spec,
+                  n * r, vertices, links),
       "give fewer nodes, ranks or rails (docs/reliability.md lists the largest shapes)");
 }
 
@@ -195,12 +199,13 @@ std::uint64_t topologyBytesEstimate(double vertices, double directedLinks) {
   return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
 }
 
-Topology generateTopology(std::string_view spec) {
-  const auto keys = parseKeys(spec);
-  if (!keys.count("nodes")) throwInvalid("--topo '" + std::string(spec) + "': nodes=N is required");
+Topology generateTopology(std::string_view spec, std::string_view what) {
+  const Keys keys = parseKeys(spec, what);
+  if (!keys.count("nodes"))
+    throwInvalid(keys.what + " '" + std::string(spec) + "': nodes=N is required");
   const std::string shape = keys.count("shape") ? keys.at("shape") : "switch";
   if (shape != "switch" && shape != "fat-tree" && shape != "ring" && shape != "torus") {
-    throwInvalid("--topo shape=" + shape + ": valid are switch, fat-tree, ring, torus");
+    throwInvalid(keys.what + " shape=" + shape + ": valid are switch, fat-tree, ring, torus");
   }
   requireKeysOnlyFor(keys, shape, {"leaf", "spines", "uplink"}, "fat-tree");
   requireKeysOnlyFor(keys, shape, {"dims"}, "torus");

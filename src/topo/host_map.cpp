@@ -20,21 +20,22 @@ HostMap emptyMap(const Topology& t) {
 
 }  // namespace
 
-HostMap hostsFromList(std::string_view list, const Topology& t) {
+HostMap hostsFromList(std::string_view list, const Topology& t, std::string_view what) {
+  const std::string label(what);
   HostMap map = emptyMap(t);
   for (const std::string& item : splitList(list)) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-      throwInvalid("--hosts '" + item + "': expected NODE=HOST, e.g. n0=node01");
+      throwInvalid(label + " '" + item + "': expected NODE=HOST, e.g. n0=node01");
     const std::string node = item.substr(0, eq), host = item.substr(eq + 1);
     int index = -1;
     for (std::size_t i = 0; i < t.nodes().size(); ++i) {
       if (t.nodes()[i].name == node) index = static_cast<int>(i);
     }
     if (index < 0)
-      throwInvalid("--hosts " + item + ": the topology has no node " + node +
+      throwInvalid(label + " " + item + ": the topology has no node " + node +
                    " (its nodes: " + nodeNames(t) + ")");
-    if (!map.host[index].empty()) throwInvalid("--hosts: node " + node + " is given twice");
+    if (!map.host[index].empty()) throwInvalid(label + ": node " + node + " is given twice");
     map.host[index] = host;
   }
   return map;
@@ -71,7 +72,8 @@ HostMap hostsFromHostfile(std::string_view text, const Topology& t, const std::s
   return map;
 }
 
-void checkHosts(const HostMap& hosts, const Topology& t, const Placement& placement) {
+void checkHosts(const HostMap& hosts, const Topology& t, const Placement& placement,
+                std::string_view listWhat) {
   std::vector<std::string> ranksOn(t.nodes().size());
   std::vector<int> count(t.nodes().size(), 0);
   for (int r = 0; r < placement.ranks(); ++r) {
@@ -84,7 +86,8 @@ void checkHosts(const HostMap& hosts, const Topology& t, const Placement& placem
     const std::string& name = t.nodes()[i].name;
     if (hosts.host[i].empty()) {
       throwInvalid("no host for topology node " + name + " (it holds ranks " + ranksOn[i] +
-                   "); map it with --hosts " + name + "=HOST or a hostfile line");
+                   "); map it with " + std::string(listWhat) + " " + name +
+                   "=HOST or a hostfile line");
     }
     if (hosts.slots[i] != 0 && hosts.slots[i] < count[i]) {
       throwInvalid("host " + hosts.host[i] + " (topology node " + name +

@@ -72,7 +72,8 @@ Placement Placement::onNodes(const Topology& topology,
   return Placement(topology, "explicit", std::move(slots));
 }
 
-Placement Placement::parse(const Topology& topology, std::string_view spec, int ranks) {
+Placement Placement::parse(const Topology& topology, std::string_view spec, int ranks,
+                           std::string_view what) {
   if (spec == "block") return block(topology, ranks);
   if (spec == "round-robin" || spec == "rr") return roundRobin(topology, ranks);
   const std::vector<std::string> nodes = splitList(spec);
@@ -81,12 +82,12 @@ Placement Placement::parse(const Topology& topology, std::string_view spec, int 
     for (const Node& n : topology.nodes()) isNode = isNode || n.name == nodes[0];
     if (!isNode) {
       throwInvalid(
-          "--placement '" + std::string(spec) +
+          std::string(what) + " '" + std::string(spec) +
           "': give block, round-robin (rr), or one node name per rank separated by commas");
     }
   }
   if (static_cast<int>(nodes.size()) != ranks) {
-    throwInvalid("--placement lists " + std::to_string(nodes.size()) + " nodes for " +
+    throwInvalid(std::string(what) + " lists " + std::to_string(nodes.size()) + " nodes for " +
                  std::to_string(ranks) + " ranks: give one per rank");
   }
   return onNodes(topology, nodes);

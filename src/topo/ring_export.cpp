@@ -10,8 +10,9 @@
 namespace ringlab::topo {
 
 std::string openMpiRankfile(const Topology& topology, const Placement& placement,
-                            const schedule::RingOrder& ring, const HostMap* hosts) {
-  if (hosts) checkHosts(*hosts, topology, placement);
+                            const schedule::RingOrder& ring, const HostMap* hosts,
+                            std::string_view hostsWhat) {
+  if (hosts) checkHosts(*hosts, topology, placement, hostsWhat);
   std::string text =
       "# Open MPI rankfile: mpirun --rankfile FILE; rank i sits where ring position i was\n";
   for (int i = 0; i < ring.size(); ++i) {
@@ -23,8 +24,9 @@ std::string openMpiRankfile(const Topology& topology, const Placement& placement
 }
 
 std::string mpichMachinefile(const Topology& topology, const Placement& placement,
-                             const schedule::RingOrder& ring, const HostMap* hosts) {
-  if (hosts) checkHosts(*hosts, topology, placement);
+                             const schedule::RingOrder& ring, const HostMap* hosts,
+                             std::string_view hostsWhat) {
+  if (hosts) checkHosts(*hosts, topology, placement, hostsWhat);
   // MPICH (Hydra) gives ranks to the lines in order; host:1 puts one rank on each line.
   std::string text = "# MPICH machinefile: mpiexec -f FILE; rank i on line i\n";
   for (int i = 0; i < ring.size(); ++i)
@@ -83,16 +85,19 @@ std::string ncclGraphXml(const Topology& topology, const Placement& placement,
 }
 
 std::string exportRings(std::string_view kind, const Topology& topology, const Placement& placement,
-                        const std::vector<schedule::RingOrder>& rings, const HostMap* hosts) {
+                        const std::vector<schedule::RingOrder>& rings, const HostMap* hosts,
+                        const ExportLabels& labels) {
   if (kind == "ring-order") {
     std::string text;
     for (const schedule::RingOrder& ring : rings) text += ring.toString() + "\n";
     return text;
   }
-  if (kind == "rankfile") return openMpiRankfile(topology, placement, rings.front(), hosts);
-  if (kind == "machinefile") return mpichMachinefile(topology, placement, rings.front(), hosts);
+  if (kind == "rankfile")
+    return openMpiRankfile(topology, placement, rings.front(), hosts, labels.hosts);
+  if (kind == "machinefile")
+    return mpichMachinefile(topology, placement, rings.front(), hosts, labels.hosts);
   if (kind == "nccl-graph") return ncclGraphXml(topology, placement, rings, placement.nodeOf(0));
-  throwInvalid("--export " + std::string(kind) +
+  throwInvalid(labels.kind + " " + std::string(kind) +
                ": valid are ring-order, rankfile, machinefile, nccl-graph");
 }
 

@@ -12,14 +12,14 @@ namespace ringlab::topo {
 
 using schedule::RingOrder;
 
-std::vector<RingOrder> parseRings(std::string_view text, int ranks) {
+std::vector<RingOrder> parseRings(std::string_view text, int ranks, std::string_view what) {
   std::vector<RingOrder> rings;
   for (const std::string& order : splitList(text, '|'))
     rings.push_back(RingOrder::parse(order, ranks));
   const int k = static_cast<int>(rings.size());
   if (k < 1 || k > schedule::kMaxChannels) {
-    throwInvalid("--order '" + std::string(text) + "': " + std::to_string(k) + " rings; give 1.." +
-                 std::to_string(schedule::kMaxChannels) +
+    throwInvalid(std::string(what) + " '" + std::string(text) + "': " + std::to_string(k) +
+                 " rings; give 1.." + std::to_string(schedule::kMaxChannels) +
                  " orders separated by '|', e.g. 0,1,2,3|0,2,1,3");
   }
   return rings;
@@ -27,27 +27,29 @@ std::vector<RingOrder> parseRings(std::string_view text, int ranks) {
 
 RingSearchResult searchOrGiven(const Topology& topology, const Placement& placement, double bytes,
                                int channels, std::string_view order,
-                               const ProgressCallback& progress) {
+                               const ProgressCallback& progress, const RingLabels& labels) {
   RingSearchOptions options;
   options.bytes = bytes;
   options.channels = channels == 0 ? 1 : channels;
   options.progress = progress;
+  options.labels = labels;
   if (order.empty()) return searchRings(topology, placement, options);
   const int p = placement.ranks();
   RingSearchResult given;
-  given.rings = parseRings(order, p);
+  given.rings = parseRings(order, p, labels.order);
   const int k = static_cast<int>(given.rings.size());
   if (channels != 0 && channels != k) {
-    throwInvalid("--channels " + std::to_string(channels) + " with --order '" + std::string(order) +
-                 "' of " + std::to_string(k) + (k == 1 ? " ring" : " rings") +
+    throwInvalid(labels.channels + " " + std::to_string(channels) + " with " + labels.order + " '" +
+                 std::string(order) + "' of " + std::to_string(k) + (k == 1 ? " ring" : " rings") +
                  ": give one order per channel, separated by '|' (e.g. 0,1,2,3|0,2,1,3), or "
-                 "leave out --channels");
+                 "leave out " +
+                 labels.channels);
   }
   given.cost = ringCost(topology, placement, given.rings, bytes);
   given.rankOrderCost =
       ringCost(topology, placement, schedule::multiRingOrders(p, k, {}, {}), bytes);
   given.lowerBound_s = ringLowerBound(topology, placement, bytes, k);
-  given.method = "given by --order";
+  given.method = "given by " + labels.order;
   return given;
 }
 
@@ -120,16 +122,16 @@ void addLinkLoadsJson(nlohmann::json& doc, const LinkLoadComparison& c, const To
 RingReport reportRings(const Topology& topology, const Placement& placement,
                        const RingReportHeader& header, int channels, std::string_view order,
                        bool linkLoads, const ProgressCallback& progress,
-                       std::optional<ReferenceRings> reference) {
+                       std::optional<ReferenceRings> reference, const RingLabels& labels) {
   RingReport r{header, {}, {}, !order.empty(), std::move(reference), std::nullopt};
   const double bytes = static_cast<double>(header.bytes);
-  r.result = searchOrGiven(topology, placement, bytes, channels, order, progress);
+  r.result = searchOrGiven(topology, placement, bytes, channels, order, progress, labels);
   if (r.reference) r.reference->cost = ringCost(topology, placement, r.reference->rings, bytes);
   const int p = placement.ranks();
   r.rankOrder = schedule::multiRingOrders(p, static_cast<int>(r.result.rings.size()), {}, {});
   if (!linkLoads) return r;
   // Checked even where the table is left out: --size must be whole float32 elements either way.
-  const std::uint64_t count = elementCount(header.bytes, DataType::Float32, "--size");
+  const std::uint64_t count = elementCount(header.bytes, DataType::Float32, labels.size);
   if (p > 1 && p <= kMaxLinkTableRanks)
     r.loads = compareLinkLoads(topology, placement, r.rankOrder, r.result.rings, count);
   return r;

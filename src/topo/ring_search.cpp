@@ -335,7 +335,7 @@ RingSearchResult searchRings(const Topology& topology, const Placement& placemen
   const int p = placement.ranks();
   const int k = options.channels;
   if (k < 1 || k > schedule::kMaxChannels) {
-    throwInvalid("--channels " + std::to_string(k) + ": must be 1.." +
+    throwInvalid(options.labels.channels + " " + std::to_string(k) + ": must be 1.." +
                  std::to_string(schedule::kMaxChannels));
   }
   if (!(options.bytes > 0))

@@ -14,8 +14,13 @@ struct TimelineSource {
   std::string params;    // trace: CSV name,count,dtype per parameter, in model.parameters() order
 };
 
-// Throws InvalidArgument naming the option, the file and the problem.
-plan::Timeline loadTimeline(const TimelineSource& source);
+// The caller's names for the three files, in errors (labels: see model_files.hpp).
+struct TimelineLabels {
+  std::string timeline = "a timeline", trace = "a trace", params = "its parameter list";
+};
+
+// Throws InvalidArgument naming the input, the file and the problem.
+plan::Timeline loadTimeline(const TimelineSource& source, const TimelineLabels& labels = {});
 
 // The timeline as ringlab JSON (what --write-timeline writes); `what` names the option in errors.
 void writeTimelineFile(const plan::Timeline& timeline, const std::string& path,

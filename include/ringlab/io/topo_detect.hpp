@@ -12,6 +12,10 @@ struct DetectOptions {
   std::string slots = "auto";  // auto (GPUs if any, else cores), gpus, cores
   double intra_Bps = 20e9;     // each slot's link to the node's fabric
   double nic_Bps = 12.5e9;     // each slot's link to a NIC
+  // The caller's names for the slots choice and the two bandwidths, in errors and notes (labels:
+  // see model_files.hpp).
+  std::string slotsWhat = "the slots", intraWhat = "the slots' bandwidth",
+              nicWhat = "the NIC bandwidth";
 };
 
 // Throws Error(Internal) when hwloc fails, InvalidArgument for a bad option or when ringlab was

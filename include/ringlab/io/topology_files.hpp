@@ -12,6 +12,15 @@
 
 namespace ringlab::io {
 
+// The caller's names for a topology's inputs, which errors start with (labels: see
+// model_files.hpp); the defaults are the library's words.
+struct TopologyLabels {
+  std::string spec = "the topology spec";
+  std::string file = "the topology file";
+  std::string ncclFile = "the NCCL topology file";
+  std::string placement = "the placement";
+};
+
 // Exactly one of spec, file, ncclFile is given (the others empty).
 struct TopologySource {
   std::string spec;                    // generated: nodes=4,ranks=8,... (topo/generators.hpp)
@@ -21,6 +30,7 @@ struct TopologySource {
   topo::NcclDriverFigures ncclDriver;  // NCCL XML: what a file leaves to the driver, as given
   std::string placement = "block";     // block, round-robin (rr), or one node name per rank
   int ranks = 0;                       // 0: every slot
+  TopologyLabels labels;               // how the front end names the fields above
 };
 
 struct PlacedTopology {
@@ -32,7 +42,7 @@ struct PlacedTopology {
 };
 
 // Reads or generates the topology, places the ranks, checks that every rank reaches every other.
-// Throws InvalidArgument naming the option and the problem.
+// Throws InvalidArgument naming the input (by source.labels) and the problem.
 PlacedTopology loadTopology(const TopologySource& source);
 
 // Writes the topology in ringlab's JSON format; `what` names the option in errors.

@@ -1,11 +1,12 @@
 #pragma once
-// How `ringlab plan` prices a gradient bucket: the collective model (a profile, flags) or the
-// user's measured AllReduce times (a `ringlab bench --json` run record, which must be for this p).
+// How `ringlab plan` prices a gradient bucket: the collective model (a profile, given values) or
+// the user's measured AllReduce times (a bench run record, which must be for this p).
 #include <string>
 #include <vector>
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/io/model_files.hpp"
+#include "ringlab/measure/record.hpp"
 #include "ringlab/plan/execution.hpp"
 
 namespace ringlab::measure {
@@ -18,9 +19,23 @@ struct PricedBuckets {
   bool measured = false;
 };
 
-// From `measuredPath` when it is not empty, else from `model`. Throws InvalidArgument when both
-// are given, or when the profile or the measured times are for another p than `ranks`.
-PricedBuckets priceBuckets(const io::ModelSource& model, const std::string& measuredPath, int ranks,
-                           DataType type);
+// Measured AllReduce times to price with: a run record, and the name it is known by (its file).
+struct MeasuredTimes {
+  RunRecord record;
+  std::string name;
+};
+
+// The caller's names for the inputs a plan reads, which its errors start with (labels: see
+// io/model_files.hpp).
+struct PlanLabels {
+  io::ModelLabels model;
+  std::string measured = "measured times";
+  std::string copyBandwidth = "a copy bandwidth";
+};
+
+// From `measured` when given, else from `model`. Throws InvalidArgument when both are given, or
+// when the profile or the measured times are for another p than `ranks`.
+PricedBuckets priceBuckets(const io::ModelSource& model, const MeasuredTimes* measured, int ranks,
+                           DataType type, const PlanLabels& labels = {});
 
 }  // namespace ringlab::measure

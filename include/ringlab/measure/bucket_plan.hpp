@@ -2,6 +2,7 @@
 // One `ringlab plan`: a recorded gradient timeline priced (measure::priceBuckets), its bucket
 // copies added, and every plan compared (plan::comparePlans), with the context the JSON and the
 // table state. The CLI and the Python package (ringlab.plan_buckets) both call it.
+#include <optional>
 #include <string>
 
 #include "ringlab/io/model_files.hpp"
@@ -13,10 +14,13 @@ namespace ringlab::measure {
 
 struct BucketPlanRequest {
   io::ModelSource model;
-  std::string measured;  // a run record's path: price from measured times instead of the model
+  // A run record: price from measured times instead of the model. The front end reads it (the
+  // CLI from its file; Python passes the record it holds).
+  std::optional<MeasuredTimes> measured;
   int ranks = 8;
   bool views = false;  // gradients are views into the bucket buffer: no copy
   plan::CompareOptions options;
+  PlanLabels labels;  // the front end's names for the model's inputs, measured times, copies
 };
 
 struct BucketPlan {

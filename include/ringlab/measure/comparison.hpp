@@ -46,12 +46,14 @@ struct Comparison {
 
 // Where the model's parameters come from, as far as that can differ from a measured run.
 struct ModelSetup {
-  std::string transport;  // the profile's; empty when the parameters were typed as flags
+  std::string transport;  // the profile's; empty when the parameters were given one by one
   std::string host;
   std::optional<int> ranks;  // the p a profile says it was measured for
   bool calibrated = false;   // a profile file: gamma measured on float32 sums (ringlab calibrate)
+  io::ModelLabels labels;    // the front end's names for the model's inputs, in advice
 };
-ModelSetup modelSetup(const io::ResolvedModel& model, const io::ModelSource& source);
+ModelSetup modelSetup(const io::ResolvedModel& model, const io::ModelSource& source,
+                      const io::ModelLabels& labels = {});
 
 // How the run's setup differs from the model's, one sentence each: GPUs against CPU ranks,
 // another transport, another p, another datatype than gamma's.

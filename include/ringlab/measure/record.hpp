@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -51,8 +52,9 @@ enum class OverRanks { Rank0 = 0, Mean = 1, Min = 2, Max = 3 };
 const char* overRanksName(OverRanks over);
 // The one of those names, or none.
 std::optional<OverRanks> overRanksFromName(const std::string& name);
-// nccl-tests' number (-a 0..3); throws InvalidArgument naming the value otherwise.
-OverRanks overRanksFromFlag(long long a);
+// nccl-tests' number for it (0..3); throws InvalidArgument naming the value otherwise, starting
+// with `what`, the caller's name for the number.
+OverRanks overRanksFromCode(long long a, std::string_view what = "the reduction over ranks");
 
 // One measured case (one size, out of place or in place). Times in microseconds; the time of an
 // iteration is reduced over ranks as the record's overRanks says (the slowest rank's by default);

@@ -25,6 +25,7 @@ struct SimRequest {
   // empty: free. The links' costs come from the topology.
   std::string reduceBandwidth;
   std::string maxMemory = "4G";
+  std::string maxMemoryWhat = "the memory limit";  // the caller's name for it, in errors
   bool search = false;  // simulate the ring orders topo::searchRings finds
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // One measured case's statistics over its iterations, and the ones a table shows.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ringlab/measure/record.hpp"
@@ -17,9 +18,11 @@ enum class Statistic { Median, Min, Max, Mean, Loop };
 const char* statisticName(Statistic s);  // "median", "min", "max", "mean", "loop"
 double statisticUs(const Timing& t, Statistic s);
 
-// A comma-separated list of those names, each at most once: `--stats median,min,max,mean,loop`.
-// Throws InvalidArgument naming the bad entry and the valid names.
-std::vector<Statistic> parseStatistics(const std::string& list);
+// A comma-separated list of those names, each at most once: "median,min,max,mean,loop". Throws
+// InvalidArgument naming the bad entry and the valid names, starting with `what`, the caller's
+// name for the list.
+std::vector<Statistic> parseStatistics(const std::string& list,
+                                       std::string_view what = "the statistics");
 
 // How two timings measured side by side in rounds (a[r] and b[r] in the same round, so that a
 // core slowed for a while slows both) compare: the ratio a/b as the geometric mean of the rounds'

@@ -50,12 +50,15 @@ struct PlanComparison {
 PlanComparison comparePlans(const Timeline& timeline, const BucketCost& cost,
                             const CompareOptions& options = {});
 
-// --evaluate 0,12,40: bucket start indices in ready order. Throws InvalidArgument naming the item.
-std::vector<std::size_t> parseBucketStarts(std::string_view text);
+// "0,12,40": bucket start indices in ready order. Throws InvalidArgument naming the item, starting
+// with `what`, the caller's name for the list.
+std::vector<std::size_t> parseBucketStarts(std::string_view text,
+                                           std::string_view what = "the bucket starts");
 
-// --ddp-caps 0.1,1,25: bucket_cap_mb values (MiB, as DDP reads them), returned in bytes. Throws
-// InvalidArgument naming the item.
-std::vector<std::uint64_t> parseDdpCaps(std::string_view text);
+// "0.1,1,25": bucket_cap_mb values (MiB, as DDP reads them), returned in bytes. Throws
+// InvalidArgument naming the item, starting with `what`.
+std::vector<std::uint64_t> parseDdpCaps(std::string_view text,
+                                        std::string_view what = "the DDP caps");
 
 // How much slower an iteration of `iteration_s` is than the optimum's: 0.05 is 5 % above it.
 double aboveOptimum(double iteration_s, const PlanComparison& comparison);
@@ -63,7 +66,9 @@ double aboveOptimum(double iteration_s, const PlanComparison& comparison);
 // A cap in bytes as DDP's bucket_cap_mb reads it ("0.5", "25").
 std::string capMiB(std::uint64_t capBytes);
 
-// One line on the bucket copies the prediction prices (none with views, or at which bandwidth).
-std::string describeCopies(const Timeline& timeline, bool views);
+// One line on the bucket copies the prediction prices (none with views, or at which bandwidth);
+// `copyBandwidthWhat` is the caller's name for the copy bandwidth a user may give.
+std::string describeCopies(const Timeline& timeline, bool views,
+                           std::string_view copyBandwidthWhat = "a copy bandwidth");
 
 }  // namespace ringlab::plan

@@ -4,6 +4,7 @@
 // they came from, the cost formula, no topology); every line ends in a newline.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ringlab/core/dtype.hpp"
@@ -22,13 +23,15 @@ struct ModelBasis {
 // the time, the fastest marked "<- fastest".
 std::string modelSizeText(const ModelBasis& basis, int p, DataType type, const model::SizeRow& row);
 
-// One row per size with each algorithm's time and the fastest, then the exact crossovers.
+// One row per size with each algorithm's time and the fastest, then the exact crossovers. The
+// first line starts with `title`, the front end's name for what it shows (the CLI's command line).
 std::string modelSweepText(const ModelBasis& basis, int p, DataType type,
-                           const model::SizeSweep& sweep);
+                           const model::SizeSweep& sweep, std::string_view title = "model sweep");
 
 // The ring at `bytes` per p: steps, startup and bandwidth terms, the bandwidth term over its limit
-// 2 n beta (`limit_s`, model::ringBandwidthLimit_s), and the time.
+// 2 n beta (`limit_s`, model::ringBandwidthLimit_s), and the time; `title` as for the sweep.
 std::string modelRanksText(const ModelBasis& basis, std::uint64_t bytes,
-                           const std::vector<model::RanksRow>& rows, double limit_s);
+                           const std::vector<model::RanksRow>& rows, double limit_s,
+                           std::string_view title = "model over p");
 
 }  // namespace ringlab::report

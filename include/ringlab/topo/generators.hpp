@@ -34,8 +34,10 @@
 namespace ringlab::topo {
 
 // Throws InvalidArgument naming the key for a bad spec, and, before building anything, for a
-// shape whose topology is estimated (topologyBytesEstimate) over kMaxTopologyBytes.
-Topology generateTopology(std::string_view spec);
+// shape whose topology is estimated (topologyBytesEstimate) over kMaxTopologyBytes. Every error
+// starts with `what`, the caller's name for the spec (a front end passes its flag, keyword or
+// field: the library never names a front end's option itself).
+Topology generateTopology(std::string_view spec, std::string_view what = "the topology spec");
 
 // The largest topology generated: 1 GiB estimated, which holds about 2^20 slots (nodes=65536,
 // ranks=16 is about 0.8 GiB; nodes=1048576,ranks=16 about 13 GiB is refused).

@@ -25,8 +25,9 @@ class Placement {
   static Placement onNodes(const Topology& topology, const std::vector<std::string>& nodePerRank);
   // "block", "round-robin" (or "rr"), or a comma-separated node list "n0,n1,n0,n1" (its length
   // must be `ranks`). Throws InvalidArgument naming the bad entry, and when a node would hold more
-  // ranks than it has slots.
-  static Placement parse(const Topology& topology, std::string_view spec, int ranks);
+  // ranks than it has slots. Errors start with `what`, the caller's name for the spec.
+  static Placement parse(const Topology& topology, std::string_view spec, int ranks,
+                         std::string_view what = "the placement");
 
   int ranks() const { return static_cast<int>(slots_.size()); }
   SlotRef at(int rank) const { return slots_[rank]; }

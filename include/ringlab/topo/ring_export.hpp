@@ -19,10 +19,13 @@
 namespace ringlab::topo {
 
 // With `hosts`, every node holding ranks must be mapped (checkHosts); null: node names.
+// `hostsWhat` is the caller's name for the host list, in checkHosts' advice.
 std::string openMpiRankfile(const Topology& topology, const Placement& placement,
-                            const schedule::RingOrder& ring, const HostMap* hosts = nullptr);
+                            const schedule::RingOrder& ring, const HostMap* hosts = nullptr,
+                            std::string_view hostsWhat = "the host list");
 std::string mpichMachinefile(const Topology& topology, const Placement& placement,
-                             const schedule::RingOrder& ring, const HostMap* hosts = nullptr);
+                             const schedule::RingOrder& ring, const HostMap* hosts = nullptr,
+                             std::string_view hostsWhat = "the host list");
 // The intra-node part of each ring on node `node` (which must hold ranks of every ring).
 std::string ncclGraphXml(const Topology& topology, const Placement& placement,
                          const std::vector<schedule::RingOrder>& rings, int node);
@@ -30,8 +33,14 @@ std::string ncclGraphXml(const Topology& topology, const Placement& placement,
 // The export named `kind`: ring-order (one line per ring), rankfile and machinefile (the first
 // ring), nccl-graph (every ring, on the node of rank 0). Throws InvalidArgument naming the valid
 // kinds for another. `hosts` is for rankfile and machinefile.
+// The caller's names for the export kind and the host list, which errors start with: the library
+// never names a front end's option; the CLI passes its flags.
+struct ExportLabels {
+  std::string kind = "the export kind";
+  std::string hosts = "the host list";
+};
 std::string exportRings(std::string_view kind, const Topology& topology, const Placement& placement,
                         const std::vector<schedule::RingOrder>& rings,
-                        const HostMap* hosts = nullptr);
+                        const HostMap* hosts = nullptr, const ExportLabels& labels = {});
 
 }  // namespace ringlab::topo

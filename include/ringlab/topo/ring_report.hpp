@@ -18,16 +18,18 @@ namespace ringlab::topo {
 
 // "0,1,2,3|0,2,1,3": k ring orders over the same p ranks, separated by '|'. Throws
 // InvalidArgument naming the order that is not a permutation of 0..p-1, or for k outside
-// 1..kMaxChannels.
-std::vector<schedule::RingOrder> parseRings(std::string_view text, int ranks);
+// 1..kMaxChannels (starting with `what`, the caller's name for the text).
+std::vector<schedule::RingOrder> parseRings(std::string_view text, int ranks,
+                                            std::string_view what = RingLabels{}.order);
 
 // The rings to report on: searched for `channels` rings when `order` is empty, else the k rings
 // `order` gives, priced with the same objective. `channels` 0 means not given (1 for a search, k
 // for given rings); given with an order it must be k. Throws InvalidArgument otherwise.
-// `progress` hears the search.
+// `progress` hears the search; errors name the inputs by `labels`.
 RingSearchResult searchOrGiven(const Topology& topology, const Placement& placement, double bytes,
                                int channels, std::string_view order,
-                               const ProgressCallback& progress = {});
+                               const ProgressCallback& progress = {},
+                               const RingLabels& labels = {});
 
 // The per-link loads of one whole allreduce over the chosen rings against the rank-order rings.
 struct LinkLoadComparison {
@@ -87,7 +89,8 @@ struct RingReport {
 RingReport reportRings(const Topology& topology, const Placement& placement,
                        const RingReportHeader& header, int channels, std::string_view order,
                        bool linkLoads, const ProgressCallback& progress = {},
-                       std::optional<ReferenceRings> reference = std::nullopt);
+                       std::optional<ReferenceRings> reference = std::nullopt,
+                       const RingLabels& labels = {});
 
 // ringsJson, with the link loads when the report has them.
 nlohmann::json ringReportJson(const RingReport& report, const Topology& topology);

@@ -40,6 +40,15 @@ struct RingCost {
 RingCost ringCost(const Topology& topology, const Placement& placement,
                   const std::vector<schedule::RingOrder>& rings, double bytes);
 
+// The caller's names for the inputs of a ring search or report, which its errors start with. The
+// library never names a front end's option: each front end passes its own (the CLI its flags,
+// Python its keyword arguments); these defaults are the library's words.
+struct RingLabels {
+  std::string order = "the ring orders";
+  std::string channels = "the number of rings";
+  std::string size = "the message size";
+};
+
 struct RingSearchOptions {
   double bytes = 64.0 * 1024 * 1024;  // the message the objective prices
   int channels = 1;
@@ -47,6 +56,7 @@ struct RingSearchOptions {
   // Hears the search's stages ("rank order", "ring 1/2: swap search", "pricing the rings
   // found"); units: rank order priced, each ring's candidate set and swaps tried, result priced.
   ProgressCallback progress;
+  RingLabels labels;
 };
 
 struct RingSearchResult {
