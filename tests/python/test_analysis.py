@@ -118,3 +118,31 @@ def test_analysis_errors_carry_the_cli_message():
         ringlab.read_record({"rows": []})
     with pytest.raises(ringlab.InvalidArgumentError, match="ring_order and ring_stride"):
         ringlab.verify(4, ring_order=[0, 1, 2, 3], ring_stride=1)
+
+
+def test_plan_buckets_prices_a_record_it_is_handed_as_its_file():
+    path = os.path.join(DATA, "plan_measured_p2.json")
+    from_file = ringlab.plan_buckets(TIMELINE, 2, measured=path, views=True)
+    held = ringlab.plan_buckets(TIMELINE, 2, measured=ringlab.read_record(path), views=True)
+    assert from_file["model_source"] == "measured " + path
+    assert held.pop("model_source") == "measured record"
+    from_file.pop("model_source")
+    assert held == from_file
+    with pytest.raises(ringlab.InvalidArgumentError) as info:
+        ringlab.plan_buckets(TIMELINE, 8, measured=ringlab.read_record(path))
+    assert "measured at p = 2, not ranks = 8; measure at this p or pass ranks = 2" in \
+        str(info.value)
+
+
+def test_errors_name_the_keyword_argument_not_a_flag():
+    cases = [(lambda: ringlab.predict(4, "1M", bw_counts="both"),
+              "bw_counts 'both': valid are send and send+recv"),
+             (lambda: ringlab.search_rings(topo="nodes=2,colour=red"),
+              "topo: unknown key 'colour'"),
+             (lambda: ringlab.plan_buckets(TIMELINE, 4, alpha="5us", ddp_caps="1,-2"),
+              "ddp_caps '1,-2': '-2' is not a bucket_cap_mb > 0")]
+    for call, words in cases:
+        with pytest.raises(ringlab.InvalidArgumentError) as info:
+            call()
+        assert words in str(info.value)
+        assert "--" not in str(info.value)
