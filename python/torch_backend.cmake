@@ -32,7 +32,10 @@ set_target_properties(ringlab_torch_backend PROPERTIES OUTPUT_NAME _torch_backen
 target_compile_options(ringlab_torch_backend PRIVATE ${TORCH_CXX_FLAGS})
 # torch's headers are not ours to warn about.
 target_include_directories(ringlab_torch_backend SYSTEM PRIVATE ${TORCH_INCLUDE_DIRS})
-target_link_libraries(ringlab_torch_backend PRIVATE ringlab_exec ${TORCH_LIBRARIES}
+# The transport table (ringlab_job) names MPI's entry too; a process group never connects over it,
+# so the backend links the MPI transport that says "built without MPI" rather than an MPI library.
+target_link_libraries(ringlab_torch_backend PRIVATE "$<LINK_GROUP:RESCAN,ringlab_job,ringlab_mpi_none>"
+                      ${TORCH_LIBRARIES}
                       ${RINGLAB_TORCH_PYTHON_LIBRARY})
 
 if(RINGLAB_BUILD_TESTS AND RINGLAB_PYTHON_HAS_PYTEST)

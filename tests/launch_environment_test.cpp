@@ -26,7 +26,7 @@ LaunchEnvironment detect(const std::map<std::string, std::string>& vars) {
 const std::vector<std::string> kBench{"inproc", "shm", "tcp", "mpi"};
 
 std::string choose(const std::map<std::string, std::string>& vars, std::string_view mpi) {
-  return chooseTransport(std::nullopt, detect(vars), mpi, "bench", kBench);
+  return chooseTransport(std::nullopt, detect(vars), mpi, "bench", kBench, "--transport");
 }
 
 TEST(LaunchEnvironment, RecognisesEachLauncherByItsVariables) {
@@ -64,7 +64,7 @@ TEST(LaunchEnvironment, RecognisesEachLauncherByItsVariables) {
 
 TEST(ChooseTransport, GivenWinsThenTheLaunchersThenInproc) {
   EXPECT_EQ(chooseTransport(std::string("shm"), detect({{"OMPI_COMM_WORLD_SIZE", "2"}}), "mpich",
-                            "bench", kBench),
+                            "bench", kBench, "--transport"),
             "shm");
   EXPECT_EQ(choose({}, "openmpi"), "inproc");
   EXPECT_EQ(choose({{"OMPI_COMM_WORLD_SIZE", "2"}}, "openmpi"), "mpi");
@@ -104,13 +104,13 @@ TEST(ChooseTransport, RefusesWhatWouldRunSeparateJobsAndNamesTheFlag) {
   expectInvalid(
       [] {
         chooseTransport(std::nullopt, detect({{"OMPI_COMM_WORLD_SIZE", "2"}}), "openmpi",
-                        "calibrate", {"inproc"});
+                        "calibrate", {"inproc"}, "--transport");
       },
       {"OMPI_COMM_WORLD_SIZE=2", "calibrate runs its ranks as threads", "--transport inproc"});
   expectInvalid(
       [] {
         chooseTransport(std::nullopt, detect({{"RANK", "0"}, {"WORLD_SIZE", "2"}}), "", "probe",
-                        {"inproc", "mpi"});
+                        {"inproc", "mpi"}, "--transport");
       },
       {"--transport tcp", "probe does not have"});
 }

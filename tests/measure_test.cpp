@@ -839,7 +839,7 @@ TEST(MeasureCalibrate, ValidateNamesTheOption) {
   CalibrateConfig c;
   c.transport = "udp";
   expectError([&] { validate(c); }, ErrorCode::InvalidArgument,
-              "--transport 'udp': valid are inproc, shm, tcp and mpi");
+              "transport 'udp': valid are inproc, shm, tcp and mpi");
   c = CalibrateConfig{};
   c.ranks = 1;
   expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-p/--ranks 1");

@@ -8,6 +8,7 @@
 #include "expect_error.hpp"
 #include "ringlab/bootstrap/store.hpp"
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/machine_rates.hpp"
 #include "ringlab/measure/roofline_rows.hpp"
 #include "ringlab/model/profile.hpp"
@@ -20,6 +21,7 @@
 namespace ringlab::model {
 namespace {
 
+using job::transportTraffic;
 using schedule::RingOrder;
 using test::expectInvalid;
 
@@ -295,8 +297,8 @@ TEST(Roofline, BadRatesAndTransportsAreNamed) {
 
 TEST(MachineRates, PositiveAtAwkwardSizes) {
   // 3 bytes of float16 is less than an element: measured on one.
-  const auto rates =
-      measure::measureSizeRates({{3, 12}, {4096, 4096}, {100'000, 1'000'000}}, DataType::Float16);
+  const auto rates = measure::measureSizeRates({{3, 12}, {4096, 4096}, {100'000, 1'000'000}},
+                                               DataType::Float16, job::probedSlotRing());
   ASSERT_EQ(rates.size(), 3u);
   for (const auto& r : rates) {
     EXPECT_GT(r.copyBytesPerSecond, 0) << r.pass.bytes;

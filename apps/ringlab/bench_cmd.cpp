@@ -28,6 +28,7 @@
 #include "ringlab/report/roofline_text.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
 #include "ringlab/transport/mpi.hpp"
+#include "transport_option.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -64,7 +65,8 @@ constexpr RefusedFlag kRefusedFlags[] = {
 struct BenchArgs {
   int ranks = kDefaultRanks;
   SweepOptions sweep;
-  std::string segment = "256K", transport = "inproc";
+  std::string segment = "256K";
+  TransportOption transport;
   JsonOutput json;
   std::string svg;                    // --svg: busbw against size
   std::vector<std::string> overlays;  // --overlay: other runs drawn beside this one
@@ -76,8 +78,7 @@ struct BenchArgs {
   std::string refusedValue;              // what it was given (unused)
   bool peerMpi = false, samples = false;
   bool roofline = false;  // --roofline: each row against this machine's copy/reduce/loopback limit
-  bool ranksGiven = false;      // -p on the command line (processes take p from their launcher)
-  bool transportGiven = false;  // else the launcher's, if one started this process
+  bool ranksGiven = false;  // -p on the command line (processes take p from their launcher)
   std::string timeout = "60s";
   std::string profile;  // --profile: add predicted time and measured/predicted
   std::string gamma;    // --gamma: the profile's reduction cost, overridden
@@ -89,13 +90,13 @@ struct BenchArgs {
 };
 
 // The checks that need the options as typed, before anything is built from them.
-std::chrono::milliseconds checkArgs(const BenchArgs& args) {
+void checkArgs(const BenchArgs& args, const job::TransportEntry& transport) {
   if (args.refused) {
     throwInvalid(std::string(args.refused->names).replace(2, 1, "/") +
                  " (nccl-tests' flag) does not apply: " + args.refused->why);
   }
   checkRanks(args.ranks);
-  if (args.peerMpi && args.transport != "mpi") {
+  if (args.peerMpi && transport.start != job::RankStart::Mpi) {
     throwInvalid(
         "--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
@@ -103,15 +104,16 @@ std::chrono::milliseconds checkArgs(const BenchArgs& args) {
   measure::parseStatistics(args.stats, "--stats");  // refused before any rank process starts
   if (!args.overlays.empty() && args.svg.empty())
     throwInvalid("--overlay draws other runs into the --svg picture: add --svg FILE");
-  if (args.roofline) model::transportTraffic(args.transport);  // refused before measuring (mpi)
+  if (args.roofline) job::transportTraffic(transport.name);  // refused before measuring (mpi)
   if (!args.svg.empty() && (args.sweep.dtype == "all" || args.sweep.op == "all"))
     throwInvalid("--svg draws one busbw curve: with it, name one -d datatype and one -o op");
-  return exec::timeoutFromSeconds(parseSeconds(args.timeout), "--timeout");
 }
 
-measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::milliseconds timeout) {
+measure::BenchConfig benchConfig(const BenchArgs& args, const job::Participation& part,
+                                 std::chrono::milliseconds timeout) {
   measure::BenchConfig config;
-  config.ranks = args.ranks;
+  config.transport = part.transport->name;
+  config.ranks = part.ranks;
   args.sweep.fill(config);
   config.iterations = args.iterations;
   config.secondsPerSize = parseSeconds(args.timePerSize);
@@ -119,7 +121,7 @@ measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::millisecond
   config.check = args.check;
   config.overRanks = measure::overRanksFromCode(args.average, "-a/--average");
   config.keepSamples = args.samples;
-  config.collective.algorithm = args.algorithm.resolve(args.ranks);
+  config.collective.algorithm = args.algorithm.resolve(part.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
   config.collective.exec.timeout = timeout;
   if (!args.profile.empty()) {
@@ -149,10 +151,10 @@ measure::BenchConfig benchConfig(const BenchArgs& args, std::chrono::millisecond
 // What the record says about the run: the machine the user named, or what the transport implies.
 measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig& config) {
   measure::RunInfo info = measure::currentRunInfo();
-  info.transport = args.transport;
-  info.ringOrder = schedule::ringOrderText(config.collective.algorithm, args.ranks);
+  info.transport = config.transport;
+  info.ringOrder = schedule::ringOrderText(config.collective.algorithm, config.ranks);
   const measure::LaunchDescription launch =
-      measure::describeLaunch(args.transport, args.topology, args.ranks);
+      measure::describeLaunch(config.transport, args.topology, config.ranks);
   info.topology = launch.topology;
   info.placement = launch.placement;
   return measure::startRecord(config, std::move(info));
@@ -184,18 +186,16 @@ std::uint64_t measureAndPrint(measure::BenchConfig& config, Communicator* proces
 }
 
 int runBenchCommand(BenchArgs args) {
-  // Under mpirun or torchrun without --transport: the launcher's, not p separate runs.
-  args.transport =
-      job::chooseTransport(args.transportGiven ? std::optional(args.transport) : std::nullopt,
-                           "bench", {"inproc", "shm", "tcp", "mpi"});
-  const auto timeout = checkArgs(args);
-  // A rank process takes p from its launcher or MPI, before anything (a ring order, a tuned
-  // table) is checked against p.
-  job::Participation part = job::participate(args.transport, args.ranks, args.ranksGiven, timeout);
-  args.ranks = part.ranks;
-  measure::BenchConfig config = benchConfig(args, timeout);
+  const auto timeout = exec::timeoutFromSeconds(parseSeconds(args.timeout), "--timeout");
+  // Under mpirun or torchrun without --transport: the launcher's, not p separate runs. A rank
+  // process takes p from its launcher or MPI, before anything (a ring order, a tuned table) is
+  // checked against p.
+  job::Participation part =
+      job::join(args.transport.jobRequest("bench", args.ranks, args.ranksGiven, timeout));
+  checkArgs(args, *part.transport);
+  measure::BenchConfig config = benchConfig(args, part, timeout);
   // A profile or table from another transport is refused here, once, before any rank starts.
-  const model::SetupUse use = setupUse(args.transport, args.ranks, args.profileAnyTransport);
+  const model::SetupUse use = setupUse(config.transport, config.ranks, args.profileAnyTransport);
   const std::string profileNote =
       config.profile ? model::checkProfileUse(*config.profile, args.profile, use) : "";
   const std::string tableNote =
@@ -204,8 +204,7 @@ int runBenchCommand(BenchArgs args) {
           : "";
   // Fail on a bad algorithm or an unwritable --json before printing anything or measuring.
   measure::validate(config);
-  if (part.role == job::Participation::Role::Launcher)
-    return job::launch({args.ranks, job::selfCommand(), timeout + std::chrono::seconds(5)});
+  if (part.role == job::Participation::Role::Launcher) return job::launchCopies(part, timeout);
   std::unique_ptr<Communicator> processComm;
   if (part.role == job::Participation::Role::Rank) {
     processComm = std::make_unique<Communicator>(*part.world.transport);
@@ -241,19 +240,19 @@ int runBenchCommand(BenchArgs args) {
   }
   if (!tableNote.empty()) args.json.printText("# " + tableNote + "\n");
   args.json.printText(report::oversubscription(
-      job::ranksOnThisHost(args.transport, args.ranks, job::detectLaunchEnvironment()), args.ranks,
-      job::usableCores(args.transport)));
+      job::ranksOnThisHost(config.transport, config.ranks, job::detectLaunchEnvironment()),
+      config.ranks, job::usableCores(config.transport)));
   const std::uint64_t totalWrong =
       measureAndPrint(config, processComm.get(), columns, record, args.json);
   args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");
-  args.json.printText(report::cpuTimeTable(record, job::usableCores(args.transport)));
+  args.json.printText(report::cpuTimeTable(record, job::usableCores(config.transport)));
   nlohmann::json json = measure::toJson(record);
   // Priced after the sweep, on the rank that speaks for the job: the other ranks are gone and
   // leave the cores to the rate measurements.
   if (args.roofline && speaks) {
     const measure::RooflineReport roof =
-        measure::priceRows(record, config, args.transport, part.world.transport.get(),
-                           job::usableCores(args.transport));
+        measure::priceRows(record, config, config.transport, part.world.transport.get(),
+                           job::usableCores(config.transport));
     args.json.printText(report::rooflineTable(roof));
     json["roofline"] = measure::toJson(roof);
   }
@@ -287,11 +286,7 @@ Action addBenchCommand(CLI::App& app) {
   for (const RefusedFlag& flag : kRefusedFlags)
     // Hidden, and refused when given, with or without a value.
     cmd->add_option(flag.names, args->refusedValue)->group("")->expected(0, 1);
-  cmd->add_option("--transport", args->transport,
-                  "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
-                  "launched for you, "
-                  "or started by `ringlab launch`/torchrun variables), mpi (under mpirun); "
-                  "default: mpi under mpirun, tcp under torchrun, else inproc");
+  args->transport.add(*cmd, kMeasuringTransportHelp);
   cmd->add_option("--segment", args->segment, "pipeline segment size");
   addTime(*cmd, "--timeout", args->timeout,
           "the deadline of each collective call, from its start, e.g. 60s");
@@ -328,7 +323,7 @@ Action addBenchCommand(CLI::App& app) {
     for (const RefusedFlag& flag : kRefusedFlags) {
       if (cmd->count(std::string(flag.names).substr(0, 2)) > 0) args->refused = &flag;
     }
-    args->transportGiven = cmd->count("--transport") > 0;
+    args->transport.noteGiven(*cmd);
     return runBenchCommand(*args);
   };
 }

@@ -15,25 +15,25 @@
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/report/calibration.hpp"
+#include "transport_option.hpp"
 
 namespace ringlab::cli {
 namespace {
 
 struct CalibrateArgs {
-  std::string transport = "inproc";
+  TransportOption transport;
   int ranks = kDefaultRanks;
   JsonOutput json{"ringlab-profile.json"};
   SweepOptions sweep;
   int iterations = 20;
   int rounds = 3;
   std::string timeout = "60s";
-  bool transportGiven = false;
   bool ranksGiven = false;
 };
 
 measure::CalibrateConfig calibrateConfig(const CalibrateArgs& a) {
   measure::CalibrateConfig config;
-  config.transport = a.transport;
+  config.transport = a.transport.entry().name;  // an unknown one named as --transport
   config.ranks = a.ranks;
   config.iterations = a.iterations;
   config.rounds = a.rounds;
@@ -50,16 +50,14 @@ measure::CalibrateConfig calibrateConfig(const CalibrateArgs& a) {
 }
 
 int runCalibrateCommand(CalibrateArgs a) {
-  // Under a launcher without --transport: the launcher's, as bench.
-  a.transport = job::chooseTransport(a.transportGiven ? std::optional(a.transport) : std::nullopt,
-                                     "calibrate", {"inproc", "shm", "tcp", "mpi"});
   measure::CalibrateConfig config = calibrateConfig(a);
+  // Under a launcher without --transport: the launcher's, as bench.
   job::Participation part =
-      job::participate(a.transport, config.ranks, a.ranksGiven, config.timeout);
+      job::join(a.transport.jobRequest("calibrate", config.ranks, a.ranksGiven, config.timeout));
+  config.transport = part.transport->name;
   if (part.role == job::Participation::Role::Launcher) {
     a.json.checkWritable();
-    return job::launch(
-        {config.ranks, job::selfCommand(), config.timeout + std::chrono::seconds(5)});
+    return job::launchCopies(part, config.timeout);
   }
   if (part.role == job::Participation::Role::Rank) config.ranks = part.ranks;
   const bool speaks = job::speaksForTheJob(part);
@@ -89,10 +87,7 @@ Action addCalibrateCommand(CLI::App& app) {
   auto args = std::make_shared<CalibrateArgs>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate", "measure alpha, beta (ping-pong) and gamma (kernel) into a profile");
-  cmd->add_option("--transport", args->transport,
-                  "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
-                  "launched for you, or started by `ringlab launch`/torchrun variables), mpi "
-                  "(under mpirun); default: mpi under mpirun, tcp under torchrun, else inproc");
+  args->transport.add(*cmd, kMeasuringTransportHelp);
   addRanks(*cmd, args->ranks,
            "number of ranks: calibrate at the p of the job to predict (pairs for concurrency: "
            "p/2)");
@@ -105,7 +100,7 @@ Action addCalibrateCommand(CLI::App& app) {
                   "the spread between them gives the 95% intervals");
   addTime(*cmd, "--timeout", args->timeout, "the deadline of each message, e.g. 60s");
   return [args, cmd] {
-    args->transportGiven = cmd->count("--transport") > 0;
+    args->transport.noteGiven(*cmd);
     args->ranksGiven = cmd->count("-p") > 0;
     return runCalibrateCommand(*args);
   };

@@ -20,6 +20,7 @@
 #include "ringlab/measure/record.hpp"
 #include "ringlab/report/gantt.hpp"
 #include "ringlab/report/plan_table.hpp"
+#include "transport_option.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -28,7 +29,7 @@ struct PlanArgs {
   io::TimelineSource timelines;
   std::string evaluate, svg, writeTimeline, copyBandwidth, ddpCaps, measured;
   int ranks = kDefaultRanks;
-  std::string transport = "inproc";  // what the planned job runs over: a profile must match
+  TransportOption transport;  // what the planned job runs over: a profile must match
   bool views = false, profileAnyTransport = false;
   JsonOutput json;
   ModelOptions model;
@@ -37,13 +38,13 @@ struct PlanArgs {
 int runPlan(const PlanArgs& a) {
   checkRanks(a.ranks);
   a.json.checkWritable();
-  job::checkTransportName(a.transport);
+  a.transport.entry();
   if (!a.model.profile.empty()) {
     // A profile for one p only: refused.
     io::checkProfileRanks(a.model.profile, a.ranks, ModelOptions::labels().ranks);
     const model::Profile profile = readProfile(a.model.profile);
     const std::string note = model::checkProfileUse(
-        profile, a.model.profile, setupUse(a.transport, a.ranks, a.profileAnyTransport));
+        profile, a.model.profile, setupUse(a.transport.name, a.ranks, a.profileAnyTransport));
     if (!note.empty()) std::fprintf(stderr, "ringlab: %s\n", note.c_str());
     warnIfUnstable(profile, a.model.profile);
   }
@@ -96,9 +97,9 @@ Action addPlanCommand(CLI::App& app) {
                   "--trace: CSV name,count,dtype per parameter, in model.parameters() order")
       ->type_name("FILE");
   addRanks(*cmd, args->ranks);
-  cmd->add_option("--transport", args->transport,
-                  "what the planned job runs over (inproc, shm, tcp, mpi): a --profile "
-                  "calibrated over another is refused");
+  args->transport.add(*cmd,
+                      "what the planned job runs over (a --profile calibrated over another is "
+                      "refused)");
   addProfileAnyTransport(*cmd, args->profileAnyTransport);
   cmd->add_option("--measured", args->measured,
                   "price buckets from measured AllReduce times (`ringlab bench --json` output, "

@@ -26,6 +26,7 @@
 #include "ringlab/measure/tune.hpp"
 #include "ringlab/report/pictures.hpp"
 #include "ringlab/report/tune_text.hpp"
+#include "transport_option.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -35,8 +36,9 @@ struct TuneArgs {
   SweepOptions sweep;
   std::string algos = fmt::format("{}", fmt::join(measure::tuneCandidates(), ","));
   std::string defaultAlgorithm = measure::TuneConfig{}.defaultAlgorithm;
-  std::string transport = "inproc", timeout = "60s";
-  bool ranksGiven = false, transportGiven = false;
+  TransportOption transport;
+  std::string timeout = "60s";
+  bool ranksGiven = false;
   JsonOutput json{"ringlab-tune.json"};
   std::string ompiRules, ompiVersion, mpichJson, mpichVersion, svg;
   std::string tuned;  // export this table instead of measuring
@@ -118,12 +120,11 @@ int runTuneCommand(TuneArgs a) {
     writeExports(a, prepareExports(a), table);
     return 0;
   }
-  // Under mpirun or torchrun without --transport: the launcher's, not p separate runs.
-  a.transport = job::chooseTransport(a.transportGiven ? std::optional(a.transport) : std::nullopt,
-                                     "tune", {"inproc", "shm", "tcp", "mpi"});
   const auto timeout = exec::timeoutFromSeconds(parseSeconds(a.timeout), "--timeout");
-  // A rank process takes p from its launcher or MPI, before anything is checked against p.
-  job::Participation part = job::participate(a.transport, a.ranks, a.ranksGiven, timeout);
+  // Under mpirun or torchrun without --transport: the launcher's, not p separate runs. A rank
+  // process takes p from its launcher or MPI, before anything is checked against p.
+  job::Participation part =
+      job::join(a.transport.jobRequest("tune", a.ranks, a.ranksGiven, timeout));
   a.ranks = part.ranks;
   if (part.role != job::Participation::Role::Launcher && !job::speaksForTheJob(part)) {
     a.json.path.clear();
@@ -133,14 +134,14 @@ int runTuneCommand(TuneArgs a) {
   }
   // Bad options and unwritable outputs are refused before minutes of measuring, not after.
   const MpiExports exports = prepareExports(a);
-  const measure::TuneConfig config = tuneConfig(a, timeout);
+  measure::TuneConfig config = tuneConfig(a, timeout);
+  config.transport = part.transport->name;
   a.json.checkWritable();
-  if (part.role == job::Participation::Role::Launcher)
-    return job::launch({a.ranks, job::selfCommand(), timeout + std::chrono::seconds(5)});
+  if (part.role == job::Participation::Role::Launcher) return job::launchCopies(part, timeout);
   if (!a.svg.empty()) io::writeTextFile(a.svg, "", "--svg");
   measure::RunInfo info = measure::currentRunInfo();
-  info.transport = a.transport;
-  info.placement = measure::describeLaunch(a.transport).placement;
+  info.transport = config.transport;
+  info.placement = measure::describeLaunch(config.transport).placement;
   ProgressLine line("tune");
   model::DecisionTable table;
   if (part.role == job::Participation::Role::Rank) {
@@ -181,10 +182,7 @@ Action addTuneCommand(CLI::App& app) {
   cmd->add_option("--algos", args->algos, "comma-separated candidates");
   cmd->add_option("--default", args->defaultAlgorithm,
                   "the algorithm kept where no other is ahead beyond the noise (one of --algos)");
-  cmd->add_option("--transport", args->transport,
-                  "inproc (ranks as threads), shm or tcp (ranks as processes on this host, "
-                  "launched for you, or started by `ringlab launch`/torchrun variables), mpi "
-                  "(under mpirun); default: mpi under mpirun, tcp under torchrun, else inproc");
+  args->transport.add(*cmd, kMeasuringTransportHelp);
   addTime(*cmd, "--timeout", args->timeout,
           "the deadline of each collective call, from its start, e.g. 60s");
   args->json.add(*cmd, "decision table to write");
@@ -211,7 +209,7 @@ Action addTuneCommand(CLI::App& app) {
          "also draw every algorithm's time against size under the choice per size (SVG)");
   return [args, cmd] {
     args->ranksGiven = cmd->count("-p") > 0;
-    args->transportGiven = cmd->count("--transport") > 0;
+    args->transport.noteGiven(*cmd);
     return runTuneCommand(*args);
   };
 }

@@ -13,7 +13,7 @@ their own memory, without copying:
     ringlab.run_threads(4, rank)         # [10.0, 10.0, 10.0, 10.0]
 
 A process started by `ringlab launch -p N python3 script.py` (shm, tcp) or by mpirun (mpi) joins
-its job with `ringlab.connect("tcp")`. The analysis functions (verify, predict, search_rings,
+its job with `ringlab.connect(transport)`. The analysis functions (verify, predict, search_rings,
 simulate, plan_buckets, read_record, compare_gpu, ...) take what the CLI's flags take, as strings
 with their units ("5us", "12.5GB/s", "64M"), and return what its --json prints, as dicts and lists.
 Failures raise ringlab.Error subclasses (ringlab.errors) carrying ringlab's message and code.
@@ -195,9 +195,11 @@ def run_threads(ranks, fn, **options):
     return InprocWorld(ranks, **options).run(fn)
 
 
-def connect(transport="tcp", **options):
+def connect(transport=None, **options):
     """This process as one rank of a job: shm or tcp under `ringlab launch -p N python3 ...`
     (or torchrun's variables: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT), mpi under mpirun.
+    Without a transport, the one the launcher's ranks take, as `ringlab bench` chooses: mpi under
+    mpirun, tcp under torchrun; under `ringlab launch` name shm or tcp.
 
     Options: timeout (seconds, a timedelta, or "500ms": the longest wait for one message),
     segment_size (bytes or "256K"), and what algo="auto" chooses with: profile (a profile from

@@ -22,6 +22,7 @@
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/rank_threads.hpp"
 #include "ringlab/transport/inproc.hpp"
+#include "ringlab/transport/mpi.hpp"
 
 namespace ringlab::python {
 namespace {
@@ -248,12 +249,23 @@ class PyInprocWorld {
   std::vector<std::shared_ptr<PyCommunicator>> communicators_;
 };
 
-// This process as one rank of the job the rank environment (shm, tcp) or mpirun (mpi) describes.
-std::shared_ptr<PyCommunicator> connect(const std::string& kind, const CollectiveOptions& options) {
+// This process as one rank of the job the rank environment (shm, tcp) or mpirun (mpi) describes:
+// over `kind`, else the transport the launcher's ranks take (job::chooseTransport, as the CLI's
+// measuring commands without --transport).
+std::shared_ptr<PyCommunicator> connect(const std::optional<std::string>& kind,
+                                        const CollectiveOptions& options) {
+  std::vector<std::string> processes;
+  for (const job::TransportEntry& t : job::transports()) {
+    if (t.start != job::RankStart::Threads) processes.push_back(t.name);
+  }
+  const std::string chosen =
+      job::chooseTransport(kind, job::detectLaunchEnvironment(), transport::mpiImplementation(),
+                           "ringlab.connect", processes, "transport");
   std::shared_ptr<job::RankWorld> world;
   {
     py::gil_scoped_release released;
-    world = std::make_shared<job::RankWorld>(job::connectRankWorld(kind, options.exec.timeout));
+    world = std::make_shared<job::RankWorld>(
+        job::connectRankWorld(job::findTransport(chosen, "transport"), options.exec.timeout));
   }
   transport::Transport& transport = *world->transport;
   return std::make_shared<PyCommunicator>(std::move(world), transport, options);
@@ -289,7 +301,7 @@ void bindCommunicator(py::module_& module) {
       .def("communicator", &PyInprocWorld::communicator, py::arg("rank"))
       .def("abort", &PyInprocWorld::abort, py::arg("reason"))
       .def("run", &PyInprocWorld::run, py::arg("body"));
-  module.def("connect", &connect, py::arg("transport"), py::arg("options"));
+  module.def("connect", &connect, py::arg("transport").none(true), py::arg("options"));
 }
 
 }  // namespace ringlab::python

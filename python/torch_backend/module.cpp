@@ -15,6 +15,7 @@
 
 #include "collective_algorithm.hpp"
 #include "process_group.hpp"
+#include "ringlab/job/transports.hpp"
 #include "shared_tensors.hpp"
 
 namespace py = pybind11;
@@ -30,7 +31,8 @@ PYBIND11_MODULE(_torch_backend, m) {
   py::class_<ProcessGroupRinglab, c10d::ProcessGroup, c10::intrusive_ptr<ProcessGroupRinglab>>(
       m, "ProcessGroupRinglab")
       .def_property_readonly("transport", &ProcessGroupRinglab::transportName,
-                             "the transport the group runs on: shm or tcp")
+                             "the transport the group runs on, a name in ringlab's transport "
+                             "table")
       .def_property_readonly("algorithm", &ProcessGroupRinglab::algorithm,
                              "the AllReduce algorithm: a registry name, or auto")
       .def_property_readonly(
@@ -70,6 +72,10 @@ PYBIND11_MODULE(_torch_backend, m) {
         py::arg("ranks"),
         "Raises InvalidArgumentError unless `name` is auto or an AllReduce algorithm that runs "
         "at p = `ranks` from its name alone");
+
+  m.def("transports", &ringlab::job::groupTransportNames,
+        "What a group may ask for: auto, then the transport table's transports whose ranks are "
+        "launched processes");
 
   m.def(
       "create",

@@ -7,8 +7,7 @@
 
 #include "collective_algorithm.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/transport/shm.hpp"
-#include "ringlab/transport/tcp.hpp"
+#include "ringlab/job/transports.hpp"
 #include "tensors.hpp"
 
 namespace ringlab::torch_backend {
@@ -70,27 +69,21 @@ void ProcessGroupRinglab::connect(const BackendOptions& options) {
   for (int r = 0; r < size_; ++r) {
     if (store_.get("ringlab/host/" + std::to_string(r), timeout_) != host) hosts = 2;
   }
-  transportName_ = options.transport;
-  if (transportName_ == "auto") transportName_ = hosts == 1 ? "shm" : "tcp";
-  if (transportName_ == "shm") {
-    if (hosts > 1) {
-      throwInvalid(
-          "ringlab transport shm: the ranks of this group run on more than one host; "
-          "use tcp (RINGLAB_TORCH_TRANSPORT=tcp) or auto");
-    }
-    transport_ = transport::connectShm(rank_, size_, store_, {"", timeout_});
-  } else if (transportName_ == "tcp") {
-    std::string token;
-    if (rank_ == 0) store_.set("ringlab/token", token = randomToken());
-    if (rank_ != 0) token = store_.get("ringlab/token", timeout_);
-    std::string bind = options.bindHost;
-    if (bind.empty()) bind = hosts == 1 ? "127.0.0.1" : "0.0.0.0";
-    transport::TcpOptions tcp{bind, token, timeout_};
-    transport::applyTcpEnvironment(tcp);
-    transport_ = transport::connectTcp(rank_, size_, store_, tcp);
-  } else {
-    throwInvalid("ringlab transport '" + options.transport + "': valid are auto, shm, tcp");
-  }
+  const job::TransportEntry& entry =
+      job::transportForGroup(options.transport, hosts == 1, "ringlab transport");
+  transportName_ = entry.name;
+  // Every network connection presents the group's token; rank 0 draws it.
+  std::string token;
+  if (rank_ == 0) store_.set("ringlab/token", token = randomToken());
+  if (rank_ != 0) token = store_.get("ringlab/token", timeout_);
+  std::string bind = options.bindHost;
+  if (bind.empty()) bind = hosts == 1 ? "127.0.0.1" : "0.0.0.0";
+  transport_ = entry.connect({.rank = rank_,
+                              .size = size_,
+                              .store = &store_,
+                              .token = token,
+                              .bindHost = bind,
+                              .timeout = timeout_});
 }
 
 CollectiveOptions ProcessGroupRinglab::callOptions(std::chrono::milliseconds timeout) const {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/transports.hpp"
 
 namespace ringlab::job {
 namespace {
@@ -59,40 +60,58 @@ std::string mpiName(std::string_view mpi) {
   return mpi == "mpich" ? "MPICH" : "Open MPI";
 }
 
-// The launcher's transport, or throws saying which flag to add.
+// The first entry of the table that `accepts`; "" when none does.
+template <typename Accepts>
+std::string firstTransport(const Accepts& accepts) {
+  for (const TransportEntry& t : transports()) {
+    if (accepts(t)) return t.name;
+  }
+  return "";
+}
+
+// The launcher's transport, or throws saying which transport to choose (`option`: how the front
+// end names that choice, "--transport" on the command line).
 std::string launcherTransport(const LaunchEnvironment& env, std::string_view mpiBuiltFor,
-                              std::string_view command) {
+                              std::string_view command, std::string_view option) {
   const std::string under = "under " + launcherName(env.launcher) + " (" + env.evidence + ")";
+  const std::string choose = std::string(option) + " ";
   const std::string separate =
-      "add --transport inproc to run a separate " + std::string(command) + " in each process";
+      "add " + choose + firstTransport([](auto& t) { return t.start == RankStart::Threads; }) +
+      " to run a separate " + std::string(command) + " in each process";
+  const std::string launched =
+      firstTransport([](auto& t) { return t.start == RankStart::Launched && t.spansHosts; });
   switch (env.launcher) {
-    case Launcher::Ringlab:
-      throwInvalid(under +
-                   ": add --transport shm (ranks on one host) or --transport tcp (ranks on any "
-                   "hosts), or " +
-                   separate);
+    case Launcher::Ringlab: {
+      std::string choices;
+      for (const TransportEntry& t : transports()) {
+        if (t.start != RankStart::Launched) continue;
+        choices += choose + t.name + " (" + t.ranksAre + ") or ";
+      }
+      throwInvalid(under + ": add " + choices + separate.substr(4));
+    }
     case Launcher::Torchrun:
       if (!env.rankKnown) {
         throwInvalid(under +
                      ", but RANK and WORLD_SIZE are not both set: set them (with MASTER_ADDR and "
-                     "MASTER_PORT) for --transport tcp, or " +
-                     separate);
+                     "MASTER_PORT) for " +
+                     choose + launched + ", or " + separate);
       }
-      return "tcp";
+      return launched;
     default:
       break;
   }
+  const std::string mpi = firstTransport([](auto& t) { return t.start == RankStart::Mpi; });
   const std::string_view wanted = mpiOf(env.launcher);
-  if (mpiBuiltFor == wanted) return "mpi";
+  if (mpiBuiltFor == wanted) return mpi;
   if (mpiBuiltFor.empty()) {
     throwInvalid(under + ", but this ringlab was built without MPI (install lib" +
                  std::string(wanted == "mpich" ? "mpich" : "openmpi") +
                  "-dev and rebuild): " + separate);
   }
   throwInvalid(under + ", but this ringlab's MPI transport is built for " + mpiName(mpiBuiltFor) +
-               ": start it with " + mpiLauncherFor(mpiBuiltFor) +
-               " (or add --transport mpi where this launcher starts " + mpiName(mpiBuiltFor) +
-               " programs), or " + separate);
+               ": start it with " + mpiLauncherFor(mpiBuiltFor) + " (or add " + choose + mpi +
+               " where this launcher starts " + mpiName(mpiBuiltFor) + " programs), or " +
+               separate);
 }
 
 }  // namespace
@@ -142,45 +161,45 @@ std::string launcherName(Launcher launcher) {
   return "a launcher";
 }
 
-void checkTransportName(const std::string& kind) {
-  if (kind != "inproc" && kind != "shm" && kind != "tcp" && kind != "mpi")
-    throwInvalid("--transport '" + kind + "': valid are inproc, shm, tcp and mpi");
-}
-
 std::string chooseTransport(const std::optional<std::string>& given, const LaunchEnvironment& env,
                             std::string_view mpiBuiltFor, std::string_view command,
-                            const std::vector<std::string>& available) {
-  if (given) return *given;
-  if (env.launcher == Launcher::None) return "inproc";
-  const bool processes = std::any_of(available.begin(), available.end(),
-                                     [](const std::string& t) { return t != "inproc"; });
+                            const std::vector<std::string>& available, std::string_view option) {
+  if (given) return findTransport(*given, option).name;
+  const std::string threads = firstTransport([&](const TransportEntry& t) {
+    return t.start == RankStart::Threads &&
+           std::find(available.begin(), available.end(), t.name) != available.end();
+  });
+  if (env.launcher == Launcher::None) return threads;
+  const bool processes = std::any_of(available.begin(), available.end(), [](const std::string& t) {
+    return findTransport(t).start != RankStart::Threads;
+  });
   if (!processes) {
     throwInvalid("under " + launcherName(env.launcher) + " (" + env.evidence + "), but " +
                  std::string(command) +
                  " runs its ranks as threads of one process, so each process would measure "
-                 "alone: run it without the launcher, or add --transport inproc to do so anyway");
+                 "alone: run it without the launcher, or add " +
+                 std::string(option) + " " + threads + " to do so anyway");
   }
-  const std::string transport = launcherTransport(env, mpiBuiltFor, command);
+  const std::string transport = launcherTransport(env, mpiBuiltFor, command, option);
   if (std::find(available.begin(), available.end(), transport) == available.end()) {
     throwInvalid("under " + launcherName(env.launcher) + " (" + env.evidence +
-                 "), whose ranks "
-                 "take --transport " +
-                 transport + ", which " + std::string(command) +
-                 " does not have: add the --transport it should use");
+                 "), whose ranks take " + std::string(option) + " " + transport + ", which " +
+                 std::string(command) + " does not have: add the " + std::string(option) +
+                 " it should use");
   }
   return transport;
 }
 
 int ranksOnThisHost(const std::string& transport, int ranks, const LaunchEnvironment& env) {
-  if (transport == "inproc" || transport == "shm") return ranks;
-  return env.ranksOnThisHost;
+  return findTransport(transport).spansHosts ? env.ranksOnThisHost : ranks;
 }
 
 int usableCores(const std::string& transport) {
   // Ranks as processes: a launcher may pin each one to its own core (Open MPI binds to cores for
   // np <= 2), so this process's affinity is only its share; the host's online cores are the
   // ranks' together.
-  if (transport != "inproc") return std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
+  if (findTransport(transport).start != RankStart::Threads)
+    return std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)));
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);

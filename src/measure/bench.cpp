@@ -18,11 +18,11 @@
 #include "ringlab/core/memory_budget.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/comparison.hpp"
 #include "ringlab/measure/rank_threads.hpp"
 #include "ringlab/measure/statistics.hpp"
 #include "ringlab/model/predict.hpp"
-#include "ringlab/transport/inproc.hpp"
 
 namespace ringlab::measure {
 namespace {
@@ -360,11 +360,12 @@ void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallba
 
 void runBenchThreads(const BenchConfig& config, const RowCallback& onRow) {
   validate(config);  // before any thread starts, so that bad options fail once, cleanly
-  transport::InprocWorld world(config.ranks);
+  const std::unique_ptr<transport::ThreadWorld> world =
+      job::threadWorld(config.transport, config.ranks);
   std::vector<std::unique_ptr<Communicator>> comms;
   for (int r = 0; r < config.ranks; ++r)
-    comms.push_back(std::make_unique<Communicator>(world.transport(r)));
-  runRankThreads(world, [&](int r) { runBenchRank(config, *comms[r], onRow); });
+    comms.push_back(std::make_unique<Communicator>(world->transport(r)));
+  runRankThreads(*world, [&](int r) { runBenchRank(config, *comms[r], onRow); });
 }
 
 }  // namespace ringlab::measure

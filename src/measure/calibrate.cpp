@@ -12,12 +12,11 @@
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/exec/pingpong.hpp"
-#include "ringlab/job/launch_environment.hpp"
+#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/host_caches.hpp"
 #include "ringlab/measure/machine_rates.hpp"
 #include "ringlab/measure/rank_threads.hpp"
 #include "ringlab/model/memory_regime.hpp"
-#include "ringlab/transport/inproc.hpp"
 
 namespace ringlab::measure {
 namespace {
@@ -90,7 +89,9 @@ double timeKernel(const CalibrateConfig& c, float* out, const std::vector<float>
 // One core's rates per byte with `workingSet` bytes going through its caches, on the pass the
 // roofline probes it with.
 model::WorkingSetRate probeWorkingSet(std::uint64_t workingSet) {
-  const SizeRates r = measureSizeRates({workingSetPass(workingSet)}, kCalibrateReduceType).front();
+  const SizeRates r =
+      measureSizeRates({workingSetPass(workingSet)}, kCalibrateReduceType, job::probedSlotRing())
+          .front();
   return {workingSet,
           1 / r.copyBytesPerSecond,
           1 / r.reduceBytesPerSecond,
@@ -225,7 +226,7 @@ std::vector<std::uint64_t> workingSetSizes(const CalibrateConfig& c) {
 }
 
 void validate(const CalibrateConfig& c) {
-  job::checkTransportName(c.transport);
+  job::findTransport(c.transport);
   if (c.ranks < 2)
     throwInvalid("-p/--ranks " + std::to_string(c.ranks) +
                  ": calibration needs at least 2 ranks for a ping-pong");
@@ -272,7 +273,9 @@ std::uint64_t fusedReduceFromBytes(const transport::Transport& t) {
   // 0.55-0.63 (docs/MODEL_VS_MEASURED.md): whichever rank matches a pair does the pass, so one
   // thread can do both directions' work; it keeps the copy-plus-reduce price. tcp copies off the
   // socket even where it reduces on receive; mpi's path is the MPI library's.
-  if (t.name() == "shm" && t.singleCopyBytes() != UINT64_MAX) return t.singleCopyBytes();
+  const job::TransportEntry* entry = job::transportNamed(t.name());
+  if (entry && entry->fusesFromSingleCopy && t.singleCopyBytes() != UINT64_MAX)
+    return t.singleCopyBytes();
   return 0;
 }
 
@@ -358,11 +361,12 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
 
 Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& progress) {
   validate(config);
-  transport::InprocWorld world(config.ranks);
+  const std::unique_ptr<transport::ThreadWorld> world =
+      job::threadWorld(config.transport, config.ranks);
   Calibration out;
-  runRankThreads(world, [&](int r) {
+  runRankThreads(*world, [&](int r) {
     Calibration mine =
-        calibrateRank(config, world.transport(r), r == 0 ? progress : ProgressCallback{});
+        calibrateRank(config, world->transport(r), r == 0 ? progress : ProgressCallback{});
     if (r == 0) out = std::move(mine);
   });
   return out;

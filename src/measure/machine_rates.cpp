@@ -17,7 +17,6 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/reduce.hpp"
 #include "ringlab/core/streaming_stores.hpp"
-#include "transport/shm/shm_layout.hpp"
 
 namespace ringlab::measure {
 
@@ -51,15 +50,15 @@ struct RotatingBlocks {
   std::byte* destination(int rep) const { return arena + ((rep + count / 2) % count) * bytes; }
 };
 
-// `bytes` of a buffer in slot-sized pieces, each paired with the next slot of a ring laid out as
-// shm's (transport/shm/shm_layout.hpp), as `pass(offset, slot, pieceBytes)`.
+// `bytes` of a buffer in slot-sized pieces, each paired with the next slot of `slots`' ring, as
+// `pass(offset, slot, pieceBytes)`.
 template <typename Pass>
-void throughSlots(std::uint64_t bytes, std::byte* ring, const Pass& pass) {
-  using transport::shm::kSlotBytes, transport::shm::kSlotsPerChannel;
+void throughSlots(std::uint64_t bytes, std::byte* ring, const model::SlotRing& slots,
+                  const Pass& pass) {
   std::uint64_t next = 0;
-  for (std::uint64_t offset = 0; offset < bytes; offset += kSlotBytes) {
-    pass(offset, ring + (next++ % kSlotsPerChannel) * kSlotBytes,
-         std::min<std::uint64_t>(kSlotBytes, bytes - offset));
+  for (std::uint64_t offset = 0; offset < bytes; offset += slots.slotBytes) {
+    pass(offset, ring + (next++ % slots.slots) * slots.slotBytes,
+         std::min<std::uint64_t>(slots.slotBytes, bytes - offset));
   }
 }
 
@@ -69,7 +68,8 @@ PassSize workingSetPass(std::uint64_t workingSetBytes) {
   return {std::clamp<std::uint64_t>(workingSetBytes / 8, 4096, 1 << 20), workingSetBytes};
 }
 
-std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, DataType type) {
+std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, DataType type,
+                                        const model::SlotRing& slots) {
   const std::uint64_t element = dataTypeSize(type);
   const auto blocksOf = [&](const PassSize& pass) {
     const std::uint64_t count =
@@ -85,8 +85,7 @@ std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, Dat
   }
   // 0x3f in every byte: a normal number in every floating type (no denormal slow path).
   std::vector<std::byte> arena(largest, std::byte{0x3f});
-  std::vector<std::byte> ring(transport::shm::kSlotBytes * transport::shm::kSlotsPerChannel,
-                              std::byte{0x3f});
+  std::vector<std::byte> ring(slots.slotBytes * slots.slots, std::byte{0x3f});
   std::vector<SizeRates> rates;
   for (const PassSize& pass : passes) {
     const auto [bytes, blocks] = blocksOf(pass);
@@ -108,20 +107,23 @@ std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, Dat
     });
     // Slot sizes are whole elements of every datatype, so no piece splits one.
     const double slotIn = bestSeconds(turn, [&](int rep) {
-      throughSlots(bytes, ring.data(), [&](std::uint64_t off, std::byte* slot, std::uint64_t n) {
-        copyBytes(slot, at.source(rep) + off, n);
-      });
+      throughSlots(bytes, ring.data(), slots,
+                   [&](std::uint64_t off, std::byte* slot, std::uint64_t n) {
+                     copyBytes(slot, at.source(rep) + off, n);
+                   });
     });
     const double slotOut = bestSeconds(turn, [&](int rep) {
-      throughSlots(bytes, ring.data(), [&](std::uint64_t off, std::byte* slot, std::uint64_t n) {
-        copyBytes(at.source(rep) + off, slot, n);
-      });
+      throughSlots(bytes, ring.data(), slots,
+                   [&](std::uint64_t off, std::byte* slot, std::uint64_t n) {
+                     copyBytes(at.source(rep) + off, slot, n);
+                   });
     });
     const double slotSum = bestSeconds(turn, [&](int rep) {
-      throughSlots(bytes, ring.data(), [&](std::uint64_t off, std::byte* slot, std::uint64_t n) {
-        std::byte* block = at.source(rep) + off;
-        reduce({type, ReduceOp::Sum}, block, block, slot, n / element);
-      });
+      throughSlots(bytes, ring.data(), slots,
+                   [&](std::uint64_t off, std::byte* slot, std::uint64_t n) {
+                     std::byte* block = at.source(rep) + off;
+                     reduce({type, ReduceOp::Sum}, block, block, slot, n / element);
+                   });
     });
     rates.push_back(
         {pass, bytes / copy, bytes / sum, bytes / slotIn, bytes / slotOut, bytes / slotSum});

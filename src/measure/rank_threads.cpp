@@ -14,7 +14,7 @@ namespace {
 
 // Stops every rank's waits; `reason` may not even be built when memory has run out, and then the
 // ranks stop without it rather than the process ending in terminate.
-void stopRanks(transport::InprocWorld& world, const std::function<std::string()>& reason) {
+void stopRanks(transport::ThreadWorld& world, const std::function<std::string()>& reason) {
   try {
     world.abort(reason());
   } catch (const std::exception&) {
@@ -24,7 +24,7 @@ void stopRanks(transport::InprocWorld& world, const std::function<std::string()>
 
 }  // namespace
 
-void runRankThreads(transport::InprocWorld& world, const std::function<void(int rank)>& body) {
+void runRankThreads(transport::ThreadWorld& world, const std::function<void(int rank)>& body) {
   std::mutex errorMutex;
   std::exception_ptr error;
   std::vector<std::thread> threads;

@@ -13,6 +13,7 @@
 #include "ringlab/core/json_text.hpp"
 #include "ringlab/core/limits.hpp"
 #include "ringlab/core/text.hpp"
+#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/cost.hpp"
@@ -266,16 +267,13 @@ RunInfo currentRunInfo() {
 }
 
 LaunchDescription describeLaunch(const std::string& transport) {
-  if (transport == "inproc") return {"single host", "ranks as threads of one process"};
-  if (transport == "shm") return {"single host", "one process per rank"};
-  if (transport == "mpi") return {"as mpirun placed the ranks", "ranks as MPI processes (mpirun)"};
-  // tcp: a launcher or torchrun-style variables may have started the ranks on several hosts.
-  return {"as launched: " + transport + " ranks may span hosts", "one process per rank"};
+  const job::TransportEntry& entry = job::findTransport(transport);
+  return {entry.topology, entry.placement};
 }
 
 LaunchDescription describeLaunch(const std::string& transport, io::TopologySource named,
                                  int ranks) {
-  if (named.spec.empty() && named.file.empty() && named.ncclFile.empty()) {
+  if (!named.given()) {
     return describeLaunch(transport);
   }
   named.ranks = ranks;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/registry.hpp"
@@ -49,7 +50,7 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
                          int cores) {
   RooflineReport report;
   report.transport = transport;
-  report.traffic = model::transportTraffic(transport);
+  report.traffic = job::transportTraffic(transport);
   // Messages are the executor's segments; which of them skip the slots is the transport's say.
   report.traffic.segmentBytes = config.collective.exec.segmentBytes;
   if (ranksTransport) report.traffic.singleCopyBytes = ranksTransport->singleCopyBytes();
@@ -77,7 +78,7 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
   }
   std::map<std::string, std::map<PassSize, SizeRates>> rates;  // measured once each
   for (const auto& [dtype, sizes] : passes) {
-    for (const SizeRates& r : measureSizeRates(sizes, parseDataType(dtype)))
+    for (const SizeRates& r : measureSizeRates(sizes, parseDataType(dtype), job::probedSlotRing()))
       rates[dtype][r.pass] = r;
   }
   for (std::size_t i = 0; i < record.rows.size(); ++i) {

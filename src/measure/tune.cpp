@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "ringlab/core/error.hpp"
+#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/rank_threads.hpp"
 #include "ringlab/measure/tune_decision.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
-#include "ringlab/transport/inproc.hpp"
 
 namespace ringlab::measure {
 namespace {
@@ -178,13 +178,13 @@ model::DecisionTable tune(const TuneConfig& t, const RunInfo& info,
                           const ProgressCallback& progress) {
   validate(t);  // before any thread starts, so that bad options fail once, cleanly
   RunInfo threads = info;
-  threads.transport = "inproc";
-  transport::InprocWorld world(t.ranks);
+  threads.transport = t.transport;
+  const std::unique_ptr<transport::ThreadWorld> world = job::threadWorld(t.transport, t.ranks);
   std::vector<std::unique_ptr<Communicator>> comms;
   for (int r = 0; r < t.ranks; ++r)
-    comms.push_back(std::make_unique<Communicator>(world.transport(r)));
+    comms.push_back(std::make_unique<Communicator>(world->transport(r)));
   model::DecisionTable table;
-  runRankThreads(world, [&](int r) {
+  runRankThreads(*world, [&](int r) {
     model::DecisionTable mine =
         tuneRank(t, threads, *comms[r], r == 0 ? progress : ProgressCallback{});
     if (r == 0) table = std::move(mine);

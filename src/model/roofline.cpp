@@ -10,14 +10,6 @@
 
 namespace ringlab::model {
 
-TransportTraffic transportTraffic(const std::string& transport) {
-  if (transport == "shm") return {.network = false, .copies = 2};
-  if (transport == "inproc") return {.network = false, .copies = 1};
-  if (transport == "tcp") return {.network = true, .copies = 1};
-  throwInvalid("roofline of transport '" + transport +
-               "': known for inproc, shm and tcp (mpi's bytes move inside the MPI library)");
-}
-
 namespace {
 
 double perSecond(double bytes, double rate, const char* name) {

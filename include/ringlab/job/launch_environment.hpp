@@ -1,6 +1,6 @@
 #pragma once
 // Which launcher started this process, from the variables launchers set, and so which transport a
-// command that measures runs on when --transport was not given: under `mpirun -np 4` that is one
+// command that measures runs on when none was given: under `mpirun -np 4` that is one
 // job of four ranks, never four separate runs.
 //
 //   Open MPI's mpirun          OMPI_COMM_WORLD_SIZE, OMPI_COMM_WORLD_RANK          -> mpi
@@ -11,7 +11,7 @@
 //   ringlab launch             RINGLAB_RANK                       -> shm or tcp: the user says
 //
 // mpi only where this ringlab's MPI transport is built for that launcher's MPI; otherwise, and
-// for ringlab's own variables, the choice fails with a message that names the flag to add.
+// for ringlab's own variables, the choice fails with a message that names the choice to add.
 // MASTER_ADDR and MASTER_PORT alone do not count: they are job-wide and often exported in shells.
 #include <functional>
 #include <optional>
@@ -39,23 +39,22 @@ LaunchEnvironment detectLaunchEnvironment();  // this process's environment
 // The launcher in words, for messages: "Open MPI's mpirun".
 std::string launcherName(Launcher launcher);
 
-// Throws InvalidArgument naming `kind` and the valid ones unless it is inproc, shm, tcp or mpi.
-void checkTransportName(const std::string& kind);
-
-// The transport a command that measures runs on: `given` (--transport as typed) when there is
-// one; else the launcher's (mpi where `mpiBuiltFor`, "openmpi", "mpich" or "" for none, matches
-// it; tcp for torchrun); else "inproc". `available` lists the transports the command has; a
-// launcher's transport outside it is refused too. Throws InvalidArgument naming the variable that
-// shows the launcher and the flag to add.
+// The transport a command that measures runs on (a name in the transport table, transports.hpp):
+// `given` when there is one (checked against the table); else the launcher's (RankStart::Mpi where
+// `mpiBuiltFor`, "openmpi", "mpich" or "" for none, matches it; the table's first launched
+// transport that spans hosts for torchrun); else the table's transport of threads. `available`
+// lists the transports the command has; a launcher's transport outside it is refused too.
+// `option` is how the front end names the choice ("--transport"): a message says what to add.
+// Throws InvalidArgument naming the variable that shows the launcher and the choice to add.
 std::string chooseTransport(const std::optional<std::string>& given, const LaunchEnvironment& env,
                             std::string_view mpiBuiltFor, std::string_view command,
-                            const std::vector<std::string>& available);
+                            const std::vector<std::string>& available, std::string_view option);
 
-// How many of the job's `ranks` run on this host: all of them for inproc and shm, what the
-// launcher says for mpi and tcp (0: unknown).
+// How many of the job's `ranks` run on this host: all of them for a transport that does not span
+// hosts, what the launcher says for one that does (0: unknown).
 int ranksOnThisHost(const std::string& transport, int ranks, const LaunchEnvironment& env);
 
-// The cores the job's ranks on this host may run on: for ranks as threads (inproc) this process's
+// The cores the job's ranks on this host may run on: for ranks as threads this process's
 // CPU affinity; for ranks as processes, which a launcher may pin one per core, the host's online
 // cores.
 int usableCores(const std::string& transport);

@@ -18,6 +18,7 @@
 
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/progress.hpp"
+#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/profile.hpp"
 
@@ -28,6 +29,8 @@ using PeerAllreduce = std::function<void(const void* send, void* recv, std::uint
                                          DataType type, ReduceOp op)>;
 
 struct BenchConfig {
+  // runBenchThreads: whose world of threads the ranks run in (a name in the transport table).
+  std::string transport = job::defaultTransport();
   int ranks = 4;
   std::uint64_t minBytes = 8;
   std::uint64_t maxBytes = 64ull << 20;
@@ -87,7 +90,7 @@ struct RankBuffers {
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow,
                   RankBuffers& buffers);
 
-// All config.ranks ranks as threads of this process over the in-process transport.
+// All config.ranks ranks as threads of this process, in config.transport's world of threads.
 void runBenchThreads(const BenchConfig& config, const RowCallback& onRow);
 
 }  // namespace ringlab::measure

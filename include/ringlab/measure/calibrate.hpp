@@ -14,6 +14,7 @@
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/progress.hpp"
+#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/profile.hpp"
@@ -25,7 +26,7 @@ namespace ringlab::measure {
 inline constexpr DataType kCalibrateReduceType = DataType::Float32;
 
 struct CalibrateConfig {
-  std::string transport = "inproc";
+  std::string transport = job::defaultTransport();  // a name in the transport table
   // p, as the job to be predicted runs it (the wait policy, the pairs that fit and the cores left
   // all depend on it). calibrateRank takes the job's size instead.
   int ranks = 4;
@@ -109,9 +110,9 @@ struct SizeSummary {
 };
 std::vector<SizeSummary> summarize(const FittedSizes& fitted);
 
-// Throws InvalidArgument naming the option at fault: a transport other than inproc, shm, tcp or
-// mpi, p below 2, fewer than 3 iterations or 1 round, sizes outside 0 < min <= max <=
-// 1 GiB, or fewer than 3 sizes growing x4.
+// Throws InvalidArgument naming the option at fault: a transport not in the table, p below 2, fewer
+// than 3 iterations or 1 round, sizes outside 0 < min <= max <= 1 GiB, or fewer than 3 sizes
+// growing x4.
 void validate(const CalibrateConfig& config);
 
 // This rank's part of a calibration over `transport` (p = its size, at least 2), called on every
@@ -124,8 +125,8 @@ void validate(const CalibrateConfig& config);
 Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& transport,
                           const ProgressCallback& progress = {});
 
-// The same with every rank a thread of this process over the in-process transport (a rank that
-// fails, e.g. with Timeout, ends the calibration with that Error).
+// The same with every rank a thread of this process, over config.transport's world of threads (a
+// rank that fails, e.g. with Timeout, ends the calibration with that Error).
 Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& progress = {});
 
 // The profile the calibration gives, stamped with `info` (version, host, date, placement) and the

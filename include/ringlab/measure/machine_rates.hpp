@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ringlab/core/dtype.hpp"
+#include "ringlab/model/roofline.hpp"
 
 namespace ringlab::measure {
 
@@ -50,8 +51,9 @@ struct SizeRates {
 // min(working set, kRateMaxWorkingSetBytes) (at least two blocks) so that each block comes back
 // after the whole arena; allocated and touched once, each pass repeated for at least a few
 // milliseconds and a turn of the arena, the best repetition taken (the machine's limit, not its
-// noise).
-std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, DataType type);
+// noise). The slot passes go through a ring of `slots` (job::probedSlotRing(): the table's).
+std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, DataType type,
+                                        const model::SlotRing& slots);
 
 // Bytes per second over 127.0.0.1, per connection.
 struct LoopbackRates {

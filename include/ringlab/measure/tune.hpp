@@ -12,6 +12,7 @@
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/progress.hpp"
 #include "ringlab/core/reduce_op.hpp"
+#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/decision_table.hpp"
 
@@ -21,6 +22,8 @@ namespace ringlab::measure {
 std::vector<std::string> tuneCandidates();
 
 struct TuneConfig {
+  // tune(): whose world of threads the ranks run in (a name in the transport table).
+  std::string transport = job::defaultTransport();
   int ranks = 4;
   std::uint64_t minBytes = 8, maxBytes = 64ull << 20, stepFactor = 4;
   std::uint64_t stepBytes = 0;  // > 0: a linear sweep instead of stepFactor
@@ -54,8 +57,8 @@ void validate(const TuneConfig& config);
 model::DecisionTable tuneRank(const TuneConfig& config, const RunInfo& info, Communicator& comm,
                               const ProgressCallback& progress = {});
 
-// All config.ranks ranks as threads of this process over the in-process transport (the table's
-// transport is inproc).
+// All config.ranks ranks as threads of this process, in config.transport's world of threads (the
+// decision table's transport).
 model::DecisionTable tune(const TuneConfig& config, const RunInfo& info,
                           const ProgressCallback& progress = {});
 

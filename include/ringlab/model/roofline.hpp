@@ -37,20 +37,24 @@ namespace ringlab::model {
 
 inline constexpr std::uint64_t kNeverSingleCopy = UINT64_MAX;
 
-// How a transport moves a message from one rank's buffer to another's.
+// A ring of fixed-size slots that messages below the single-copy size pass through (shared
+// memory): the size of a slot, and how many a channel has before the first is reused.
+struct SlotRing {
+  std::uint64_t slotBytes = 0;
+  std::uint64_t slots = 0;
+};
+
+// How a transport moves a message from one rank's buffer to another's. Each transport states its
+// own in the transport table (job/transports.hpp); the model prices whatever it is given.
 struct TransportTraffic {
-  bool network = false;  // tcp: bytes cross the loopback, not memory copies
+  bool network = false;  // bytes cross the loopback, not memory copies
   // Shared memory: memory passes per byte of a message below singleCopyBytes: 1 (in place) or 2
   // (through slots). Messages of at least singleCopyBytes take one pass.
   int copies = 1;
   std::uint64_t singleCopyBytes = kNeverSingleCopy;
   std::uint64_t segmentBytes = UINT64_MAX;  // the executor cuts transfers into messages this large
+  SlotRing slots;                           // where copies == 2
 };
-
-// shm: two copies, single copy never (the caller sets singleCopyBytes and segmentBytes to what the
-// transport and the executor use); inproc: one; tcp: network. Throws InvalidArgument naming the
-// transport otherwise (mpi: another library moves the bytes).
-TransportTraffic transportTraffic(const std::string& transport);
 
 // Bytes per second, each > 0 where it is used.
 struct MachineRates {

@@ -7,22 +7,22 @@
 #include <string>
 #include <vector>
 
-#include "ringlab/transport/transport.hpp"
+#include "ringlab/transport/thread_world.hpp"
 
 namespace ringlab::transport {
 
-class InprocWorld {
+class InprocWorld : public ThreadWorld {
  public:
   explicit InprocWorld(int ranks);
-  ~InprocWorld();
+  ~InprocWorld() override;
   InprocWorld(const InprocWorld&) = delete;
   InprocWorld& operator=(const InprocWorld&) = delete;
 
-  int size() const;
-  Transport& transport(int rank);
+  int size() const override;
+  Transport& transport(int rank) override;
   // Makes every pending and future wait on every rank throw PeerLost with `reason`. Called when
   // one rank fails so that the others stop instead of waiting for it until their timeout.
-  void abort(const std::string& reason);
+  void abort(const std::string& reason) override;
 
   struct Shared;
 

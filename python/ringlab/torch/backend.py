@@ -38,7 +38,7 @@ from ringlab.errors import InvalidArgumentError
 
 ProcessGroupRinglab = _torch_backend.ProcessGroupRinglab
 
-TRANSPORTS = ("auto", "shm", "tcp")
+TRANSPORTS = tuple(_torch_backend.transports())  # "auto", then the table's launched transports
 
 _transport_for_next_group = None  # set by new_group() while torch creates the group
 
