@@ -18,6 +18,7 @@
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/model/sweep.hpp"
+#include "ringlab/model/verify_request.hpp"
 #include "ringlab/schedule/ring_shape.hpp"
 #include "ringlab/schedule/verify.hpp"
 #include "ringlab/schedule/volume.hpp"
@@ -199,6 +200,25 @@ TEST(Registry, ASchedulesNameIsItsEntrys) {
   EXPECT_EQ(built.algorithm, "ring_variant");
   spec.name = "ring";
   EXPECT_EQ(model::buildSchedule(Collective::AllReduce, 4, spec).algorithm, "ring");
+}
+
+// verify's request: an unnamed algorithm is the collective's default, with the choice's other
+// fields; a named one keeps its ring order.
+TEST(VerifyRequest, AnUnnamedAlgorithmIsTheCollectivesDefault) {
+  model::VerifyRequest request{.ranks = 5, .collective = Collective::Reduce, .root = 3};
+  request.algorithmNamed = false;
+  const model::VerifiedSchedule tree = model::verifySchedule(request, "the size");
+  EXPECT_EQ(tree.spec.name, "binomial_tree");
+  EXPECT_EQ(tree.spec.root, 3);
+  EXPECT_TRUE(tree.verdict.valid);
+  request = {.ranks = 4, .collective = Collective::AllReduce, .bytes = 4000};
+  request.algorithm.ringOrder = std::vector<int>{0, 2, 1, 3};
+  const model::VerifiedSchedule ring = model::verifySchedule(request, "the size");
+  EXPECT_EQ(ring.schedule.ringOrder, (std::vector<int>{0, 2, 1, 3}));
+  EXPECT_EQ(ring.volume.maxSentBytes, 2u * 3 * 4000 / 4);  // 2(p-1)n/p
+  request.bytes = 4001;
+  test::expectInvalid([&] { model::verifySchedule(request, "the size"); },
+                      {"the size 4001 is not a multiple of the float32 size (4 bytes)"});
 }
 
 TEST(Registry, BuiltInsAndTheirNamesInOtherTools) {

@@ -210,10 +210,10 @@ void AlgorithmOptions::add(CLI::App& app) {
                  "hierarchical: consecutive ranks per node; must divide p");
 }
 
-schedule::AlgorithmSpec AlgorithmOptions::resolve(int ranks) const {
+schedule::AlgorithmChoice AlgorithmOptions::choice() const {
   schedule::AlgorithmChoice choice = *this;
   if (!ringOrderList.empty()) choice.ringOrder = schedule::RingOrder::parseList(ringOrderList);
-  return choice.spec(ranks);
+  return choice;
 }
 
 void checkRanks(int ranks) {

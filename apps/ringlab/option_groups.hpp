@@ -130,7 +130,8 @@ struct SweepOptions {
 struct AlgorithmOptions : schedule::AlgorithmChoice {
   std::string ringOrderList;  // --ring-order as typed; its numbers become ringOrder
   void add(CLI::App& app);
-  schedule::AlgorithmSpec resolve(int ranks) const;
+  schedule::AlgorithmChoice choice() const;  // with --ring-order's numbers
+  schedule::AlgorithmSpec resolve(int ranks) const { return choice().spec(ranks); }
 };
 
 // Throws InvalidArgument unless p is in 1..kMaxRanks.

@@ -6,7 +6,7 @@
 #include "commands.hpp"
 #include "option_groups.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/model/registry.hpp"
+#include "ringlab/model/verify_request.hpp"
 #include "ringlab/report/schedule_text.hpp"
 
 namespace ringlab::cli {
@@ -23,23 +23,21 @@ struct VerifyArgs {
 
 int runVerifyCommand(const VerifyArgs& args) {
   checkRanks(args.ranks);
-  const schedule::Collective collective = schedule::parseCollective(args.collective);
-  const DataType type = parseDataType(args.dtype);
-  const std::uint64_t bytes = parseSize(args.size);
-  const std::uint64_t count = elementCount(bytes, type, "--size");
-  schedule::AlgorithmSpec spec = args.algorithm.resolve(args.ranks);
-  if (!args.algorithmGiven) spec.name = model::defaultAlgorithm(collective).name;
-  spec.ownershipOffset = args.offset;
-  spec.root = args.root;
-  const schedule::Schedule s = model::buildSchedule(collective, args.ranks, spec);
-  // Counted before anything prints, so that a size too large to count fails cleanly.
-  const schedule::VolumeReport volume = schedule::countVolume(s, count, type);
-  report::writeScheduleSteps(
-      s, spec, [](std::string_view line) { std::fwrite(line.data(), 1, line.size(), stdout); });
-  const schedule::Verdict verdict = schedule::verify(s);
-  std::fputs(report::verdictLine(s, verdict).c_str(), stdout);
-  if (!verdict.valid) return 1;
-  std::fputs(report::volumeText(s, volume, bytes, type).c_str(), stdout);
+  const model::VerifyRequest request{.ranks = args.ranks,
+                                     .collective = schedule::parseCollective(args.collective),
+                                     .algorithm = args.algorithm.choice(),
+                                     .algorithmNamed = args.algorithmGiven,
+                                     .offset = args.offset,
+                                     .root = args.root,
+                                     .bytes = parseSize(args.size),
+                                     .type = parseDataType(args.dtype)};
+  const model::VerifiedSchedule v = model::verifySchedule(request, "--size");
+  report::writeScheduleSteps(v.schedule, v.spec, [](std::string_view line) {
+    std::fwrite(line.data(), 1, line.size(), stdout);
+  });
+  std::fputs(report::verdictLine(v.schedule, v.verdict).c_str(), stdout);
+  if (!v.verdict.valid) return 1;
+  std::fputs(report::volumeText(v.schedule, v.volume, request.bytes, request.type).c_str(), stdout);
   return 0;
 }
 

@@ -7,30 +7,29 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/model/model_json.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/model/verify_request.hpp"
 #include "ringlab/report/schedule_text.hpp"
-#include "ringlab/schedule/verify.hpp"
-#include "ringlab/schedule/volume.hpp"
 
 namespace ringlab::python {
 namespace {
 
 py::dict verify(int ranks, const std::string& collectiveName, const AlgorithmArgs& algorithm,
                 int offset, const std::string& size, const std::string& dtype, bool listing) {
-  const schedule::Collective collective = schedule::parseCollective(collectiveName);
-  const DataType type = parseDataType(dtype);
-  const std::uint64_t bytes = parseSize(size);
-  const std::uint64_t count = elementCount(bytes, type, "size");
-  schedule::AlgorithmSpec spec = algorithm.spec(ranks);
-  spec.ownershipOffset = offset;
-  const schedule::Schedule s = model::buildSchedule(collective, ranks, spec);
-  const schedule::VolumeReport volume = schedule::countVolume(s, count, type);
+  const model::VerifyRequest request{.ranks = ranks,
+                                     .collective = schedule::parseCollective(collectiveName),
+                                     .algorithm = algorithm,
+                                     .offset = offset,
+                                     .bytes = parseSize(size),
+                                     .type = parseDataType(dtype)};
+  const model::VerifiedSchedule v = model::verifySchedule(request, "size");
+  const schedule::VolumeReport& volume = v.volume;
+  const schedule::Verdict& verdict = v.verdict;
   std::string text;
   if (listing) {
-    report::writeScheduleSteps(s, spec, [&](std::string_view line) { text += line; });
+    report::writeScheduleSteps(v.schedule, v.spec, [&](std::string_view line) { text += line; });
   }
-  const schedule::Verdict verdict = schedule::verify(s);
-  text += report::verdictLine(s, verdict);
-  if (verdict.valid) text += report::volumeText(s, volume, bytes, type);
+  text += report::verdictLine(v.schedule, verdict);
+  if (verdict.valid) text += report::volumeText(v.schedule, volume, request.bytes, request.type);
   py::list perRank;
   for (const schedule::RankVolume& rank : volume.perRank) {
     py::dict row;
