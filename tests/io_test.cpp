@@ -138,7 +138,7 @@ TEST(IoModel, ParsedSourceIsTyped) {
 
 TEST(IoTopology, LoadsPlacesAndNamesTheSource) {
   io::TopologySource s;
-  s.spec = "nodes=2,ranks=2";
+  s.generated = topo::parseTopologySpec("nodes=2,ranks=2");
   s.placement = "rr";
   const io::PlacedTopology placed = io::loadTopology(s);
   EXPECT_EQ(placed.placement->ranks(), 4);

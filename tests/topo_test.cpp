@@ -70,6 +70,28 @@ TEST(Topology, GeneratorRejectsBadSpecs) {
   expectInvalid([] { generateTopology("nodes=4,shape=cube"); }, {"shape=cube"});
 }
 
+// The spec parses into typed values, base units, defaults filled in; errors start with the
+// caller's name for the spec, the library's own words when none is given.
+TEST(Topology, SpecParsesIntoTypedValuesAndNamesItsInputByTheCallersLabel) {
+  const TopologySpec s =
+      parseTopologySpec("shape=torus,nodes=16,dims=4x4,ranks=2,inter=25GB/s,inter_latency=5us");
+  EXPECT_EQ(s.shape, TopologyShape::Torus);
+  EXPECT_EQ(s.nodes, 16);
+  EXPECT_EQ(s.ranks, 2);
+  EXPECT_EQ(s.rails, 1);
+  EXPECT_EQ(s.dimsA, 4);
+  EXPECT_EQ(s.dimsB, 4);
+  EXPECT_DOUBLE_EQ(s.inter.bandwidth_Bps, 25e9);
+  EXPECT_DOUBLE_EQ(s.inter.latency_s, 5e-6);
+  EXPECT_DOUBLE_EQ(s.intra.bandwidth_Bps, 100e9);  // the default
+  EXPECT_EQ(s.name, s.text);
+  EXPECT_EQ(generateTopology(s).slotCount(), 32);
+  expectInvalid([] { parseTopologySpec("nodes=2,colour=red"); },
+                {"the topology spec: unknown key 'colour'"});
+  expectInvalid([] { parseTopologySpec("nodes=2,colour=red", "--topo"); },
+                {"--topo: unknown key 'colour'"});
+}
+
 TEST(Topology, FatTreeCrossesSpinesWithEcmpSpread) {
   const Topology t = generateTopology("shape=fat-tree,nodes=8,ranks=2,rails=2,leaf=2,spines=4");
   const Placement b = Placement::block(t, 16);

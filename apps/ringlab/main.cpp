@@ -11,6 +11,16 @@
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/version.hpp"
 
+namespace {
+
+// The one line main prints for the library's error; 2 for invalid arguments, 1 otherwise.
+int failWith(const ringlab::Error& e) {
+  std::fprintf(stderr, "ringlab: error: %s\n", e.what());
+  return e.code() == ringlab::ErrorCode::InvalidArgument ? 2 : 1;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   ringlab::job::rememberCommandLine(argc, argv);
   CLI::App app{"ringlab: ring AllReduce you can run, verify, count and measure"};
@@ -64,6 +74,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "ringlab: error: %s\n", ringlab::cli::parseErrorLine(app, e).c_str());
     return 2;
+  } catch (const ringlab::Error& e) {
+    return failWith(e);  // a value the library parses as it is read (--topo)
   }
   try {
     for (auto& [sub, action] : actions) {
@@ -71,8 +83,7 @@ int main(int argc, char** argv) {
     }
     return 2;
   } catch (const ringlab::Error& e) {
-    std::fprintf(stderr, "ringlab: error: %s\n", e.what());
-    return e.code() == ringlab::ErrorCode::InvalidArgument ? 2 : 1;
+    return failWith(e);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr,
                  "ringlab: error: out of memory; try a smaller -e/--maxbytes or fewer ranks\n");

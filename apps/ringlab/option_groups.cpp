@@ -280,10 +280,12 @@ TopologyOptions::TopologyOptions() {
 }
 
 void TopologyOptions::add(CLI::App& app, bool withRanks) {
-  auto* topoOption =
-      app.add_option("--topo", spec,
-                     "generated topology, e.g. nodes=4,ranks=8,rails=8,intra=100GB/s,inter=25GB/s"
-                     "[,shape=switch|fat-tree|ring|torus] (docs/TOPOLOGY.md)");
+  // Parsed as it is read, its errors naming --topo.
+  auto* topoOption = app.add_option_function<std::string>(
+      "--topo",
+      [this](const std::string& text) { generated = topo::parseTopologySpec(text, labels.spec); },
+      "generated topology, e.g. nodes=4,ranks=8,rails=8,intra=100GB/s,inter=25GB/s"
+      "[,shape=switch|fat-tree|ring|torus] (docs/TOPOLOGY.md)");
   auto* fileOption =
       app.add_option(
              "--topo-file", file,
@@ -328,7 +330,7 @@ void GpuSystemOptions::add(CLI::App& app, bool withNcclTopo) {
 
 std::optional<gpu::GpuSystem> drawSystem(const GpuSystemOptions& system, TopologyOptions& where) {
   if (!system.given()) return std::nullopt;
-  if (!where.spec.empty() || !where.file.empty() || !where.ncclFile.empty()) {
+  if (where.given()) {
     throwInvalid("--system " + system.spec +
                  " is the topology: give it or --topo, --topo-file, --nccl-topo, not both");
   }

@@ -96,7 +96,7 @@ py::list presets() {
 std::optional<gpu::GpuSystem> systemAsTopology(const io::GpuSystemSource& system,
                                                io::TopologySource& where) {
   if (!system.given()) return std::nullopt;
-  if (!where.spec.empty() || !where.file.empty() || !where.ncclFile.empty()) {
+  if (where.given()) {
     throwInvalid("system=" + system.spec +
                  " is the topology: give it or topo=, topo_file=, nccl_topo=, not both");
   }

@@ -92,7 +92,18 @@ void bindTopologyAnalysis(py::module_& module) {
             .spec = "topo", .file = "topo_file", .ncclFile = "nccl_topo", .placement = "placement"};
         return where;
       }))
-      .def_readwrite("topo", &io::TopologySource::spec)
+      // The spec as the user writes it, parsed here: its errors name topo=.
+      .def_property(
+          "topo",
+          [](const io::TopologySource& where) {
+            return where.generated ? where.generated->text : std::string();
+          },
+          [](io::TopologySource& where, const std::string& text) {
+            if (text.empty())
+              where.generated.reset();
+            else
+              where.generated = topo::parseTopologySpec(text, where.labels.spec);
+          })
       .def_readwrite("topo_file", &io::TopologySource::file)
       .def_readwrite("nccl_topo", &io::TopologySource::ncclFile)
       .def_readwrite("nccl_nodes", &io::TopologySource::ncclNodes)

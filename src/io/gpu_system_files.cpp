@@ -30,7 +30,7 @@ gpu::GpuSystem loadGpuSystem(const GpuSystemSource& source) {
 gpu::GpuSystem drawAsTopology(const gpu::GpuSystem& system, TopologySource& where) {
   const gpu::GpuSystem placed = where.ranks > 0 ? gpu::withRanks(system, where.ranks) : system;
   where.ranks = 0;  // every slot of the drawn system
-  where.spec = gpu::topologySpec(placed);
+  where.generated = topo::parseTopologySpec(gpu::topologySpec(placed), where.labels.spec);
   return placed;
 }
 

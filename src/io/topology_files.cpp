@@ -21,7 +21,7 @@ std::string PlacedTopology::placementText() const {
 namespace {
 
 topo::Topology readTopology(const TopologySource& s) {
-  if (!s.spec.empty()) return topo::generateTopology(s.spec, s.labels.spec);
+  if (s.generated) return topo::generateTopology(*s.generated);
   if (!s.file.empty()) {
     // ringlab's JSON, or NCCL's XML (a dump or an NCCL_TOPO_FILE), told apart by the first mark.
     const std::string text = readTextFile(s.file, s.labels.file, kTopologyInput);

@@ -4,6 +4,8 @@
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -98,20 +100,22 @@ struct FatTreeShape {
   int perLeaf = 1, spines = 1, groups = 1;
 };
 
-FatTreeShape fatTreeShape(const Keys& keys, int nodes, int rails) {
+FatTreeShape fatTreeShape(const TopologySpec& spec) {
   FatTreeShape f;
-  f.perLeaf = positive(keys, "leaf", std::min(nodes, 16));
-  f.spines = positive(keys, "spines", rails);
-  f.groups = (nodes + f.perLeaf - 1) / f.perLeaf;
+  f.perLeaf = spec.leaf > 0 ? spec.leaf : std::min(spec.nodes, 16);
+  f.spines = spec.spines > 0 ? spec.spines : spec.rails;
+  f.groups = (spec.nodes + f.perLeaf - 1) / f.perLeaf;
   return f;
 }
 
 // Leaf switches per group of nodes and rail, joined by spines.
-void linkFatTree(Topology& t, const Keys& keys, int rails, const LinkSpec& inter) {
-  const int nodes = static_cast<int>(t.nodes().size());
-  const auto [perLeaf, spines, groups] = fatTreeShape(keys, nodes, rails);
-  const LinkSpec uplink{bandwidth(keys, "uplink", inter.bandwidth_Bps * perLeaf / spines),
-                        inter.latency_s};
+void linkFatTree(Topology& t, const TopologySpec& spec) {
+  const int nodes = spec.nodes, rails = spec.rails;
+  const LinkSpec& inter = spec.inter;
+  const auto [perLeaf, spines, groups] = fatTreeShape(spec);
+  const LinkSpec uplink{
+      spec.uplink_Bps > 0 ? spec.uplink_Bps : inter.bandwidth_Bps * perLeaf / spines,
+      inter.latency_s};
   std::vector<int> spine;
   for (int s = 0; s < spines; ++s) spine.push_back(t.addSwitch("spine" + std::to_string(s)));
   for (int g = 0; g < groups; ++g) {
@@ -128,9 +132,8 @@ void linkFatTree(Topology& t, const Keys& keys, int rails, const LinkSpec& inter
   }
 }
 
-// dims=AxB: A*B nodes, each linked to its +x and +y neighbours (wrapping).
-void linkTorus(Topology& t, const Keys& keys, int rails, const LinkSpec& inter) {
-  const int nodes = static_cast<int>(t.nodes().size());
+// dims=AxB, with A*B = nodes; throws InvalidArgument naming them otherwise.
+std::pair<int, int> torusDims(const Keys& keys, int nodes) {
   const auto dimsIt = keys.find("dims");
   int a = 0, b = 0;
   try {
@@ -147,15 +150,21 @@ void linkTorus(Topology& t, const Keys& keys, int rails, const LinkSpec& inter) 
                  std::to_string(nodes) + ")" +
                  (dimsIt == keys.end() ? std::string() : ", got dims=" + dimsIt->second));
   }
+  return {a, b};
+}
+
+// Each node linked to its +x and +y neighbours on the dimsA x dimsB torus (wrapping).
+void linkTorus(Topology& t, const TopologySpec& spec) {
+  const int a = spec.dimsA, b = spec.dimsB;
   const auto at = [&](int x, int y) { return ((x % a + a) % a) * b + ((y % b + b) % b); };
   for (int x = 0; x < a; ++x) {
     for (int y = 0; y < b; ++y) {
-      for (int r = 0; r < rails; ++r) {
+      for (int r = 0; r < spec.rails; ++r) {
         // A dimension of 2 has one link, of 1 none.
         if (a > 2 || (a == 2 && x == 0))
-          t.addNetworkLink(nicOf(t, at(x, y), r), nicOf(t, at(x + 1, y), r), inter);
+          t.addNetworkLink(nicOf(t, at(x, y), r), nicOf(t, at(x + 1, y), r), spec.inter);
         if (b > 2 || (b == 2 && y == 0))
-          t.addNetworkLink(nicOf(t, at(x, y), r), nicOf(t, at(x, y + 1), r), inter);
+          t.addNetworkLink(nicOf(t, at(x, y), r), nicOf(t, at(x, y + 1), r), spec.inter);
       }
     }
   }
@@ -163,13 +172,12 @@ void linkTorus(Topology& t, const Keys& keys, int rails, const LinkSpec& inter) 
 
 // Refuses a shape whose topology is estimated over kMaxTopologyBytes, before building any of it:
 // every slot is linked to its fabric and to every NIC of its node.
-void checkTopologySize(const Keys& keys, const std::string& shape, std::string_view spec, int nodes,
-                       int ranks, int rails) {
-  const double n = nodes, r = ranks, k = rails;
-  double switches = shape == "switch" ? 1 : 0;
-  double network = (shape == "torus" ? 4 : 2) * n * k;  // directed NIC links
-  if (shape == "fat-tree") {
-    const FatTreeShape f = fatTreeShape(keys, nodes, rails);
+void checkTopologySize(const TopologySpec& spec) {
+  const double n = spec.nodes, r = spec.ranks, k = spec.rails;
+  double switches = spec.shape == TopologyShape::Switch ? 1 : 0;
+  double network = (spec.shape == TopologyShape::Torus ? 4 : 2) * n * k;  // directed NIC links
+  if (spec.shape == TopologyShape::FatTree) {
+    const FatTreeShape f = fatTreeShape(spec);
     switches = f.spines + double(f.groups) * k;
     network += 2.0 * f.groups * k * f.spines;
   }
@@ -177,8 +185,8 @@ void checkTopologySize(const Keys& keys, const std::string& shape, std::string_v
   const double links = n * (2 * r + 2 * r * k) + network;
   checkTopologyEstimate(
       vertices, links,
-      fmt::format("{} {}: {:.0f} slots, {:.0f} vertices and {:.0f} directed links", keys.what, spec,
-                  n * r, vertices, links),
+      fmt::format("{} {}: {:.0f} slots, {:.0f} vertices and {:.0f} directed links", spec.what,
+                  spec.text, n * r, vertices, links),
       "give fewer nodes, ranks or rails (docs/reliability.md lists the largest shapes)");
 }
 
@@ -199,51 +207,82 @@ std::uint64_t topologyBytesEstimate(double vertices, double directedLinks) {
   return bytes >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(bytes);
 }
 
-Topology generateTopology(std::string_view spec, std::string_view what) {
-  const Keys keys = parseKeys(spec, what);
+TopologySpec parseTopologySpec(std::string_view text, std::string_view what) {
+  const Keys keys = parseKeys(text, what);
   if (!keys.count("nodes"))
-    throwInvalid(keys.what + " '" + std::string(spec) + "': nodes=N is required");
+    throwInvalid(keys.what + " '" + std::string(text) + "': nodes=N is required");
+  TopologySpec spec;
+  spec.text = text;
+  spec.what = what;
   const std::string shape = keys.count("shape") ? keys.at("shape") : "switch";
-  if (shape != "switch" && shape != "fat-tree" && shape != "ring" && shape != "torus") {
+  if (shape == "switch") {
+    spec.shape = TopologyShape::Switch;
+  } else if (shape == "fat-tree") {
+    spec.shape = TopologyShape::FatTree;
+  } else if (shape == "ring") {
+    spec.shape = TopologyShape::Ring;
+  } else if (shape == "torus") {
+    spec.shape = TopologyShape::Torus;
+  } else {
     throwInvalid(keys.what + " shape=" + shape + ": valid are switch, fat-tree, ring, torus");
   }
   requireKeysOnlyFor(keys, shape, {"leaf", "spines", "uplink"}, "fat-tree");
   requireKeysOnlyFor(keys, shape, {"dims"}, "torus");
-  const int nodes = positive(keys, "nodes", 1);
-  const int ranks = positive(keys, "ranks", 1);
-  const int rails = positive(keys, "rails", 1);
-  const LinkSpec intra{bandwidth(keys, "intra", 100e9), seconds(keys, "intra_latency", 1e-6)};
-  const LinkSpec pcie{bandwidth(keys, "pcie", intra.bandwidth_Bps), intra.latency_s};
-  const LinkSpec inter{bandwidth(keys, "inter", 12.5e9), seconds(keys, "inter_latency", 2e-6),
-                       bandwidth(keys, "inter_shared", 0.0)};
-  checkTopologySize(keys, shape, spec, nodes, ranks, rails);
+  spec.nodes = positive(keys, "nodes", 1);
+  spec.ranks = positive(keys, "ranks", 1);
+  spec.rails = positive(keys, "rails", 1);
+  spec.intra = {bandwidth(keys, "intra", 100e9), seconds(keys, "intra_latency", 1e-6)};
+  spec.pcie = {bandwidth(keys, "pcie", spec.intra.bandwidth_Bps), spec.intra.latency_s};
+  spec.inter = {bandwidth(keys, "inter", 12.5e9), seconds(keys, "inter_latency", 2e-6),
+                bandwidth(keys, "inter_shared", 0.0)};
+  spec.leaf = positive(keys, "leaf", 0);
+  spec.spines = positive(keys, "spines", 0);
+  spec.uplink_Bps = bandwidth(keys, "uplink", 0.0);
+  if (spec.shape == TopologyShape::Torus)
+    std::tie(spec.dimsA, spec.dimsB) = torusDims(keys, spec.nodes);
+  spec.name = keys.count("name") ? keys.at("name") : std::string(text);
+  return spec;
+}
 
-  Topology t(keys.count("name") ? keys.at("name") : std::string(spec));
-  for (int n = 0; n < nodes; ++n) {
+Topology generateTopology(const TopologySpec& spec) {
+  checkTopologySize(spec);
+  Topology t(spec.name);
+  for (int n = 0; n < spec.nodes; ++n) {
     // Appended rather than "n" + std::to_string(n): GCC 12 warns falsely (-Wrestrict) on the latter
     // at -O3.
     std::string name = "n";
     name += std::to_string(n);
-    t.addNode(name, ranks, intra);
-    for (int r = 0; r < rails; ++r) t.addNic(n, name + ".nic" + std::to_string(r), pcie);
+    t.addNode(name, spec.ranks, spec.intra);
+    for (int r = 0; r < spec.rails; ++r) t.addNic(n, name + ".nic" + std::to_string(r), spec.pcie);
   }
-  if (shape == "switch") {
-    const int sw = t.addSwitch("switch");
-    for (int n = 0; n < nodes; ++n)
-      for (int r = 0; r < rails; ++r) t.addNetworkLink(nicOf(t, n, r), sw, inter);
-  } else if (shape == "fat-tree") {
-    linkFatTree(t, keys, rails, inter);
-  } else if (shape == "ring") {
-    for (int n = 0; n < nodes && nodes > 1; ++n) {
-      if (nodes == 2 && n == 1) break;  // two nodes: one link, not the same link twice
-      for (int r = 0; r < rails; ++r)
-        t.addNetworkLink(nicOf(t, n, r), nicOf(t, (n + 1) % nodes, r), inter);
+  const int nodes = spec.nodes;
+  switch (spec.shape) {
+    case TopologyShape::Switch: {
+      const int sw = t.addSwitch("switch");
+      for (int n = 0; n < nodes; ++n)
+        for (int r = 0; r < spec.rails; ++r) t.addNetworkLink(nicOf(t, n, r), sw, spec.inter);
+      break;
     }
-  } else {
-    linkTorus(t, keys, rails, inter);
+    case TopologyShape::FatTree:
+      linkFatTree(t, spec);
+      break;
+    case TopologyShape::Ring:
+      for (int n = 0; n < nodes && nodes > 1; ++n) {
+        if (nodes == 2 && n == 1) break;  // two nodes: one link, not the same link twice
+        for (int r = 0; r < spec.rails; ++r)
+          t.addNetworkLink(nicOf(t, n, r), nicOf(t, (n + 1) % nodes, r), spec.inter);
+      }
+      break;
+    case TopologyShape::Torus:
+      linkTorus(t, spec);
+      break;
   }
   t.finish();
   return t;
+}
+
+Topology generateTopology(std::string_view text, std::string_view what) {
+  return generateTopology(parseTopologySpec(text, what));
 }
 
 }  // namespace ringlab::topo

@@ -2,10 +2,12 @@
 // A topology from where the user names it (a generated spec, ringlab's JSON file, an NCCL
 // topology file), with the ranks placed on it: the one place that reads topology files.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "ringlab/core/limits.hpp"
 
+#include "ringlab/topo/generators.hpp"
 #include "ringlab/topo/nccl_xml.hpp"
 #include "ringlab/topo/placement.hpp"
 #include "ringlab/topo/topology.hpp"
@@ -21,9 +23,10 @@ struct TopologyLabels {
   std::string placement = "the placement";
 };
 
-// Exactly one of spec, file, ncclFile is given (the others empty).
+// Exactly one of generated, file, ncclFile is given (the others empty).
 struct TopologySource {
-  std::string spec;                    // generated: nodes=4,ranks=8,... (topo/generators.hpp)
+  // Generated from a spec the front end parsed (topo::parseTopologySpec, with its label for it).
+  std::optional<topo::TopologySpec> generated;
   std::string file;                    // ringlab's JSON format, or NCCL's topology XML
   std::string ncclFile;                // NCCL's topology XML (topo/nccl_xml.hpp): one node's inside
   int ncclNodes = 1;                   // NCCL XML: copies of that node, on one switch
@@ -31,6 +34,7 @@ struct TopologySource {
   std::string placement = "block";     // block, round-robin (rr), or one node name per rank
   int ranks = 0;                       // 0: every slot
   TopologyLabels labels;               // how the front end names the fields above
+  bool given() const { return generated || !file.empty() || !ncclFile.empty(); }
 };
 
 struct PlacedTopology {

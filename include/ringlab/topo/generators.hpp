@@ -27,17 +27,39 @@
 //   name           the topology's name (default: the spec itself)
 // Bandwidths as parseBandwidth reads them (GB/s = 1e9 B/s, or Gbit/s), latencies as parseSeconds.
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "ringlab/topo/topology.hpp"
 
 namespace ringlab::topo {
 
-// Throws InvalidArgument naming the key for a bad spec, and, before building anything, for a
-// shape whose topology is estimated (topologyBytesEstimate) over kMaxTopologyBytes. Every error
-// starts with `what`, the caller's name for the spec (a front end passes its flag, keyword or
-// field: the library never names a front end's option itself).
-Topology generateTopology(std::string_view spec, std::string_view what = "the topology spec");
+enum class TopologyShape { Switch, FatTree, Ring, Torus };
+
+// A generated topology, typed: what parseTopologySpec reads from the one-line spec.
+struct TopologySpec {
+  std::string text;  // the spec as written, quoted in errors
+  std::string what =
+      "the topology spec";  // the caller's name for the spec, which errors start with
+  TopologyShape shape = TopologyShape::Switch;
+  int nodes = 1, ranks = 1, rails = 1;
+  LinkSpec intra, pcie, inter;
+  int leaf = 0, spines = 0;  // fat-tree; 0: the default
+  double uplink_Bps = 0;     // fat-tree; 0: full bisection
+  int dimsA = 0, dimsB = 0;  // torus: dimsA x dimsB = nodes
+  std::string name;          // the topology's name
+};
+
+// Throws InvalidArgument naming the key for a bad spec. Every error starts with `what`, the
+// caller's name for the spec (a front end passes its flag, keyword or field: the library never
+// names a front end's option itself).
+TopologySpec parseTopologySpec(std::string_view text, std::string_view what = "the topology spec");
+
+// Throws InvalidArgument, before building anything, for a shape whose topology is estimated
+// (topologyBytesEstimate) over kMaxTopologyBytes.
+Topology generateTopology(const TopologySpec& spec);
+// The two in one.
+Topology generateTopology(std::string_view text, std::string_view what = "the topology spec");
 
 // The largest topology generated: 1 GiB estimated, which holds about 2^20 slots (nodes=65536,
 // ranks=16 is about 0.8 GiB; nodes=1048576,ranks=16 about 13 GiB is refused).
