@@ -478,6 +478,23 @@ TEST(LabRecord, AFileIsBoundedBeforeItIsRead) {
   EXPECT_NE(refusal(recordApi(deep, query({}))).find("deeper than 64 levels"), std::string::npos);
 }
 
+// The reader's refusals reach the page in the library's words: a lab visitor is not told to pass a
+// command-line flag (the reader once said "ringlab bench --json FILE").
+TEST(LabRecord, AnUnreadableFileIsRefusedWithoutACommandLineFlag) {
+  const std::string table = "# ringlab bench: allreduce\n#  size count type redop\n";
+  const std::string tableRefusal = refusal(recordApi(table, query({{"name", "bench.txt"}})));
+  EXPECT_NE(tableRefusal.find("bench.txt: the table of `ringlab bench`: compare reads the JSON "
+                              "record bench writes, not its table"),
+            std::string::npos)
+      << tableRefusal;
+  const std::string junk = refusal(recordApi("hello", query({{"name", "junk.txt"}})));
+  EXPECT_NE(junk.find("junk.txt: neither a ringlab bench JSON record nor an nccl-tests log"),
+            std::string::npos)
+      << junk;
+  for (const std::string& message : {tableRefusal, junk})
+    EXPECT_EQ(message.find("--"), std::string::npos) << message;
+}
+
 // The Host a browser sends names the lab; a rebound name (another site's, resolving here), another
 // port or a malformed value does not.
 TEST(LabHost, OnlyTheLabsOwnAddressesAreAllowed) {
