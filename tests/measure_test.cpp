@@ -671,10 +671,14 @@ TEST(MeasureRecord, NcclTestsLogOfSeveralTypesKeepsThemApart) {
 TEST(MeasureBench, ValidateNamesTheOption) {
   BenchConfig c = smallBench(2, DataType::Float32, 64);
   c.minBytes = 6;
-  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-b/--minbytes");
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument,
+              "the smallest size 6 is not a multiple of the float32 size");
   c = smallBench(2, DataType::Float32, 64);
   c.iterations = 0;
-  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-n/--iters 0");
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "the iterations 0: must be >= 1");
+  // A front end's own name for the input leads the message.
+  c.labels.iterations = "iters=";
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "iters= 0: must be >= 1");
 }
 
 // A rank thread that fails (here with Timeout) ends the run with its Error, after the other
@@ -842,13 +846,13 @@ TEST(MeasureCalibrate, ValidateNamesTheOption) {
               "transport 'udp': valid are inproc, shm, tcp and mpi");
   c = CalibrateConfig{};
   c.ranks = 1;
-  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-p/--ranks 1");
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "p 1: calibration needs");
   c = CalibrateConfig{};
   c.rounds = 0;
-  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "--rounds 0");
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "the rounds 0: must be >= 1");
   c = CalibrateConfig{};
   c.iterations = 2;
-  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "-n/--iters 2");
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "the iterations 2: must be >= 3");
   c = CalibrateConfig{};
   c.maxBytes = 16;
   expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "at least 3 sizes");
@@ -887,10 +891,15 @@ TEST(MeasureTune, MeasuresEveryCandidateAtEverySize) {
   for (int r = 1; r < c.ranks; ++r) EXPECT_EQ(tables[r], tables[0]) << "rank " << r;
   EXPECT_EQ(nlohmann::json::parse(tables[0])["measured"].size(), 3u);
   c.rounds = 1;
-  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "--rounds 1: must be >= 2");
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument, "the rounds 1: must be >= 2");
   c.rounds = 2;
   c.defaultAlgorithm = "rabenseifner";
   c.algorithms = {"ring", "binomial_tree"};
+  expectError([&] { validate(c); }, ErrorCode::InvalidArgument,
+              "the default algorithm rabenseifner is not among the candidate algorithms "
+              "ring,binomial_tree");
+  c.labels.defaultAlgorithm = "--default";
+  c.labels.algorithms = "--algos";
   expectError([&] { validate(c); }, ErrorCode::InvalidArgument,
               "--default rabenseifner is not among --algos ring,binomial_tree");
   c.algorithms = {"warp_drive"};

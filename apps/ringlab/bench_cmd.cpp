@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "measure_labels.hpp"
 #include "option_groups.hpp"
 #include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
@@ -113,6 +114,7 @@ measure::BenchConfig benchConfig(const BenchArgs& args, const job::Participation
                                  std::chrono::milliseconds timeout) {
   measure::BenchConfig config;
   config.transport = part.transport->name;
+  config.labels = measureFlagLabels();
   config.ranks = part.ranks;
   args.sweep.fill(config);
   config.iterations = args.iterations;

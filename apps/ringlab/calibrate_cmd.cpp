@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "commands.hpp"
+#include "measure_labels.hpp"
 #include "option_groups.hpp"
 #include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
@@ -34,6 +35,7 @@ struct CalibrateArgs {
 measure::CalibrateConfig calibrateConfig(const CalibrateArgs& a) {
   measure::CalibrateConfig config;
   config.transport = a.transport.entry().name;  // an unknown one named as --transport
+  config.labels = measureFlagLabels();
   config.ranks = a.ranks;
   config.iterations = a.iterations;
   config.rounds = a.rounds;
@@ -74,7 +76,8 @@ int runCalibrateCommand(CalibrateArgs a) {
   line.finish();
   if (!speaks) return 0;
   a.json.printText(report::calibrationHeader(config.transport, calibration.ranks, info));
-  const model::Profile profile = measure::calibratedProfile(calibration, config.transport, info);
+  const model::Profile profile =
+      measure::calibratedProfile(calibration, config.transport, info, config.labels);
   a.json.printText(report::calibrationText(calibration, profile));
   a.json.write(model::toJson(profile).dump(2) + "\n");
   a.json.printText("# profile written to " + a.json.path + "\n");

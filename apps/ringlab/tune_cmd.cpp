@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "commands.hpp"
+#include "measure_labels.hpp"
 #include "option_groups.hpp"
 #include "progress_line.hpp"
 #include "ringlab/core/error.hpp"
@@ -47,6 +48,7 @@ struct TuneArgs {
 measure::TuneConfig tuneConfig(const TuneArgs& a, std::chrono::milliseconds timeout) {
   checkRanks(a.ranks);
   measure::TuneConfig c;
+  c.labels = measureFlagLabels();
   c.ranks = a.ranks;
   a.sweep.fill(c);
   c.iterations = a.iterations;

@@ -272,28 +272,30 @@ class RankSweep {
 }  // namespace
 
 void validate(const BenchConfig& c) {
-  if (c.types.empty() || c.ops.empty()) throwInvalid("-d/-o: name at least one datatype and op");
+  const MeasureLabels& l = c.labels;
+  if (c.types.empty() || c.ops.empty())
+    throwInvalid(l.types + "/" + l.ops + ": name at least one datatype and op");
   for (DataType type : c.types) {
-    elementCount(c.minBytes, type, "-b/--minbytes");
-    elementCount(c.maxBytes, type, "-e/--maxbytes");
-    if (c.stepBytes > 0) elementCount(c.stepBytes, type, "-i/--stepbytes");
+    elementCount(c.minBytes, type, l.minBytes);
+    elementCount(c.maxBytes, type, l.maxBytes);
+    if (c.stepBytes > 0) elementCount(c.stepBytes, type, l.stepBytes);
   }
-  if (c.minBytes == 0) throwInvalid("-b/--minbytes 0: the sweep starts at 1 element or more");
+  if (c.minBytes == 0) throwInvalid(l.minBytes + " 0: the sweep starts at 1 element or more");
   if (c.minBytes > c.maxBytes) {
-    throwInvalid("-b/--minbytes " + std::to_string(c.minBytes) + " is larger than -e/--maxbytes " +
-                 std::to_string(c.maxBytes));
+    throwInvalid(l.minBytes + " " + std::to_string(c.minBytes) + " is larger than " + l.maxBytes +
+                 " " + std::to_string(c.maxBytes));
   }
   if (c.stepFactor < 2)
-    throwInvalid("-f/--stepfactor " + std::to_string(c.stepFactor) + ": must be >= 2");
+    throwInvalid(l.stepFactor + " " + std::to_string(c.stepFactor) + ": must be >= 2");
   sweepSizes(c);  // a linear sweep of too many sizes is refused here
-  if (c.check < 0) throwInvalid("-c/--check " + std::to_string(c.check) + ": must be >= 0");
+  if (c.check < 0) throwInvalid(l.check + " " + std::to_string(c.check) + ": must be >= 0");
   if (c.iterations < 1)
-    throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 1");
+    throwInvalid(l.iterations + " " + std::to_string(c.iterations) + ": must be >= 1");
   if (!(c.secondsPerSize >= 0 && c.secondsPerSize <= 3600)) {
-    throwInvalid("--time " + formatNumber(c.secondsPerSize) + "s: must be between 0 and 3600s");
+    throwInvalid(l.timePerSize + " " + formatNumber(c.secondsPerSize) +
+                 "s: must be between 0 and 3600s");
   }
-  if (c.warmup < 0)
-    throwInvalid("-w/--warmup_iters " + std::to_string(c.warmup) + ": must be >= 0");
+  if (c.warmup < 0) throwInvalid(l.warmup + " " + std::to_string(c.warmup) + ": must be >= 0");
   exec::validate(c.collective.exec);
   // The schedule must build and verify (for "auto", whatever it would choose for one element).
   for (DataType type : c.types) {

@@ -227,18 +227,21 @@ std::vector<std::uint64_t> workingSetSizes(const CalibrateConfig& c) {
 
 void validate(const CalibrateConfig& c) {
   job::findTransport(c.transport);
+  const MeasureLabels& l = c.labels;
   if (c.ranks < 2)
-    throwInvalid("-p/--ranks " + std::to_string(c.ranks) +
+    throwInvalid(l.ranks + " " + std::to_string(c.ranks) +
                  ": calibration needs at least 2 ranks for a ping-pong");
   if (c.iterations < 3)
-    throwInvalid("-n/--iters " + std::to_string(c.iterations) + ": must be >= 3 for a median");
-  if (c.rounds < 1) throwInvalid("--rounds " + std::to_string(c.rounds) + ": must be >= 1");
+    throwInvalid(l.iterations + " " + std::to_string(c.iterations) + ": must be >= 3 for a median");
+  if (c.rounds < 1) throwInvalid(l.rounds + " " + std::to_string(c.rounds) + ": must be >= 1");
   if (c.minBytes == 0 || c.minBytes > c.maxBytes || c.maxBytes > (1ull << 30)) {
-    throwInvalid("-b/--minbytes " + std::to_string(c.minBytes) + " and -e/--maxbytes " +
+    throwInvalid(l.minBytes + " " + std::to_string(c.minBytes) + " and " + l.maxBytes + " " +
                  std::to_string(c.maxBytes) + ": need 0 < min <= max <= 1G");
   }
-  if (linkSizes(c).size() < 3)
-    throwInvalid("calibration needs at least 3 sizes: widen -b/-e (sizes grow x4)");
+  if (linkSizes(c).size() < 3) {
+    throwInvalid("calibration needs at least 3 sizes: widen " + l.minBytes + " and " + l.maxBytes +
+                 " (sizes grow x4)");
+  }
 }
 
 ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps) {
@@ -373,14 +376,14 @@ Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& pro
 }
 
 model::Profile calibratedProfile(const Calibration& c, const std::string& transport,
-                                 const RunInfo& info) {
+                                 const RunInfo& info, const MeasureLabels& labels) {
   const model::LineFit &link = c.link.fit, &red = c.reduce.fit;
   if (link.slope <= 0 || red.slope <= 0) {
     throw Error(ErrorCode::Unreliable,
                 fmt::format("the measurement was too noisy to fit: a non-positive slope (beta {} "
-                            "s/B, gamma {} s/B); rerun on a quieter machine, with more -n/--iters "
-                            "or a larger -e/--maxbytes",
-                            link.slope, red.slope));
+                            "s/B, gamma {} s/B); rerun on a quieter machine, with more {} or a "
+                            "larger {}",
+                            link.slope, red.slope, labels.iterations, labels.maxBytes));
   }
   // Out of place: measured where its fit has a positive slope, else "as in place" (0).
   const double gammaOutOfPlace = std::max(0.0, c.reduceOutOfPlace.fit.slope);

@@ -35,6 +35,7 @@ std::vector<BenchConfig> benchConfigs(const TuneConfig& t) {
     c.inPlace = false;  // the decision compares out-of-place times only
     c.collective.algorithm.name = name;
     c.collective.exec.timeout = t.timeout;
+    c.labels = t.labels;
     configs.push_back(c);
   }
   return configs;
@@ -98,22 +99,23 @@ std::vector<std::string> tuneCandidates() {
 }
 
 void validate(const TuneConfig& t) {
-  if (t.algorithms.empty()) throwInvalid("--algos: name at least one algorithm");
+  const MeasureLabels& l = t.labels;
+  if (t.algorithms.empty()) throwInvalid(l.algorithms + ": name at least one algorithm");
   // A name twice would be measured twice and counted as its own challenger.
   for (auto it = t.algorithms.begin(); it != t.algorithms.end(); ++it) {
     if (std::find(std::next(it), t.algorithms.end(), *it) != t.algorithms.end()) {
-      throwInvalid("--algos " + fmt::format("{}", fmt::join(t.algorithms, ",")) + ": '" + *it +
-                   "' is listed twice; name each algorithm once");
+      throwInvalid(l.algorithms + " " + fmt::format("{}", fmt::join(t.algorithms, ",")) + ": '" +
+                   *it + "' is listed twice; name each algorithm once");
     }
   }
   if (t.rounds < 2) {
-    throwInvalid("--rounds " + std::to_string(t.rounds) +
+    throwInvalid(l.rounds + " " + std::to_string(t.rounds) +
                  ": must be >= 2 (a lead is told from noise by its interval over the rounds)");
   }
   if (std::find(t.algorithms.begin(), t.algorithms.end(), t.defaultAlgorithm) ==
       t.algorithms.end()) {
-    throwInvalid("--default " + t.defaultAlgorithm + " is not among --algos " +
-                 fmt::format("{}", fmt::join(t.algorithms, ",")) +
+    throwInvalid(l.defaultAlgorithm + " " + t.defaultAlgorithm + " is not among " + l.algorithms +
+                 " " + fmt::format("{}", fmt::join(t.algorithms, ",")) +
                  "; the default must be measured too");
   }
   for (const BenchConfig& c : benchConfigs(t)) validate(c);

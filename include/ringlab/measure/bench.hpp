@@ -19,6 +19,7 @@
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/progress.hpp"
 #include "ringlab/job/transports.hpp"
+#include "ringlab/measure/measure_labels.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/profile.hpp"
 
@@ -57,12 +58,13 @@ struct BenchConfig {
   std::string peerLibrary;
   // Called on rank 0 as each size starts (stage: the size) and as it ends (units: sizes).
   ProgressCallback progress;
+  MeasureLabels labels;  // how validate() names the inputs
 };
 
 inline constexpr std::uint64_t kMaxRankSamples = 1 << 20;
 
-// Throws InvalidArgument naming the bad field (sizes not multiples of the datatype, min > max,
-// factor < 2, iterations < 1, buffers larger than this machine's memory, ...).
+// Throws InvalidArgument naming the bad input by config.labels (sizes not multiples of the
+// datatype, min > max, factor < 2, iterations < 1, buffers larger than this machine's memory, ...).
 void validate(const BenchConfig& config);
 
 // The sizes of the sweep: min, min*f, ... (or min, min+step, ...) up to max.

@@ -15,6 +15,7 @@
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/progress.hpp"
 #include "ringlab/job/transports.hpp"
+#include "ringlab/measure/measure_labels.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/profile.hpp"
@@ -34,6 +35,7 @@ struct CalibrateConfig {
   int iterations = 20;
   int rounds = 3;  // every measurement once per round; the order rotates from round to round
   std::chrono::milliseconds timeout{60'000};  // for any one message of the ping-pongs
+  MeasureLabels labels;                       // how validate() names the inputs
 };
 
 // Times (seconds) and the line through them (least squares on relative error): one point per size
@@ -136,8 +138,8 @@ Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& pro
 // there, beta and gamma plus what a byte's copy and reduction cost more beyond the knee than in
 // the cache below it (the probes' medians beyond it, and from an eighth of it up to it).
 // Throws Error(Unreliable) when a fitted slope is not positive: the machine was too noisy or the
-// sizes too small for the fit.
+// sizes too small for the fit; its advice names the inputs to change by `labels`.
 model::Profile calibratedProfile(const Calibration& calibration, const std::string& transport,
-                                 const RunInfo& info);
+                                 const RunInfo& info, const MeasureLabels& labels = {});
 
 }  // namespace ringlab::measure

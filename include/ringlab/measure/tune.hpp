@@ -13,6 +13,7 @@
 #include "ringlab/core/progress.hpp"
 #include "ringlab/core/reduce_op.hpp"
 #include "ringlab/job/transports.hpp"
+#include "ringlab/measure/measure_labels.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/model/decision_table.hpp"
 
@@ -38,6 +39,7 @@ struct TuneConfig {
   // the best understood and which every p accepts. Must be one of `algorithms`.
   std::string defaultAlgorithm = "ring";
   std::chrono::milliseconds timeout{60'000};  // the deadline of each collective call
+  MeasureLabels labels;                       // how validate() names the inputs
 };
 
 // Throws InvalidArgument for no algorithm, an unknown one, a default that is not among them,
