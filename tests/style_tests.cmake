@@ -25,3 +25,7 @@ add_test(NAME communicator_header_without_json
 # Transports are named in the transport table only (src/job/transports.cpp), as algorithms are in
 # the registry: the check fails on a quoted transport name anywhere else in the code.
 add_test(NAME transport_names_check COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-transport-names)
+
+# The library speaks values: the check fails on a string literal in src/ or include/ that names a
+# command-line flag (each front end passes its own names as labels).
+add_test(NAME flag_literals_check COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-flag-literals)
