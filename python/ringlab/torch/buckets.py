@@ -29,9 +29,6 @@ the bucket, the buckets are summed, and copied back into `.grad` (DDP's
 the result is DDP's to the last bit.
 """
 
-import os
-import tempfile
-
 import torch
 import torch.distributed as dist
 
@@ -48,13 +45,8 @@ def plan_buckets(timeline, ranks, measured=None, profile=None, ddp_caps=()):
     prediction, DDP's best cap (`ddp_bucket_cap_mb`) and DDP at each of `ddp_caps`
     (bucket_cap_mb values)."""
     model = {"profile": str(profile)} if profile is not None else {}
-    with tempfile.TemporaryDirectory() as tmp:
-        measured_path = ""
-        if measured is not None:  # the package reads a record from a file, as the CLI does
-            measured_path = os.path.join(tmp, "measured.json")
-            ringlab.write_record(measured, measured_path)
-        comparison = ringlab.plan_buckets(timeline, ranks, measured=measured_path,
-                                          ddp_caps=list(ddp_caps) or None, **model)
+    comparison = ringlab.plan_buckets(timeline, ranks, measured=measured,
+                                      ddp_caps=list(ddp_caps) or None, **model)
     return buckets_of(comparison, timeline), comparison
 
 
