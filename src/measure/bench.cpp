@@ -10,6 +10,7 @@
 #include <ctime>
 #include <memory>
 #include <numeric>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -153,25 +154,25 @@ class RankSweep {
     row.count = bytes / esize();
     row.dtype = dataTypeName(type_);
     row.op = reduceOpName(op_);
-    // The spec that runs this size ("auto" resolved the way every rank resolves it).
-    const schedule::AlgorithmSpec ran = model::chooseAlgorithm(
-        config_.collective.algorithm, schedule::Collective::AllReduce, config_.ranks, row.count,
-        type_, config_.collective.autoModel, config_.collective.autoTable.get());
-    row.algorithm = ran.name;
-    if (config_.profile) {
-      const model::ModelParams params = model::forSegments(
-          config_.profile->params, static_cast<double>(config_.collective.exec.segmentBytes));
-      row.predictedUs = predictedMicros(ran, config_.ranks, bytes, type_, params);
-      if (model::forOutOfPlace(params) != params) {
-        row.predictedOutOfPlaceUs =
-            predictedMicros(ran, config_.ranks, bytes, type_, model::forOutOfPlace(params));
-      }
-    }
+    // The spec that ran this size, as the Communicator resolved it ("auto" included); read after
+    // the first call, before the helpers' own calls on the same Communicator.
+    std::optional<schedule::AlgorithmSpec> ran;
     const auto ringlab = [&](const void* src, void* dst, std::uint64_t n) {
       comm_.allreduce(src, dst, n, type_, op_, config_.collective);
+      if (!ran) ran = comm_.resolvedAlgorithm();
     };
     row.outOfPlace = measure(row.count, false, ringlab);
     if (config_.inPlace) row.inPlace = measure(row.count, true, ringlab);
+    row.algorithm = ran->name;
+    if (config_.profile) {
+      const model::ModelParams params = model::forSegments(
+          config_.profile->params, static_cast<double>(config_.collective.exec.segmentBytes));
+      row.predictedUs = predictedMicros(*ran, config_.ranks, bytes, type_, params);
+      if (model::forOutOfPlace(params) != params) {
+        row.predictedOutOfPlaceUs =
+            predictedMicros(*ran, config_.ranks, bytes, type_, model::forOutOfPlace(params));
+      }
+    }
     if (config_.peer) {
       row.peer = measure(row.count, false, [&](const void* src, void* dst, std::uint64_t n) {
         config_.peer(src, dst, n, type_, op_);

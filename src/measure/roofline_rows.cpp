@@ -32,10 +32,10 @@ SizeRates sizeRates(const model::WorkingSetRate& w) {
 }
 
 RowPlan planRow(const RecordRow& row, const BenchConfig& config, int cores) {
-  const DataType type = parseDataType(row.dtype);
-  const schedule::AlgorithmSpec spec = model::chooseAlgorithm(
-      config.collective.algorithm, schedule::Collective::AllReduce, config.ranks, row.count, type,
-      config.collective.autoModel, config.collective.autoTable.get());
+  // The spec that ran the row: the requested one, named as the Communicator reported it ("auto"
+  // takes no other field, so its choice is the name alone).
+  schedule::AlgorithmSpec spec = config.collective.algorithm;
+  spec.name = row.algorithm;
   // The row is out of place: each rank has an input and an output of the row's size.
   const auto ranks = static_cast<std::uint64_t>(config.ranks);
   return {
