@@ -29,7 +29,3 @@ add_test(NAME transport_names_check COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-
 # The library speaks values: the check fails on a string literal in src/ or include/ that names a
 # command-line flag (each front end passes its own names as labels).
 add_test(NAME flag_literals_check COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-flag-literals)
-
-# The library speaks values: the check fails on a command-line flag named in a string literal in
-# src/ or include/ (each front end passes its own name for an input as the label its errors use).
-add_test(NAME flag_literals_check COMMAND ${PROJECT_SOURCE_DIR}/scripts/check-flag-literals)
