@@ -9,6 +9,7 @@
 #include <string>
 
 #include "expect_error.hpp"
+#include "ringlab/core/error.hpp"
 #include "ringlab/job/launch_environment.hpp"
 
 namespace ringlab::job {
@@ -113,6 +114,21 @@ TEST(ChooseTransport, RefusesWhatWouldRunSeparateJobsAndNamesTheFlag) {
                         {"inproc", "mpi"}, "--transport");
       },
       {"--transport tcp", "probe does not have"});
+  // A command of processes only (Python's connect) offers no separate run of threads, and without
+  // a launcher asks for a transport.
+  const std::vector<std::string> processes{"shm", "tcp", "mpi"};
+  try {
+    chooseTransport(std::nullopt, detect({{"RINGLAB_RANK", "0"}}), "", "connect", processes,
+                    "transport");
+    ADD_FAILURE() << "no transport chosen under ringlab launch";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "under ringlab launch (RINGLAB_RANK=0): add transport shm (processes on one host) or "
+              "transport tcp (processes on any hosts)");
+  }
+  expectInvalid(
+      [&] { chooseTransport(std::nullopt, {}, "", "connect", processes, "transport"); },
+      {"transport: none given, and no launcher started this process: name one of shm, tcp, mpi"});
 }
 
 TEST(RanksOnThisHost, AllForThreadsAndSharedMemoryElseWhatTheLauncherSays) {

@@ -70,14 +70,20 @@ std::string firstTransport(const Accepts& accepts) {
 }
 
 // The launcher's transport, or throws saying which transport to choose (`option`: how the front
-// end names that choice, "--transport" on the command line).
+// end names that choice, "--transport" on the command line). `threads`: the command's transport
+// of threads, offered to run separately in each process; "" where the command has none.
 std::string launcherTransport(const LaunchEnvironment& env, std::string_view mpiBuiltFor,
-                              std::string_view command, std::string_view option) {
+                              std::string_view command, std::string_view option,
+                              const std::string& threads) {
   const std::string under = "under " + launcherName(env.launcher) + " (" + env.evidence + ")";
   const std::string choose = std::string(option) + " ";
-  const std::string separate =
-      "add " + choose + firstTransport([](auto& t) { return t.start == RankStart::Threads; }) +
-      " to run a separate " + std::string(command) + " in each process";
+  const std::string separate = threads.empty() ? ""
+                                               : "add " + choose + threads + " to run a separate " +
+                                                     std::string(command) + " in each process";
+  // `message` and, where the command has one, the separate run as the other way out.
+  const auto orSeparate = [&](const std::string& message) {
+    return separate.empty() ? message : message + ", or " + separate;
+  };
   const std::string launched =
       firstTransport([](auto& t) { return t.start == RankStart::Launched && t.spansHosts; });
   switch (env.launcher) {
@@ -85,16 +91,16 @@ std::string launcherTransport(const LaunchEnvironment& env, std::string_view mpi
       std::string choices;
       for (const TransportEntry& t : transports()) {
         if (t.start != RankStart::Launched) continue;
-        choices += choose + t.name + " (" + t.ranksAre + ") or ";
+        choices += (choices.empty() ? "" : " or ") + choose + t.name + " (" + t.ranksAre + ")";
       }
-      throwInvalid(under + ": add " + choices + separate.substr(4));
+      throwInvalid(orSeparate(under + ": add " + choices));
     }
     case Launcher::Torchrun:
       if (!env.rankKnown) {
-        throwInvalid(under +
-                     ", but RANK and WORLD_SIZE are not both set: set them (with MASTER_ADDR and "
-                     "MASTER_PORT) for " +
-                     choose + launched + ", or " + separate);
+        throwInvalid(orSeparate(under +
+                                ", but RANK and WORLD_SIZE are not both set: set them (with "
+                                "MASTER_ADDR and MASTER_PORT) for " +
+                                choose + launched));
       }
       return launched;
     default:
@@ -104,14 +110,14 @@ std::string launcherTransport(const LaunchEnvironment& env, std::string_view mpi
   const std::string_view wanted = mpiOf(env.launcher);
   if (mpiBuiltFor == wanted) return mpi;
   if (mpiBuiltFor.empty()) {
-    throwInvalid(under + ", but this ringlab was built without MPI (install lib" +
-                 std::string(wanted == "mpich" ? "mpich" : "openmpi") +
-                 "-dev and rebuild): " + separate);
+    throwInvalid(orSeparate(under + ", but this ringlab was built without MPI (install lib" +
+                            std::string(wanted == "mpich" ? "mpich" : "openmpi") +
+                            "-dev and rebuild)"));
   }
-  throwInvalid(under + ", but this ringlab's MPI transport is built for " + mpiName(mpiBuiltFor) +
-               ": start it with " + mpiLauncherFor(mpiBuiltFor) + " (or add " + choose + mpi +
-               " where this launcher starts " + mpiName(mpiBuiltFor) + " programs), or " +
-               separate);
+  throwInvalid(orSeparate(under + ", but this ringlab's MPI transport is built for " +
+                          mpiName(mpiBuiltFor) + ": start it with " + mpiLauncherFor(mpiBuiltFor) +
+                          " (or add " + choose + mpi + " where this launcher starts " +
+                          mpiName(mpiBuiltFor) + " programs)"));
 }
 
 }  // namespace
@@ -169,7 +175,13 @@ std::string chooseTransport(const std::optional<std::string>& given, const Launc
     return t.start == RankStart::Threads &&
            std::find(available.begin(), available.end(), t.name) != available.end();
   });
-  if (env.launcher == Launcher::None) return threads;
+  if (env.launcher == Launcher::None) {
+    if (!threads.empty()) return threads;
+    std::string names;
+    for (const std::string& t : available) names += (names.empty() ? "" : ", ") + t;
+    throwInvalid(std::string(option) + ": none given, and no launcher started this process: name " +
+                 "one of " + names);
+  }
   const bool processes = std::any_of(available.begin(), available.end(), [](const std::string& t) {
     return findTransport(t).start != RankStart::Threads;
   });
@@ -180,7 +192,7 @@ std::string chooseTransport(const std::optional<std::string>& given, const Launc
                  "alone: run it without the launcher, or add " +
                  std::string(option) + " " + threads + " to do so anyway");
   }
-  const std::string transport = launcherTransport(env, mpiBuiltFor, command, option);
+  const std::string transport = launcherTransport(env, mpiBuiltFor, command, option, threads);
   if (std::find(available.begin(), available.end(), transport) == available.end()) {
     throwInvalid("under " + launcherName(env.launcher) + " (" + env.evidence +
                  "), whose ranks take " + std::string(option) + " " + transport + ", which " +
