@@ -311,8 +311,8 @@ def plan_buckets(timeline, ranks=8, *, measured=None, views=False, copy_bw="", d
     measured: measured AllReduce times to price with instead of the model, a run record (the
     dict read_record gives) or its path; ddp_caps: bucket_cap_mb values; evaluate: bucket start
     indices in ready order."""
-    return _ringlab.plan_buckets(timeline, ranks, _model(**model), measured or None, views, copy_bw,
-                                 _list_text(ddp_caps), _list_text(evaluate))
+    return _ringlab.plan_buckets(timeline, ranks, _model(**model), measured or None, views,
+                                 copy_bw, _list_text(ddp_caps), _list_text(evaluate))
 
 
 def read_timeline(path="", *, trace="", params=""):
