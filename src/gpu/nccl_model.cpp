@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "gpu/nccl_figures.hpp"
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
 
@@ -293,50 +294,45 @@ NcclGraph searchCollNet(const GpuSystem& s, const Budget& b, const NcclGraph& ri
 
 }  // namespace
 
+namespace {
+
+constexpr EnumName<NcclAlgorithm> kNcclAlgorithmNames[] = {
+    {NcclAlgorithm::Ring, "Ring"},
+    {NcclAlgorithm::Tree, "Tree"},
+    {NcclAlgorithm::CollNetDirect, "CollNetDirect"},
+    {NcclAlgorithm::CollNetChain, "CollNetChain"},
+    {NcclAlgorithm::Nvls, "NVLS"},
+    {NcclAlgorithm::NvlsTree, "NVLSTree"}};
+
+}  // namespace
+
 const char* ncclAlgorithmName(NcclAlgorithm a) {
-  switch (a) {
-    case NcclAlgorithm::Ring:
-      return "Ring";
-    case NcclAlgorithm::Tree:
-      return "Tree";
-    case NcclAlgorithm::CollNetDirect:
-      return "CollNetDirect";
-    case NcclAlgorithm::CollNetChain:
-      return "CollNetChain";
-    case NcclAlgorithm::Nvls:
-      return "NVLS";
-    case NcclAlgorithm::NvlsTree:
-      return "NVLSTree";
-  }
-  return "?";
+  return enumName(std::span(kNcclAlgorithmNames), a).data();
 }
+
+namespace {
+
+constexpr EnumName<NcclProtocol> kNcclProtocolNames[] = {
+    {NcclProtocol::LL, "LL"}, {NcclProtocol::LL128, "LL128"}, {NcclProtocol::Simple, "Simple"}};
+
+}  // namespace
 
 const char* ncclProtocolName(NcclProtocol p) {
-  switch (p) {
-    case NcclProtocol::LL:
-      return "LL";
-    case NcclProtocol::LL128:
-      return "LL128";
-    case NcclProtocol::Simple:
-      return "Simple";
-  }
-  return "?";
+  return enumName(std::span(kNcclProtocolNames), p).data();
 }
 
+namespace {
+
+constexpr EnumName<Regime> kRegimeNames[] = {{Regime::Latency, "latency-bound"},
+                                             {Regime::ProtocolSwitch, "protocol switch"},
+                                             {Regime::NVLink, "NVLink-bound"},
+                                             {Regime::PCIe, "PCIe-bound"},
+                                             {Regime::Network, "network-bound"}};
+
+}  // namespace
+
 const char* regimeName(Regime r) {
-  switch (r) {
-    case Regime::Latency:
-      return "latency-bound";
-    case Regime::ProtocolSwitch:
-      return "protocol switch";
-    case Regime::NVLink:
-      return "NVLink-bound";
-    case Regime::PCIe:
-      return "PCIe-bound";
-    case Regime::Network:
-      return "network-bound";
-  }
-  return "?";
+  return enumName(std::span(kRegimeNames), r).data();
 }
 
 namespace {

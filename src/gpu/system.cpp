@@ -2,39 +2,45 @@
 
 #include <fmt/format.h>
 
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/error.hpp"
 #include "topo/nccl_bandwidths.hpp"
 
 namespace ringlab::gpu {
 
+namespace {
+
+constexpr EnumName<IntraFabric> kIntraFabricNames[] = {{IntraFabric::NVSwitch, "nvswitch"},
+                                                       {IntraFabric::NVLink, "nvlink"},
+                                                       {IntraFabric::PCIe, "pcie"},
+                                                       {IntraFabric::XGMI, "xgmi"}};
+
+}  // namespace
+
 const char* intraFabricName(IntraFabric fabric) {
-  switch (fabric) {
-    case IntraFabric::NVSwitch:
-      return "nvswitch";
-    case IntraFabric::NVLink:
-      return "nvlink";
-    case IntraFabric::PCIe:
-      return "pcie";
-    case IntraFabric::XGMI:
-      return "xgmi";
-  }
-  return "?";
+  return enumName(std::span(kIntraFabricNames), fabric).data();
 }
 
+namespace {
+
+constexpr EnumName<Network> kNetworkNames[] = {{Network::InfiniBand, "ib"},
+                                               {Network::RoCE, "roce"},
+                                               {Network::EFA, "efa"},
+                                               {Network::Slingshot, "slingshot"},
+                                               {Network::TCP, "tcp"}};
+
+}  // namespace
+
 const char* networkName(Network network) {
-  switch (network) {
-    case Network::InfiniBand:
-      return "ib";
-    case Network::RoCE:
-      return "roce";
-    case Network::EFA:
-      return "efa";
-    case Network::Slingshot:
-      return "slingshot";
-    case Network::TCP:
-      return "tcp";
-  }
-  return "?";
+  return enumName(std::span(kNetworkNames), network).data();
+}
+
+std::optional<IntraFabric> intraFabricFromName(std::string_view name) {
+  return findEnum(std::span(kIntraFabricNames), name);
+}
+
+std::optional<Network> networkFromName(std::string_view name) {
+  return findEnum(std::span(kNetworkNames), name);
 }
 
 double GpuSystem::pcieBandwidth_Bps() const {
@@ -52,20 +58,14 @@ double GpuSystem::intraBandwidth_Bps() const {
 
 namespace {
 
+constexpr EnumName<Network> kNetworkTitles[] = {{Network::InfiniBand, "InfiniBand"},
+                                                {Network::RoCE, "RoCE"},
+                                                {Network::EFA, "EFA"},
+                                                {Network::Slingshot, "Slingshot"},
+                                                {Network::TCP, "TCP"}};
+
 std::string networkTitle(Network network) {
-  switch (network) {
-    case Network::InfiniBand:
-      return "InfiniBand";
-    case Network::RoCE:
-      return "RoCE";
-    case Network::EFA:
-      return "EFA";
-    case Network::Slingshot:
-      return "Slingshot";
-    case Network::TCP:
-      return "TCP";
-  }
-  return "?";
+  return std::string(enumName(std::span(kNetworkTitles), network));
 }
 
 }  // namespace

@@ -111,18 +111,12 @@ class SpecReader {
 };
 
 IntraFabric parseFabric(const SpecReader& r, const std::string& value) {
-  for (IntraFabric f :
-       {IntraFabric::NVSwitch, IntraFabric::NVLink, IntraFabric::PCIe, IntraFabric::XGMI}) {
-    if (value == intraFabricName(f)) return f;
-  }
+  if (const std::optional<IntraFabric> fabric = intraFabricFromName(value)) return *fabric;
   r.fail(fmt::format("intra={}: must be nvswitch, nvlink, pcie or xgmi", value));
 }
 
 Network parseNetwork(const SpecReader& r, const std::string& value) {
-  for (Network n :
-       {Network::InfiniBand, Network::RoCE, Network::EFA, Network::Slingshot, Network::TCP}) {
-    if (value == networkName(n)) return n;
-  }
+  if (const std::optional<Network> network = networkFromName(value)) return *network;
   r.fail(fmt::format("net={}: must be ib, roce, efa, slingshot or tcp", value));
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/file.hpp"
 #include "ringlab/core/json_text.hpp"
@@ -198,25 +199,21 @@ class JsonReader {
 
 }  // namespace
 
+namespace {
+
+constexpr EnumName<OverRanks> kOverRanksNames[] = {{OverRanks::Rank0, "rank0"},
+                                                   {OverRanks::Mean, "mean"},
+                                                   {OverRanks::Min, "min"},
+                                                   {OverRanks::Max, "max"}};
+
+}  // namespace
+
 const char* overRanksName(OverRanks over) {
-  switch (over) {
-    case OverRanks::Rank0:
-      return "rank0";
-    case OverRanks::Mean:
-      return "mean";
-    case OverRanks::Min:
-      return "min";
-    case OverRanks::Max:
-      return "max";
-  }
-  return "?";
+  return enumName(std::span(kOverRanksNames), over).data();
 }
 
 std::optional<OverRanks> overRanksFromName(const std::string& name) {
-  for (OverRanks over : {OverRanks::Rank0, OverRanks::Mean, OverRanks::Min, OverRanks::Max}) {
-    if (name == overRanksName(over)) return over;
-  }
-  return std::nullopt;
+  return findEnum(std::span(kOverRanksNames), name);
 }
 
 OverRanks overRanksFromCode(long long a, std::string_view what) {

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <numeric>
 
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
 #include "ringlab/model/fit.hpp"
@@ -30,24 +31,17 @@ Timing summarise(const std::vector<double>& seconds, bool keepSamples) {
 }
 
 namespace {
-constexpr Statistic kStatistics[] = {Statistic::Median, Statistic::Min, Statistic::Max,
-                                     Statistic::Mean, Statistic::Loop};
+
+constexpr EnumName<Statistic> kStatisticNames[] = {{Statistic::Median, "median"},
+                                                   {Statistic::Min, "min"},
+                                                   {Statistic::Max, "max"},
+                                                   {Statistic::Mean, "mean"},
+                                                   {Statistic::Loop, "loop"}};
+
 }  // namespace
 
 const char* statisticName(Statistic s) {
-  switch (s) {
-    case Statistic::Median:
-      return "median";
-    case Statistic::Min:
-      return "min";
-    case Statistic::Max:
-      return "max";
-    case Statistic::Mean:
-      return "mean";
-    case Statistic::Loop:
-      return "loop";
-  }
-  return "?";
+  return enumName(std::span(kStatisticNames), s).data();
 }
 
 double statisticUs(const Timing& t, Statistic s) {
@@ -70,9 +64,8 @@ std::vector<Statistic> parseStatistics(const std::string& list, std::string_view
   const std::string label(what);
   std::vector<Statistic> chosen;
   for (const std::string& name : splitList(list)) {
-    const auto* known = std::find_if(std::begin(kStatistics), std::end(kStatistics),
-                                     [&](Statistic s) { return name == statisticName(s); });
-    if (known == std::end(kStatistics)) {
+    const std::optional<Statistic> known = findEnum(std::span(kStatisticNames), name);
+    if (!known) {
       throwInvalid(label + " " + list + ": unknown statistic '" + name +
                    "'; valid are median, min, max, mean, loop");
     }

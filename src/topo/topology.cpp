@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
 
@@ -15,18 +16,17 @@ std::uint64_t pairKey(int a, int b) {
 
 }  // namespace
 
+namespace {
+
+constexpr EnumName<VertexKind> kVertexKindNames[] = {{VertexKind::Slot, "slot"},
+                                                     {VertexKind::Fabric, "fabric"},
+                                                     {VertexKind::Nic, "nic"},
+                                                     {VertexKind::Switch, "switch"}};
+
+}  // namespace
+
 const char* vertexKindName(VertexKind kind) {
-  switch (kind) {
-    case VertexKind::Slot:
-      return "slot";
-    case VertexKind::Fabric:
-      return "fabric";
-    case VertexKind::Nic:
-      return "nic";
-    case VertexKind::Switch:
-      return "switch";
-  }
-  return "unknown";
+  return enumName(std::span(kVertexKindNames), kind).data();
 }
 
 void checkLinkSpec(const LinkSpec& spec, const std::string& what) {

@@ -3,6 +3,7 @@
 // array of {value, name} pairs that both directions read. A value may have several entries: the
 // first is its name, the later ones aliases that parsing accepts ("half" for float16).
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -47,14 +48,23 @@ std::string enumNameList(std::span<const EnumName<Enum>, N> table) {
   return list;
 }
 
+// The value a name or alias in the table stands for; none for another name (a caller that words
+// its own refusal).
+template <typename Enum, std::size_t N>
+constexpr std::optional<Enum> findEnum(std::span<const EnumName<Enum>, N> table,
+                                       std::string_view name) {
+  for (const EnumName<Enum>& entry : table) {
+    if (entry.name == name) return entry.value;
+  }
+  return std::nullopt;
+}
+
 // The value a name or alias in the table stands for. Throws InvalidArgument
 // "unknown <what> '<name>': valid are <enumNameList>" otherwise.
 template <typename Enum, std::size_t N>
 Enum parseEnum(std::span<const EnumName<Enum>, N> table, std::string_view name,
                std::string_view what) {
-  for (const EnumName<Enum>& entry : table) {
-    if (entry.name == name) return entry.value;
-  }
+  if (const std::optional<Enum> value = findEnum(table, name)) return *value;
   throwInvalid("unknown " + std::string(what) + " '" + printableText(name, 40) + "': valid are " +
                enumNameList(table));
 }

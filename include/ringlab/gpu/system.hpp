@@ -4,7 +4,9 @@
 // nic=400Gb/s"), from a named preset with its public source ("dgx-h100,nodes=4"), or from an NCCL
 // topology file (gpu/from_nccl_topology.hpp). Pure data: the NCCL model (gpu/nccl_model.hpp)
 // prices AllReduce on it.
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ringlab::gpu {
@@ -21,6 +23,9 @@ const char* intraFabricName(IntraFabric fabric);  // "nvswitch", "nvlink", "pcie
 // The network between nodes.
 enum class Network { InfiniBand, RoCE, EFA, Slingshot, TCP };
 const char* networkName(Network network);  // "ib", "roce", "efa", "slingshot", "tcp"
+// The value those names stand for; none for another name.
+std::optional<IntraFabric> intraFabricFromName(std::string_view name);
+std::optional<Network> networkFromName(std::string_view name);
 
 struct GpuSystem {
   std::string name;    // the preset's key, or "custom"
