@@ -23,6 +23,7 @@
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/measure/comparison.hpp"
 #include "ringlab/measure/host_caches.hpp"
+#include "ringlab/measure/launch_description.hpp"
 #include "ringlab/measure/rank_threads.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/measure/statistics.hpp"

@@ -17,6 +17,7 @@
 #include "ringlab/job/transports.hpp"
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/calibrate.hpp"
+#include "ringlab/measure/launch_description.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/measure/tune.hpp"
 #include "ringlab/transport/inproc.hpp"

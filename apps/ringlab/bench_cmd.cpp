@@ -19,6 +19,7 @@
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/bench.hpp"
+#include "ringlab/measure/launch_description.hpp"
 #include "ringlab/measure/roofline_rows.hpp"
 #include "ringlab/measure/statistics.hpp"
 #include "ringlab/model/registry.hpp"

@@ -14,6 +14,7 @@
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/calibrate.hpp"
+#include "ringlab/measure/launch_description.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/report/calibration.hpp"
 #include "transport_option.hpp"

@@ -24,6 +24,7 @@
 #include "ringlab/io/mpi_version.hpp"
 #include "ringlab/job/launcher.hpp"
 #include "ringlab/job/rank_world.hpp"
+#include "ringlab/measure/launch_description.hpp"
 #include "ringlab/measure/tune.hpp"
 #include "ringlab/report/pictures.hpp"
 #include "ringlab/report/tune_text.hpp"

@@ -14,7 +14,6 @@
 #include "ringlab/core/json_text.hpp"
 #include "ringlab/core/limits.hpp"
 #include "ringlab/core/text.hpp"
-#include "ringlab/job/transports.hpp"
 #include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/cost.hpp"
@@ -261,21 +260,6 @@ RunInfo currentRunInfo() {
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
   info.date = date;
   return info;
-}
-
-LaunchDescription describeLaunch(const std::string& transport) {
-  const job::TransportEntry& entry = job::findTransport(transport);
-  return {entry.topology, entry.placement};
-}
-
-LaunchDescription describeLaunch(const std::string& transport, io::TopologySource named,
-                                 int ranks) {
-  if (!named.given()) {
-    return describeLaunch(transport);
-  }
-  named.ranks = ranks;
-  const io::PlacedTopology placed = io::loadTopology(named);
-  return {placed.topologyText(), placed.placementText()};
 }
 
 json toJson(const RunInfo& info) {

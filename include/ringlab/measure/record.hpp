@@ -11,8 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ringlab/io/topology_files.hpp"
-
 namespace ringlab::measure {
 
 // The run's identity. Strings a producer does not know stay empty (a log of nccl-tests names no
@@ -34,16 +32,6 @@ struct RunInfo {
 
 // Version, host and date of this process, now; the caller fills the rest.
 RunInfo currentRunInfo();
-
-// What the record can truthfully say about where the ranks ran when the user named no topology:
-// inproc and shm ranks share one host, tcp ranks may span hosts, mpirun placed MPI's.
-struct LaunchDescription {
-  std::string topology, placement;
-};
-LaunchDescription describeLaunch(const std::string& transport);
-// The machine the user named instead, when `named` gives a generated topology, a topology file or
-// an NCCL file: it must hold `ranks` ranks as placed (io::loadTopology's errors otherwise).
-LaunchDescription describeLaunch(const std::string& transport, io::TopologySource named, int ranks);
 
 // How an iteration's time is reduced over the ranks: nccl-tests' -a (its common.cu: 0 rank 0,
 // 1 the mean over ranks, 2 the min, 3 the max; nccl-tests' default is 1, ringlab's 3).
