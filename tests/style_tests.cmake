@@ -17,6 +17,13 @@ set_tests_properties(layering_topo_header_from_model PROPERTIES
 
 # The Communicator's header declares the decision table rather than including its header, so that
 # a program linking the Communicator does not parse nlohmann/json (the probe fails if it does).
+# Bytes know no algorithm: the transport layer depends on no schedule, so the include fails there.
+add_test(NAME layering_schedule_header_from_transport
+         COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only
+                 -I${PROJECT_BINARY_DIR}/layers/transport/include
+                 ${CMAKE_CURRENT_SOURCE_DIR}/layering/includes_schedule.cpp)
+set_tests_properties(layering_schedule_header_from_transport PROPERTIES
+  PASS_REGULAR_EXPRESSION "ringlab/schedule/schedule.hpp: No such file or directory")
 add_test(NAME communicator_header_without_json
          COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only
                  -I${PROJECT_BINARY_DIR}/layers/exec/include
