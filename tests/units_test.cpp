@@ -24,6 +24,17 @@ void expectClose(double got, double want, double relative, const std::string& te
   EXPECT_LE(std::abs(got - want), relative * std::abs(want)) << text << " -> " << got;
 }
 
+// The one check of a sweep's factor: every front end and configuration names it its own way.
+TEST(Units, AStepFactorBelowTwoIsRefusedUnderTheCallersName) {
+  EXPECT_EQ(checkedStepFactor(2, "the factor"), 2u);
+  EXPECT_EQ(checkedStepFactor(std::uint64_t{1} << 40, "the factor"), std::uint64_t{1} << 40);
+  test::expectInvalid([] { checkedStepFactor(1LL, "-f/--stepfactor"); },
+                      {"-f/--stepfactor 1: must be >= 2"});
+  test::expectInvalid([] { checkedStepFactor(-3LL, "step_factor"); },
+                      {"step_factor -3: must be >= 2"});  // signed: reported, not wrapped
+  test::expectInvalid([] { geometricSizes(8, 64, 0); }, {"size sweep factor 0: must be >= 2"});
+}
+
 TEST(Units, EveryTimeUnit) {
   EXPECT_DOUBLE_EQ(parseSeconds("5s"), 5.0);
   EXPECT_DOUBLE_EQ(parseSeconds("1.5ms"), 1.5e-3);

@@ -165,9 +165,7 @@ std::uint64_t SweepOptions::max() const {
 }
 
 std::uint64_t SweepOptions::factor() const {
-  if (stepFactor < 2)
-    throwInvalid("-f/--stepfactor " + std::to_string(stepFactor) + ": must be >= 2");
-  return static_cast<std::uint64_t>(stepFactor);
+  return checkedStepFactor(stepFactor, "-f/--stepfactor");
 }
 
 std::uint64_t SweepOptions::step() const {

@@ -62,16 +62,18 @@ py::object simulate(io::TopologySource where, const io::GpuSystemSource& system,
     if (channels) args.channels = *channels;
     algorithmFor = [args](int p) { return args.spec(p); };
   }
-  const measure::SimRequest request{.where = where,
-                                    .algorithm = algorithmFor,
-                                    .sizes = sizeSweep(parseSize(minBytes), max, stepFactor, step),
-                                    .maxBytes = max,
-                                    .type = parseDataType(dtype),
-                                    .op = parseReduceOp(op),
-                                    .reduceBandwidth = reduceBandwidth,
-                                    .maxMemory = maxMemory,
-                                    .maxMemoryWhat = "max_memory",
-                                    .search = search};
+  const measure::SimRequest request{
+      .where = where,
+      .algorithm = algorithmFor,
+      .sizes =
+          sizeSweep(parseSize(minBytes), max, checkedStepFactor(stepFactor, "step_factor"), step),
+      .maxBytes = max,
+      .type = parseDataType(dtype),
+      .op = parseReduceOp(op),
+      .reduceBandwidth = reduceBandwidth,
+      .maxMemory = maxMemory,
+      .maxMemoryWhat = "max_memory",
+      .search = search};
   measure::SimOutcome out;
   {
     py::gil_scoped_release released;  // large sweeps take seconds; other threads may run

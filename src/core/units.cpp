@@ -176,7 +176,7 @@ std::string formatMicros(double seconds) {
 
 std::vector<std::uint64_t> geometricSizes(std::uint64_t first, std::uint64_t last,
                                           std::uint64_t factor) {
-  if (factor < 2) throwInvalid("size sweep factor " + std::to_string(factor) + ": must be >= 2");
+  checkedStepFactor(factor, "size sweep factor");
   std::vector<std::uint64_t> sizes;
   for (std::uint64_t s = first; s <= last; s *= factor) {
     sizes.push_back(s);

@@ -286,8 +286,7 @@ void validate(const BenchConfig& c) {
     throwInvalid(l.minBytes + " " + std::to_string(c.minBytes) + " is larger than " + l.maxBytes +
                  " " + std::to_string(c.maxBytes));
   }
-  if (c.stepFactor < 2)
-    throwInvalid(l.stepFactor + " " + std::to_string(c.stepFactor) + ": must be >= 2");
+  checkedStepFactor(c.stepFactor, l.stepFactor);
   sweepSizes(c);  // a linear sweep of too many sizes is refused here
   if (c.check < 0) throwInvalid(l.check + " " + std::to_string(c.check) + ": must be >= 0");
   if (c.iterations < 1)

@@ -63,6 +63,12 @@ def test_search_and_show_rings_are_the_cli_topo():
         "topo show", "--topo", TOPO, "--placement", "rr")
 
 
+def test_simulate_names_its_step_factor_keyword():
+    with pytest.raises(ringlab.InvalidArgumentError, match="step_factor 1: must be >= 2"):
+        ringlab.simulate(topo=TOPO, placement="rr", min_bytes="1K", max_bytes="1M",
+                         step_factor=1)
+
+
 def test_simulate_is_the_cli_sim():
     got = ringlab.simulate(topo=TOPO, placement="rr", min_bytes="1K", max_bytes="1M",
                            step_factor=4, reduce_bw="20GB/s", search=True)

@@ -1,10 +1,13 @@
 #pragma once
 // Sizes and times as users type and read them. Sizes accept 8, 4K, 64KiB, 1M, 2GiB, 1G, 16B
 // (K/M/G/T are powers of 1024, as in nccl-tests; KB/KiB are the same).
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "ringlab/core/error.hpp"
 
 namespace ringlab {
 
@@ -46,6 +49,15 @@ std::vector<std::uint64_t> geometricSizes(std::uint64_t first, std::uint64_t las
 inline constexpr std::uint64_t kMaxLinearSizes = 10000;
 std::vector<std::uint64_t> sizeSweep(std::uint64_t first, std::uint64_t last, std::uint64_t factor,
                                      std::uint64_t step);
+
+// The factor of a geometric sweep as a front end or configuration holds it (a signed one, so that
+// a negative factor is reported, not wrapped). Throws InvalidArgument "<what> <factor>: must be
+// >= 2" below 2; the one check of the factor, wherever a sweep is asked for.
+template <std::integral Factor>
+std::uint64_t checkedStepFactor(Factor factor, std::string_view what) {
+  if (factor < 2) throwInvalid(std::string(what) + " " + std::to_string(factor) + ": must be >= 2");
+  return static_cast<std::uint64_t>(factor);
+}
 
 // a * b, or InvalidArgument naming `what` when the product does not fit in 64 bits.
 std::uint64_t checkedMultiply(std::uint64_t a, std::uint64_t b, std::string_view what);
