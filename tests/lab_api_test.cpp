@@ -20,6 +20,7 @@
 #include "ringlab/measure/gpu_comparison.hpp"
 #include "ringlab/measure/record.hpp"
 #include "ringlab/measure/run_logs.hpp"
+#include "ringlab/model/model_json.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/report/chart.hpp"
@@ -193,6 +194,26 @@ TEST(LabModel, SizeSweepHasEveryAlgorithmAndConsistentCrossovers) {
   const nlohmann::json ring = slow["rows"][0]["algorithms"][0];
   EXPECT_EQ(ring["algorithm"], "ring");
   EXPECT_NEAR(ring["startup_us"].get<double>(), 14 * 20.0, 1e-9);
+}
+
+// One dialect: the lab's documents are the model's own (`ringlab model --sweep|--vs-p --json`,
+// predict_sweep, predict_vs_p), with the lab's parameters added.
+TEST(LabModel, SweepAndRanksDocumentsAreTheModelsOwn) {
+  const model::ModelParams m = model::defaultModelParams();
+  nlohmann::json sizes = modelSizesApi(query({{"p", "8"}, {"min", "8"}, {"max", "64K"}}));
+  EXPECT_EQ(sizes["params"], paramsJson(model::defaultProfile().params));
+  sizes.erase("params");
+  EXPECT_EQ(sizes, model::sweepJson(model::sweepSizes(8, 2, 16384, DataType::Float32, m, false), 8,
+                                    DataType::Float32));
+  nlohmann::json ranks = modelRanksApi(query({{"size", "1M"}, {"max_p", "16"}}));
+  ranks.erase("params");
+  std::vector<int> ps;
+  for (int p = 2; p <= 16; ++p) ps.push_back(p);
+  EXPECT_EQ(ranks,
+            model::ranksJson(model::ringVersusRanks(ps, 1 << 18, DataType::Float32, m), 1 << 20,
+                             DataType::Float32, model::ringBandwidthLimit_s(1 << 20, m)));
+  EXPECT_EQ(ranks["algorithm"], "ring");
+  EXPECT_EQ(ranks["size_bytes"], 1 << 20);
 }
 
 TEST(LabModel, RingTermsAgainstP) {

@@ -362,9 +362,10 @@ TEST(ReportModelText, VersusRanksPrintsTheRingTermsAgainstTheirLimit) {
             "# the bandwidth term 2(p-1)/p n beta approaches 2 n beta = 167.77 us and never "
             "shrinks; the startup term 2(p-1) alpha grows linearly in p");
   EXPECT_EQ(l[7], "       4      6          30.00          125.83            0.7500       155.83");
-  const nlohmann::json json = model::ranksJson(rows, limit_s);
-  EXPECT_EQ(json[1]["p"], 4);
-  EXPECT_FALSE(json[1].contains("reduce_us"));
+  const nlohmann::json json = model::ranksJson(rows, 1 << 20, DataType::Float32, limit_s);
+  EXPECT_EQ(json["rows"][1]["p"], 4);
+  EXPECT_FALSE(json["rows"][1].contains("reduce_us"));
+  EXPECT_EQ(json["limit_2n_beta_us"], limit_s * 1e6);
 }
 
 TEST(ModelJson, AtOneSizeMarksTheFastestAndStatesNoTopology) {

@@ -6,6 +6,7 @@
 #include "api.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
+#include "ringlab/model/model_json.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/model/sweep.hpp"
@@ -63,22 +64,9 @@ nlohmann::json modelSizesApi(const Params& params) {
   const std::uint64_t maxCount = countOf(params, "max", "1G", type);
   if (minCount > maxCount) throw ApiError("min", "min is larger than max: need min <= max");
   const model::SizeSweep swept = model::sweepSizes(p, minCount, maxCount, type, m, false);
-  nlohmann::json rows = nlohmann::json::array();
-  for (const model::SizeRow& row : swept.rows) {
-    nlohmann::json algorithms = nlohmann::json::array();
-    for (const model::Prediction& prediction : row.predictions) {
-      algorithms.push_back(model::costJson(prediction.cost));
-      algorithms.back()["algorithm"] = prediction.algorithm;
-    }
-    rows.push_back(
-        {{"size_bytes", row.bytes}, {"fastest", row.fastest}, {"algorithms", algorithms}});
-  }
-  return {{"p", p},
-          {"dtype", dataTypeName(type)},
-          {"params", paramsJson(m)},
-          {"algorithms", model::candidateAlgorithms()},
-          {"rows", rows},
-          {"crossovers", model::toJson(swept.crossovers)}};
+  nlohmann::json out = model::sweepJson(swept, p, type);
+  out["params"] = paramsJson(m);
+  return out;
 }
 
 nlohmann::json modelRanksApi(const Params& params) {
@@ -89,18 +77,11 @@ nlohmann::json modelRanksApi(const Params& params) {
   const int maxP = static_cast<int>(params.integer("max_p", 2, kMaxModelRanks, 64));
   std::vector<int> ranks;
   for (int p = 2; p <= maxP; ++p) ranks.push_back(p);
-  nlohmann::json rows = nlohmann::json::array();
-  for (const auto& [p, cost] : model::ringVersusRanks(ranks, count, type, m)) {
-    rows.push_back(model::costJson(cost));
-    rows.back()["p"] = p;
-  }
-  return {{"algorithm", "ring"},
-          {"size_bytes", count * dataTypeSize(type)},
-          {"dtype", dataTypeName(type)},
-          {"params", paramsJson(m)},
-          // The bandwidth term 2(p-1)/p n beta tends to 2 n beta: it never shrinks with p.
-          {"limit_2n_beta_us", model::ringBandwidthLimit_s(count * dataTypeSize(type), m) * 1e6},
-          {"rows", rows}};
+  const std::uint64_t bytes = count * dataTypeSize(type);
+  nlohmann::json out = model::ranksJson(model::ringVersusRanks(ranks, count, type, m), bytes, type,
+                                        model::ringBandwidthLimit_s(bytes, m));
+  out["params"] = paramsJson(m);
+  return out;
 }
 
 }  // namespace ringlab::lab

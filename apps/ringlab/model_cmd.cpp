@@ -66,7 +66,7 @@ ModelOutput modelOutput(const ModelArgs& a) {
     }
     const auto swept = model::sweepSizes(a.ranks, minCount, maxCount, type, params, true);
     return {report::modelSweepText(basis, a.ranks, type, swept, "ringlab model --sweep"),
-            model::sweepJson(swept)};
+            model::sweepJson(swept, a.ranks, type)};
   }
   const std::uint64_t bytes = parseSize(a.size);
   const std::uint64_t count = elementCount(bytes, type, "--size");
@@ -76,7 +76,7 @@ ModelOutput modelOutput(const ModelArgs& a) {
     const auto rows = model::ringVersusRanks(ranks, count, type, params);
     const double limit_s = model::ringBandwidthLimit_s(bytes, params);
     return {report::modelRanksText(basis, bytes, rows, limit_s, "ringlab model --vs-p"),
-            model::ranksJson(rows, limit_s)};
+            model::ranksJson(rows, bytes, type, limit_s)};
   }
   const model::SizeRow row = model::predictSize(a.ranks, count, type, params, true);
   return {report::modelSizeText(basis, a.ranks, type, row), model::sizeJson(row)};

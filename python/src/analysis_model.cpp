@@ -63,8 +63,8 @@ py::object predictSweep(int ranks, const std::string& minBytes, const std::strin
   const std::uint64_t minCount = elementCount(parseSize(minBytes), type, "min_bytes");
   const std::uint64_t maxCount = elementCount(parseSize(maxBytes), type, "max_bytes");
   const model::ModelParams params = resolveAndWarn(source).profile.params;
-  return toPython(
-      model::sweepJson(model::sweepSizes(ranks, minCount, maxCount, type, params, true)));
+  return toPython(model::sweepJson(model::sweepSizes(ranks, minCount, maxCount, type, params, true),
+                                   ranks, type));
 }
 
 py::object predictVersusRanks(const std::vector<int>& ranks, const std::string& size,
@@ -73,7 +73,7 @@ py::object predictVersusRanks(const std::vector<int>& ranks, const std::string& 
   const std::uint64_t bytes = parseSize(size);
   const std::uint64_t count = elementCount(bytes, type, "size");
   const model::ModelParams params = resolveAndWarn(source).profile.params;
-  return toPython(model::ranksJson(model::ringVersusRanks(ranks, count, type, params),
+  return toPython(model::ranksJson(model::ringVersusRanks(ranks, count, type, params), bytes, type,
                                    model::ringBandwidthLimit_s(bytes, params)));
 }
 
