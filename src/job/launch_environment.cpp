@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/job/transports.hpp"
 
@@ -149,22 +150,20 @@ LaunchEnvironment detectLaunchEnvironment() {
   return detectLaunchEnvironment([](const char* name) { return std::getenv(name); });
 }
 
+namespace {
+
+constexpr EnumName<Launcher> kLauncherNames[] = {
+    {Launcher::None, "no launcher"},
+    {Launcher::Ringlab, "ringlab launch"},
+    {Launcher::OpenMpi, "Open MPI's mpirun"},
+    {Launcher::Pmi, "MPICH's mpiexec or another PMI launcher"},
+    {Launcher::Pmix, "a PMIx launcher"},
+    {Launcher::Torchrun, "torchrun"}};
+
+}  // namespace
+
 std::string launcherName(Launcher launcher) {
-  switch (launcher) {
-    case Launcher::None:
-      return "no launcher";
-    case Launcher::Ringlab:
-      return "ringlab launch";
-    case Launcher::OpenMpi:
-      return "Open MPI's mpirun";
-    case Launcher::Pmi:
-      return "MPICH's mpiexec or another PMI launcher";
-    case Launcher::Pmix:
-      return "a PMIx launcher";
-    case Launcher::Torchrun:
-      return "torchrun";
-  }
-  return "a launcher";
+  return std::string(enumName(std::span(kLauncherNames), launcher));
 }
 
 std::string chooseTransport(const std::optional<std::string>& given, const LaunchEnvironment& env,
