@@ -128,7 +128,7 @@ bool sameIteration(double a_s, double b_s) {
 }
 
 PredictedIteration predict(const Timeline& timeline, const std::vector<Bucket>& buckets,
-                   const BucketCost& cost) {
+                           const BucketCost& cost) {
   const std::size_t n = timeline.tensors.size();
   std::vector<int> seen(n, 0);
   PredictedIteration out;

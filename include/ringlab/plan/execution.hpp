@@ -103,7 +103,7 @@ bool sameIteration(double a_s, double b_s);
 // Prices `buckets` under the execution model. Throws InvalidArgument when a tensor index is out of
 // range, a bucket is empty, or the buckets do not hold every tensor exactly once.
 PredictedIteration predict(const Timeline& timeline, const std::vector<Bucket>& buckets,
-                   const BucketCost& cost);
+                           const BucketCost& cost);
 
 // Contiguous buckets in ready order from their start indices (first must be 0, strictly
 // increasing, each < tensor count); throws InvalidArgument naming the offending index.
