@@ -23,7 +23,8 @@ import datetime
 import os
 
 from ringlab import _ringlab
-from ringlab._ringlab import ErrorCode, __version__
+from ringlab._ringlab import (AlgorithmSpec, Collective, DataType, ErrorCode, ReduceOp, Schedule,
+                              __version__)
 from ringlab.errors import (Error, InternalError, InvalidArgumentError, MismatchError,
                             PeerLostError, TimeoutError, TransportError, UnreliableError)
 
@@ -33,7 +34,8 @@ __all__ = [
     "simulate", "plan_buckets", "read_timeline", "write_timeline", "read_record", "parse_record",
     "write_record", "gpu_presets", "predict_gpu", "compare_gpu", "ErrorCode", "Error",
     "InvalidArgumentError", "MismatchError", "TimeoutError", "PeerLostError", "TransportError",
-    "InternalError", "UnreliableError",
+    "InternalError", "UnreliableError", "DataType", "ReduceOp", "Collective", "AlgorithmSpec",
+    "Schedule", "algorithm_spec", "schedule",
 ]
 
 DEFAULT_TIMEOUT = 60.0  # seconds: the deadline of each collective call, from its start
@@ -237,6 +239,21 @@ def _topology(topo=None, topo_file=None, nccl_topo=None, nccl_nodes=1, placement
 
 def _size(value):
     return str(value)
+
+
+def algorithm_spec(ranks=8, algo="ring", **algorithm):
+    """The algorithm resolved for p ranks, as a typed AlgorithmSpec (name, ring_order, channels,
+    ranks_per_node, ...): the same keyword arguments as the collectives' and verify's."""
+    return _ringlab.algorithm_spec(ranks, _algorithm(algo, **algorithm))
+
+
+def schedule(ranks=8, *, collective="allreduce", algo="ring", **algorithm):
+    """The verified Schedule the library runs, typed: algorithm, collective (a Collective),
+    ranks, blocks, ring_order, block_owner and steps (each a phase and its transfers: src, dst,
+    first_block, last_block, mode)."""
+    if not isinstance(collective, Collective):
+        collective = _ringlab.parse_collective(collective)
+    return _ringlab.build_schedule(collective, ranks, algorithm_spec(ranks, algo, **algorithm))
 
 
 def verify(ranks=8, *, collective="allreduce", algo="ring", offset=0, size="1M",

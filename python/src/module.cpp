@@ -12,4 +12,5 @@ PYBIND11_MODULE(_ringlab, module) {
   ringlab::python::bindTopologyAnalysis(module);
   ringlab::python::bindPlanAnalysis(module);
   ringlab::python::bindGpuAnalysis(module);
+  ringlab::python::bindTypedObjects(module);
 }
