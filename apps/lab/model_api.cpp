@@ -6,7 +6,7 @@
 #include "api.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/model/model_json.hpp"
+#include "ringlab/model/model_query.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/model/sweep.hpp"
@@ -63,8 +63,16 @@ nlohmann::json modelSizesApi(const Params& params) {
   const std::uint64_t minCount = countOf(params, "min", "8", type);
   const std::uint64_t maxCount = countOf(params, "max", "1G", type);
   if (minCount > maxCount) throw ApiError("min", "min is larger than max: need min <= max");
-  const model::SizeSweep swept = model::sweepSizes(p, minCount, maxCount, type, m, false);
-  nlohmann::json out = model::sweepJson(swept, p, type);
+  const std::uint64_t element = dataTypeSize(type);
+  nlohmann::json out = model::answerModelQuery({.kind = model::ModelQuery::Kind::Sweep,
+                                                .ranks = p,
+                                                .type = type,
+                                                .minBytes = minCount * element,
+                                                .maxBytes = maxCount * element,
+                                                .params = m,
+                                                .withVolume = false,
+                                                .labels = {"size", "min", "max"}})
+                           .json;
   out["params"] = paramsJson(m);
   return out;
 }
@@ -75,11 +83,13 @@ nlohmann::json modelRanksApi(const Params& params) {
   const model::ModelParams m = modelParams(params);
   const std::uint64_t count = countOf(params, "size", "1M", type);
   const int maxP = static_cast<int>(params.integer("max_p", 2, kMaxModelRanks, 64));
-  std::vector<int> ranks;
-  for (int p = 2; p <= maxP; ++p) ranks.push_back(p);
-  const std::uint64_t bytes = count * dataTypeSize(type);
-  nlohmann::json out = model::ranksJson(model::ringVersusRanks(ranks, count, type, m), bytes, type,
-                                        model::ringBandwidthLimit_s(bytes, m));
+  model::ModelQuery query{.kind = model::ModelQuery::Kind::VersusRanks,
+                          .type = type,
+                          .bytes = count * dataTypeSize(type),
+                          .params = m,
+                          .labels = {"size", "min", "max"}};
+  for (int p = 2; p <= maxP; ++p) query.rankList.push_back(p);
+  nlohmann::json out = model::answerModelQuery(query).json;
   out["params"] = paramsJson(m);
   return out;
 }

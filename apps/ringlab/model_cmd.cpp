@@ -8,7 +8,7 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/gpu/nccl_model.hpp"
-#include "ringlab/model/model_json.hpp"
+#include "ringlab/model/model_query.hpp"
 #include "ringlab/report/gpu_text.hpp"
 #include "ringlab/report/model_text.hpp"
 
@@ -56,30 +56,29 @@ ModelOutput modelOutput(const ModelArgs& a) {
   const DataType type = a.range.type();
   const io::ResolvedModel resolved = a.model.resolve();
   const report::ModelBasis basis{resolved.profile, resolved.source};
-  const model::ModelParams& params = resolved.profile.params;
+  model::ModelQuery query{.ranks = a.ranks,
+                          .type = type,
+                          .params = resolved.profile.params,
+                          .labels = {"--size", "-b/--minbytes", "-e/--maxbytes"}};
   if (a.sweep) {
-    const std::uint64_t minCount = elementCount(a.range.min(), type, "-b/--minbytes");
-    const std::uint64_t maxCount = elementCount(a.range.max(), type, "-e/--maxbytes");
-    if (minCount == 0 || minCount > maxCount) {
-      throwInvalid("-b/--minbytes " + a.range.minBytes + " and -e/--maxbytes " + a.range.maxBytes +
-                   ": need 0 < min <= max");
-    }
-    const auto swept = model::sweepSizes(a.ranks, minCount, maxCount, type, params, true);
-    return {report::modelSweepText(basis, a.ranks, type, swept, "ringlab model --sweep"),
-            model::sweepJson(swept, a.ranks, type)};
+    query.kind = model::ModelQuery::Kind::Sweep;
+    query.minBytes = a.range.min();
+    query.maxBytes = a.range.max();
+    model::ModelAnswer answer = model::answerModelQuery(query);
+    return {report::modelSweepText(basis, a.ranks, type, answer.sweep, "ringlab model --sweep"),
+            std::move(answer.json)};
   }
-  const std::uint64_t bytes = parseSize(a.size);
-  const std::uint64_t count = elementCount(bytes, type, "--size");
+  query.bytes = parseSize(a.size);
   if (a.vsP) {
-    std::vector<int> ranks;
-    for (int p = 2; p <= a.maxRanks; p *= 2) ranks.push_back(p);
-    const auto rows = model::ringVersusRanks(ranks, count, type, params);
-    const double limit_s = model::ringBandwidthLimit_s(bytes, params);
-    return {report::modelRanksText(basis, bytes, rows, limit_s, "ringlab model --vs-p"),
-            model::ranksJson(rows, bytes, type, limit_s)};
+    query.kind = model::ModelQuery::Kind::VersusRanks;
+    for (int p = 2; p <= a.maxRanks; p *= 2) query.rankList.push_back(p);
+    model::ModelAnswer answer = model::answerModelQuery(query);
+    return {report::modelRanksText(basis, query.bytes, answer.ranks, answer.limit_s,
+                                   "ringlab model --vs-p"),
+            std::move(answer.json)};
   }
-  const model::SizeRow row = model::predictSize(a.ranks, count, type, params, true);
-  return {report::modelSizeText(basis, a.ranks, type, row), model::sizeJson(row)};
+  model::ModelAnswer answer = model::answerModelQuery(query);
+  return {report::modelSizeText(basis, a.ranks, type, answer.size), std::move(answer.json)};
 }
 
 }  // namespace

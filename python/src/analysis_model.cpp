@@ -5,7 +5,7 @@
 #include "algorithm_args.hpp"
 #include "analysis.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/model/model_json.hpp"
+#include "ringlab/model/model_query.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/model/verify_request.hpp"
 #include "ringlab/report/schedule_text.hpp"
@@ -49,32 +49,38 @@ py::dict verify(int ranks, const std::string& collectiveName, const AlgorithmArg
   return result;
 }
 
+// The model query with the keyword arguments' names for its inputs.
+model::ModelQuery query(model::ModelQuery::Kind kind, const std::string& dtype,
+                        const io::ModelSource& source) {
+  return {.kind = kind,
+          .type = parseDataType(dtype),
+          .params = resolveAndWarn(source).profile.params,
+          .labels = {"size", "min_bytes", "max_bytes"}};
+}
+
 py::object predict(int ranks, const std::string& size, const std::string& dtype,
                    const io::ModelSource& source) {
-  const DataType type = parseDataType(dtype);
-  const std::uint64_t count = elementCount(parseSize(size), type, "size");
-  const model::ModelParams params = resolveAndWarn(source).profile.params;
-  return toPython(model::sizeJson(model::predictSize(ranks, count, type, params, true)));
+  model::ModelQuery q = query(model::ModelQuery::Kind::Size, dtype, source);
+  q.ranks = ranks;
+  q.bytes = parseSize(size);
+  return toPython(model::answerModelQuery(q).json);
 }
 
 py::object predictSweep(int ranks, const std::string& minBytes, const std::string& maxBytes,
                         const std::string& dtype, const io::ModelSource& source) {
-  const DataType type = parseDataType(dtype);
-  const std::uint64_t minCount = elementCount(parseSize(minBytes), type, "min_bytes");
-  const std::uint64_t maxCount = elementCount(parseSize(maxBytes), type, "max_bytes");
-  const model::ModelParams params = resolveAndWarn(source).profile.params;
-  return toPython(model::sweepJson(model::sweepSizes(ranks, minCount, maxCount, type, params, true),
-                                   ranks, type));
+  model::ModelQuery q = query(model::ModelQuery::Kind::Sweep, dtype, source);
+  q.ranks = ranks;
+  q.minBytes = parseSize(minBytes);
+  q.maxBytes = parseSize(maxBytes);
+  return toPython(model::answerModelQuery(q).json);
 }
 
 py::object predictVersusRanks(const std::vector<int>& ranks, const std::string& size,
                               const std::string& dtype, const io::ModelSource& source) {
-  const DataType type = parseDataType(dtype);
-  const std::uint64_t bytes = parseSize(size);
-  const std::uint64_t count = elementCount(bytes, type, "size");
-  const model::ModelParams params = resolveAndWarn(source).profile.params;
-  return toPython(model::ranksJson(model::ringVersusRanks(ranks, count, type, params), bytes, type,
-                                   model::ringBandwidthLimit_s(bytes, params)));
+  model::ModelQuery q = query(model::ModelQuery::Kind::VersusRanks, dtype, source);
+  q.rankList = ranks;
+  q.bytes = parseSize(size);
+  return toPython(model::answerModelQuery(q).json);
 }
 
 }  // namespace
