@@ -16,11 +16,11 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/json_text.hpp"
 #include "ringlab/core/text.hpp"
-#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/decision_table.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/plan/chrome_trace.hpp"
 #include "ringlab/plan/timeline_format.hpp"
+#include "ringlab/record/run_logs.hpp"
 #include "ringlab/topo/file_format.hpp"
 #include "ringlab/topo/nccl_xml.hpp"
 
@@ -43,8 +43,8 @@ struct Format {
 };
 
 const Format kFormats[] = {
-    {"logs", [](const std::string& t) { measure::parseRuns(t, "log", {}); }},
-    {"record", [](const std::string& t) { measure::parseOneRun(t, "record"); }},
+    {"logs", [](const std::string& t) { record::parseRuns(t, "log", {}); }},
+    {"record", [](const std::string& t) { record::parseOneRun(t, "record"); }},
     {"profile",
      [](const std::string& t) { model::profileFromJson(parseJsonText(t, "profile"), "profile"); }},
     {"decision_table",

@@ -34,8 +34,7 @@ if(RINGLAB_BUILD_FUZZ)
 
     # The file formats' fuzzer (fuzz/file_formats_fuzz.cpp): its own build with clang
     # (fuzz/CMakeLists.txt), after the main build has generated the sources it shares.
-    # The layers' sources as the main build lists them; of measure, only its readers (the first
-    # files of its first batch).
+    # The layers' sources as the main build lists them; of record, only its readers.
     set(layer_sources "")
     foreach(layer core schedule model topo gpu plan io)
       get_target_property(files ringlab_${layer} SOURCES)
@@ -44,7 +43,7 @@ if(RINGLAB_BUILD_FUZZ)
       list(APPEND layer_sources -DRINGLAB_${upper}_SOURCES=${files})
     endforeach()
     list(APPEND layer_sources
-         "-DRINGLAB_MEASURE_SOURCES=measure/record.cpp|measure/nccl_tests.cpp|measure/nccl_tests_json.cpp|measure/osu_log.cpp|measure/log_lines.cpp|measure/run_logs.cpp|measure/statistics.cpp|measure/log_figures.cpp")
+         "-DRINGLAB_RECORD_SOURCES=record/record.cpp|record/nccl_tests.cpp|record/nccl_tests_json.cpp|record/osu_log.cpp|record/log_lines.cpp|record/run_logs.cpp|record/statistics.cpp|record/log_figures.cpp")
     include(ExternalProject)
     ExternalProject_Add(file_formats_fuzz
       SOURCE_DIR ${PROJECT_SOURCE_DIR}/fuzz

@@ -6,10 +6,10 @@
 
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
-#include "ringlab/measure/tune_decision.hpp"
 #include "ringlab/model/decision_table.hpp"
 #include "ringlab/model/mpi_exports.hpp"
 #include "ringlab/model/predict.hpp"
+#include "ringlab/record/tune_decision.hpp"
 #include "ringlab/transport/inproc.hpp"
 #include "test_support.hpp"
 
@@ -76,8 +76,8 @@ TEST(AutoDecisionTable, JsonRoundTripAndStrictReading) {
 // and a reader that capped the bounds at 1e12 refused the file tune had just written (seen under
 // load: margin.high = 1.6e45).
 TEST(AutoDecisionTable, AnIntervalOverTwoRoundsThatDisagreeReadsBack) {
-  const measure::SizeDecision d =
-      measure::decideSize({{"ring", {1.0, 1.0}}, {"recursive_doubling", {0.001, 1.0}}}, "ring");
+  const record::SizeDecision d =
+      record::decideSize({{"ring", {1.0, 1.0}}, {"recursive_doubling", {0.001, 1.0}}}, "ring");
   ASSERT_TRUE(d.margin);
   EXPECT_GT(d.margin->high, 1e17);
   DecisionTable t = sampleTable();

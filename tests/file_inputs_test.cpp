@@ -12,11 +12,11 @@
 #include "ringlab/core/file.hpp"
 #include "ringlab/core/json_text.hpp"
 #include "ringlab/core/text.hpp"
-#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/decision_table.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/plan/chrome_trace.hpp"
 #include "ringlab/plan/timeline_format.hpp"
+#include "ringlab/record/run_logs.hpp"
 #include "ringlab/topo/file_format.hpp"
 #include "ringlab/topo/nccl_xml.hpp"
 
@@ -135,7 +135,7 @@ TEST(FileInputs, EscapesInANcclTestsDeviceNameReachNoTerminal) {
   const std::size_t bracket = log.find(']', rank);
   std::string hostile = log;
   hostile.insert(bracket + 1, " \x1b]2;pwned\x07\x1b[2J\x9b");
-  const std::vector<measure::LoggedRun> runs = measure::parseRuns(hostile, "h.log", {});
+  const std::vector<record::LoggedRun> runs = record::parseRuns(hostile, "h.log", {});
   ASSERT_FALSE(runs.empty());
   EXPECT_FALSE(holdsEscape(runs[0].device)) << printableText(runs[0].device);
   EXPECT_EQ(runs[0].device.find('\x9b'), std::string::npos);
@@ -158,7 +158,7 @@ TEST(FileInputs, EscapesInJsonStringsAreEscapedAndInKeysRefused) {
 TEST(FileInputs, JsonNestedTooDeepIsRefused) {
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
   expectInvalid([&] { parseJsonText(deep, "d.json"); }, {"d.json", "nested deeper than 64 levels"});
-  expectInvalid([&] { measure::parseRuns("{\"run\": " + deep + "}", "r.json", {}); },
+  expectInvalid([&] { record::parseRuns("{\"run\": " + deep + "}", "r.json", {}); },
                 "nested deeper than 64 levels");
 }
 
@@ -168,28 +168,28 @@ const std::string kRecord = R"({"run": {"p": 2, "dtype": "float32"}, "rows": [
     {"size_bytes": 1024, "count": 256, "dtype": "float32", "out_of_place": {"time_us": 10}}]})";
 
 TEST(FileInputs, RecordNonsenseIsRefused) {
-  ASSERT_NO_THROW(measure::parseRuns(kRecord, "r.json", {}));
-  expectInvalid([] { measure::parseRuns(R"({"run": {"p": 2}, "rows": []})", "r.json", {}); },
+  ASSERT_NO_THROW(record::parseRuns(kRecord, "r.json", {}));
+  expectInvalid([] { record::parseRuns(R"({"run": {"p": 2}, "rows": []})", "r.json", {}); },
                 {"r.json", "no rows"});
   expectInvalid(
       [] {
-        measure::parseRuns(replaced(kRecord, "\"time_us\": 10", "\"time_us\": \"fast\""), "r.json",
-                           {});
+        record::parseRuns(replaced(kRecord, "\"time_us\": 10", "\"time_us\": \"fast\""), "r.json",
+                          {});
       },
       {"r.json", "out_of_place.time_us = \"fast\": must be a number > 0"});
   expectInvalid(
       [] {
-        measure::parseRuns(replaced(kRecord, "\"count\": 256", "\"count\": \"256\""), "r.json", {});
+        record::parseRuns(replaced(kRecord, "\"count\": 256", "\"count\": \"256\""), "r.json", {});
       },
       {"r.json", "count = \"256\": must be a whole number"});
   expectInvalid(
       [] {
-        measure::parseRuns(replaced(kRecord, "\"count\": 256", "\"count\": 100"), "r.json", {});
+        record::parseRuns(replaced(kRecord, "\"count\": 256", "\"count\": 100"), "r.json", {});
       },
       {"r.json", "count = 100: 100 elements of float32 (4 B each) are not 1024 bytes"});
   expectInvalid(
       [] {
-        measure::parseRuns(
+        record::parseRuns(
             replaced(kRecord, "{\"time_us\": 10}", "{\"time_us\": 10, \"min_us\": -1}"), "r.json",
             {});
       },
@@ -197,9 +197,9 @@ TEST(FileInputs, RecordNonsenseIsRefused) {
 }
 
 TEST(FileInputs, AGivenPIsHeldToTheOneRankLimit) {
-  expectInvalid([] { measure::parseRuns(kRecord, "r.json", {.ranks = 99999999}); },
+  expectInvalid([] { record::parseRuns(kRecord, "r.json", {.ranks = 99999999}); },
                 {"-p 99999999", "must be in 1..1048576"});
-  expectInvalid([] { measure::parseRuns(kRecord, "r.json", {.ranks = 0}); }, "1..1048576");
+  expectInvalid([] { record::parseRuns(kRecord, "r.json", {.ranks = 0}); }, "1..1048576");
 }
 
 // A launched rank's world size is held to the same limit as every p a file states.
@@ -240,10 +240,10 @@ std::string ncclLogWithTime(const std::string& time) {
 }
 
 TEST(FileInputs, NcclTestsRowTimesOutOfRangeAreRefused) {
-  ASSERT_NO_THROW(measure::parseRuns(ncclLogWithTime("12.34"), "n.log", {}));
+  ASSERT_NO_THROW(record::parseRuns(ncclLogWithTime("12.34"), "n.log", {}));
   for (const char* time : {"0", "0.00", "-5", "1e300"}) {
     SCOPED_TRACE(time);
-    expectInvalid([&] { measure::parseRuns(ncclLogWithTime(time), "n.log", {}); },
+    expectInvalid([&] { record::parseRuns(ncclLogWithTime(time), "n.log", {}); },
                   {"n.log", std::string("out-of-place time = "), "must be > 0 and <= 1e+12"});
   }
 }
@@ -259,7 +259,7 @@ TEST(FileInputs, OsuRowTimesOutOfRangeAreRefused) {
     const std::size_t end = osu.find_first_of(" \n", start);
     std::string bad = osu;
     bad.replace(start, end - start, time);
-    expectInvalid([&] { measure::parseRuns(bad, "o.log", {.ranks = 144}); },
+    expectInvalid([&] { record::parseRuns(bad, "o.log", {.ranks = 144}); },
                   {"o.log", "out_of_place.time_us = ", "must be a number > 0"});
   }
 }

@@ -18,7 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ringlab/gpu/system_spec.hpp"
-#include "ringlab/measure/gpu_comparison.hpp"
+#include "ringlab/record/gpu_comparison.hpp"
 
 namespace ringlab {
 namespace {
@@ -50,12 +50,12 @@ TEST(GpuCorpus, TheModelHoldsToRealLogs) {
       continue;
     }
     // Logs whose paste has no rank lines need p, as `compare -p` gives it.
-    measure::LogOptions options;
+    record::LogOptions options;
     if (entry.contains("ranks")) options.ranks = entry["ranks"].get<int>();
-    const std::vector<measure::LoggedRun> runs =
-        measure::readRuns(kDir + file, "measurements", options);
+    const std::vector<record::LoggedRun> runs =
+        record::readRuns(kDir + file, "measurements", options);
     ASSERT_FALSE(runs.empty());
-    const measure::GpuComparison c = measure::compareGpu(
+    const record::GpuComparison c = record::compareGpu(
         runs.front(), gpu::parseSystem(entry.at("system").get<std::string>()), file);
     std::map<gpu::Band, const gpu::BandSummary*> bands;
     for (const gpu::BandSummary& b : c.verdict.bands) bands[b.band] = &b;

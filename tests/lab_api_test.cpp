@@ -17,12 +17,12 @@
 #include "ringlab/core/file.hpp"
 #include "ringlab/gpu/nccl_model.hpp"
 #include "ringlab/gpu/system_spec.hpp"
-#include "ringlab/measure/gpu_comparison.hpp"
-#include "ringlab/measure/record.hpp"
-#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/model_json.hpp"
 #include "ringlab/model/profile.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/record/gpu_comparison.hpp"
+#include "ringlab/record/record.hpp"
+#include "ringlab/record/run_logs.hpp"
 #include "ringlab/report/chart.hpp"
 #include "ringlab/schedule/holdings.hpp"
 #include "ringlab/schedule/volume.hpp"
@@ -293,7 +293,7 @@ TEST(LabRecord, ReadsAnNcclTestsLogAsCompareDoes) {
   const std::string log =
       readTextFile(RINGLAB_TEST_DATA "/nccl_all_reduce_perf_16ranks.log", "log");
   const nlohmann::json j = recordApi(log, query({{"name", "run.log"}}));
-  const measure::RunRecord direct = measure::parseRecord(log, "run.log");
+  const record::RunRecord direct = record::parseRecord(log, "run.log");
   EXPECT_EQ(j["run"]["p"], 16);
   ASSERT_EQ(j["rows"].size(), direct.rows.size());
   EXPECT_EQ(j["rows"][0]["size_bytes"], direct.rows[0].bytes);
@@ -339,8 +339,8 @@ TEST(LabRecord, ReadsACalibrateProfileWithWhatItWasMeasuredOn) {
 // A real nccl-tests log of 16 H100s on two hosts (tests/data/gpu_logs/corpus.json).
 const char* const kGpuLog = RINGLAB_TEST_DATA "/gpu_logs/h100_a3mega_2node_tcpxo.log";
 
-measure::LoggedRun gpuRunOf(const std::string& text, const std::string& name) {
-  std::vector<measure::LoggedRun> runs = measure::parseRuns(text, name, {});
+record::LoggedRun gpuRunOf(const std::string& text, const std::string& name) {
+  std::vector<record::LoggedRun> runs = record::parseRuns(text, name, {});
   EXPECT_EQ(runs.size(), 1u);
   return runs.front();
 }
@@ -352,7 +352,7 @@ TEST(LabRecord, GpuLogWithoutASystemSaysWhatRanItAndWhatToGive) {
   const nlohmann::json j = recordApi(log, query({{"name", "h100.log"}}));
   ASSERT_EQ(j["valid"], true) << j;
   EXPECT_EQ(j["kind"], "record");
-  EXPECT_EQ(j["rows"].size(), measure::parseRecord(log, "h100.log").rows.size());
+  EXPECT_EQ(j["rows"].size(), record::parseRecord(log, "h100.log").rows.size());
   const nlohmann::json& gpu = j["gpu"];
   EXPECT_EQ(gpu["device"], "GPUs (NVIDIA H100 80GB HBM3)");
   EXPECT_EQ(gpu["p"], 16);
@@ -372,7 +372,7 @@ TEST(LabRecord, GpuLogWithoutASystemSaysWhatRanItAndWhatToGive) {
 // same log and system, whether the system is a preset or its keys.
 TEST(LabRecord, GpuLogWithASystemIsJudgedAsCompareJudgesIt) {
   const std::string log = readTextFile(kGpuLog, "log");
-  const measure::LoggedRun run = gpuRunOf(log, "h100.log");
+  const record::LoggedRun run = gpuRunOf(log, "h100.log");
   for (const char* spec : {"dgx-h100", "gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s"}) {
     const nlohmann::json j = recordApi(log, query({{"name", "h100.log"}, {"system", spec}}));
     ASSERT_EQ(j["valid"], true) << j;
@@ -381,7 +381,7 @@ TEST(LabRecord, GpuLogWithASystemIsJudgedAsCompareJudgesIt) {
     EXPECT_EQ(gpu["p"], 16);
     EXPECT_FALSE(gpu.contains("sentence")) << spec;
     const nlohmann::json expected =
-        measure::toJson(measure::compareGpu(run, gpu::parseSystem(spec), "h100.log"));
+        record::toJson(record::compareGpu(run, gpu::parseSystem(spec), "h100.log"));
     EXPECT_EQ(gpu["verdict"], expected) << spec;
   }
   // The figures of the log itself, as its rows print them, and what the model named.

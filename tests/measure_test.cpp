@@ -21,18 +21,18 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/calibrate.hpp"
-#include "ringlab/measure/comparison.hpp"
 #include "ringlab/measure/host_caches.hpp"
 #include "ringlab/measure/launch_description.hpp"
 #include "ringlab/measure/rank_threads.hpp"
-#include "ringlab/measure/record.hpp"
-#include "ringlab/measure/statistics.hpp"
 #include "ringlab/measure/tune.hpp"
-#include "ringlab/measure/tune_decision.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/student_t.hpp"
+#include "ringlab/record/comparison.hpp"
+#include "ringlab/record/record.hpp"
+#include "ringlab/record/statistics.hpp"
+#include "ringlab/record/tune_decision.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/comparison.hpp"
 #include "ringlab/transport/inproc.hpp"
@@ -68,17 +68,17 @@ void expectError(const std::function<void()>& f, ErrorCode code, const std::stri
       << "'" << e.what() << "' does not contain '" << needle << "'";
 }
 
-Timing timing(double us, std::optional<std::uint64_t> wrong) {
-  Timing t;
+record::Timing timing(double us, std::optional<std::uint64_t> wrong) {
+  record::Timing t;
   t.timeUs = t.minUs = t.maxUs = t.meanUs = us;
   t.iterations = 3;
   t.wrong = wrong;
   return t;
 }
 
-RunRecord sampleRecord() {
-  RunRecord r;
-  r.run = currentRunInfo();
+record::RunRecord sampleRecord() {
+  record::RunRecord r;
+  r.run = record::currentRunInfo();
   r.run.transport = "tcp";
   r.run.algorithm = "ring";
   r.run.ringOrder = "0,2,1";
@@ -90,27 +90,27 @@ RunRecord sampleRecord() {
   r.segmentBytes = 262144;
   r.iterations = 3;
   r.warmup = 1;
-  r.overRanks = OverRanks::Mean;
-  RecordRow a;
+  r.overRanks = record::OverRanks::Mean;
+  record::RecordRow a;
   a.bytes = 28;
   a.count = 7;
   a.dtype = "float32";
   a.op = "sum";
   a.algorithm = "ring";
   a.predictedUs = 12.5;
-  a.outOfPlace = Timing{10.25,
-                        9.5,
-                        30.125,
-                        14.0,
-                        11.5,
-                        3,
-                        0,
-                        {9.5, 10.25, 30.125},
-                        {{9.5, 10.25, 30.0}, {9.0, 10.0, 30.125}, {9.5, 10.0, 30.0}}};
+  a.outOfPlace = record::Timing{10.25,
+                                9.5,
+                                30.125,
+                                14.0,
+                                11.5,
+                                3,
+                                0,
+                                {9.5, 10.25, 30.125},
+                                {{9.5, 10.25, 30.0}, {9.0, 10.0, 30.125}, {9.5, 10.0, 30.0}}};
   a.inPlace = timing(11, 0);
   a.peer = timing(13, std::nullopt);
   a.peerLibrary = "Open MPI v4.1";
-  RecordRow b;
+  record::RecordRow b;
   b.bytes = 4096;
   b.count = 1024;
   b.dtype = "float32";
@@ -123,9 +123,9 @@ RunRecord sampleRecord() {
 }
 
 TEST(MeasureRecord, JsonRoundTripKeepsEveryField) {
-  const RunRecord record = sampleRecord();
-  const nlohmann::json j = toJson(record);
-  const RunRecord back = recordFromJson(nlohmann::json::parse(j.dump(2)), "r.json");
+  const record::RunRecord record = sampleRecord();
+  const nlohmann::json j = record::toJson(record);
+  const record::RunRecord back = record::recordFromJson(nlohmann::json::parse(j.dump(2)), "r.json");
   EXPECT_TRUE(back == record) << j.dump(2);
   // The names older readers and tools use stay.
   EXPECT_EQ(j["run"]["p"], 3);
@@ -142,10 +142,10 @@ TEST(MeasureRecord, JsonRoundTripKeepsEveryField) {
   EXPECT_TRUE(j["rows"][0]["out_of_place"].contains("samples_us"));
   EXPECT_FALSE(j["rows"][0]["in_place"].contains("samples_us"));
   // Priced apart out of place (a profile with an out-of-place gamma): each mode against its own.
-  RunRecord apart = sampleRecord();
+  record::RunRecord apart = sampleRecord();
   apart.rows[0].predictedOutOfPlaceUs = 20.5;
-  const nlohmann::json k = toJson(apart);
-  EXPECT_TRUE(recordFromJson(nlohmann::json::parse(k.dump()), "r.json") == apart);
+  const nlohmann::json k = record::toJson(apart);
+  EXPECT_TRUE(record::recordFromJson(nlohmann::json::parse(k.dump()), "r.json") == apart);
   EXPECT_DOUBLE_EQ(k["rows"][0]["out_of_place"]["measured_over_predicted"].get<double>(),
                    10.25 / 20.5);
   EXPECT_DOUBLE_EQ(k["rows"][0]["in_place"]["measured_over_predicted"].get<double>(), 11 / 12.5);
@@ -153,18 +153,18 @@ TEST(MeasureRecord, JsonRoundTripKeepsEveryField) {
 }
 
 TEST(MeasureRecord, ReadsAFrameworksShapeAndNamesBadRecords) {
-  const RunRecord r = parseRecord(
+  const record::RunRecord r = record::parseRecord(
       R"({"run": {"p": 4, "transport": "tcp"}, "rows": [{"size_bytes": 4, "in_place": {"time_us": 10}},
           {"size_bytes": 64, "out_of_place": {"time_us": 12}}]})",
       "b.json");
   EXPECT_EQ(r.run.ranks, 4);
   EXPECT_EQ(r.rows.size(), 2u);
-  const model::MeasuredAllReduce m = measuredAllReduce(r, "b.json");
+  const model::MeasuredAllReduce m = record::measuredAllReduce(r, "b.json");
   EXPECT_EQ(m.ranks, 4);
   EXPECT_EQ(m.transport, "tcp");
   EXPECT_DOUBLE_EQ(m.curve.seconds(64), 12e-6);
   const auto invalid = [](const std::string& text, const std::string& needle) {
-    expectError([&] { parseRecord(text, "b.json"); }, ErrorCode::InvalidArgument, needle);
+    expectError([&] { record::parseRecord(text, "b.json"); }, ErrorCode::InvalidArgument, needle);
   };
   invalid("{}", "b.json: no \"run\" object");
   invalid(R"({"run": {"p": 0}, "rows": []})", "run.p = 0: must be a whole number in 1..1048576");
@@ -176,15 +176,16 @@ TEST(MeasureRecord, ReadsAFrameworksShapeAndNamesBadRecords) {
   invalid("hello", "neither a ringlab bench JSON record nor an nccl-tests log");
   expectError(
       [] {
-        measuredAllReduce(
-            parseRecord(R"({"run": {"p": 2}, "rows": [{"size_bytes": 8}]})", "b.json"), "b.json");
+        record::measuredAllReduce(
+            record::parseRecord(R"({"run": {"p": 2}, "rows": [{"size_bytes": 8}]})", "b.json"),
+            "b.json");
       },
       ErrorCode::InvalidArgument, "row 0: no in_place.time_us or out_of_place.time_us");
 }
 
 TEST(MeasureRecord, ReadsAnNcclTestsLog) {
-  const RunRecord r =
-      readRecord(std::string(RINGLAB_TEST_DATA) + "/nccl_all_reduce_perf_16ranks.log", "log");
+  const record::RunRecord r = record::readRecord(
+      std::string(RINGLAB_TEST_DATA) + "/nccl_all_reduce_perf_16ranks.log", "log");
   EXPECT_EQ(r.source, "nccl-tests all_reduce_perf");
   EXPECT_EQ(r.run.ranks, 16);
   EXPECT_EQ(r.run.dtype, "float32");
@@ -198,14 +199,15 @@ TEST(MeasureRecord, ReadsAnNcclTestsLog) {
   EXPECT_EQ(r.rows[4].bytes, 8589934592ull);
   expectError(
       [] {
-        readRecord(std::string(RINGLAB_TEST_DATA) + "/nccl_all_gather_perf_8ranks.log", "log");
+        record::readRecord(std::string(RINGLAB_TEST_DATA) + "/nccl_all_gather_perf_8ranks.log",
+                           "log");
       },
       ErrorCode::InvalidArgument, "another collective");
   // A log without its trailer reads its rows (run_logs_test.cpp holds the note that says so).
-  EXPECT_EQ(
-      readRecord(std::string(RINGLAB_TEST_DATA) + "/nccl_all_reduce_perf_truncated.log", "log")
-          .rows.size(),
-      3u);
+  EXPECT_EQ(record::readRecord(
+                std::string(RINGLAB_TEST_DATA) + "/nccl_all_reduce_perf_truncated.log", "log")
+                .rows.size(),
+            3u);
 }
 
 TEST(MeasureRecord, TcpRanksAreNotSaidToShareAHost) {
@@ -216,18 +218,18 @@ TEST(MeasureRecord, TcpRanksAreNotSaidToShareAHost) {
 }
 
 TEST(MeasureStatistics, MedianMinMaxMeanOfKnownSamples) {
-  const Timing odd = summarise({3e-6, 1e-6, 4e-6, 1e-6, 6e-6}, false);
+  const record::Timing odd = record::summarise({3e-6, 1e-6, 4e-6, 1e-6, 6e-6}, false);
   EXPECT_DOUBLE_EQ(odd.timeUs, 3);
   EXPECT_DOUBLE_EQ(odd.minUs, 1);
   EXPECT_DOUBLE_EQ(odd.maxUs, 6);
   EXPECT_DOUBLE_EQ(odd.meanUs, 3);
   EXPECT_EQ(odd.iterations, 5);
   EXPECT_TRUE(odd.samplesUs.empty());
-  const Timing even = summarise({4e-6, 1e-6, 2e-6, 10e-6}, true);
+  const record::Timing even = record::summarise({4e-6, 1e-6, 2e-6, 10e-6}, true);
   EXPECT_DOUBLE_EQ(even.timeUs, 3);  // the mean of the middle two
   EXPECT_DOUBLE_EQ(even.meanUs, 4.25);
   EXPECT_EQ(even.samplesUs, (std::vector<double>{4, 1, 2, 10}));
-  expectError([] { summarise({}, false); }, ErrorCode::InvalidArgument, "no iterations");
+  expectError([] { record::summarise({}, false); }, ErrorCode::InvalidArgument, "no iterations");
 }
 
 TEST(MeasureStatistics, StudentTQuantilesMatchTheTablesAtAnyLevel) {
@@ -254,34 +256,43 @@ TEST(MeasureStatistics, StudentTQuantilesMatchTheTablesAtAnyLevel) {
 
 TEST(MeasureStatistics, PairedRatioIntervalInClosedForm) {
   // Equal ratios in every round: no spread, the interval is the ratio itself.
-  const RatioInterval same = pairedRatioInterval({2, 4, 6}, {1, 2, 3});
+  const record::RatioInterval same = record::pairedRatioInterval({2, 4, 6}, {1, 2, 3});
   EXPECT_DOUBLE_EQ(same.ratio, 2);
   EXPECT_DOUBLE_EQ(same.low, 2);
   EXPECT_DOUBLE_EQ(same.high, 2);
   // Log ratios ln(0.5) +- d over two rounds: mean ln(0.5), standard error d, t(1) = 12.706.
   const double d = 0.01;
-  const RatioInterval two =
-      pairedRatioInterval({0.5 * std::exp(d) * 10, 0.5 * std::exp(-d) * 20}, {10, 20});
+  const record::RatioInterval two =
+      record::pairedRatioInterval({0.5 * std::exp(d) * 10, 0.5 * std::exp(-d) * 20}, {10, 20});
   EXPECT_NEAR(two.ratio, 0.5, 1e-12);
   EXPECT_NEAR(two.low, 0.5 * std::exp(-12.7062047362 * d), 1e-10);
   EXPECT_NEAR(two.high, 0.5 * std::exp(12.7062047362 * d), 1e-10);
   EXPECT_TRUE(two.below1());
   // At 99%, t(0.995, 1) = 63.657.
-  const RatioInterval wider =
-      pairedRatioInterval({0.5 * std::exp(d) * 10, 0.5 * std::exp(-d) * 20}, {10, 20}, 0.99);
+  const record::RatioInterval wider = record::pairedRatioInterval(
+      {0.5 * std::exp(d) * 10, 0.5 * std::exp(-d) * 20}, {10, 20}, 0.99);
   EXPECT_NEAR(wider.high, 0.5 * std::exp(63.656741 * d), 1e-6);
   expectError(
       [] {
-        pairedRatioInterval({1, 2}, {1, 2}, 1);
+        record::pairedRatioInterval({1, 2}, {1, 2}, 1);
       },
       ErrorCode::InvalidArgument, "(0, 1), not 1");
   // One round cannot tell a lead from noise.
-  const RatioInterval one = pairedRatioInterval({1}, {2});
+  const record::RatioInterval one = record::pairedRatioInterval({1}, {2});
   EXPECT_DOUBLE_EQ(one.ratio, 0.5);
   EXPECT_FALSE(one.below1());
-  expectError([] { pairedRatioInterval({1, 2}, {1}); }, ErrorCode::InvalidArgument, "2 and 1");
-  expectError([] { pairedRatioInterval({}, {}); }, ErrorCode::InvalidArgument, "at least one");
-  expectError([] { pairedRatioInterval({1, 0}, {1, 1}); }, ErrorCode::InvalidArgument, "round 1");
+  expectError(
+      [] {
+        record::pairedRatioInterval({1, 2}, {1});
+      },
+      ErrorCode::InvalidArgument, "2 and 1");
+  expectError([] { record::pairedRatioInterval({}, {}); }, ErrorCode::InvalidArgument,
+              "at least one");
+  expectError(
+      [] {
+        record::pairedRatioInterval({1, 0}, {1, 1});
+      },
+      ErrorCode::InvalidArgument, "round 1");
 }
 
 // Rounds of ring and another algorithm at one size, the other `factor` times ring's with
@@ -296,26 +307,26 @@ std::map<std::string, std::vector<double>> rounds(const std::string& other, doub
 
 TEST(MeasureTuneDecision, KeepsTheDefaultOnATie) {
   // Ahead by 3% on the median of the rounds, but within the rounds' noise: no winner.
-  const SizeDecision tie = decideSize(rounds("recursive_doubling", 0.97), "ring");
+  const record::SizeDecision tie = record::decideSize(rounds("recursive_doubling", 0.97), "ring");
   EXPECT_EQ(tie.chosen, "ring");
   ASSERT_TRUE(tie.margin);
   EXPECT_EQ(tie.margin->algorithm, "recursive_doubling");
   EXPECT_LT(tie.margin->low, 1);
   EXPECT_GT(tie.margin->high, 1);
   // The same measurements taken as the default keep recursive_doubling just as well.
-  EXPECT_EQ(decideSize(rounds("recursive_doubling", 0.97), "recursive_doubling").chosen,
+  EXPECT_EQ(record::decideSize(rounds("recursive_doubling", 0.97), "recursive_doubling").chosen,
             "recursive_doubling");
   // Only the default measured: it is kept, with no margin.
-  const SizeDecision alone = decideSize({{"ring", {1, 2}}}, "ring");
+  const record::SizeDecision alone = record::decideSize({{"ring", {1, 2}}}, "ring");
   EXPECT_EQ(alone.chosen, "ring");
   EXPECT_FALSE(alone.margin);
 }
 
 TEST(MeasureTuneDecision, SeveralChallengersAreHeldToACorrectedLevel) {
   // Bonferroni over the challengers of a size: 95%, 97.5%, 98.33% each for 1, 2, 3.
-  EXPECT_DOUBLE_EQ(comparisonLevel(1), 0.95);
-  EXPECT_DOUBLE_EQ(comparisonLevel(2), 0.975);
-  EXPECT_NEAR(comparisonLevel(3), 1 - 0.05 / 3, 1e-15);
+  EXPECT_DOUBLE_EQ(record::comparisonLevel(1), 0.95);
+  EXPECT_DOUBLE_EQ(record::comparisonLevel(2), 0.975);
+  EXPECT_NEAR(record::comparisonLevel(3), 1 - 0.05 / 3, 1e-15);
   // Three challengers; recursive_doubling ~5.5% ahead: beyond the noise at 95% alone, not at
   // 98.33%. The other two tie with ring.
   auto three = rounds("recursive_doubling", 0.945);
@@ -323,42 +334,44 @@ TEST(MeasureTuneDecision, SeveralChallengersAreHeldToACorrectedLevel) {
   three["rabenseifner"] = rounds("rabenseifner", 1.01)["rabenseifner"];
   const auto& lead = three.at("recursive_doubling");
   const auto& ring = three.at("ring");
-  ASSERT_TRUE(pairedRatioInterval(lead, ring, 0.95).below1()) << "uncorrected, it would win";
-  ASSERT_FALSE(pairedRatioInterval(lead, ring, comparisonLevel(3)).below1());
-  const SizeDecision kept = decideSize(three, "ring");
+  ASSERT_TRUE(record::pairedRatioInterval(lead, ring, 0.95).below1())
+      << "uncorrected, it would win";
+  ASSERT_FALSE(record::pairedRatioInterval(lead, ring, record::comparisonLevel(3)).below1());
+  const record::SizeDecision kept = record::decideSize(three, "ring");
   EXPECT_EQ(kept.chosen, "ring");
   ASSERT_TRUE(kept.margin);
   EXPECT_EQ(kept.margin->algorithm, "recursive_doubling");
   EXPECT_NEAR(kept.margin->level, 1 - 0.05 / 3, 1e-15);
   EXPECT_GT(kept.margin->high, 1);
   // Alone against ring (one challenger, 95%), the same lead wins.
-  EXPECT_EQ(decideSize(rounds("recursive_doubling", 0.945), "ring").chosen, "recursive_doubling");
+  EXPECT_EQ(record::decideSize(rounds("recursive_doubling", 0.945), "ring").chosen,
+            "recursive_doubling");
   // Clearly ahead (x0.8) among the same three: it wins at the corrected level.
   three["recursive_doubling"] = rounds("recursive_doubling", 0.8)["recursive_doubling"];
-  const SizeDecision clear = decideSize(three, "ring");
+  const record::SizeDecision clear = record::decideSize(three, "ring");
   EXPECT_EQ(clear.chosen, "recursive_doubling");
   EXPECT_LT(clear.margin->high, 1);
   EXPECT_NEAR(clear.margin->level, 1 - 0.05 / 3, 1e-15);
 }
 
 TEST(MeasureTuneDecision, ChoosesAWinnerClearlyAheadAndTheFastestOfSeveral) {
-  const SizeDecision clear = decideSize(rounds("recursive_doubling", 0.5), "ring");
+  const record::SizeDecision clear = record::decideSize(rounds("recursive_doubling", 0.5), "ring");
   EXPECT_EQ(clear.chosen, "recursive_doubling");
   ASSERT_TRUE(clear.margin);
   EXPECT_NEAR(clear.margin->ratio, 0.5, 0.01);
   EXPECT_LT(clear.margin->high, 1);
   auto both = rounds("recursive_doubling", 0.8);
   both["binomial_tree"] = rounds("binomial_tree", 0.6)["binomial_tree"];
-  EXPECT_EQ(decideSize(both, "ring").chosen, "binomial_tree");
+  EXPECT_EQ(record::decideSize(both, "ring").chosen, "binomial_tree");
   // Clearly slower than the default: kept, the margin above 1.
-  const SizeDecision slower = decideSize(rounds("rabenseifner", 1.5), "ring");
+  const record::SizeDecision slower = record::decideSize(rounds("rabenseifner", 1.5), "ring");
   EXPECT_EQ(slower.chosen, "ring");
   EXPECT_GT(slower.margin->low, 1);
-  expectError([] { decideSize(rounds("rabenseifner", 1), "binomial_tree"); },
+  expectError([] { record::decideSize(rounds("rabenseifner", 1), "binomial_tree"); },
               ErrorCode::InvalidArgument, "'binomial_tree' was not measured");
   expectError(
       [] {
-        decideSize({{"ring", {1, 2}}, {"rabenseifner", {1}}}, "ring");
+        record::decideSize({{"ring", {1, 2}}, {"rabenseifner", {1}}}, "ring");
       },
       ErrorCode::InvalidArgument, "1 and 2");
 }
@@ -368,16 +381,16 @@ TEST(MeasureTuneDecision, TwoWinnersWithinNoiseOfEachOtherKeepTheSizeBelowsChoic
   two["binomial_tree"] = rounds("binomial_tree", 0.49)["binomial_tree"];  // the same wobble
   two["binomial_tree"][0] *= 1.06;  // so that the two differ by noise, not by a constant
   // Within the noise of each other: the registry's order settles it, not the faster on the rounds.
-  EXPECT_EQ(decideSize(two, "ring").chosen, "recursive_doubling");
-  EXPECT_EQ(decideSize(two, "ring", "binomial_tree").chosen, "binomial_tree");
-  const SizeDecision kept = decideSize(two, "ring", "recursive_doubling");
+  EXPECT_EQ(record::decideSize(two, "ring").chosen, "recursive_doubling");
+  EXPECT_EQ(record::decideSize(two, "ring", "binomial_tree").chosen, "binomial_tree");
+  const record::SizeDecision kept = record::decideSize(two, "ring", "recursive_doubling");
   EXPECT_EQ(kept.chosen, "recursive_doubling");
   EXPECT_EQ(kept.margin->algorithm, "recursive_doubling");
   EXPECT_LT(kept.margin->high, 1);
   // Beaten beyond the noise, or not ahead of the default at all: the size below's choice goes.
   two["binomial_tree"] = rounds("binomial_tree", 0.25)["binomial_tree"];
-  EXPECT_EQ(decideSize(two, "ring", "recursive_doubling").chosen, "binomial_tree");
-  EXPECT_EQ(decideSize(rounds("rabenseifner", 0.5), "ring", "binomial_tree").chosen,
+  EXPECT_EQ(record::decideSize(two, "ring", "recursive_doubling").chosen, "binomial_tree");
+  EXPECT_EQ(record::decideSize(rounds("rabenseifner", 0.5), "ring", "binomial_tree").chosen,
             "rabenseifner");
 }
 
@@ -396,7 +409,7 @@ TEST(MeasureTuneDecision, BandsWithTheSameChoiceMerge) {
     for (const auto& [name, r] : m.roundsUs) m.timeUs[name] = model::median(r);
     table.measured.push_back(m);
   }
-  decide(table);
+  record::decide(table);
   const std::vector<model::DecisionRule> rules = table.rules();
   ASSERT_EQ(rules.size(), 2u);
   EXPECT_EQ(rules[0].fromBytes, 0u);
@@ -415,13 +428,13 @@ TEST(MeasureTuneDecision, AKeptDefaultThatAnotherLookedFasterThanIsUndecided) {
   model::MeasuredSize m;
   m.bytes = 64;
   m.roundsUs = rounds("recursive_doubling", 0.97);
-  const SizeDecision d = decideSize(m.roundsUs, "ring");
+  const record::SizeDecision d = record::decideSize(m.roundsUs, "ring");
   m.chosen = d.chosen;
   m.margin = d.margin;
   EXPECT_EQ(m.chosen, "ring");
   EXPECT_TRUE(m.undecided());
   m.roundsUs = rounds("recursive_doubling", 1.03);
-  const SizeDecision slower = decideSize(m.roundsUs, "ring");
+  const record::SizeDecision slower = record::decideSize(m.roundsUs, "ring");
   m.margin = slower.margin;
   EXPECT_FALSE(m.undecided());
 }
@@ -437,7 +450,7 @@ TEST(MeasureTuneDecision, TheTableKeepsTheDecisionAndItsMarginsThroughJson) {
   m.roundsUs = rounds("recursive_doubling", 0.5);
   for (const auto& [name, r] : m.roundsUs) m.timeUs[name] = model::median(r);
   table.measured = {m};
-  decide(table);
+  record::decide(table);
   const nlohmann::json j = model::toJson(table);
   EXPECT_EQ(j["default_algorithm"], "ring");
   EXPECT_EQ(j["confidence"], 0.95);
@@ -487,8 +500,9 @@ BenchConfig smallBench(int ranks, DataType type, std::uint64_t bytes) {
 TEST(MeasureBench, OddSizesAtThreeRanksAreRight) {
   for (const auto& [type, bytes] : {std::pair{DataType::Float32, std::uint64_t{28}},
                                     std::pair{DataType::Int8, std::uint64_t{13}}}) {
-    std::vector<RecordRow> rows;
-    runBenchThreads(smallBench(3, type, bytes), [&](const RecordRow& r) { rows.push_back(r); });
+    std::vector<record::RecordRow> rows;
+    runBenchThreads(smallBench(3, type, bytes),
+                    [&](const record::RecordRow& r) { rows.push_back(r); });
     ASSERT_EQ(rows.size(), 1u);
     EXPECT_EQ(rows[0].bytes, bytes);
     EXPECT_EQ(rows[0].count, bytes / dataTypeSize(type));
@@ -509,15 +523,15 @@ TEST(MeasureBench, SamplesOnlyOnRequestAndNoWrongCountWithoutCheck) {
     c.keepSamples = keep;
     c.check = keep;  // unchecked: no wrong count at all, not 0
     c.profile = model::defaultProfile();
-    RunRecord record = startRecord(c, currentRunInfo());
-    runBenchThreads(c, [&](const RecordRow& r) { record.rows.push_back(r); });
+    record::RunRecord record = startRecord(c, record::currentRunInfo());
+    runBenchThreads(c, [&](const record::RecordRow& r) { record.rows.push_back(r); });
     ASSERT_EQ(record.rows.size(), 1u);
-    const RecordRow& row = record.rows[0];
+    const record::RecordRow& row = record.rows[0];
     EXPECT_EQ(row.outOfPlace->samplesUs.size(), keep ? 3u : 0u);
     EXPECT_EQ(row.outOfPlace->wrong.has_value(), keep);
     ASSERT_TRUE(row.predictedUs.has_value());
     EXPECT_GT(*row.predictedUs, 0);
-    const nlohmann::json j = toJson(record);
+    const nlohmann::json j = record::toJson(record);
     EXPECT_EQ(j["rows"][0]["in_place"].contains("samples_us"), keep);
     EXPECT_EQ(j["iterations"], 3);
     EXPECT_EQ(j["run"]["p"], 2);
@@ -530,25 +544,25 @@ TEST(MeasureBench, SamplesOnlyOnRequestAndNoWrongCountWithoutCheck) {
 TEST(MeasureBench, CpuTimePerCallOfEveryRankReadsBack) {
   BenchConfig c = smallBench(3, DataType::Float32, 64 << 10);
   c.iterations = 10;
-  RunRecord record = startRecord(c, currentRunInfo());
-  runBenchThreads(c, [&](const RecordRow& r) { record.rows.push_back(r); });
+  record::RunRecord record = startRecord(c, record::currentRunInfo());
+  runBenchThreads(c, [&](const record::RecordRow& r) { record.rows.push_back(r); });
   ASSERT_EQ(record.rows.size(), 1u);
-  for (const Timing& t : {*record.rows[0].outOfPlace, *record.rows[0].inPlace}) {
+  for (const record::Timing& t : {*record.rows[0].outOfPlace, *record.rows[0].inPlace}) {
     EXPECT_GT(t.cpuMaxUs, 0);
     EXPECT_GE(t.cpuSumUs, t.cpuMaxUs);
     EXPECT_LE(t.cpuSumUs, 3 * t.cpuMaxUs);
   }
-  const nlohmann::json j = toJson(record);
+  const nlohmann::json j = record::toJson(record);
   EXPECT_EQ(j["rows"][0]["out_of_place"]["cpu_max_us"].get<double>(),
             record.rows[0].outOfPlace->cpuMaxUs);
   EXPECT_EQ(j["rows"][0]["in_place"]["cpu_sum_us"].get<double>(), record.rows[0].inPlace->cpuSumUs);
-  EXPECT_TRUE(recordFromJson(j, "x.json") == record);
+  EXPECT_TRUE(record::recordFromJson(j, "x.json") == record);
   // Older records have none: 0, not recorded. A negative one is refused by name.
   nlohmann::json old = j;
   old["rows"][0]["out_of_place"].erase("cpu_max_us");
-  EXPECT_EQ(recordFromJson(old, "x.json").rows[0].outOfPlace->cpuMaxUs, 0);
+  EXPECT_EQ(record::recordFromJson(old, "x.json").rows[0].outOfPlace->cpuMaxUs, 0);
   old["rows"][0]["in_place"]["cpu_sum_us"] = -1;
-  expectError([&] { recordFromJson(old, "x.json"); }, ErrorCode::InvalidArgument,
+  expectError([&] { record::recordFromJson(old, "x.json"); }, ErrorCode::InvalidArgument,
               "x.json: row 0: in_place.cpu_sum_us = -1: must be a number >= 0");
 }
 
@@ -563,8 +577,8 @@ TEST(MeasureBench, CheckCountsWrongElementsAndStopsAtTheFirstWrongRun) {
     std::memset(recv, 0, count * dataTypeSize(type));
     ++peerCalls;
   };
-  std::vector<RecordRow> rows;
-  runBenchThreads(c, [&](const RecordRow& r) { rows.push_back(r); });
+  std::vector<record::RecordRow> rows;
+  runBenchThreads(c, [&](const record::RecordRow& r) { rows.push_back(r); });
   ASSERT_EQ(rows.size(), 1u);
   const std::vector<std::int32_t> zeros(16, 0);
   const std::uint64_t wrongPerRank =
@@ -578,28 +592,30 @@ TEST(MeasureBench, CheckCountsWrongElementsAndStopsAtTheFirstWrongRun) {
 // -a: the reported per-iteration times are each rank's times reduced as asked (kept with
 // --samples), and the statistics are over those.
 TEST(MeasureBench, OverRanksReducesEachIterationAsAsked) {
-  for (OverRanks over : {OverRanks::Rank0, OverRanks::Mean, OverRanks::Min, OverRanks::Max}) {
-    SCOPED_TRACE(overRanksName(over));
+  for (record::OverRanks over : {record::OverRanks::Rank0, record::OverRanks::Mean,
+                                 record::OverRanks::Min, record::OverRanks::Max}) {
+    SCOPED_TRACE(record::overRanksName(over));
     BenchConfig c = smallBench(3, DataType::Float32, 256);
     c.overRanks = over;
     c.keepSamples = true;
-    std::vector<RecordRow> rows;
-    runBenchThreads(c, [&](const RecordRow& r) { rows.push_back(r); });
+    std::vector<record::RecordRow> rows;
+    runBenchThreads(c, [&](const record::RecordRow& r) { rows.push_back(r); });
     ASSERT_EQ(rows.size(), 1u);
-    const Timing& t = *rows[0].inPlace;
+    const record::Timing& t = *rows[0].inPlace;
     ASSERT_EQ(t.rankSamplesUs.size(), 3u);
     ASSERT_EQ(t.samplesUs.size(), 3u);
     for (std::size_t i = 0; i < 3; ++i) {
       const double r0 = t.rankSamplesUs[0][i], r1 = t.rankSamplesUs[1][i],
                    r2 = t.rankSamplesUs[2][i];
-      const double expected = over == OverRanks::Rank0  ? r0
-                              : over == OverRanks::Mean ? (r0 + r1 + r2) / 3
-                              : over == OverRanks::Min  ? std::min({r0, r1, r2})
-                                                        : std::max({r0, r1, r2});
+      const double expected = over == record::OverRanks::Rank0  ? r0
+                              : over == record::OverRanks::Mean ? (r0 + r1 + r2) / 3
+                              : over == record::OverRanks::Min  ? std::min({r0, r1, r2})
+                                                                : std::max({r0, r1, r2});
       EXPECT_NEAR(t.samplesUs[i], expected, 1e-9 * expected);
     }
     EXPECT_EQ(t.minUs, *std::min_element(t.samplesUs.begin(), t.samplesUs.end()));
-    EXPECT_EQ(toJson(startRecord(c, currentRunInfo()))["over_ranks"], overRanksName(over));
+    EXPECT_EQ(record::toJson(startRecord(c, record::currentRunInfo()))["over_ranks"],
+              record::overRanksName(over));
   }
 }
 
@@ -609,8 +625,8 @@ TEST(MeasureBench, EveryCaseInNcclTestsOrderNamedPerRow) {
   BenchConfig c = smallBench(2, DataType::Float32, 8);
   c.types = parseDataTypes("all");
   c.ops = parseReduceOps("all");
-  RunRecord record = startRecord(c, currentRunInfo());
-  runBenchThreads(c, [&](const RecordRow& r) { record.rows.push_back(r); });
+  record::RunRecord record = startRecord(c, record::currentRunInfo());
+  runBenchThreads(c, [&](const record::RecordRow& r) { record.rows.push_back(r); });
   ASSERT_EQ(record.rows.size(), 50u);
   EXPECT_EQ(record.rows[0].dtype, "int8");
   EXPECT_EQ(record.rows[0].op, "sum");
@@ -618,29 +634,30 @@ TEST(MeasureBench, EveryCaseInNcclTestsOrderNamedPerRow) {
   EXPECT_EQ(record.rows[35].dtype, "float32");
   EXPECT_EQ(record.rows[49].dtype, "bfloat16");  // nccl-tests puts it after double
   EXPECT_EQ(record.rows[49].op, "avg");
-  for (const RecordRow& row : record.rows) EXPECT_EQ(row.outOfPlace->wrong, 0u) << row.dtype;
+  for (const record::RecordRow& row : record.rows)
+    EXPECT_EQ(row.outOfPlace->wrong, 0u) << row.dtype;
   EXPECT_EQ(record.run.op, "sum,prod,max,min,avg");
-  const RunRecord back = recordFromJson(toJson(record), "x.json");
+  const record::RunRecord back = record::recordFromJson(record::toJson(record), "x.json");
   EXPECT_EQ(back.rows[49].dtype, "bfloat16");
-  expectError([&] { requireOneCase(back, "x.json"); }, ErrorCode::InvalidArgument,
+  expectError([&] { record::requireOneCase(back, "x.json"); }, ErrorCode::InvalidArgument,
               "x.json: the rows hold several cases (int8 sum, int8 prod");
 }
 
 // A record written before -d all and -a: rows name no case (the run's), over_ranks is the max.
 TEST(MeasureRecord, OlderRecordsReadWithTheRunsCaseAndTheMax) {
-  nlohmann::json j = toJson(sampleRecord());
+  nlohmann::json j = record::toJson(sampleRecord());
   j.erase("over_ranks");
   for (auto& row : j["rows"]) {
     row.erase("dtype");
     row.erase("op");
   }
-  const RunRecord old = recordFromJson(j, "old.json");
-  EXPECT_EQ(old.overRanks, OverRanks::Max);
+  const record::RunRecord old = record::recordFromJson(j, "old.json");
+  EXPECT_EQ(old.overRanks, record::OverRanks::Max);
   EXPECT_EQ(old.rows[0].dtype, old.run.dtype);
   EXPECT_EQ(old.rows[0].op, old.run.op);
-  requireOneCase(old, "old.json");
+  record::requireOneCase(old, "old.json");
   j["over_ranks"] = "median";
-  expectError([&] { recordFromJson(j, "bad.json"); }, ErrorCode::InvalidArgument,
+  expectError([&] { record::recordFromJson(j, "bad.json"); }, ErrorCode::InvalidArgument,
               "bad.json: over_ranks");
 }
 
@@ -656,7 +673,7 @@ TEST(MeasureRecord, NcclTestsLogOfSeveralTypesKeepsThemApart) {
       "          64       8 double     max      -1    10.00    0.01    0.01      0    10.00    "
       "0.01    0.01      0\n"
       "# Avg bus bandwidth    : 0.01\n";
-  const std::vector<LoggedRun> r = runsFromNcclTests(log, "all.log", {});
+  const std::vector<record::LoggedRun> r = record::runsFromNcclTests(log, "all.log", {});
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0].name, "float32 sum");
   EXPECT_EQ(r[1].name, "float64 max");
@@ -665,7 +682,7 @@ TEST(MeasureRecord, NcclTestsLogOfSeveralTypesKeepsThemApart) {
   EXPECT_EQ(r[1].record.run.dtype, "float64");
   EXPECT_EQ(r[1].record.run.op, "max");
   EXPECT_FALSE(r[0].record.overRanks.has_value());  // the log does not say which -a ran
-  expectError([&] { parseRecord(log, "all.log"); }, ErrorCode::InvalidArgument,
+  expectError([&] { record::parseRecord(log, "all.log"); }, ErrorCode::InvalidArgument,
               "all.log: holds several runs or cases (float32 sum; float64 max)");
 }
 
@@ -700,20 +717,20 @@ TEST(MeasureCalibrate, RankThreadTimeoutBecomesAnError) {
 }
 
 TEST(MeasureCalibrate, NoisyFitIsUnreliableNotInternal) {
-  Calibration c;
+  record::Calibration c;
   c.link.sizes = {8, 32, 128};
   c.link.seconds = {3e-6, 2e-6, 1e-6};
   c.link.fit.slope = -1e-9;
   c.reduce.sizes = {65536, 262144, 1048576};
   c.reduce.seconds = {1e-5, 4e-5, 1.6e-4};
   c.reduce.fit.slope = 1.5e-10;
-  expectError([&] { calibratedProfile(c, "inproc", currentRunInfo()); }, ErrorCode::Unreliable,
-              "too noisy");
+  expectError([&] { calibratedProfile(c, "inproc", record::currentRunInfo()); },
+              ErrorCode::Unreliable, "too noisy");
   EXPECT_STREQ(errorCodeName(ErrorCode::Unreliable), "unreliable measurement");
   c.link.fit.slope = 2e-10;
   c.link.fit.intercept = 2e-6;
   c.fusedReduceFromBytes = 131072;
-  const model::Profile p = calibratedProfile(c, "inproc", currentRunInfo());
+  const model::Profile p = calibratedProfile(c, "inproc", record::currentRunInfo());
   EXPECT_DOUBLE_EQ(p.params.link.alpha_s, 2e-6);
   EXPECT_EQ(p.transport, "inproc");
   EXPECT_EQ(p.params.fusion.fused_reduce_from_bytes, 131072);
@@ -724,12 +741,12 @@ TEST(MeasureCalibrate, NoisyFitIsUnreliableNotInternal) {
 // (two ranks' buffers), kernels from 8 MiB in place (two inputs) and 16/3 MiB out of place. Where
 // no size reaches beyond, beta and gamma plus what the probes' copy and reduction cost more there.
 TEST(MeasureCalibrate, TheMemoryRegimeIsPricedBeyondTheWorkingSetKnee) {
-  Calibration c;
+  record::Calibration c;
   c.cores = 2;
   c.cacheCores = 2;
   c.cacheKneeBytes = 16 << 20;
   const auto sizes = [](double inCache, double beyond, double from) {
-    FittedSizes f;
+    record::FittedSizes f;
     for (std::uint64_t b : {1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20}) {
       f.sizes.push_back(b);
       f.seconds.push_back(static_cast<double>(b) *
@@ -745,7 +762,7 @@ TEST(MeasureCalibrate, TheMemoryRegimeIsPricedBeyondTheWorkingSetKnee) {
     c.workingSets.push_back(
         {b, b > (16 << 20) ? 0.07e-9 : 0.02e-9, b > (16 << 20) ? 0.05e-9 : 0.03e-9});
   c.hostCaches = {{2, 1 << 20, 0}, {3, 32 << 20, 0}};
-  const model::Profile p = calibratedProfile(c, "shm", currentRunInfo());
+  const model::Profile p = calibratedProfile(c, "shm", record::currentRunInfo());
   EXPECT_DOUBLE_EQ(p.params.memory.cache_bytes, 16 << 20);
   EXPECT_DOUBLE_EQ(p.params.memory.cache_cores, 2);
   EXPECT_DOUBLE_EQ(p.params.host.cores, 2);
@@ -762,13 +779,13 @@ TEST(MeasureCalibrate, TheMemoryRegimeIsPricedBeyondTheWorkingSetKnee) {
   c.reduce.seconds.resize(2);
   c.reduceOutOfPlace.sizes.resize(2);
   c.reduceOutOfPlace.seconds.resize(2);
-  const model::Profile fallback = calibratedProfile(c, "shm", currentRunInfo());
+  const model::Profile fallback = calibratedProfile(c, "shm", record::currentRunInfo());
   EXPECT_NEAR(fallback.params.memory.beta_mem_s_per_byte, 0.09e-9, 1e-24);
   EXPECT_NEAR(fallback.params.memory.gamma_mem_s_per_byte, 0.05e-9, 1e-24);
   EXPECT_NEAR(fallback.params.memory.gamma_mem_out_of_place_s_per_byte, 0.065e-9, 1e-24);
   // No knee: one regime.
   c.cacheKneeBytes = 0;
-  EXPECT_EQ(calibratedProfile(c, "shm", currentRunInfo()).params.memory.cache_bytes, 0);
+  EXPECT_EQ(calibratedProfile(c, "shm", record::currentRunInfo()).params.memory.cache_bytes, 0);
 }
 
 // The lines are fitted through the sizes in cache: 0.04 ns/B there, 0.12 ns/B beyond 8 MiB, a
@@ -778,12 +795,12 @@ TEST(MeasureCalibrate, TheLineGoesThroughTheSizesInCache) {
   std::map<std::uint64_t, std::vector<double>> bySize;
   for (std::uint64_t b : {1ull << 20, 4ull << 20, 16ull << 20, 64ull << 20})
     bySize[b] = {static_cast<double>(b) * (b > (8 << 20) ? 0.12e-9 : 0.04e-9)};
-  const FittedSizes inCache = fitInCache(bySize, 8 << 20);
+  const record::FittedSizes inCache = fitInCache(bySize, 8 << 20);
   EXPECT_NEAR(inCache.fit.slope, 0.04e-9, 1e-20);
   EXPECT_EQ(inCache.sizes.size(), 4u);                  // every point kept for the report
   EXPECT_GT(fitInCache(bySize, 0).fit.slope, 0.05e-9);  // no knee: through all
   bySize[1 << 20] = {300e-6};  // slower than 4 MiB: the in-cache line slopes down
-  const FittedSizes all = fitInCache(bySize, 8 << 20);
+  const record::FittedSizes all = fitInCache(bySize, 8 << 20);
   EXPECT_GT(all.fit.slope, 0);
   EXPECT_DOUBLE_EQ(all.fit.slope, fitInCache(bySize, 0).fit.slope);
 }
@@ -869,7 +886,7 @@ TEST(MeasureTune, MeasuresEveryCandidateAtEverySize) {
   c.iterations = 1;
   c.warmup = 0;
   c.rounds = 2;
-  const model::DecisionTable table = tune(c, currentRunInfo());
+  const model::DecisionTable table = tune(c, record::currentRunInfo());
   EXPECT_EQ(table.transport, "inproc");
   EXPECT_EQ(table.defaultAlgorithm, "ring");
   ASSERT_EQ(table.measured.size(), 3u);
@@ -886,7 +903,7 @@ TEST(MeasureTune, MeasuresEveryCandidateAtEverySize) {
   for (int r = 0; r < c.ranks; ++r)
     comms.push_back(std::make_unique<Communicator>(world.transport(r)));
   std::vector<std::string> tables(c.ranks);
-  const RunInfo info = currentRunInfo();
+  const record::RunInfo info = record::currentRunInfo();
   runRankThreads(world,
                  [&](int r) { tables[r] = model::toJson(tuneRank(c, info, *comms[r])).dump(); });
   for (int r = 1; r < c.ranks; ++r) EXPECT_EQ(tables[r], tables[0]) << "rank " << r;
@@ -910,32 +927,37 @@ TEST(MeasureTune, MeasuresEveryCandidateAtEverySize) {
 }
 
 TEST(MeasureCompare, RowsAgainstTheModelAndTheirMedianError) {
-  RunRecord r = sampleRecord();
+  record::RunRecord r = sampleRecord();
   const model::Profile profile = model::defaultProfile();
-  const Comparison c = compare(r, comparedAlgorithm(r, ""), profile, "r.json");
+  const record::Comparison c =
+      record::compare(r, record::comparedAlgorithm(r, ""), profile, "r.json");
   EXPECT_EQ(c.label, "ring, p = 3");
   ASSERT_EQ(c.rows.size(), 2u);
-  EXPECT_DOUBLE_EQ(c.rows[0].predictedUs, predictedMicros(comparedAlgorithm(r, ""), 3, 28,
-                                                          DataType::Float32, profile.params));
+  EXPECT_DOUBLE_EQ(c.rows[0].predictedUs,
+                   record::predictedMicros(record::comparedAlgorithm(r, ""), 3, 28,
+                                           DataType::Float32, profile.params));
   EXPECT_DOUBLE_EQ(c.rows[0].predictedInPlaceUs, c.rows[0].predictedUs);  // no out-of-place gamma
   model::Profile outOfPlace = profile;
   outOfPlace.params.reduce.gamma_out_of_place_s_per_byte =
       3 * profile.params.reduce.gamma_s_per_byte;
-  const ComparedRow apart = compare(r, comparedAlgorithm(r, ""), outOfPlace, "r.json").rows[1];
+  const record::ComparedRow apart =
+      record::compare(r, record::comparedAlgorithm(r, ""), outOfPlace, "r.json").rows[1];
   EXPECT_DOUBLE_EQ(apart.predictedInPlaceUs, c.rows[1].predictedUs);
-  EXPECT_DOUBLE_EQ(apart.predictedUs,
-                   predictedMicros(comparedAlgorithm(r, ""), 3, r.rows[1].bytes, DataType::Float32,
-                                   model::forOutOfPlace(outOfPlace.params)));
+  EXPECT_DOUBLE_EQ(
+      apart.predictedUs,
+      record::predictedMicros(record::comparedAlgorithm(r, ""), 3, r.rows[1].bytes,
+                              DataType::Float32, model::forOutOfPlace(outOfPlace.params)));
   EXPECT_GT(apart.predictedUs, apart.predictedInPlaceUs);
-  EXPECT_EQ(comparedAlgorithm(r, "rabenseifner").name, "rabenseifner");
-  EXPECT_TRUE(std::isnan(medianAbsoluteError(c, 1 << 20)));
-  Comparison known;
+  EXPECT_EQ(record::comparedAlgorithm(r, "rabenseifner").name, "rabenseifner");
+  EXPECT_TRUE(std::isnan(record::medianAbsoluteError(c, 1 << 20)));
+  record::Comparison known;
   known.rows = {{1 << 20, 10, 11, 8, 9.6}, {1 << 21, 10, 10, 10, 9}};  // errors .1 .2 0 .1
-  EXPECT_NEAR(medianAbsoluteError(known, 1 << 20), 0.1, 1e-12);
+  EXPECT_NEAR(record::medianAbsoluteError(known, 1 << 20), 0.1, 1e-12);
   r.rows[1].inPlace.reset();  // OSU has none: compared without
-  EXPECT_FALSE(compare(r, comparedAlgorithm(r, ""), profile, "r.json").rows[1].inPlaceUs);
+  EXPECT_FALSE(
+      record::compare(r, record::comparedAlgorithm(r, ""), profile, "r.json").rows[1].inPlaceUs);
   r.rows[1].outOfPlace.reset();
-  expectError([&] { compare(r, comparedAlgorithm(r, ""), profile, "r.json"); },
+  expectError([&] { record::compare(r, record::comparedAlgorithm(r, ""), profile, "r.json"); },
               ErrorCode::InvalidArgument, "r.json: row 1 lacks its out_of_place time");
 }
 
@@ -943,7 +965,7 @@ TEST(MeasureCompare, RowsAgainstTheModelAndTheirMedianError) {
 // cache whose knee is 24 MiB of working set. 4 MiB fits both ways (8 and 16 MiB); 8 MiB fits in
 // place (16 MiB), not out of place (32 MiB with the outputs).
 TEST(MeasureCompare, EachRowIsPricedInTheRegimeOfItsWorkingSet) {
-  RunRecord r = sampleRecord();
+  record::RunRecord r = sampleRecord();
   r.run.ranks = 2;
   r.rows.resize(2);
   r.rows[0].bytes = 4 << 20;
@@ -951,7 +973,8 @@ TEST(MeasureCompare, EachRowIsPricedInTheRegimeOfItsWorkingSet) {
   model::Profile profile = model::defaultProfile();
   profile.params = {
       {2e-6, 0.04e-9}, {0.03e-9, 0}, {0, 2}, {24 << 20, 0.11e-9, 0.09e-9, 0, 2}, {0, 0}};
-  const Comparison c = compare(r, comparedAlgorithm(r, ""), profile, "r.json");
+  const record::Comparison c =
+      record::compare(r, record::comparedAlgorithm(r, ""), profile, "r.json");
   ASSERT_EQ(c.rows.size(), 2u);
   EXPECT_EQ(c.rows[0].regime, model::Regime::Cache);
   EXPECT_EQ(c.rows[0].inPlaceRegime, model::Regime::Cache);
@@ -977,7 +1000,7 @@ TEST(MeasureReport, BenchTableFitsMeasuredAndSimulatedRows) {
   EXPECT_EQ(std::count(header.begin(), header.end(), '\n'), 3);
   EXPECT_NE(header.find("#wrong"), std::string::npos);
   EXPECT_EQ(header.find(" \n"), std::string::npos) << "trailing blanks";
-  RecordRow simulated;
+  record::RecordRow simulated;
   simulated.bytes = 1024;
   simulated.count = 256;
   simulated.outOfPlace = simulated.inPlace = timing(2, std::nullopt);
@@ -986,7 +1009,7 @@ TEST(MeasureReport, BenchTableFitsMeasuredAndSimulatedRows) {
       row,
       "          1024          256  float32    sum       2.0    0.51    0.77    N/A       2.0 "
       "   0.51    0.77    N/A\n");
-  const RunRecord r = sampleRecord();
+  const record::RunRecord r = sampleRecord();
   const std::string full =
       report::benchTableRow(r.rows[0], 3, "float32", "sum", {true, true, true});
   EXPECT_NE(full.find("  ring\n"), std::string::npos) << full;
@@ -995,7 +1018,7 @@ TEST(MeasureReport, BenchTableFitsMeasuredAndSimulatedRows) {
 
 // The plot of the same comparison is held in pictures_test.cpp.
 TEST(MeasureReport, CompareTableSummarisesTheBandwidthRange) {
-  Comparison c;
+  record::Comparison c;
   c.label = "ring, p = 4";
   c.rows = {{8, 20, 25, 26}, {1 << 20, 900, 1000, 1100}, {64 << 20, 30000, 40000, 41000}};
   const std::string table = report::comparisonTable(c);

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "expect_error.hpp"
-#include "ringlab/measure/record.hpp"
 #include "ringlab/plan/baselines.hpp"
 #include "ringlab/plan/execution.hpp"
+#include "ringlab/record/record.hpp"
 #include "ringlab/report/chart.hpp"
 #include "ringlab/report/comparison.hpp"
 #include "ringlab/report/gantt.hpp"
@@ -54,8 +54,8 @@ const XmlElement& seriesNamed(const XmlElement& svg, const std::string& name) {
   throw std::runtime_error("no series named " + name);
 }
 
-measure::Timing timing(double us) {
-  measure::Timing t;
+record::Timing timing(double us) {
+  record::Timing t;
   t.timeUs = t.minUs = t.maxUs = t.meanUs = us;
   t.iterations = 5;
   return t;
@@ -63,15 +63,15 @@ measure::Timing timing(double us) {
 
 // p = 4, ring: 16 B to 4 MiB by 4 (10 sizes); 1 MiB takes 1000 us, so its busbw is 1048576 B / 1000
 // us x 2(4-1)/4 = 1.572864 GB/s.
-measure::RunRecord benchRun(bool withModel) {
-  measure::RunRecord r;
+record::RunRecord benchRun(bool withModel) {
+  record::RunRecord r;
   r.run.algorithm = "ring";
   r.run.ranks = 4;
   r.run.dtype = "float32";
   r.run.op = "sum";
   r.run.transport = "inproc";
   for (std::uint64_t b = 16; b <= (4u << 20); b *= 4) {
-    measure::RecordRow row;
+    record::RecordRow row;
     row.bytes = b;
     row.count = b / 4;
     row.algorithm = "ring";
@@ -112,8 +112,8 @@ TEST(Chart, BenchWithProfileDrawsTheModelDashedInTheRunsColour) {
 }
 
 TEST(Chart, BenchOverlaysANcclTestsLogAtItsOwnP) {
-  const measure::RunRecord log = measure::readRecord(
-      std::string(RINGLAB_TEST_DATA) + "/nccl_all_reduce_perf_16ranks.log", "x");
+  const record::RunRecord log =
+      record::readRecord(std::string(RINGLAB_TEST_DATA) + "/nccl_all_reduce_perf_16ranks.log", "x");
   const Chart chart = benchChart(benchRun(false), {{"nccl.log", log}});
   ASSERT_EQ(chart.series.size(), 2u);
   const Series& overlay = chart.series[1];
@@ -169,7 +169,7 @@ TEST(Chart, TuneDrawsEveryAlgorithmUnderABandPerRule) {
 }
 
 TEST(Chart, SimDrawsTheSimulatedBusbw) {
-  measure::RunInfo info;
+  record::RunInfo info;
   info.algorithm = "ring";
   info.ranks = 8;
   std::vector<sim::SimRow> rows;
@@ -183,7 +183,7 @@ TEST(Chart, SimDrawsTheSimulatedBusbw) {
 }
 
 TEST(Chart, CompareLabelsSizesAndTimesInUnits) {
-  measure::Comparison c;
+  record::Comparison c;
   c.label = "ring, p = 4";
   c.source = "ringlab bench";
   c.rows = {{8, 20, 25, 26}, {1 << 20, 900, 1000, 1100}, {64 << 20, 30000, 40000, 41000}};

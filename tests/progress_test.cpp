@@ -83,7 +83,7 @@ TEST(Progress, BenchReportsEverySizeOnRankZero) {
   config.warmup = 0;
   Recorder r;
   config.progress = r.callback();
-  measure::runBenchThreads(config, [](const measure::RecordRow&) {});
+  measure::runBenchThreads(config, [](const record::RecordRow&) {});
   expectWellFormed(r, 4);
   EXPECT_EQ(r.seen.size(), 8u) << "one report as each size starts, one as it ends";
   EXPECT_EQ(r.stages(), (std::vector<std::string>{"8 B", "32 B", "128 B", "512 B"}));
@@ -99,7 +99,7 @@ TEST(Progress, TuneCountsEverySizeOfEveryAlgorithmInEveryRound) {
   config.rounds = 2;
   config.algorithms = {"ring", "recursive_doubling"};
   Recorder r;
-  measure::tune(config, measure::RunInfo{}, r.callback());
+  measure::tune(config, record::RunInfo{}, r.callback());
   expectWellFormed(r, 2 * 2 * 3);
   const std::vector<std::string> stages = r.stages();
   ASSERT_EQ(stages.size(), 12u);

@@ -132,15 +132,15 @@ TEST_F(ToyAlgorithm, IsBenchmarked) {
   config.warmup = 0;
   config.collective.algorithm = spec();
   measure::validate(config);
-  std::vector<measure::RecordRow> rows;
-  measure::runBenchThreads(config, [&](const measure::RecordRow& row) { rows.push_back(row); });
+  std::vector<record::RecordRow> rows;
+  measure::runBenchThreads(config, [&](const record::RecordRow& row) { rows.push_back(row); });
   ASSERT_EQ(rows.size(), 4u);  // 4 B, 32 B, 256 B, 2 KiB
-  for (const measure::RecordRow& row : rows) {
+  for (const record::RecordRow& row : rows) {
     EXPECT_EQ(row.algorithm, kToy);
     EXPECT_EQ(row.outOfPlace->wrong, 0u) << row.bytes;
     EXPECT_EQ(row.inPlace->wrong, 0u) << row.bytes;
   }
-  EXPECT_EQ(measure::startRecord(config, measure::currentRunInfo()).run.algorithm, kToy);
+  EXPECT_EQ(measure::startRecord(config, record::currentRunInfo()).run.algorithm, kToy);
 }
 
 // What `ringlab tune` measures by default now includes it, and the table names it.
@@ -153,7 +153,7 @@ TEST_F(ToyAlgorithm, IsTuned) {
   config.rounds = 2;
   EXPECT_TRUE(contains(config.algorithms, kToy));
   measure::validate(config);
-  const model::DecisionTable table = measure::tune(config, measure::currentRunInfo());
+  const model::DecisionTable table = measure::tune(config, record::currentRunInfo());
   ASSERT_EQ(table.measured.size(), 3u);  // 8, 32, 128 B
   for (const model::MeasuredSize& m : table.measured) EXPECT_GT(m.timeUs.at(kToy), 0) << m.bytes;
 }

@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "ringlab/measure/calibrate.hpp"
-#include "ringlab/measure/sim_record.hpp"
 #include "ringlab/model/measured_curve.hpp"
 #include "ringlab/model/model_json.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/record/sim_record.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/calibration.hpp"
 #include "ringlab/report/model_text.hpp"
@@ -148,8 +148,8 @@ struct TwoNodesRing : TwoNodes {
   }
 };
 
-measure::RunInfo runInfo() {
-  measure::RunInfo info;
+record::RunInfo runInfo() {
+  record::RunInfo info;
   info.version = "v1";
   info.host = "h";
   info.date = "2026-01-01T00:00:00Z";
@@ -163,7 +163,7 @@ measure::RunInfo runInfo() {
 }
 
 TEST(SimText, PreambleNamesTheRunThenPrintsBenchsTableHeader) {
-  measure::SimRun run;
+  record::SimRun run;
   run.info = runInfo();
   run.topology = "two nodes";
   run.placement = "round-robin";
@@ -199,12 +199,12 @@ TEST(SimText, RowIsBenchsRowWithTheSameTimeInPlaceAndNoWrongCount) {
 // After bench's table: per row, out of place, the wall time (loop mean), the slowest rank's and
 // all ranks' CPU time per call, and the cores they kept busy (all ranks' CPU over the wall time).
 TEST(ReportBenchTable, CpuTimePerCallBesideTheWallTime) {
-  measure::RunRecord record;
-  measure::RecordRow row;
+  record::RunRecord record;
+  record::RecordRow row;
   row.bytes = 4096;
   row.dtype = "float32";
   row.op = "sum";
-  measure::Timing t;
+  record::Timing t;
   t.timeUs = 90;
   t.loopMeanUs = 100;
   t.cpuMaxUs = 80;
@@ -261,8 +261,8 @@ TEST(SimText, BusiestLinksByUtilisation) {
 
 TEST(SimRecord, RunInfoCutsALongRingOrder) {
   schedule::AlgorithmSpec spec;
-  const measure::RunInfo small =
-      measure::simRunInfo(spec, "t", "p", 4, DataType::Int32, ReduceOp::Max);
+  const record::RunInfo small =
+      record::simRunInfo(spec, "t", "p", 4, DataType::Int32, ReduceOp::Max);
   EXPECT_EQ(small.transport, "simulated");
   EXPECT_EQ(small.algorithm, "ring");
   EXPECT_EQ(small.ringOrder, "0,1,2,3");
@@ -270,8 +270,8 @@ TEST(SimRecord, RunInfoCutsALongRingOrder) {
   EXPECT_EQ(small.ranks, 4);
   EXPECT_EQ(small.dtype, "int32");
   EXPECT_EQ(small.op, "max");
-  const measure::RunInfo large =
-      measure::simRunInfo(spec, "t", "p", 64, DataType::Int32, ReduceOp::Max);
+  const record::RunInfo large =
+      record::simRunInfo(spec, "t", "p", 64, DataType::Int32, ReduceOp::Max);
   EXPECT_EQ(large.ringOrder.size(), 120u);
   EXPECT_EQ(large.ringOrder.substr(0, 6), "0,1,2,");
   EXPECT_EQ(large.ringOrder.substr(117), "...");
@@ -279,12 +279,12 @@ TEST(SimRecord, RunInfoCutsALongRingOrder) {
 
 TEST(SimRecord, JsonHoldsTheRunPlacementGammaAndRows) {
   const TwoNodesRing t;
-  measure::SimRun run;
+  record::SimRun run;
   run.info = runInfo();
   run.placement = "round-robin";
   run.gammaSPerByte = 1e-10;
-  const nlohmann::json j = measure::simRecordJson(run, t.rows);
-  EXPECT_EQ(j["run"], measure::toJson(run.info));
+  const nlohmann::json j = record::simRecordJson(run, t.rows);
+  EXPECT_EQ(j["run"], record::toJson(run.info));
   EXPECT_EQ(j["placement"], "round-robin");
   EXPECT_EQ(j["gamma_s_per_byte"], 1e-10);
   ASSERT_EQ(j["rows"].size(), 1u);
@@ -430,7 +430,7 @@ TEST(ReportScheduleText, VolumeListsEachRankAndTheRingClosedForm) {
 // calibrate's text: per size the median over rounds and their spread, the 95% intervals, and the
 // verdict on the fit, stable or UNSTABLE with each reason.
 TEST(ReportCalibration, IntervalsSpreadAndTheVerdict) {
-  measure::Calibration c;
+  record::Calibration c;
   c.ranks = 2;
   c.rounds = 2;
   // Two rounds per size on the exact line 1 us + 1 ns/B, one round 10% high at 1 KiB.
@@ -444,7 +444,7 @@ TEST(ReportCalibration, IntervalsSpreadAndTheVerdict) {
   c.reduce = c.link;
   c.concurrency = {{1, 1e9, 1}};
   c.concurrentTransfers = 0;
-  const model::Profile stable = measure::calibratedProfile(c, "shm", measure::RunInfo{});
+  const model::Profile stable = measure::calibratedProfile(c, "shm", record::RunInfo{});
   const std::string text = report::calibrationText(c, stable);
   // 1 KiB: median of 2.024 us and 2.2264 us = 2.1252 us, spread 0.2024 / 2.1252 = 9.5%.
   EXPECT_NE(text.find("          1024          2.125       9.5%"), std::string::npos) << text;
@@ -461,7 +461,7 @@ TEST(ReportCalibration, IntervalsSpreadAndTheVerdict) {
   EXPECT_EQ(text.find("capped"), std::string::npos) << text;
   EXPECT_NE(text.find("# fused receives: none"), std::string::npos) << text;
   c.fusedReduceFromBytes = 131072;
-  EXPECT_NE(report::calibrationText(c, measure::calibratedProfile(c, "shm", measure::RunInfo{}))
+  EXPECT_NE(report::calibrationText(c, measure::calibratedProfile(c, "shm", record::RunInfo{}))
                 .find("# fused receives: reducing messages of 128 KiB and more are one pass"),
             std::string::npos);
   // Two pairs at 6.50x one pair: capped at 2, and said with the figure measured.
@@ -479,8 +479,7 @@ namespace {
 // A size where ring was kept though recursive_doubling looked 3% faster within the noise, and one
 // it won clearly: the first is listed as undecided, the second not.
 TEST(ReportTuneText, ListsTheSizesLeftUndecided) {
-  ringlab::measure::TuneConfig config;
-  config.algorithms = {"ring", "recursive_doubling"};
+  const ringlab::record::TuneMethod method{{"ring", "recursive_doubling"}, 5, 5};
   ringlab::model::DecisionTable table;
   table.ranks = 4;
   table.defaultAlgorithm = "ring";
@@ -491,7 +490,7 @@ TEST(ReportTuneText, ListsTheSizesLeftUndecided) {
   won.chosen = "recursive_doubling";
   won.margin = ringlab::model::Margin{"recursive_doubling", 0.5, 0.45, 0.55, 0.95};
   table.measured = {tie, won};
-  const std::string text = ringlab::report::tuneText(config, table);
+  const std::string text = ringlab::report::tuneText(method, table);
   EXPECT_NE(text.find("# undecided (bytes): 64: ring kept, another algorithm looked faster"),
             std::string::npos)
       << text;

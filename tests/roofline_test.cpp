@@ -348,9 +348,9 @@ TEST(RooflineRows, FromAProfileAtExactlyItsProbedRates) {
   profile.workingSetRates = {{64 << 10, 1 / 10e9, 1 / 20e9, 1 / 30e9, 1 / 40e9, 1 / 50e9},
                              {1 << 20, 1 / 5e9, 1 / 6e9, 1 / 7e9, 1 / 8e9, 1 / 9e9}};
   config.profile = profile;
-  measure::RunRecord record;
+  record::RunRecord record;
   const auto row = [](std::uint64_t bytes, const char* dtype) {
-    measure::RecordRow r;
+    record::RecordRow r;
     r.bytes = bytes;
     r.count = bytes / 4;
     r.dtype = dtype;
@@ -362,14 +362,14 @@ TEST(RooflineRows, FromAProfileAtExactlyItsProbedRates) {
   // Working sets, two ranks' inputs and outputs over two cores: 16 KiB, 512 KiB and 1 MiB.
   record.rows = {row(8 << 10, "float32"), row(256 << 10, "float32"), row(512 << 10, "float32"),
                  row(512 << 10, "int32")};
-  const measure::RooflineReport report = measure::priceRows(record, config, "inproc", nullptr, 2);
+  const record::RooflineReport report = measure::priceRows(record, config, "inproc", nullptr, 2);
   ASSERT_EQ(report.rows.size(), 4u);
   EXPECT_TRUE(report.copyFromProfile);
   EXPECT_TRUE(report.reduceFromProfile);
   const std::uint64_t probed[] = {64 << 10, 64 << 10, 1 << 20};
   const double copy[] = {10e9, 10e9, 5e9}, slotIn[] = {30e9, 30e9, 7e9};
   for (int i = 0; i < 3; ++i) {
-    const measure::RooflineRow& r = report.rows[i];
+    const record::RooflineRow& r = report.rows[i];
     SCOPED_TRACE(r.bytes);
     EXPECT_TRUE(r.ratesFromProfile);
     EXPECT_EQ(r.probedWorkingSetBytes, probed[i]);
@@ -386,7 +386,7 @@ TEST(RooflineRows, FromAProfileAtExactlyItsProbedRates) {
   EXPECT_GT(report.rows[3].rates.copyBytesPerSecond, 0);
   // Without the probes (an older profile), every row is measured.
   config.profile->workingSetRates.clear();
-  const measure::RooflineReport measured =
+  const record::RooflineReport measured =
       measure::priceRows({.rows = {record.rows[0]}}, config, "inproc", nullptr, 2);
   EXPECT_FALSE(measured.copyFromProfile);
   EXPECT_FALSE(measured.rows[0].ratesFromProfile);

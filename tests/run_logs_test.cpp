@@ -10,12 +10,12 @@
 #include "expect_error.hpp"
 #include "ringlab/core/file.hpp"
 #include "ringlab/gpu/system_spec.hpp"
-#include "ringlab/measure/comparison.hpp"
-#include "ringlab/measure/gpu_comparison.hpp"
-#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/profile.hpp"
+#include "ringlab/record/comparison.hpp"
+#include "ringlab/record/gpu_comparison.hpp"
+#include "ringlab/record/run_logs.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 namespace {
 
 std::string data(const std::string& file) {
@@ -570,4 +570,4 @@ TEST(SetupDifferences, GpuLogAgainstACpuProfileOfAnotherPAndType) {
 }
 
 }  // namespace
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

@@ -15,6 +15,25 @@ endforeach()
 set_tests_properties(layering_topo_header_from_model PROPERTIES
   PASS_REGULAR_EXPRESSION "ringlab/topo/topology.hpp: No such file or directory")
 
+# Reading and rendering records needs no transport: report sees no transport header, and neither
+# the lab nor report links a library that moves bytes (their link closures, computed here).
+set(transport_probe ${CMAKE_CURRENT_SOURCE_DIR}/layering/includes_transport.cpp)
+foreach(layer transport report)
+  add_test(NAME layering_transport_header_from_${layer}
+           COMMAND ${CMAKE_CXX_COMPILER} -std=c++20 -fsyntax-only
+                   -I${PROJECT_BINARY_DIR}/layers/${layer}/include ${transport_probe})
+endforeach()
+set_tests_properties(layering_transport_header_from_report PROPERTIES
+  PASS_REGULAR_EXPRESSION "ringlab/transport/transport.hpp: No such file or directory")
+foreach(target ringlab_lab ringlab_report)
+  ringlab_link_closure(${target} links)
+  add_test(NAME layering_${target}_links_no_transport
+           COMMAND ${CMAKE_COMMAND} -E echo "${target} links: ${links}")
+  set_tests_properties(layering_${target}_links_no_transport PROPERTIES
+    PASS_REGULAR_EXPRESSION "ringlab_record"
+    FAIL_REGULAR_EXPRESSION "ringlab_(transport|exec|job|bootstrap|measure|mpi)")
+endforeach()
+
 # The Communicator's header declares the decision table rather than including its header, so that
 # a program linking the Communicator does not parse nlohmann/json (the probe fails if it does).
 # Bytes know no algorithm: the transport layer depends on no schedule, so the include fails there.

@@ -18,8 +18,8 @@
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/measure/launch_description.hpp"
-#include "ringlab/measure/record.hpp"
 #include "ringlab/measure/tune.hpp"
+#include "ringlab/record/record.hpp"
 #include "ringlab/transport/inproc.hpp"
 
 namespace ringlab::job {
@@ -155,8 +155,8 @@ TEST_F(TransportTable, BenchTuneAndCalibrateMeasureOverIt) {
   bench.iterations = 2;
   bench.warmup = 0;
   sentByThreads = 0;
-  std::vector<measure::RecordRow> rows;
-  measure::runBenchThreads(bench, [&](const measure::RecordRow& row) { rows.push_back(row); });
+  std::vector<record::RecordRow> rows;
+  measure::runBenchThreads(bench, [&](const record::RecordRow& row) { rows.push_back(row); });
   ASSERT_EQ(rows.size(), 1u);
   ASSERT_TRUE(rows[0].outOfPlace && rows[0].outOfPlace->wrong);
   EXPECT_EQ(*rows[0].outOfPlace->wrong, 0u);
@@ -171,7 +171,7 @@ TEST_F(TransportTable, BenchTuneAndCalibrateMeasureOverIt) {
   tune.rounds = 2;
   tune.algorithms = {"ring", "recursive_doubling"};
   sentByThreads = 0;
-  measure::RunInfo info;
+  record::RunInfo info;
   info.transport = kThreads;
   EXPECT_EQ(measure::tune(tune, info).transport, kThreads);
   EXPECT_GT(sentByThreads.load(), 0u) << "tune measured another transport";
@@ -184,7 +184,7 @@ TEST_F(TransportTable, BenchTuneAndCalibrateMeasureOverIt) {
   calibrate.iterations = 3;
   calibrate.rounds = 1;
   sentByThreads = 0;
-  const measure::Calibration c = measure::calibrate(calibrate);
+  const record::Calibration c = measure::calibrate(calibrate);
   EXPECT_GT(sentByThreads.load(), 0u) << "calibrate measured another transport";
   EXPECT_EQ(c.fusedReduceFromBytes, 0u) << "the fake reads no sender's buffer in place";
 }
@@ -213,8 +213,8 @@ TEST_F(TransportTable, TheTorchBackendsChoiceForAGroupOffersAndConnectsIt) {
   bench.minBytes = bench.maxBytes = 64;
   bench.iterations = 1;
   bench.warmup = 0;
-  std::vector<measure::RecordRow> rows;
-  measure::runBenchRank(bench, comm, [&](const measure::RecordRow& row) { rows.push_back(row); });
+  std::vector<record::RecordRow> rows;
+  measure::runBenchRank(bench, comm, [&](const record::RecordRow& row) { rows.push_back(row); });
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rank->name(), kProcesses);
 }

@@ -1,5 +1,5 @@
 // Panel 3 with a GPU log (nccl-tests): what the log says ran it, and the verdict of NCCL's model
-// on it as the server judged it against the GPU system field (measure::compareGpu: the verdict
+// on it as the server judged it against the GPU system field (record::compareGpu: the verdict
 // `ringlab compare` prints given the same system). Every number is the server's; this module only
 // lays them out.
 import { el, formatBytes, formatTime } from './common.js';

@@ -73,9 +73,9 @@ nlohmann::json modelRanksApi(const Params& params);
 // on) and ranks (the p it was measured at: calibrate's job_ranks, or the "ranks" of a profile for
 // one p; null where it records none). A file a reader refuses is {valid: false, error: its
 // message}, an answer rather than a bad request.
-// A log that ran on GPUs (measure::isGpuRun: nccl-tests, OSU's xccl) also carries gpu: {device
-// (what the log says ran it), p, and either sentence (no system: measure::noSystemSentence, worded
-// for the GPU system field) or verdict (measure::toJson of measure::compareGpu, what `ringlab
+// A log that ran on GPUs (record::isGpuRun: nccl-tests, OSU's xccl) also carries gpu: {device
+// (what the log says ran it), p, and either sentence (no system: record::noSystemSentence, worded
+// for the GPU system field) or verdict (record::toJson of record::compareGpu, what `ringlab
 // compare` judges against the same system)}. The optional system=PRESET|KEYS (gpu/system_spec.hpp:
 // "dgx-h100", "gpu=h100,gpus=8,nodes=2,nics=8,nic=400Gb/s"; no NCCL topology file) is read only
 // for such a log: one the library refuses, or that cannot hold the log's p, is an ApiError naming

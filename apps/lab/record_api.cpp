@@ -1,9 +1,9 @@
 // POST /api/record: panel 3's files. Measurements are read once, by the one record reader the
-// CLI's compare and plan --measured use (measure::parseOneRun, behind parseRecord), so the page
+// CLI's compare and plan --measured use (record::parseOneRun, behind parseRecord), so the page
 // accepts what they accept (`ringlab bench --json` files and nccl-tests all_reduce_perf logs) and
 // refuses what they refuse, with the same message; a `ringlab calibrate` profile by the reader
 // behind --profile. A log that ran on GPUs is judged as `ringlab compare` judges it
-// (measure::compareGpu), against the GPU system the page's field names: the alpha-beta model prices
+// (record::compareGpu), against the GPU system the page's field names: the alpha-beta model prices
 // CPU ranks, not GPUs.
 #include <algorithm>
 #include <optional>
@@ -12,11 +12,11 @@
 #include "api.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/io/gpu_system_files.hpp"
-#include "ringlab/measure/calibrate.hpp"
-#include "ringlab/measure/gpu_comparison.hpp"
-#include "ringlab/measure/record.hpp"
-#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/profile.hpp"
+#include "ringlab/record/calibration.hpp"
+#include "ringlab/record/gpu_comparison.hpp"
+#include "ringlab/record/record.hpp"
+#include "ringlab/record/run_logs.hpp"
 
 namespace ringlab::lab {
 namespace {
@@ -40,7 +40,7 @@ nlohmann::json profileAnswer(const nlohmann::json& doc, const std::string& name)
           {"kind", "profile"},
           {"profile", model::toJson(profile)},
           {"params", paramsJson(profile.params)},
-          {"dtype", dataTypeName(measure::kCalibrateReduceType)},
+          {"dtype", dataTypeName(record::kCalibrateReduceType)},
           // The p it was measured at (calibrate's job_ranks, or a one-p profile's ranks).
           {"ranks", profile.jobRanks > 0 ? nlohmann::json(profile.jobRanks) : nlohmann::json()}};
 }
@@ -64,16 +64,16 @@ std::optional<gpu::GpuSystem> systemOf(const Params& params) {
 
 // What ran a log, and its verdict against the system when one is given (else the one sentence
 // that says what to give). A system that cannot hold the log's p is the field's fault.
-nlohmann::json gpuAnswer(const measure::LoggedRun& run, const Params& params,
+nlohmann::json gpuAnswer(const record::LoggedRun& run, const Params& params,
                          const std::string& name) {
   nlohmann::json gpu = {{"device", run.device}, {"p", run.record.run.ranks}};
   const std::optional<gpu::GpuSystem> system = systemOf(params);
   if (!system) {
-    gpu["sentence"] = measure::noSystemSentence(run, kHowToGiveSystem);
+    gpu["sentence"] = record::noSystemSentence(run, kHowToGiveSystem);
     return gpu;
   }
   try {
-    gpu["verdict"] = measure::toJson(measure::compareGpu(run, *system, name));
+    gpu["verdict"] = record::toJson(record::compareGpu(run, *system, name));
   } catch (const Error& e) {
     if (e.code() != ErrorCode::InvalidArgument) throw;
     throw ApiError("system", std::string("system: ") + e.what());
@@ -150,16 +150,16 @@ nlohmann::json recordApi(const std::string& body, const Params& params) {
     if (nlohmann::json doc = boundedJson(body, name); isProfile(doc)) {
       return profileAnswer(doc, name);
     }
-    const measure::LoggedRun run = measure::parseOneRun(body, name);
+    const record::LoggedRun run = record::parseOneRun(body, name);
     if (run.record.rows.size() > kMaxRecordRows) {
       throwInvalid(name + ": " + std::to_string(run.record.rows.size()) +
                    " sizes; the lab shows at most " + std::to_string(kMaxRecordRows) +
                    " (ringlab compare reads any number)");
     }
-    nlohmann::json answer = measure::toJson(run.record);
+    nlohmann::json answer = record::toJson(run.record);
     answer["valid"] = true;
     answer["kind"] = "record";
-    if (measure::isGpuRun(run)) answer["gpu"] = gpuAnswer(run, params, name);
+    if (record::isGpuRun(run)) answer["gpu"] = gpuAnswer(run, params, name);
     return answer;
   } catch (const Error& e) {
     // A file the reader refuses is an answer to show beside the field, not a bad request.

@@ -21,9 +21,9 @@
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/launch_description.hpp"
 #include "ringlab/measure/roofline_rows.hpp"
-#include "ringlab/measure/statistics.hpp"
 #include "ringlab/model/registry.hpp"
 #include "ringlab/model/roofline.hpp"
+#include "ringlab/record/statistics.hpp"
 #include "ringlab/report/bench_table.hpp"
 #include "ringlab/report/calibration.hpp"
 #include "ringlab/report/pictures.hpp"
@@ -103,7 +103,7 @@ void checkArgs(const BenchArgs& args, const job::TransportEntry& transport) {
         "--peer-mpi times MPI_Allreduce beside ringlab under mpirun: it needs --transport mpi");
   }
   args.sweep.factor();
-  measure::parseStatistics(args.stats, "--stats");  // refused before any rank process starts
+  record::parseStatistics(args.stats, "--stats");  // refused before any rank process starts
   if (!args.overlays.empty() && args.svg.empty())
     throwInvalid("--overlay draws other runs into the --svg picture: add --svg FILE");
   if (args.roofline) job::transportTraffic(transport.name);  // refused before measuring (mpi)
@@ -122,7 +122,7 @@ measure::BenchConfig benchConfig(const BenchArgs& args, const job::Participation
   config.secondsPerSize = parseSeconds(args.timePerSize);
   config.warmup = args.warmup;
   config.check = args.check;
-  config.overRanks = measure::overRanksFromCode(args.average, "-a/--average");
+  config.overRanks = record::overRanksFromCode(args.average, "-a/--average");
   config.keepSamples = args.samples;
   config.collective.algorithm = args.algorithm.resolve(part.ranks);
   config.collective.exec.segmentBytes = parseSize(args.segment);
@@ -152,8 +152,8 @@ measure::BenchConfig benchConfig(const BenchArgs& args, const job::Participation
 }
 
 // What the record says about the run: the machine the user named, or what the transport implies.
-measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig& config) {
-  measure::RunInfo info = measure::currentRunInfo();
+record::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig& config) {
+  record::RunInfo info = record::currentRunInfo();
   info.transport = config.transport;
   info.ringOrder = schedule::ringOrderText(config.collective.algorithm, config.ranks);
   const measure::LaunchDescription launch =
@@ -166,13 +166,13 @@ measure::RunRecord benchRecord(const BenchArgs& args, const measure::BenchConfig
 // Runs the sweep, printing each row as it comes (with a progress line on a terminal); the rows
 // go into the record. Returns the number of wrong elements over all rows.
 std::uint64_t measureAndPrint(measure::BenchConfig& config, Communicator* processComm,
-                              const report::BenchColumns& columns, measure::RunRecord& record,
+                              const report::BenchColumns& columns, record::RunRecord& record,
                               const JsonOutput& json) {
   json.printText(report::benchTableHeader(columns));
   ProgressLine line("bench");
   config.progress = line.callback();
   std::uint64_t totalWrong = 0;
-  const auto onRow = [&](const measure::RecordRow& row) {
+  const auto onRow = [&](const record::RecordRow& row) {
     if (!json.toStdout())
       line.print(report::benchTableRow(row, config.ranks, row.dtype, row.op, columns));
     for (const auto& t : {row.outOfPlace, row.inPlace, row.peer}) {
@@ -227,15 +227,15 @@ int runBenchCommand(BenchArgs args) {
   std::vector<report::Overlay> overlays;
   for (const std::string& file : args.overlays) {
     overlays.push_back(
-        {std::filesystem::path(file).filename().string(), measure::readRecord(file, "--overlay")});
-    measure::requireOneCase(overlays.back().record, "--overlay " + file);
+        {std::filesystem::path(file).filename().string(), record::readRecord(file, "--overlay")});
+    record::requireOneCase(overlays.back().record, "--overlay " + file);
   }
-  measure::RunRecord record = benchRecord(args, config);
+  record::RunRecord record = benchRecord(args, config);
   const report::BenchColumns columns{static_cast<bool>(config.peer), config.profile.has_value(),
                                      config.collective.algorithm.name == model::kAutoAlgorithm,
-                                     measure::parseStatistics(args.stats, "--stats")};
-  args.json.printText(
-      report::benchPreamble(config, record.run, columns.stats, args.tuned, args.profile));
+                                     record::parseStatistics(args.stats, "--stats")};
+  args.json.printText(report::benchPreamble(measure::benchSettings(config), record.run,
+                                            columns.stats, args.tuned, args.profile));
   if (!profileNote.empty()) args.json.printText("# " + profileNote + "\n");
   if (config.profile) {
     const std::string unstable = report::unstableProfileWarning(*config.profile, args.profile);
@@ -249,15 +249,15 @@ int runBenchCommand(BenchArgs args) {
       measureAndPrint(config, processComm.get(), columns, record, args.json);
   args.json.printText("# wrong elements in total: " + std::to_string(totalWrong) + "\n");
   args.json.printText(report::cpuTimeTable(record, job::usableCores(config.transport)));
-  nlohmann::json json = measure::toJson(record);
+  nlohmann::json json = record::toJson(record);
   // Priced after the sweep, on the rank that speaks for the job: the other ranks are gone and
   // leave the cores to the rate measurements.
   if (args.roofline && speaks) {
-    const measure::RooflineReport roof =
+    const record::RooflineReport roof =
         measure::priceRows(record, config, config.transport, part.world.transport.get(),
                            job::usableCores(config.transport));
     args.json.printText(report::rooflineTable(roof));
-    json["roofline"] = measure::toJson(roof);
+    json["roofline"] = record::toJson(roof);
   }
   if (args.json.given()) args.json.write(json.dump(2) + "\n");
   if (!args.svg.empty()) {

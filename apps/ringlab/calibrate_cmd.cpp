@@ -15,7 +15,7 @@
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/calibrate.hpp"
 #include "ringlab/measure/launch_description.hpp"
-#include "ringlab/measure/record.hpp"
+#include "ringlab/record/record.hpp"
 #include "ringlab/report/calibration.hpp"
 #include "transport_option.hpp"
 
@@ -66,11 +66,11 @@ int runCalibrateCommand(CalibrateArgs a) {
   const bool speaks = job::speaksForTheJob(part);
   if (!speaks) a.json.path.clear();
   a.json.checkWritable();
-  measure::RunInfo info = measure::currentRunInfo();
+  record::RunInfo info = record::currentRunInfo();
   info.transport = config.transport;
   info.placement = measure::describeLaunch(config.transport).placement;
   ProgressLine line("calibrate");
-  const measure::Calibration calibration =
+  const record::Calibration calibration =
       part.role == job::Participation::Role::Rank
           ? measure::calibrateRank(config, *part.world.transport, line.callback())
           : measure::calibrate(config, line.callback());

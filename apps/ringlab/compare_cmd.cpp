@@ -10,9 +10,9 @@
 #include "option_groups.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/io/files.hpp"
-#include "ringlab/measure/comparison.hpp"
-#include "ringlab/measure/gpu_comparison.hpp"
-#include "ringlab/measure/run_logs.hpp"
+#include "ringlab/record/comparison.hpp"
+#include "ringlab/record/gpu_comparison.hpp"
+#include "ringlab/record/run_logs.hpp"
 #include "ringlab/report/comparison.hpp"
 #include "ringlab/report/gpu_text.hpp"
 
@@ -30,8 +30,8 @@ struct CompareArgs {
 };
 
 // The GPU verdict's rows as the comparison plot draws them (one out-of-place curve each).
-measure::Comparison plotted(const measure::GpuComparison& g) {
-  measure::Comparison c{.label = g.label, .source = g.source};
+record::Comparison plotted(const record::GpuComparison& g) {
+  record::Comparison c{.label = g.label, .source = g.source};
   for (const gpu::VerdictRow& r : g.verdict.rows) {
     c.rows.push_back({r.bytes, r.predictedUs(), r.measuredUs, r.predictedUs(), std::nullopt});
   }
@@ -51,8 +51,8 @@ int runCompareCommand(const CompareArgs& a) {
   a.json.checkWritable();
   const std::optional<gpu::GpuSystem> system =
       gpuSystem ? std::optional<gpu::GpuSystem>(a.system.load()) : std::nullopt;
-  const measure::LogOptions options{a.ranks};
-  std::vector<measure::Comparison> comparisons;
+  const record::LogOptions options{a.ranks};
+  std::vector<record::Comparison> comparisons;
   nlohmann::json out = nlohmann::json::array();  // --json: each run's verdict or comparison
   std::string text;
   // The CPU model, checked before any file is read (a bad --profile is refused whatever the logs).
@@ -63,26 +63,26 @@ int runCompareCommand(const CompareArgs& a) {
   const bool modelGiven = !a.model.profile.empty() || a.model.source().overridden();
   bool preamble = false;
   for (const std::string& file : a.files) {
-    for (const measure::LoggedRun& run : measure::readRuns(file, "measurements", options)) {
+    for (const record::LoggedRun& run : record::readRuns(file, "measurements", options)) {
       if (system) {
-        const measure::GpuComparison verdict =
-            measure::compareGpu(run, *system, "measurements " + file);
-        out.push_back(measure::toJson(verdict));
+        const record::GpuComparison verdict =
+            record::compareGpu(run, *system, "measurements " + file);
+        out.push_back(record::toJson(verdict));
         text += report::gpuComparisonText(verdict);
         comparisons.push_back(plotted(verdict));
-      } else if (measure::isGpuRun(run) && !modelGiven) {
+      } else if (record::isGpuRun(run) && !modelGiven) {
         text += "# measurements " + file + (run.name.empty() ? "" : " (" + run.name + ")") + ": " +
-                measure::noSystemSentence(run, kHowToGiveSystem) + "\n";
+                record::noSystemSentence(run, kHowToGiveSystem) + "\n";
         for (const std::string& note : run.notes) text += "# log: " + note + "\n";
       } else {
         if (!preamble) {
           text += report::comparisonPreamble(model->source, model->profile);
           preamble = true;
         }
-        const measure::ModelSetup setup =
-            measure::modelSetup(*model, a.model.source(), ModelOptions::labels());
-        comparisons.push_back(measure::compare(run, measure::comparedAlgorithm(run.record, a.algo),
-                                               model->profile, setup, "measurements " + file));
+        const record::ModelSetup setup =
+            record::modelSetup(*model, a.model.source(), ModelOptions::labels());
+        comparisons.push_back(record::compare(run, record::comparedAlgorithm(run.record, a.algo),
+                                              model->profile, setup, "measurements " + file));
         text += report::comparisonTable(comparisons.back());
         out.push_back(report::comparisonJson(comparisons.back(), model->source));
       }

@@ -5,8 +5,8 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
-#include "ringlab/measure/record.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/record/record.hpp"
 #include "ringlab/report/calibration.hpp"
 #include "ringlab/schedule/ring_order.hpp"
 
@@ -260,7 +260,7 @@ io::ResolvedModel ModelOptions::resolve() const {
 }
 
 model::SetupUse setupUse(const std::string& transport, int ranks, bool anyTransport) {
-  model::SetupUse use{transport, ranks, measure::currentRunInfo().host, anyTransport};
+  model::SetupUse use{transport, ranks, record::currentRunInfo().host, anyTransport};
   use.labels.profile = "--profile";
   use.labels.table = "--tuned";
   use.labels.remake = [](const std::string& command, const std::string& over) {

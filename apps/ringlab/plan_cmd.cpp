@@ -1,7 +1,7 @@
 // `ringlab plan`: gradient buckets from the collective model and the backward timeline. The
 // optimal contiguous bucketing beside the defaults users have (DDP, Horovod, per tensor, one
 // bucket, MG-WFBP), the DDP bucket_cap_mb closest to the optimum, and any bucketing the user gives.
-// The buckets are priced and the plans compared by measure::planBuckets, and printed by
+// The buckets are priced and the plans compared by usecase::planBuckets, and printed by
 // report::planTable; this file parses, calls and prints.
 #include <cstdio>
 #include <memory>
@@ -16,10 +16,10 @@
 #include "ringlab/io/model_files.hpp"
 #include "ringlab/io/timeline_files.hpp"
 #include "ringlab/job/launch_environment.hpp"
-#include "ringlab/measure/bucket_plan.hpp"
-#include "ringlab/measure/record.hpp"
+#include "ringlab/record/record.hpp"
 #include "ringlab/report/gantt.hpp"
 #include "ringlab/report/plan_table.hpp"
+#include "ringlab/usecase/bucket_plan.hpp"
 #include "transport_option.hpp"
 
 namespace ringlab::cli {
@@ -53,20 +53,20 @@ int runPlan(const PlanArgs& a) {
   if (!a.copyBandwidth.empty()) recorded.copyBytesPerSecond = parseBandwidth(a.copyBandwidth);
   if (!a.writeTimeline.empty())
     io::writeTimelineFile(recorded, a.writeTimeline, "--write-timeline");
-  measure::BucketPlanRequest request{
+  usecase::BucketPlanRequest request{
       .model = a.model.source(),
       .ranks = a.ranks,
       .views = a.views,
       .labels = {
           .model = ModelOptions::labels(), .measured = "--measured", .copyBandwidth = "--copy-bw"}};
   if (!a.measured.empty())
-    request.measured = {measure::readRecord(a.measured, "measured times"), a.measured};
+    request.measured = {record::readRecord(a.measured, "measured times"), a.measured};
   if (!a.ddpCaps.empty()) request.options.ddpCapBytes = plan::parseDdpCaps(a.ddpCaps, "--ddp-caps");
   if (!a.evaluate.empty())
     request.options.evaluate = plan::parseBucketStarts(a.evaluate, "--evaluate");
   ProgressLine line("plan");
   request.options.progress = line.callback();
-  const measure::BucketPlan planned = measure::planBuckets(recorded, request);
+  const usecase::BucketPlan planned = usecase::planBuckets(recorded, request);
   line.finish();
   for (const auto& w : planned.priced.warnings) std::fprintf(stderr, "ringlab: %s\n", w.c_str());
   const plan::Timeline& timeline = planned.timeline;

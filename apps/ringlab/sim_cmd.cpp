@@ -14,10 +14,10 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/io/files.hpp"
-#include "ringlab/measure/sim_record.hpp"
-#include "ringlab/measure/sim_run.hpp"
+#include "ringlab/record/sim_record.hpp"
 #include "ringlab/report/pictures.hpp"
 #include "ringlab/report/sim_text.hpp"
+#include "ringlab/usecase/sim_run.hpp"
 
 namespace ringlab::cli {
 namespace {
@@ -64,7 +64,7 @@ std::string reductionCost(const SimArgs& args) {
 int runSim(const SimArgs& args) {
   TopologyOptions where = args.where;
   const std::optional<gpu::GpuSystem> system = drawSystem(args.system, where);
-  const measure::SimRequest request{
+  const usecase::SimRequest request{
       .where = where,
       .algorithm = algorithmFor(args, system),
       .sizes = args.sweep.sizes(),  // refused before anything else is read
@@ -80,8 +80,8 @@ int runSim(const SimArgs& args) {
   const auto print = [&](const std::string& text) {
     if (!args.json.toStdout()) line.print(text);
   };
-  measure::RunInfo info;  // the rows' header, once the run is described
-  const auto onStart = [&](const measure::SimRun& run) {
+  record::RunInfo info;  // the rows' header, once the run is described
+  const auto onStart = [&](const record::SimRun& run) {
     args.json.checkWritable();
     info = run.info;
     if (system) {
@@ -91,14 +91,14 @@ int runSim(const SimArgs& args) {
     }
     print(report::simPreamble(run));
   };
-  const measure::SimOutcome out = measure::simulateRun(
+  const usecase::SimOutcome out = usecase::simulateRun(
       request, onStart, [&](const sim::SimRow& row) { print(report::simTableRow(row, info)); },
       line.callback());
   line.finish();
   const topo::Topology& topology = *out.placed.topology;
   if (args.criticalPath) print(report::simCriticalPath(out.last, topology));
   if (args.links > 0) print(report::simBusiestLinks(out.last, topology, args.links));
-  if (args.json.given()) args.json.write(measure::simRecordJson(out.run, out.rows).dump(2) + "\n");
+  if (args.json.given()) args.json.write(record::simRecordJson(out.run, out.rows).dump(2) + "\n");
   if (!args.svg.empty()) {
     const std::string title = "ringlab sim: allreduce on " + out.run.topology;
     io::writeTextFile(

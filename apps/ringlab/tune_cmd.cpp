@@ -142,7 +142,7 @@ int runTuneCommand(TuneArgs a) {
   a.json.checkWritable();
   if (part.role == job::Participation::Role::Launcher) return job::launchCopies(part, timeout);
   if (!a.svg.empty()) io::writeTextFile(a.svg, "", "--svg");
-  measure::RunInfo info = measure::currentRunInfo();
+  record::RunInfo info = record::currentRunInfo();
   info.transport = config.transport;
   info.placement = measure::describeLaunch(config.transport).placement;
   ProgressLine line("tune");
@@ -155,7 +155,7 @@ int runTuneCommand(TuneArgs a) {
   }
   line.finish();
   if (!a.json.given()) return 0;  // a rank that does not speak for the job
-  a.json.printText(report::tuneText(config, table));
+  a.json.printText(report::tuneText(measure::tuneMethod(config), table));
   a.json.write(model::toJson(table).dump(2) + "\n");
   a.json.printText(
       fmt::format("# decision table written to {0} (use: ringlab bench --algo auto --tuned {0})\n",

@@ -12,8 +12,8 @@
 #include "ringlab/gpu/system_spec.hpp"
 #include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/io/gpu_system_files.hpp"
-#include "ringlab/measure/gpu_comparison.hpp"
-#include "ringlab/measure/run_logs.hpp"
+#include "ringlab/record/gpu_comparison.hpp"
+#include "ringlab/record/run_logs.hpp"
 #include "ringlab/report/gpu_text.hpp"
 
 namespace ringlab::python {
@@ -36,10 +36,10 @@ gpu::GpuSystem systemOf(const io::GpuSystemSource& source) {
 
 // Without a system there is no verdict: a GPU log gets the CLI's one sentence in keywords, and a
 // CPU log is told that only GPU logs are judged here.
-[[noreturn]] void refuseWithoutSystem(const measure::LoggedRun& run, const std::string& name) {
+[[noreturn]] void refuseWithoutSystem(const record::LoggedRun& run, const std::string& name) {
   const std::string where = run.name.empty() ? name : name + " (" + run.name + ")";
-  if (measure::isGpuRun(run)) {
-    throwInvalid(where + ": " + measure::noSystemSentence(run, kHowToGiveSystem));
+  if (record::isGpuRun(run)) {
+    throwInvalid(where + ": " + record::noSystemSentence(run, kHowToGiveSystem));
   }
   throwInvalid(where + ": the log ran on " + (run.device.empty() ? "CPU ranks" : run.device) +
                ", not GPUs: compare_gpu judges GPU logs against a GPU system");
@@ -53,10 +53,10 @@ py::list compareGpu(const std::string& log, const io::GpuSystemSource& where,
   const std::optional<gpu::GpuSystem> system =
       where.given() ? std::optional<gpu::GpuSystem>(systemOf(where)) : std::nullopt;
   py::list verdicts;
-  for (const measure::LoggedRun& run : measure::readRuns(log, "log", {ranks, "ranks"})) {
+  for (const record::LoggedRun& run : record::readRuns(log, "log", {ranks, "ranks"})) {
     if (!system) refuseWithoutSystem(run, name);
-    const measure::GpuComparison comparison = measure::compareGpu(run, *system, name);
-    py::object verdict = toPython(measure::toJson(comparison));
+    const record::GpuComparison comparison = record::compareGpu(run, *system, name);
+    py::object verdict = toPython(record::toJson(comparison));
     verdict["text"] = report::gpuComparisonText(comparison);
     verdicts.append(verdict);
   }

@@ -6,9 +6,9 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/io/files.hpp"
 #include "ringlab/io/timeline_files.hpp"
-#include "ringlab/measure/bucket_plan.hpp"
-#include "ringlab/measure/record.hpp"
 #include "ringlab/plan/timeline_format.hpp"
+#include "ringlab/record/record.hpp"
+#include "ringlab/usecase/bucket_plan.hpp"
 
 namespace ringlab::python {
 namespace {
@@ -22,12 +22,12 @@ plan::Timeline timelineOf(const py::handle& timeline) {
 }
 
 // Read back through the one reader, so that what a program hands in is checked as a file would be.
-measure::RunRecord recordOf(const py::handle& record) {
+record::RunRecord recordOf(const py::handle& record) {
   if (py::isinstance<py::str>(record)) {
     const std::string path = record.cast<std::string>();
-    return measure::readRecord(path, "run record");
+    return record::readRecord(path, "run record");
   }
-  return measure::recordFromJson(fromPython(record), "record");
+  return record::recordFromJson(fromPython(record), "record");
 }
 
 // `measured`: None, a run record's path, or the record itself as a dict.
@@ -36,7 +36,7 @@ py::object planBuckets(const py::handle& timeline, int ranks, const io::ModelSou
                        const std::string& ddpCaps, const std::string& evaluate) {
   plan::Timeline recorded = timelineOf(timeline);
   if (!copyBandwidth.empty()) recorded.copyBytesPerSecond = parseBandwidth(copyBandwidth);
-  measure::BucketPlanRequest request{
+  usecase::BucketPlanRequest request{
       .model = model,
       .ranks = ranks,
       .views = views,
@@ -47,7 +47,7 @@ py::object planBuckets(const py::handle& timeline, int ranks, const io::ModelSou
   }
   if (!ddpCaps.empty()) request.options.ddpCapBytes = plan::parseDdpCaps(ddpCaps, "ddp_caps");
   if (!evaluate.empty()) request.options.evaluate = plan::parseBucketStarts(evaluate, "evaluate");
-  const measure::BucketPlan planned = measure::planBuckets(recorded, request);
+  const usecase::BucketPlan planned = usecase::planBuckets(recorded, request);
   warn(planned.priced.warnings);
   return toPython(plan::comparisonJson(planned.timeline, planned.comparison, planned.context));
 }
@@ -72,18 +72,18 @@ void bindPlanAnalysis(py::module_& module) {
   module.def("write_timeline", &writeTimeline, py::arg("timeline"), py::arg("path"));
   module.def(
       "read_record",
-      [](const py::handle& record) { return toPython(measure::toJson(recordOf(record))); },
+      [](const py::handle& record) { return toPython(record::toJson(recordOf(record))); },
       py::arg("record"));
   module.def(
       "parse_record",
       [](const std::string& text, const std::string& name) {
-        return toPython(measure::toJson(measure::parseRecord(text, name)));
+        return toPython(record::toJson(record::parseRecord(text, name)));
       },
       py::arg("text"), py::arg("name"));
   module.def(
       "write_record",
       [](const py::handle& record, const std::string& path) {
-        io::writeTextFile(path, measure::toJson(recordOf(record)).dump(2) + "\n", "path");
+        io::writeTextFile(path, record::toJson(recordOf(record)).dump(2) + "\n", "path");
       },
       py::arg("record"), py::arg("path"));
 }

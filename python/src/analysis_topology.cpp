@@ -13,8 +13,8 @@
 #include "ringlab/core/units.hpp"
 #include "ringlab/gpu/system_topology.hpp"
 #include "ringlab/io/topology_files.hpp"
-#include "ringlab/measure/sim_run.hpp"
 #include "ringlab/topo/ring_report.hpp"
+#include "ringlab/usecase/sim_run.hpp"
 
 namespace ringlab::python {
 namespace {
@@ -62,7 +62,7 @@ py::object simulate(io::TopologySource where, const io::GpuSystemSource& system,
     if (channels) args.channels = *channels;
     algorithmFor = [args](int p) { return args.spec(p); };
   }
-  const measure::SimRequest request{
+  const usecase::SimRequest request{
       .where = where,
       .algorithm = algorithmFor,
       .sizes =
@@ -74,12 +74,12 @@ py::object simulate(io::TopologySource where, const io::GpuSystemSource& system,
       .maxMemory = maxMemory,
       .maxMemoryWhat = "max_memory",
       .search = search};
-  measure::SimOutcome out;
+  usecase::SimOutcome out;
   {
     py::gil_scoped_release released;  // large sweeps take seconds; other threads may run
-    out = measure::simulateRun(request, [](const measure::SimRun&) {}, {});
+    out = usecase::simulateRun(request, [](const record::SimRun&) {}, {});
   }
-  return toPython(measure::simRecordJson(out.run, out.rows));
+  return toPython(record::simRecordJson(out.run, out.rows));
 }
 
 }  // namespace

@@ -20,10 +20,10 @@
 #include "ringlab/core/text.hpp"
 #include "ringlab/core/units.hpp"
 #include "ringlab/job/transports.hpp"
-#include "ringlab/measure/comparison.hpp"
 #include "ringlab/measure/rank_threads.hpp"
-#include "ringlab/measure/statistics.hpp"
 #include "ringlab/model/predict.hpp"
+#include "ringlab/record/comparison.hpp"
+#include "ringlab/record/statistics.hpp"
 
 namespace ringlab::measure {
 namespace {
@@ -90,20 +90,20 @@ double threadCpuSeconds() {
 
 // times[0..n) of every rank reduced over ranks as nccl-tests' -a: rank 0's own (no message; only
 // rank 0 reports), their mean, min or max.
-void reduceOverRanks(Communicator& comm, const CollectiveOptions& options, OverRanks over,
+void reduceOverRanks(Communicator& comm, const CollectiveOptions& options, record::OverRanks over,
                      double* times, int n) {
   const auto count = static_cast<std::uint64_t>(n);
   switch (over) {
-    case OverRanks::Rank0:
+    case record::OverRanks::Rank0:
       return;
-    case OverRanks::Mean:
+    case record::OverRanks::Mean:
       comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Sum, options);
       for (int i = 0; i < n; ++i) times[i] /= comm.size();
       return;
-    case OverRanks::Min:
+    case record::OverRanks::Min:
       comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Min, options);
       return;
-    case OverRanks::Max:
+    case record::OverRanks::Max:
       comm.allreduce(times, times, count, DataType::Float64, ReduceOp::Max, options);
       return;
   }
@@ -148,8 +148,8 @@ class RankSweep {
     fillCheckInput(type, op, comm_.rank(), send_, config_.maxBytes / esize());
   }
 
-  RecordRow row(std::uint64_t bytes) {
-    RecordRow row;
+  record::RecordRow row(std::uint64_t bytes) {
+    record::RecordRow row;
     row.bytes = bytes;
     row.count = bytes / esize();
     row.dtype = dataTypeName(type_);
@@ -167,10 +167,10 @@ class RankSweep {
     if (config_.profile) {
       const model::ModelParams params = model::forSegments(
           config_.profile->params, static_cast<double>(config_.collective.exec.segmentBytes));
-      row.predictedUs = predictedMicros(*ran, config_.ranks, bytes, type_, params);
+      row.predictedUs = record::predictedMicros(*ran, config_.ranks, bytes, type_, params);
       if (model::forOutOfPlace(params) != params) {
-        row.predictedOutOfPlaceUs =
-            predictedMicros(*ran, config_.ranks, bytes, type_, model::forOutOfPlace(params));
+        row.predictedOutOfPlaceUs = record::predictedMicros(*ran, config_.ranks, bytes, type_,
+                                                            model::forOutOfPlace(params));
       }
     }
     if (config_.peer) {
@@ -186,7 +186,7 @@ class RankSweep {
   std::size_t esize() const { return dataTypeSize(type_); }
 
   template <typename Allreduce>
-  Timing measure(std::uint64_t count, bool inPlace, const Allreduce& allreduce) {
+  record::Timing measure(std::uint64_t count, bool inPlace, const Allreduce& allreduce) {
     const void* src = inPlace ? recv_ : send_;
     auto once = [&] { allreduce(src, recv_, count); };
     if (inPlace) std::memcpy(recv_, send_, count * esize());
@@ -213,8 +213,8 @@ class RankSweep {
         std::accumulate(times_.begin(), times_.begin() + iterations, 0.0) / iterations;
     reduceOverRanks(comm_, helpers_, config_.overRanks, &loopSeconds, 1);
     reduceOverRanks(comm_, helpers_, config_.overRanks, times_.data(), iterations);
-    Timing result = summarise(std::vector<double>(times_.begin(), times_.begin() + iterations),
-                              config_.keepSamples);
+    record::Timing result = record::summarise(
+        std::vector<double>(times_.begin(), times_.begin() + iterations), config_.keepSamples);
     result.loopMeanUs = loopSeconds * 1e6;
     for (const std::vector<double>& rank : gatherRankTimes(comm_, helpers_, &cpuPerCall, 1)) {
       result.cpuMaxUs = std::max(result.cpuMaxUs, rank.front());
@@ -318,15 +318,15 @@ std::vector<std::uint64_t> sweepSizes(const BenchConfig& c) {
   return sizeSweep(c.minBytes, c.maxBytes, c.stepFactor, c.stepBytes);
 }
 
-RunRecord startRecord(const BenchConfig& config, RunInfo info) {
-  RunRecord record;
+record::RunRecord startRecord(const BenchConfig& config, record::RunInfo info) {
+  record::RunRecord record;
   info.algorithm = config.collective.algorithm.name;
   info.ranks = config.ranks;
   std::vector<std::string> types, ops;
   for (DataType type : config.types) types.push_back(dataTypeName(type));
   for (ReduceOp op : config.ops) ops.push_back(reduceOpName(op));
-  info.dtype = joinedNames(types);
-  info.op = joinedNames(ops);
+  info.dtype = record::joinedNames(types);
+  info.op = record::joinedNames(ops);
   record.run = std::move(info);
   record.segmentBytes = config.collective.exec.segmentBytes;
   if (config.secondsPerSize <= 0) record.iterations = config.iterations;
@@ -352,7 +352,7 @@ void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallba
       sweep.setCase(type, op);
       for (std::uint64_t bytes : sizes) {
         meter.stage(formatSize(bytes));
-        const RecordRow row = sweep.row(bytes);
+        const record::RecordRow row = sweep.row(bytes);
         if (comm.rank() == 0) onRow(row);
         meter.advance();
       }
@@ -368,6 +368,19 @@ void runBenchThreads(const BenchConfig& config, const RowCallback& onRow) {
   for (int r = 0; r < config.ranks; ++r)
     comms.push_back(std::make_unique<Communicator>(world->transport(r)));
   runRankThreads(*world, [&](int r) { runBenchRank(config, *comms[r], onRow); });
+}
+
+record::BenchSettings benchSettings(const BenchConfig& config) {
+  return {.segmentBytes = config.collective.exec.segmentBytes,
+          .iterations = config.iterations,
+          .secondsPerSize = config.secondsPerSize,
+          .warmup = config.warmup,
+          .check = config.check,
+          .peer = static_cast<bool>(config.peer),
+          .peerLibrary = config.peerLibrary,
+          .overRanks = config.overRanks,
+          .algorithm = config.collective.algorithm.name,
+          .profile = config.profile};
 }
 
 }  // namespace ringlab::measure

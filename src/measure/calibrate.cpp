@@ -74,11 +74,11 @@ struct KernelBuffers {
 // place when out is a, out of place when it is a third buffer.
 double timeKernel(const CalibrateConfig& c, float* out, const std::vector<float>& a,
                   const std::vector<float>& b, std::uint64_t bytes) {
-  static_assert(kCalibrateReduceType == DataType::Float32, "the buffers hold floats");
+  static_assert(record::kCalibrateReduceType == DataType::Float32, "the buffers hold floats");
   std::vector<double> samples;
   for (int i = 0; i < c.iterations + 2; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    reduce({kCalibrateReduceType, ReduceOp::Sum}, out, a.data(), b.data(), bytes / 4);
+    reduce({record::kCalibrateReduceType, ReduceOp::Sum}, out, a.data(), b.data(), bytes / 4);
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (i >= 2) samples.push_back(s);
@@ -89,9 +89,9 @@ double timeKernel(const CalibrateConfig& c, float* out, const std::vector<float>
 // One core's rates per byte with `workingSet` bytes going through its caches, on the pass the
 // roofline probes it with.
 model::WorkingSetRate probeWorkingSet(std::uint64_t workingSet) {
-  const SizeRates r =
-      measureSizeRates({workingSetPass(workingSet)}, kCalibrateReduceType, job::probedSlotRing())
-          .front();
+  const SizeRates r = measureSizeRates({workingSetPass(workingSet)}, record::kCalibrateReduceType,
+                                       job::probedSlotRing())
+                          .front();
   return {workingSet,
           1 / r.copyBytesPerSecond,
           1 / r.reduceBytesPerSecond,
@@ -153,9 +153,9 @@ std::string stageName(const Item& item) {
 
 }  // namespace
 
-FittedSizes fitInCache(const std::map<std::uint64_t, std::vector<double>>& bySize,
-                       double inCacheBytes) {
-  FittedSizes f;
+record::FittedSizes fitInCache(const std::map<std::uint64_t, std::vector<double>>& bySize,
+                               double inCacheBytes) {
+  record::FittedSizes f;
   std::vector<double> x, y;
   const bool narrow =
       inCacheBytes > 0 && bySize.size() > 1 && std::next(bySize.begin())->first <= inCacheBytes;
@@ -182,7 +182,7 @@ namespace {
 struct InCacheSizes {
   double link = 0, kernel = 0, outOfPlace = 0;
 };
-InCacheSizes inCacheSizes(const Calibration& c) {
+InCacheSizes inCacheSizes(const record::Calibration& c) {
   model::ModelParams host;
   host.host.cores = c.cores;
   host.memory.cache_cores = c.cacheCores;
@@ -192,9 +192,9 @@ InCacheSizes inCacheSizes(const Calibration& c) {
 
 // The median per-byte time over the sizes beyond `inCacheBytes` (medians over rounds), `fallback`
 // where calibrate measured none there.
-double perByteBeyond(const FittedSizes& f, double inCacheBytes, double fallback) {
+double perByteBeyond(const record::FittedSizes& f, double inCacheBytes, double fallback) {
   std::vector<double> x, perByte;
-  for (const SizeSummary& s : summarize(f)) {
+  for (const record::SizeSummary& s : record::summarize(f)) {
     x.push_back(static_cast<double>(s.bytes));
     perByte.push_back(s.medianSeconds / static_cast<double>(s.bytes));
   }
@@ -244,10 +244,10 @@ void validate(const CalibrateConfig& c) {
   }
 }
 
-ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps) {
+ConcurrencyFigure concurrencyFigure(const std::vector<record::ConcurrencyStep>& steps) {
   if (steps.size() < 2) return {0, false};
   ConcurrencyFigure figure{1, false};
-  for (const ConcurrencyStep& s : steps) {
+  for (const record::ConcurrencyStep& s : steps) {
     // k pairs cannot move more than k times one pair's bytes: a ratio above k says the single
     // pair was measured in a slow moment, not that the host has more than k paths.
     const double ratio = std::min(s.overOnePair, static_cast<double>(s.pairs));
@@ -255,18 +255,6 @@ ConcurrencyFigure concurrencyFigure(const std::vector<ConcurrencyStep>& steps) {
     figure.transfers = std::max(figure.transfers, ratio);
   }
   return figure;
-}
-
-std::vector<SizeSummary> summarize(const FittedSizes& f) {
-  std::map<std::uint64_t, std::vector<double>> bySize;
-  for (std::size_t i = 0; i < f.sizes.size(); ++i) bySize[f.sizes[i]].push_back(f.seconds[i]);
-  std::vector<SizeSummary> out;
-  for (const auto& [bytes, times] : bySize) {
-    const auto [lo, hi] = std::minmax_element(times.begin(), times.end());
-    const double m = median(times);
-    out.push_back({bytes, m, m > 0 ? (*hi - *lo) / m : 0});
-  }
-  return out;
 }
 
 std::uint64_t fusedReduceFromBytes(const transport::Transport& t) {
@@ -282,8 +270,8 @@ std::uint64_t fusedReduceFromBytes(const transport::Transport& t) {
   return 0;
 }
 
-Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t,
-                          const ProgressCallback& progress) {
+record::Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t,
+                                  const ProgressCallback& progress) {
   validate(config);
   const int ranks = t.size();
   if (ranks < 2)
@@ -331,7 +319,7 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
       meter.advance();
     }
   }
-  Calibration out;
+  record::Calibration out;
   out.ranks = ranks;
   out.rounds = config.rounds;
   out.fusedReduceFromBytes = fusedReduceFromBytes(t);
@@ -362,21 +350,21 @@ Calibration calibrateRank(const CalibrateConfig& config, transport::Transport& t
   return out;
 }
 
-Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& progress) {
+record::Calibration calibrate(const CalibrateConfig& config, const ProgressCallback& progress) {
   validate(config);
   const std::unique_ptr<transport::ThreadWorld> world =
       job::threadWorld(config.transport, config.ranks);
-  Calibration out;
+  record::Calibration out;
   runRankThreads(*world, [&](int r) {
-    Calibration mine =
+    record::Calibration mine =
         calibrateRank(config, world->transport(r), r == 0 ? progress : ProgressCallback{});
     if (r == 0) out = std::move(mine);
   });
   return out;
 }
 
-model::Profile calibratedProfile(const Calibration& c, const std::string& transport,
-                                 const RunInfo& info, const MeasureLabels& labels) {
+model::Profile calibratedProfile(const record::Calibration& c, const std::string& transport,
+                                 const record::RunInfo& info, const MeasureLabels& labels) {
   const model::LineFit &link = c.link.fit, &red = c.reduce.fit;
   if (link.slope <= 0 || red.slope <= 0) {
     throw Error(ErrorCode::Unreliable,

@@ -64,14 +64,14 @@ void throughSlots(std::uint64_t bytes, std::byte* ring, const model::SlotRing& s
 
 }  // namespace
 
-PassSize workingSetPass(std::uint64_t workingSetBytes) {
+record::PassSize workingSetPass(std::uint64_t workingSetBytes) {
   return {std::clamp<std::uint64_t>(workingSetBytes / 8, 4096, 1 << 20), workingSetBytes};
 }
 
-std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, DataType type,
+std::vector<SizeRates> measureSizeRates(const std::vector<record::PassSize>& passes, DataType type,
                                         const model::SlotRing& slots) {
   const std::uint64_t element = dataTypeSize(type);
-  const auto blocksOf = [&](const PassSize& pass) {
+  const auto blocksOf = [&](const record::PassSize& pass) {
     const std::uint64_t count =
         std::max<std::uint64_t>(1, std::min(pass.bytes, kRateMaxBytes) / element);
     const std::uint64_t bytes = count * element;
@@ -79,7 +79,7 @@ std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, Dat
     return std::pair(bytes, std::max<std::uint64_t>(2, workingSet / bytes));
   };
   std::uint64_t largest = 0;
-  for (const PassSize& pass : passes) {
+  for (const record::PassSize& pass : passes) {
     const auto [bytes, blocks] = blocksOf(pass);
     largest = std::max(largest, bytes * blocks);
   }
@@ -87,7 +87,7 @@ std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, Dat
   std::vector<std::byte> arena(largest, std::byte{0x3f});
   std::vector<std::byte> ring(slots.slotBytes * slots.slots, std::byte{0x3f});
   std::vector<SizeRates> rates;
-  for (const PassSize& pass : passes) {
+  for (const record::PassSize& pass : passes) {
     const auto [bytes, blocks] = blocksOf(pass);
     const RotatingBlocks at{arena.data(), bytes, blocks};
     const std::uint64_t count = bytes / element;

@@ -5,6 +5,7 @@
 
 #include "ringlab/job/transports.hpp"
 #include "ringlab/measure/calibrate.hpp"
+#include "ringlab/measure/machine_rates.hpp"
 #include "ringlab/model/predict.hpp"
 #include "ringlab/model/registry.hpp"
 
@@ -21,7 +22,7 @@ namespace {
 struct RowPlan {
   schedule::AlgorithmSpec spec;
   schedule::Schedule schedule;
-  PassSize pass;
+  record::PassSize pass;
 };
 
 // A profile's probe as the rates measureSizeRates gives.
@@ -31,7 +32,7 @@ SizeRates sizeRates(const model::WorkingSetRate& w) {
           1 / w.slotCopyOutSecondsPerByte, 1 / w.slotReduceSecondsPerByte};
 }
 
-RowPlan planRow(const RecordRow& row, const BenchConfig& config, int cores) {
+RowPlan planRow(const record::RecordRow& row, const BenchConfig& config, int cores) {
   // The spec that ran the row: the requested one, named as the Communicator reported it ("auto"
   // takes no other field, so its choice is the name alone).
   schedule::AlgorithmSpec spec = config.collective.algorithm;
@@ -45,10 +46,10 @@ RowPlan planRow(const RecordRow& row, const BenchConfig& config, int cores) {
 
 }  // namespace
 
-RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
-                         const std::string& transport, const transport::Transport* ranksTransport,
-                         int cores) {
-  RooflineReport report;
+record::RooflineReport priceRows(const record::RunRecord& record, const BenchConfig& config,
+                                 const std::string& transport,
+                                 const transport::Transport* ranksTransport, int cores) {
+  record::RooflineReport report;
   report.transport = transport;
   report.traffic = job::transportTraffic(transport);
   // Messages are the executor's segments; which of them skip the slots is the transport's say.
@@ -68,24 +69,24 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
   const std::vector<model::WorkingSetRate> probed =
       config.profile ? config.profile->workingSetRates : std::vector<model::WorkingSetRate>{};
   const auto fromProfile = [&](DataType type) {
-    return !probed.empty() && type == kCalibrateReduceType;
+    return !probed.empty() && type == record::kCalibrateReduceType;
   };
   std::vector<RowPlan> plans;
-  std::map<std::string, std::vector<PassSize>> passes;  // per datatype
-  for (const RecordRow& row : record.rows) {
+  std::map<std::string, std::vector<record::PassSize>> passes;  // per datatype
+  for (const record::RecordRow& row : record.rows) {
     plans.push_back(planRow(row, config, cores));
     if (!fromProfile(parseDataType(row.dtype))) passes[row.dtype].push_back(plans.back().pass);
   }
-  std::map<std::string, std::map<PassSize, SizeRates>> rates;  // measured once each
+  std::map<std::string, std::map<record::PassSize, SizeRates>> rates;  // measured once each
   for (const auto& [dtype, sizes] : passes) {
     for (const SizeRates& r : measureSizeRates(sizes, parseDataType(dtype), job::probedSlotRing()))
       rates[dtype][r.pass] = r;
   }
   for (std::size_t i = 0; i < record.rows.size(); ++i) {
-    const RecordRow& row = record.rows[i];
+    const record::RecordRow& row = record.rows[i];
     if (!row.outOfPlace) continue;
     const DataType type = parseDataType(row.dtype);
-    RooflineRow out;
+    record::RooflineRow out;
     out.bytes = row.bytes;
     out.pass = plans[i].pass;
     out.dtype = row.dtype;
@@ -128,78 +129,6 @@ RooflineReport priceRows(const RunRecord& record, const BenchConfig& config,
     report.rows.push_back(out);
   }
   return report;
-}
-
-std::string loopbackRateUsed(const RooflineRow& row) {
-  switch (row.roof.loopbackLimit) {
-    case model::LoopbackLimit::AllRanksRing:
-      return "ring of " + std::to_string(row.rates.loopbackRingConnections);
-    case model::LoopbackLimit::AllRanksTwoWay:
-      return "all ranks, two-way";
-    case model::LoopbackLimit::AllRanksOneWay:
-      return "all ranks, one-way";
-    case model::LoopbackLimit::BusiestRank:
-      break;
-  }
-  const model::Roofline& roof = row.roof;
-  if (roof.wireBytes == 0) return "none";
-  if (roof.twoWayWireBytes == roof.wireBytes) return "two-way";
-  return roof.twoWayWireBytes == 0 ? "one-way" : "two-way and one-way";
-}
-
-nlohmann::json toJson(const RooflineReport& report) {
-  nlohmann::json rows = nlohmann::json::array();
-  for (const RooflineRow& r : report.rows) {
-    nlohmann::json& row = rows.emplace_back(
-        nlohmann::json{{"size_bytes", r.bytes},
-                       {"pass_bytes", r.pass.bytes},
-                       {"core_working_set_bytes", r.pass.workingSetBytes},
-                       {"rates_from", r.ratesFromProfile ? "profile" : "measured"},
-                       {"probed_working_set_bytes", r.probedWorkingSetBytes},
-                       {"dtype", r.dtype},
-                       {"op", r.op},
-                       {"algorithm", r.algorithm},
-                       {"time_us", r.timeUs},
-                       {"roofline_us", r.roof.seconds * 1e6},
-                       {"cores_shared", r.roof.coresShared},
-                       {"of_roofline", r.ofRoofline},
-                       {"copy_GBps", r.rates.copyBytesPerSecond / 1e9},
-                       {"reduce_GBps", r.rates.reduceBytesPerSecond / 1e9},
-                       {"slot_copy_in_GBps", r.rates.slotCopyInBytesPerSecond / 1e9},
-                       {"slot_copy_out_GBps", r.rates.slotCopyOutBytesPerSecond / 1e9},
-                       {"slot_reduce_GBps", r.rates.slotReduceBytesPerSecond / 1e9},
-                       {"copy_bytes", r.roof.copyBytes},
-                       {"slot_bytes", r.roof.slotBytes},
-                       {"reduce_bytes", r.roof.reduceBytes},
-                       {"wire_bytes", r.roof.wireBytes}});
-    if (report.traffic.network) {
-      row["two_way_wire_bytes"] = r.roof.twoWayWireBytes;
-      row["all_ranks_wire_bytes"] = r.roof.allRanksWireBytes;
-      row["loopback_rate"] = loopbackRateUsed(r);
-    }
-  }
-  nlohmann::json out = {{"transport", report.transport},
-                        {"copies", report.traffic.copies},
-                        {"segment_bytes", report.traffic.segmentBytes},
-                        {"network", report.traffic.network},
-                        {"cores", report.cores},
-                        {"reduce_rate_from", report.reduceFromProfile ? "profile" : "measured"},
-                        {"rows", rows}};
-  if (report.traffic.network) {
-    out["loopback_GBps"] = report.loopbackBytesPerSecond / 1e9;
-    out["loopback_two_way_GBps"] = report.loopbackTwoWayBytesPerSecond / 1e9;
-    // null below three ranks: a ring of two is the pair.
-    const bool ring = report.loopbackRingConnections > 0;
-    out["loopback_ring_connections"] =
-        ring ? nlohmann::json(report.loopbackRingConnections) : nlohmann::json();
-    out["loopback_ring_GBps"] =
-        ring ? nlohmann::json(report.loopbackRingBytesPerSecond / 1e9) : nlohmann::json();
-  }
-  // null: no message skips the slots.
-  out["single_copy_bytes"] = report.traffic.singleCopyBytes == model::kNeverSingleCopy
-                                 ? nlohmann::json()
-                                 : nlohmann::json(report.traffic.singleCopyBytes);
-  return out;
 }
 
 }  // namespace ringlab::measure

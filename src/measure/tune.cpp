@@ -11,9 +11,9 @@
 #include "ringlab/job/transports.hpp"
 #include "ringlab/measure/bench.hpp"
 #include "ringlab/measure/rank_threads.hpp"
-#include "ringlab/measure/tune_decision.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
+#include "ringlab/record/tune_decision.hpp"
 
 namespace ringlab::measure {
 namespace {
@@ -121,7 +121,7 @@ void validate(const TuneConfig& t) {
   for (const BenchConfig& c : benchConfigs(t)) validate(c);
 }
 
-model::DecisionTable tuneRank(const TuneConfig& t, const RunInfo& info, Communicator& comm,
+model::DecisionTable tuneRank(const TuneConfig& t, const record::RunInfo& info, Communicator& comm,
                               const ProgressCallback& progress) {
   validate(t);
   std::vector<BenchConfig> configs = benchConfigs(t);
@@ -152,7 +152,7 @@ model::DecisionTable tuneRank(const TuneConfig& t, const RunInfo& info, Communic
         };
       }
       std::size_t i = 0;
-      const auto onRow = [&](const RecordRow& row) {  // rank 0 only
+      const auto onRow = [&](const record::RecordRow& row) {  // rank 0 only
         if (row.outOfPlace->wrong.value_or(0) != 0) {
           throw Error(ErrorCode::Internal,
                       fmt::format("{} gave {} wrong elements at {} bytes", row.algorithm,
@@ -171,15 +171,15 @@ model::DecisionTable tuneRank(const TuneConfig& t, const RunInfo& info, Communic
   shareRounds(table, sizes, t, comm, options);
   for (model::MeasuredSize& m : table.measured)
     for (const auto& [name, rounds] : m.roundsUs) m.timeUs[name] = model::median(rounds);
-  decide(table);
+  record::decide(table);
   checkRanksAgree(table, comm, options);
   return table;
 }
 
-model::DecisionTable tune(const TuneConfig& t, const RunInfo& info,
+model::DecisionTable tune(const TuneConfig& t, const record::RunInfo& info,
                           const ProgressCallback& progress) {
   validate(t);  // before any thread starts, so that bad options fail once, cleanly
-  RunInfo threads = info;
+  record::RunInfo threads = info;
   threads.transport = t.transport;
   const std::unique_ptr<transport::ThreadWorld> world = job::threadWorld(t.transport, t.ranks);
   std::vector<std::unique_ptr<Communicator>> comms;
@@ -192,6 +192,10 @@ model::DecisionTable tune(const TuneConfig& t, const RunInfo& info,
     if (r == 0) table = std::move(mine);
   });
   return table;
+}
+
+record::TuneMethod tuneMethod(const TuneConfig& config) {
+  return {config.algorithms, config.iterations, config.rounds};
 }
 
 }  // namespace ringlab::measure

@@ -14,19 +14,19 @@ namespace {
 // What to do about an unstable fit, in calibrate's report and wherever the profile is used.
 const char* const kRecalibrate = "rerun with more rounds or iterations, on a quieter machine";
 
-std::string concurrencyText(const measure::Calibration& c) {
+std::string concurrencyText(const record::Calibration& c) {
   std::string text = fmt::format(
       "# concurrent transfers: k ping-pong pairs of {} at once; aggregate rate = sum of "
       "bytes / one-way time\n# {:>6} {:>16} {:>12}\n",
       formatSize(c.concurrencyBytes), "pairs", "aggregate(GB/s)", "vs 1 pair");
-  for (const measure::ConcurrencyStep& s : c.concurrency) {
+  for (const record::ConcurrencyStep& s : c.concurrency) {
     text +=
         fmt::format("  {:6d} {:16.2f} {:12.2f}\n", s.pairs, s.bytesPerSecond / 1e9, s.overOnePair);
   }
   return text;
 }
 
-std::string fitText(const char* what, const measure::FittedSizes& f, int rounds) {
+std::string fitText(const char* what, const record::FittedSizes& f, int rounds) {
   std::string text = fmt::format(
       "# {} per size, median of {} round{} (spread: max - min over the median); fit = intercept + "
       "slope x bytes through every round's point of the sizes in cache (below the working-set "
@@ -34,7 +34,7 @@ std::string fitText(const char* what, const measure::FittedSizes& f, int rounds)
       "{:.5f}\n# {:>12} {:>14} {:>10} {:>14} {:>10}\n",
       what, rounds, rounds == 1 ? "" : "s", f.fit.r2, "bytes", "measured(us)", "spread", "fit(us)",
       "residual");
-  for (const measure::SizeSummary& s : measure::summarize(f)) {
+  for (const record::SizeSummary& s : record::summarize(f)) {
     const double predicted = f.fit.intercept + f.fit.slope * static_cast<double>(s.bytes);
     text += fmt::format("  {:12} {:14.3f} {:9.1f}% {:14.3f} {:+9.1f}%\n", s.bytes,
                         s.medianSeconds * 1e6, 100 * s.relativeSpread, predicted * 1e6,
@@ -49,7 +49,7 @@ std::string halfWidthText(double halfWidth, double value) {
   return fmt::format("+-{:.1f}%", 100 * halfWidth / std::abs(value));
 }
 
-std::string intervalsText(const measure::Calibration& c, const model::Profile& p) {
+std::string intervalsText(const record::Calibration& c, const model::Profile& p) {
   const model::LineFit &link = c.link.fit, &red = c.reduce.fit;
   std::string text = fmt::format(
       "# 95% intervals (t over the residuals): alpha {} +- {}, beta {:.4f} +- {:.4f} ns/B, gamma "
@@ -70,7 +70,7 @@ std::string intervalsText(const measure::Calibration& c, const model::Profile& p
   return text;
 }
 
-std::string parametersText(const measure::Calibration& c, const model::Profile& p) {
+std::string parametersText(const record::Calibration& c, const model::Profile& p) {
   const double beta = c.link.fit.slope, gamma = c.reduce.fit.slope;
   std::string text = fmt::format(
       "# alpha = {}, beta = {:.4f} ns/B ({:.2f} GB/s per direction), gamma = {:.4f} ns/B ({:.2f} "
@@ -82,7 +82,7 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
   }
   if (c.concurrencyCapped) {
     double best = 0;
-    for (const measure::ConcurrencyStep& s : c.concurrency) best = std::max(best, s.overOnePair);
+    for (const record::ConcurrencyStep& s : c.concurrency) best = std::max(best, s.overOnePair);
     text += fmt::format(
         "# concurrent transfers: capped at the number of pairs (measured {:.2f}x one pair; the "
         "figure is never above the pairs that produced it)\n",
@@ -130,14 +130,14 @@ std::string parametersText(const measure::Calibration& c, const model::Profile& 
 }  // namespace
 
 std::string calibrationHeader(const std::string& transport, int ranks,
-                              const measure::RunInfo& info) {
+                              const record::RunInfo& info) {
   return fmt::format(
       "# ringlab calibrate: transport {}, p {}, placement {}, host {}, version {}, date {}\n",
       transport, ranks, info.placement, info.host, info.version, info.date);
 }
 
 // The working-set probes and the knee, beside the caches the host reports.
-std::string workingSetText(const measure::Calibration& c) {
+std::string workingSetText(const record::Calibration& c) {
   std::string caches;
   for (const model::Profile::ReportedCache& cache : c.hostCaches) {
     caches += fmt::format("{}L{} {}", caches.empty() ? "" : ", ", cache.level,
@@ -158,7 +158,7 @@ std::string workingSetText(const measure::Calibration& c) {
   return text;
 }
 
-std::string calibrationText(const measure::Calibration& c, const model::Profile& profile) {
+std::string calibrationText(const record::Calibration& c, const model::Profile& profile) {
   return concurrencyText(c) + workingSetText(c) +
          fitText(
              "point-to-point one-way time (ping-pong / 2 between ranks 0 and 1), best of the "

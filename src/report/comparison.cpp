@@ -19,14 +19,14 @@ std::string comparisonPreamble(const std::string& modelSource, const model::Prof
       modelSource, model::describeModel(profile));
 }
 
-std::string comparisonTable(const measure::Comparison& c) {
+std::string comparisonTable(const record::Comparison& c) {
   std::string out = fmt::format("# {}, measured by {}\n", c.label, c.source);
   for (const std::string& note : c.notes) out += "# " + note + "\n";
   // The regime column: which of the model's regimes priced the oop and ip predictions.
   out += fmt::format("# {:>12} {:>13} {:>14} {:>10} {:>13} {:>14} {:>10}  {}\n", "size (B)",
                      "oop model(us)", "out-of-place", "meas/model", "ip model(us)", "in-place",
                      "meas/model", "regime oop/ip");
-  for (const measure::ComparedRow& r : c.rows) {
+  for (const record::ComparedRow& r : c.rows) {
     const std::string inPlace =
         r.inPlaceUs ? fmt::format("{:>14.1f} {:>10.2f}", *r.inPlaceUs, *r.inPlaceRatio())
                     : fmt::format("{:>14} {:>10}", "-", "-");
@@ -34,7 +34,7 @@ std::string comparisonTable(const measure::Comparison& c) {
                        r.predictedUs, r.outOfPlaceUs, r.outOfPlaceRatio(), r.predictedInPlaceUs,
                        inPlace, model::regimeName(r.regime), model::regimeName(r.inPlaceRegime));
   }
-  const double mae = measure::medianAbsoluteError(c, 1 << 20);
+  const double mae = record::medianAbsoluteError(c, 1 << 20);
   if (std::isnan(mae)) {
     out += "# no rows of 1 MiB or more: no bandwidth-range summary\n";
   } else {
@@ -43,13 +43,13 @@ std::string comparisonTable(const measure::Comparison& c) {
   return out;
 }
 
-std::string comparisonSvg(const std::vector<measure::Comparison>& comparisons,
+std::string comparisonSvg(const std::vector<record::Comparison>& comparisons,
                           const std::string& title) {
   Chart chart{.title = title,
               .x = {.title = "message size", .unit = Unit::Bytes},
               .y = {.title = "time", .unit = Unit::Micros}};
   for (std::size_t i = 0; i < comparisons.size(); ++i) {
-    const measure::Comparison& c = comparisons[i];
+    const record::Comparison& c = comparisons[i];
     // A key per comparison: two files may share a label.
     const std::string key = fmt::format("{} #{}", c.label, i);
     Series measured{.name = fmt::format("{} ({}): measured", c.label, c.source),
@@ -60,7 +60,7 @@ std::string comparisonSvg(const std::vector<measure::Comparison>& comparisons,
                      .role = "model",
                      .dashed = true,
                      .markers = false};
-    for (const measure::ComparedRow& r : c.rows) {
+    for (const record::ComparedRow& r : c.rows) {
       measured.points.emplace_back(static_cast<double>(r.bytes), r.outOfPlaceUs);
       predicted.points.emplace_back(static_cast<double>(r.bytes), r.predictedUs);
     }
@@ -71,9 +71,9 @@ std::string comparisonSvg(const std::vector<measure::Comparison>& comparisons,
   return chartSvg(chart);
 }
 
-nlohmann::json comparisonJson(const measure::Comparison& c, const std::string& modelSource) {
+nlohmann::json comparisonJson(const record::Comparison& c, const std::string& modelSource) {
   nlohmann::json rows = nlohmann::json::array();
-  for (const measure::ComparedRow& r : c.rows) {
+  for (const record::ComparedRow& r : c.rows) {
     const std::optional<double> inPlaceRatio = r.inPlaceRatio();
     rows.push_back(
         {{"bytes", r.bytes},

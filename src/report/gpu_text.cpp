@@ -29,7 +29,7 @@ std::string gpuPresetsText() {
   return out;
 }
 
-std::string gpuComparisonText(const measure::GpuComparison& c) {
+std::string gpuComparisonText(const record::GpuComparison& c) {
   std::string out =
       fmt::format("# ringlab compare: measured against AllReduce as NCCL runs it (figures: {})\n",
                   gpu::kNcclFigures);

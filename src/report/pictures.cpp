@@ -19,29 +19,29 @@ const Axis kBusbwAxis{.title = "busbw (nccl-tests' bus bandwidth)", .unit = Unit
 
 // The time a row's busbw is drawn from: out of place, as nccl-tests' plots do; in place when the
 // row has no out-of-place time.
-std::optional<double> rowMicros(const measure::RecordRow& row) {
+std::optional<double> rowMicros(const record::RecordRow& row) {
   if (row.outOfPlace && row.outOfPlace->timeUs > 0) return row.outOfPlace->timeUs;
   if (row.inPlace && row.inPlace->timeUs > 0) return row.inPlace->timeUs;
   return std::nullopt;
 }
 
-Series busbwSeries(const measure::RunRecord& r, std::string name, std::string key,
+Series busbwSeries(const record::RunRecord& r, std::string name, std::string key,
                    std::string role) {
   Series s{.name = std::move(name), .key = std::move(key), .role = std::move(role)};
-  for (const measure::RecordRow& row : r.rows) {
+  for (const record::RecordRow& row : r.rows) {
     if (const auto us = rowMicros(row))
       s.points.emplace_back(row.bytes, model::allReduceBusbwGBps(row.bytes, *us, r.run.ranks));
   }
   return s;
 }
 
-std::string runAlgorithm(const measure::RunRecord& r) {
+std::string runAlgorithm(const record::RunRecord& r) {
   return r.run.algorithm.empty() ? r.source : r.run.algorithm;
 }
 
 }  // namespace
 
-Chart benchChart(const measure::RunRecord& run, const std::vector<Overlay>& overlays) {
+Chart benchChart(const record::RunRecord& run, const std::vector<Overlay>& overlays) {
   const std::string algorithm = runAlgorithm(run);
   Chart chart{
       .title = fmt::format("ringlab bench: allreduce {}, p {}, {} {}, transport {}", algorithm,
@@ -55,7 +55,7 @@ Chart benchChart(const measure::RunRecord& run, const std::vector<Overlay>& over
                    .role = "model",
                    .dashed = true,
                    .markers = false};
-  for (const measure::RecordRow& row : run.rows) {
+  for (const record::RecordRow& row : run.rows) {
     if (row.predictedUs) {
       predicted.points.emplace_back(
           row.bytes, model::allReduceBusbwGBps(row.bytes, *row.predictedUs, run.run.ranks));
@@ -69,7 +69,7 @@ Chart benchChart(const measure::RunRecord& run, const std::vector<Overlay>& over
   }
   chart.notes = {
       fmt::format("busbw = size / time x 2(p-1)/p, time the median of the {}, out of place",
-                  iterationTimeText(run.overRanks.value_or(measure::OverRanks::Max)))};
+                  iterationTimeText(run.overRanks.value_or(record::OverRanks::Max)))};
   if (chart.series.size() > 1 && chart.series[1].role == "model")
     chart.notes.push_back("dashed: the model's busbw with the profile given");
   return chart;

@@ -16,7 +16,7 @@ std::string passes(const model::TransportTraffic& t) {
       slots, t.singleCopyBytes, t.segmentBytes);
 }
 
-std::string counted(const measure::RooflineReport& r) {
+std::string counted(const record::RooflineReport& r) {
   if (r.traffic.network) {
     const std::string shared =
         r.loopbackRingConnections == 0
@@ -42,7 +42,7 @@ std::string counted(const measure::RooflineReport& r) {
 
 }  // namespace
 
-std::string rooflineTable(const measure::RooflineReport& r) {
+std::string rooflineTable(const record::RooflineReport& r) {
   std::string text =
       "#\n# roofline (" + counted(r) + "; copy rates " +
       (r.copyFromProfile ? "of float32 rows from the profile's probes" : "measured") +
@@ -50,13 +50,13 @@ std::string rooflineTable(const measure::RooflineReport& r) {
   text += fmt::format("# {:>12} {:>8} {:>5} {:>16} {:>10} {:>10} {:>7} {:>8} {:>8}", "size", "type",
                       "op", "algorithm", "time(us)", "roof(us)", "of-roof", "copyGB/s", "reduGB/s");
   text += r.traffic.network ? " wire\n" : "\n";
-  for (const measure::RooflineRow& row : r.rows) {
+  for (const record::RooflineRow& row : r.rows) {
     // Comment lines all: the table above stays the one that nccl-tests' readers parse.
     text += fmt::format("# {:>12} {:>8} {:>5} {:>16} {:10.1f} {:10.1f} {:6.0f}% {:8.2f} {:8.2f}",
                         row.bytes, row.dtype, row.op, row.algorithm, row.timeUs,
                         row.roof.seconds * 1e6, row.ofRoofline * 100,
                         row.rates.copyBytesPerSecond / 1e9, row.rates.reduceBytesPerSecond / 1e9);
-    text += r.traffic.network ? fmt::format(" {}\n", measure::loopbackRateUsed(row)) : "\n";
+    text += r.traffic.network ? fmt::format(" {}\n", record::loopbackRateUsed(row)) : "\n";
   }
   return text;
 }

@@ -9,8 +9,8 @@
 
 namespace ringlab::report {
 
-std::string simPreamble(const measure::SimRun& run) {
-  const measure::RunInfo& info = run.info;
+std::string simPreamble(const record::SimRun& run) {
+  const record::RunInfo& info = run.info;
   const std::string search =
       run.searchMethod.empty() ? "" : "  searched (" + run.searchMethod + ")";
   const std::string reduction = run.gammaSPerByte > 0
@@ -31,11 +31,11 @@ std::string simPreamble(const measure::SimRun& run) {
          benchTableHeader({});
 }
 
-std::string simTableRow(const sim::SimRow& row, const measure::RunInfo& info) {
-  measure::RecordRow record;
+std::string simTableRow(const sim::SimRow& row, const record::RunInfo& info) {
+  record::RecordRow record;
   record.bytes = row.bytes;
   record.count = row.count;
-  measure::Timing timing;  // no wrong count: printed as N/A
+  record::Timing timing;  // no wrong count: printed as N/A
   timing.timeUs = row.time_s * 1e6;
   record.outOfPlace = timing;
   record.inPlace = record.outOfPlace;

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "ringlab/measure/tune_decision.hpp"
+#include "ringlab/record/tune_decision.hpp"
 
 namespace ringlab::report {
 namespace {
@@ -37,9 +37,9 @@ std::string undecidedText(const model::DecisionTable& table) {
 
 }  // namespace
 
-std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& table) {
-  const std::size_t challengers = c.algorithms.size() - 1;
-  const double level = measure::comparisonLevel(challengers);
+std::string tuneText(const record::TuneMethod& method, const model::DecisionTable& table) {
+  const std::size_t challengers = method.algorithms.size() - 1;
+  const double level = record::comparisonLevel(challengers);
   std::string text = fmt::format(
       "# ringlab tune: allreduce, p {}, {}, transport {} ({}), host {}, version {}, {}\n"
       "# time(us): out-of-place, median of {} iterations (slowest rank), median over {} "
@@ -48,7 +48,7 @@ std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& t
       "identical\n"
       "{}\n# {:>12}",
       table.ranks, table.dtype, table.transport, table.placement, table.host, table.ringlabVersion,
-      table.date, c.iterations, c.rounds, table.ranks,
+      table.date, method.iterations, method.rounds, table.ranks,
       challengers == 0
           ? fmt::format("# {} is the only algorithm measured: it is kept at every size",
                         table.defaultAlgorithm)
@@ -58,12 +58,12 @@ std::string tuneText(const measure::TuneConfig& c, const model::DecisionTable& t
                         table.defaultAlgorithm, table.defaultAlgorithm, 100 * level,
                         100 * model::kTuneConfidence, challengers, challengers == 1 ? "" : "s"),
       "size (B)");
-  for (const std::string& name : c.algorithms) text += fmt::format(" {:>19}", name);
+  for (const std::string& name : method.algorithms) text += fmt::format(" {:>19}", name);
   text += fmt::format("  {:<19} margin: time / {}'s [{:.2f}% interval]\n", "chosen",
                       table.defaultAlgorithm, 100 * level);
   for (const model::MeasuredSize& m : table.measured) {
     text += fmt::format("  {:>12}", m.bytes);
-    for (const std::string& name : c.algorithms)
+    for (const std::string& name : method.algorithms)
       text += fmt::format(" {:>19.1f}", m.timeUs.at(name));
     text += fmt::format("  {:<19} {}\n", m.choice(), marginText(m));
   }

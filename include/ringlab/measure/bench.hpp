@@ -20,8 +20,9 @@
 #include "ringlab/core/progress.hpp"
 #include "ringlab/job/transports.hpp"
 #include "ringlab/measure/measure_labels.hpp"
-#include "ringlab/measure/record.hpp"
 #include "ringlab/model/profile.hpp"
+#include "ringlab/record/bench_settings.hpp"
+#include "ringlab/record/record.hpp"
 
 namespace ringlab::measure {
 
@@ -47,7 +48,8 @@ struct BenchConfig {
   // first with a wrong element ends the checking. 0: unchecked (#wrong N/A).
   int check = 1;
   bool inPlace = true;  // also time in place, as nccl-tests does (tune needs out of place only)
-  OverRanks overRanks = OverRanks::Max;  // how an iteration's time is reduced over ranks (-a)
+  record::OverRanks overRanks =
+      record::OverRanks::Max;  // how an iteration's time is reduced over ranks (-a)
   // Per-iteration times in each Timing (and so in the record's JSON), and each rank's while
   // p x iterations <= kMaxRankSamples.
   bool keepSamples = false;
@@ -73,12 +75,12 @@ std::vector<std::uint64_t> sweepSizes(const BenchConfig& config);
 // The record's fields that the configuration decides (segment, iterations, warm-up, the
 // reduction over ranks, and in `run` the algorithm, p, dtypes and ops); no rows yet. `info` brings
 // version, host, date and where the ranks run.
-RunRecord startRecord(const BenchConfig& config, RunInfo info);
+record::RunRecord startRecord(const BenchConfig& config, record::RunInfo info);
 
 // One rank's sweep; every rank of `comm` calls it. `onRow` is called on rank 0 only, once per
 // datatype, op and size, in that nesting, as soon as the row is measured; the row names its
 // datatype and op and the algorithm that ran it.
-using RowCallback = std::function<void(const RecordRow&)>;
+using RowCallback = std::function<void(const record::RecordRow&)>;
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow);
 // The same, on a rank's buffers that outlive the sweep: allocated and first touched by the first
 // sweep that needs them, reused by the next (tune runs one sweep per algorithm and round, and a
@@ -91,6 +93,9 @@ struct RankBuffers {
 };
 void runBenchRank(const BenchConfig& config, Communicator& comm, const RowCallback& onRow,
                   RankBuffers& buffers);
+
+// What the run's preamble states of `config` (report::benchPreamble).
+record::BenchSettings benchSettings(const BenchConfig& config);
 
 // All config.ranks ranks as threads of this process, in config.transport's world of threads.
 void runBenchThreads(const BenchConfig& config, const RowCallback& onRow);

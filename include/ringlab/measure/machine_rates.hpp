@@ -10,6 +10,7 @@
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/model/roofline.hpp"
+#include "ringlab/record/roofline_report.hpp"
 
 namespace ringlab::measure {
 
@@ -20,23 +21,13 @@ inline constexpr std::uint64_t kRateMaxBytes = 64ull << 20;
 // about a tenth from 128 to 256 MiB, against half from 16 to 64 MiB: docs/roofline.md).
 inline constexpr std::uint64_t kRateMaxWorkingSetBytes = 256ull << 20;
 
-// A memory pass to price: one block of `bytes`, on a core whose share of the job's data (the
-// inputs and outputs of the ranks it runs) is `workingSetBytes`. Between two passes over a block,
-// about that much other data goes through the core's caches, so a block stays cached only when
-// that share fits.
-struct PassSize {
-  std::uint64_t bytes = 0;
-  std::uint64_t workingSetBytes = 0;
-  auto operator<=>(const PassSize&) const = default;
-};
-
 // The pass that probes a working set: blocks of an eighth of it, 4 KiB to 1 MiB (the sizes of a
 // job's segments and chunks). calibrate probes its working sets with it and the roofline the
 // working set of each row, so a rate a profile recorded is the one the roofline would measure.
-PassSize workingSetPass(std::uint64_t workingSetBytes);
+record::PassSize workingSetPass(std::uint64_t workingSetBytes);
 
 struct SizeRates {
-  PassSize pass;
+  record::PassSize pass;
   double copyBytesPerSecond = 0;
   double reduceBytesPerSecond = 0;
   // The same passes with one side in shm's ring of slots (which stays in cache): a buffer copied
@@ -52,7 +43,7 @@ struct SizeRates {
 // after the whole arena; allocated and touched once, each pass repeated for at least a few
 // milliseconds and a turn of the arena, the best repetition taken (the machine's limit, not its
 // noise). The slot passes go through a ring of `slots` (job::probedSlotRing(): the table's).
-std::vector<SizeRates> measureSizeRates(const std::vector<PassSize>& passes, DataType type,
+std::vector<SizeRates> measureSizeRates(const std::vector<record::PassSize>& passes, DataType type,
                                         const model::SlotRing& slots);
 
 // Bytes per second over 127.0.0.1, per connection.

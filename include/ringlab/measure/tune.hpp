@@ -14,8 +14,9 @@
 #include "ringlab/core/reduce_op.hpp"
 #include "ringlab/job/transports.hpp"
 #include "ringlab/measure/measure_labels.hpp"
-#include "ringlab/measure/record.hpp"
 #include "ringlab/model/decision_table.hpp"
+#include "ringlab/record/record.hpp"
+#include "ringlab/record/tune_decision.hpp"
 
 namespace ringlab::measure {
 
@@ -46,6 +47,9 @@ struct TuneConfig {
 // fewer than 2 rounds, or bad sweep settings (as BenchConfig's validate), before anything runs.
 void validate(const TuneConfig& config);
 
+// What tune's text states of `config` (report::tuneText).
+record::TuneMethod tuneMethod(const TuneConfig& config);
+
 // One rank's part of tuning over `comm`; every rank of comm calls it. Measures every algorithm
 // at every size, out of place, every run checked (a wrong element is an Internal error naming the
 // algorithm and size), in config.rounds interleaved rounds, then decides (tune_decision.hpp).
@@ -56,12 +60,12 @@ void validate(const TuneConfig& config);
 // `info` stamps it (transport, placement, host, version, date). `progress`, on rank 0, hears
 // each size of each algorithm in each round start and end (stage "ring 64 KiB (round 1/2)";
 // units: sizes).
-model::DecisionTable tuneRank(const TuneConfig& config, const RunInfo& info, Communicator& comm,
-                              const ProgressCallback& progress = {});
+model::DecisionTable tuneRank(const TuneConfig& config, const record::RunInfo& info,
+                              Communicator& comm, const ProgressCallback& progress = {});
 
 // All config.ranks ranks as threads of this process, in config.transport's world of threads (the
 // decision table's transport).
-model::DecisionTable tune(const TuneConfig& config, const RunInfo& info,
+model::DecisionTable tune(const TuneConfig& config, const record::RunInfo& info,
                           const ProgressCallback& progress = {});
 
 }  // namespace ringlab::measure

@@ -19,7 +19,7 @@ namespace ringlab::model {
 
 inline constexpr const char* kDecisionTableFormat = "ringlab-tune/1";
 // The chance, per size, that no noise-only challenger is taken for faster than the default
-// (measure/tune_decision.hpp corrects each interval's level for the number of challengers).
+// (record/tune_decision.hpp corrects each interval's level for the number of challengers).
 inline constexpr double kTuneConfidence = 0.95;
 
 // How an algorithm compares with the default at one size: time(algorithm) / time(default) over

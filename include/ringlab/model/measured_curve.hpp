@@ -32,7 +32,7 @@ class MeasuredCurve {
   std::string source_;
 };
 
-// A measured AllReduce curve with what it was measured on (measure::measuredAllReduce reads one
+// A measured AllReduce curve with what it was measured on (record::measuredAllReduce reads one
 // from a run record).
 struct MeasuredAllReduce {
   MeasuredCurve curve;

@@ -5,22 +5,22 @@
 #include <string>
 #include <vector>
 
-#include "ringlab/measure/bench.hpp"
-#include "ringlab/measure/record.hpp"
-#include "ringlab/measure/statistics.hpp"
+#include "ringlab/record/bench_settings.hpp"
+#include "ringlab/record/record.hpp"
+#include "ringlab/record/statistics.hpp"
 
 namespace ringlab::report {
 
 // Whose time an iteration's time is (-a): "slowest rank's time (-a 3)", ...
-std::string iterationTimeText(measure::OverRanks over);
+std::string iterationTimeText(record::OverRanks over);
 
 // The lines before the table: what ran and where, how it was timed (the statistics shown and
 // how iterations were reduced over ranks), what the columns mean, and for `--algo auto` and a
 // profile what chose and what predicts. `tunedName` and `profileName` name the files the
 // decision table and the profile came from (empty: none).
-std::string benchPreamble(const measure::BenchConfig& config, const measure::RunInfo& info,
-                          const std::vector<measure::Statistic>& stats,
-                          const std::string& tunedName, const std::string& profileName);
+std::string benchPreamble(const record::BenchSettings& settings, const record::RunInfo& info,
+                          const std::vector<record::Statistic>& stats, const std::string& tunedName,
+                          const std::string& profileName);
 
 // Columns beyond the twelve of nccl-tests.
 struct BenchColumns {
@@ -29,7 +29,7 @@ struct BenchColumns {
   bool algorithm = false;  // the algorithm that ran the row (--algo auto)
   // The statistics over iterations shown (--stats): the first fills time (and so algbw, busbw),
   // the others follow #wrong on each side, as nccl-tests' -I puts its i_min, i_max there.
-  std::vector<measure::Statistic> stats = {measure::Statistic::Median};
+  std::vector<record::Statistic> stats = {record::Statistic::Median};
 };
 
 // The three header lines ("# out-of-place in-place", column names, units), each ending in a
@@ -40,13 +40,13 @@ std::string benchTableHeader(const BenchColumns& columns);
 // the further statistics out of place and in place (busbw for p ranks), then the peer, model and
 // algorithm columns in that order. The row must have both timings, a predicted time for `model`
 // and a peer timing for `peer`.
-std::string benchTableRow(const measure::RecordRow& row, int ranks, const std::string& dtype,
+std::string benchTableRow(const record::RecordRow& row, int ranks, const std::string& dtype,
                           const std::string& op, const BenchColumns& columns);
 
 // Comment lines after the sweep: per row, out of place, the CPU time per call beside the wall
 // time per call (the loop mean), the slowest rank's and all ranks' together, and the cores the
 // ranks kept busy (all ranks' CPU time over the wall time) against the host's `cores`.
-std::string cpuTimeTable(const measure::RunRecord& record, int cores);
+std::string cpuTimeTable(const record::RunRecord& record, int cores);
 
 // "# p = 8 ranks on 2 cores: oversubscribed, times include waiting for a core", when the ranks
 // on this host (`ranksOnHost` of the job's `ranks`; 0: unknown) outnumber its `cores`; else "".

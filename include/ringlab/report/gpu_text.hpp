@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ringlab/gpu/nccl_model.hpp"
-#include "ringlab/measure/gpu_comparison.hpp"
+#include "ringlab/record/gpu_comparison.hpp"
 
 namespace ringlab::report {
 
@@ -16,7 +16,7 @@ namespace ringlab::report {
 std::string gpuPresetsText();
 
 // The header (figures' version, the system, its source) and the table, band summary and findings.
-std::string gpuComparisonText(const measure::GpuComparison& comparison);
+std::string gpuComparisonText(const record::GpuComparison& comparison);
 
 // Per size: NCCL's choice, its time, algbw and busbw, and the pure bound.
 std::string gpuCurveText(const gpu::NcclModel& model, const std::vector<std::uint64_t>& sizes);

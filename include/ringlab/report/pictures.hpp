@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "ringlab/measure/record.hpp"
-#include "ringlab/measure/sim_record.hpp"
 #include "ringlab/model/decision_table.hpp"
+#include "ringlab/record/record.hpp"
+#include "ringlab/record/sim_record.hpp"
 #include "ringlab/report/chart.hpp"
 #include "ringlab/sim/allreduce_sim.hpp"
 
@@ -15,14 +15,14 @@ namespace ringlab::report {
 // Another run drawn beside the one measured, and the name the legend gives it (its file).
 struct Overlay {
   std::string name;
-  measure::RunRecord record;
+  record::RunRecord record;
 };
 
 // busbw against size: the run (out-of-place busbw, in-place where a row has no out-of-place
 // time), the model's busbw as a dashed line in the run's colour where rows carry a prediction
 // (bench with a profile), and each overlay at its own p in its own colour. Throws InvalidArgument
 // "nothing to plot ..." when no row has a time.
-Chart benchChart(const measure::RunRecord& run, const std::vector<Overlay>& overlays);
+Chart benchChart(const record::RunRecord& run, const std::vector<Overlay>& overlays);
 
 // Every algorithm's measured time against size, one colour each, under a strip of the fastest
 // per size range (the decision table's rules; a range ends halfway, on the log scale, between
@@ -31,7 +31,7 @@ Chart tuneChart(const model::DecisionTable& table);
 
 // Simulated busbw against size, one series per simulated run (one colour per algorithm).
 struct SimSeries {
-  measure::RunInfo info;
+  record::RunInfo info;
   std::vector<sim::SimRow> rows;
 };
 Chart simChart(const std::vector<SimSeries>& runs, const std::string& title);

@@ -3,10 +3,10 @@
 // its memory traffic needs at this machine's rates, and what was counted.
 #include <string>
 
-#include "ringlab/measure/roofline_rows.hpp"
+#include "ringlab/record/roofline_report.hpp"
 
 namespace ringlab::report {
 
-std::string rooflineTable(const measure::RooflineReport& report);
+std::string rooflineTable(const record::RooflineReport& report);
 
 }  // namespace ringlab::report

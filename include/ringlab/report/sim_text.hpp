@@ -4,7 +4,7 @@
 // and the critical path and busiest links of the largest size.
 #include <string>
 
-#include "ringlab/measure/sim_record.hpp"
+#include "ringlab/record/sim_record.hpp"
 #include "ringlab/sim/allreduce_sim.hpp"
 #include "ringlab/sim/simulator.hpp"
 #include "ringlab/topo/topology.hpp"
@@ -12,10 +12,10 @@
 namespace ringlab::report {
 
 // What ran where, how the reduction is priced, the conventions, then the table's header lines.
-std::string simPreamble(const measure::SimRun& run);
+std::string simPreamble(const record::SimRun& run);
 
 // One table row: the simulated time out of place and in place.
-std::string simTableRow(const sim::SimRow& row, const measure::RunInfo& info);
+std::string simTableRow(const sim::SimRow& row, const record::RunInfo& info);
 
 // The path's ends: its first 4 entries and the last 16 that decide the finish, one line each
 // ("step S  SRC -> DST  START -> END us  LINK", or a range of steps repeated as a time shift).

@@ -3,11 +3,11 @@
 // with the margin behind it, and the rules of the decision table.
 #include <string>
 
-#include "ringlab/measure/tune.hpp"
 #include "ringlab/model/decision_table.hpp"
+#include "ringlab/record/tune_decision.hpp"
 
 namespace ringlab::report {
 
-std::string tuneText(const measure::TuneConfig& config, const model::DecisionTable& table);
+std::string tuneText(const record::TuneMethod& method, const model::DecisionTable& table);
 
 }  // namespace ringlab::report

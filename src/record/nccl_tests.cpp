@@ -18,10 +18,10 @@
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
-#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/bandwidth.hpp"
+#include "ringlab/record/run_logs.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 namespace {
 
 [[noreturn]] void fail(const std::string& name, const std::string& what) {
@@ -593,4 +593,4 @@ std::vector<LoggedRun> runsFromNcclTests(const std::string& text, const std::str
   return logs::namedRuns(std::move(runs));
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

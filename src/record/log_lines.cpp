@@ -8,7 +8,7 @@
 
 #include "ringlab/core/error.hpp"
 
-namespace ringlab::measure::logs {
+namespace ringlab::record::logs {
 namespace {
 
 bool allDigits(std::string_view s) {
@@ -127,4 +127,4 @@ std::vector<LoggedRun> namedRuns(std::vector<std::vector<LoggedRun>> runs) {
   return named;
 }
 
-}  // namespace ringlab::measure::logs
+}  // namespace ringlab::record::logs

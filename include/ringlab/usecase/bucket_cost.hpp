@@ -6,10 +6,10 @@
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/io/model_files.hpp"
-#include "ringlab/measure/record.hpp"
 #include "ringlab/plan/execution.hpp"
+#include "ringlab/record/record.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::usecase {
 
 struct PricedBuckets {
   plan::BucketCost cost;
@@ -21,7 +21,7 @@ struct PricedBuckets {
 
 // Measured AllReduce times to price with: a run record, and the name it is known by (its file).
 struct MeasuredTimes {
-  RunRecord record;
+  record::RunRecord record;
   std::string name;
 };
 
@@ -38,4 +38,4 @@ struct PlanLabels {
 PricedBuckets priceBuckets(const io::ModelSource& model, const MeasuredTimes* measured, int ranks,
                            DataType type, const PlanLabels& labels = {});
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::usecase

@@ -1,12 +1,12 @@
-#include "ringlab/measure/tune_decision.hpp"
+#include "ringlab/record/tune_decision.hpp"
 
 #include <algorithm>
 
 #include "ringlab/core/error.hpp"
-#include "ringlab/measure/statistics.hpp"
 #include "ringlab/model/registry.hpp"
+#include "ringlab/record/statistics.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 double comparisonLevel(std::size_t challengers) {
   // Bonferroni over one size's challengers: k intervals at 1 - 0.05 / k each leave at most a 5%
@@ -76,4 +76,4 @@ void decide(model::DecisionTable& table) {
   }
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-#include "ringlab/measure/run_logs.hpp"
+#include "ringlab/record/run_logs.hpp"
 
-namespace ringlab::measure::logs {
+namespace ringlab::record::logs {
 
 // The text's lines without CR ends and without a launcher's prefix: `mpirun --tag-output`'s
 // "[1,0]<stdout>:" (indented or not) and `srun -l`'s "0: ".
@@ -35,4 +35,4 @@ int resolveRanks(int stated, const std::string& how, const LogOptions& options,
 // when a run holds several; nothing when there is one of each. `runs[i]` are run i's cases.
 std::vector<LoggedRun> namedRuns(std::vector<std::vector<LoggedRun>> runs);
 
-}  // namespace ringlab::measure::logs
+}  // namespace ringlab::record::logs

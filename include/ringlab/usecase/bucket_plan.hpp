@@ -1,16 +1,16 @@
 #pragma once
-// One `ringlab plan`: a recorded gradient timeline priced (measure::priceBuckets), its bucket
+// One `ringlab plan`: a recorded gradient timeline priced (usecase::priceBuckets), its bucket
 // copies added, and every plan compared (plan::comparePlans), with the context the JSON and the
 // table state. The CLI and the Python package (ringlab.plan_buckets) both call it.
 #include <optional>
 #include <string>
 
 #include "ringlab/io/model_files.hpp"
-#include "ringlab/measure/bucket_cost.hpp"
 #include "ringlab/plan/compare.hpp"
 #include "ringlab/plan/plan_json.hpp"
+#include "ringlab/usecase/bucket_cost.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::usecase {
 
 struct BucketPlanRequest {
   io::ModelSource model;
@@ -33,4 +33,4 @@ struct BucketPlan {
 // Throws what priceBuckets and comparePlans throw.
 BucketPlan planBuckets(const plan::Timeline& recorded, const BucketPlanRequest& request);
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::usecase

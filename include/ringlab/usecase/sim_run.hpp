@@ -9,9 +9,9 @@
 
 #include "ringlab/core/progress.hpp"
 #include "ringlab/io/topology_files.hpp"
-#include "ringlab/measure/sim_record.hpp"
+#include "ringlab/record/sim_record.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::usecase {
 
 struct SimRequest {
   io::TopologySource where;
@@ -31,7 +31,7 @@ struct SimRequest {
 
 struct SimOutcome {
   io::PlacedTopology placed;
-  SimRun run;
+  record::SimRun run;
   std::vector<sim::SimRow> rows;
   sim::SimResult last;  // the largest size's result: critical path and link loads
 };
@@ -39,8 +39,9 @@ struct SimOutcome {
 // `onStart` once the run is described, before the first size; `onRow` after each size; `progress`
 // through the search and the sweep. Throws InvalidArgument for a bad topology, algorithm or
 // memory limit.
-SimOutcome simulateRun(const SimRequest& request, const std::function<void(const SimRun&)>& onStart,
+SimOutcome simulateRun(const SimRequest& request,
+                       const std::function<void(const record::SimRun&)>& onStart,
                        const std::function<void(const sim::SimRow&)>& onRow,
                        const ProgressCallback& progress = {});
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::usecase

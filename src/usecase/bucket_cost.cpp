@@ -1,14 +1,14 @@
-#include "ringlab/measure/bucket_cost.hpp"
+#include "ringlab/usecase/bucket_cost.hpp"
 
 #include <fmt/format.h>
 
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/units.hpp"
-#include "ringlab/measure/comparison.hpp"
-#include "ringlab/measure/record.hpp"
 #include "ringlab/model/describe.hpp"
+#include "ringlab/record/comparison.hpp"
+#include "ringlab/record/record.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::usecase {
 
 PricedBuckets priceBuckets(const io::ModelSource& model, const MeasuredTimes* measured, int ranks,
                            DataType type, const PlanLabels& labels) {
@@ -26,7 +26,7 @@ PricedBuckets priceBuckets(const io::ModelSource& model, const MeasuredTimes* me
                     "times), not both",
                     l.profile, l.alpha, l.bandwidth, l.gamma, l.concurrency, labels.measured));
   }
-  model::MeasuredAllReduce m = measuredAllReduce(measured->record, measured->name);
+  model::MeasuredAllReduce m = record::measuredAllReduce(measured->record, measured->name);
   if (m.ranks != ranks) {
     throwInvalid(fmt::format(
         "measured times {}: measured at p = {}, not {} {}; measure at this p or pass {} {}",
@@ -43,4 +43,4 @@ PricedBuckets priceBuckets(const io::ModelSource& model, const MeasuredTimes* me
           true};
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::usecase

@@ -1,16 +1,17 @@
-#include "ringlab/measure/sim_run.hpp"
+#include "ringlab/usecase/sim_run.hpp"
 
 #include "ringlab/core/units.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::usecase {
 
-SimOutcome simulateRun(const SimRequest& request, const std::function<void(const SimRun&)>& onStart,
+SimOutcome simulateRun(const SimRequest& request,
+                       const std::function<void(const record::SimRun&)>& onStart,
                        const std::function<void(const sim::SimRow&)>& onRow,
                        const ProgressCallback& progress) {
   SimOutcome out;
   out.placed = io::loadTopology(request.where);
   const int p = out.placed.placement->ranks();
-  SimRun& run = out.run;
+  record::SimRun& run = out.run;
   run.topology = out.placed.topologyText();
   run.placement = out.placed.placementText();
   run.reduceBandwidth = request.reduceBandwidth;
@@ -25,7 +26,7 @@ SimOutcome simulateRun(const SimRequest& request, const std::function<void(const
   }
   const sim::AllReduceSim allReduce(spec, p, parseSize(request.maxMemory),
                                     request.maxMemoryWhat + " " + request.maxMemory);
-  run.info = simRunInfo(spec, run.topology, run.placement, p, request.type, request.op);
+  run.info = record::simRunInfo(spec, run.topology, run.placement, p, request.type, request.op);
   onStart(run);
   out.rows = sim::simulateSizes(
       *out.placed.topology, *out.placed.placement, allReduce, request.sizes, request.type,
@@ -33,4 +34,4 @@ SimOutcome simulateRun(const SimRequest& request, const std::function<void(const
   return out;
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::usecase

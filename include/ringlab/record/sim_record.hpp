@@ -8,11 +8,11 @@
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/reduce_op.hpp"
-#include "ringlab/measure/record.hpp"
+#include "ringlab/record/record.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 #include "ringlab/sim/allreduce_sim.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 struct SimRun {
   RunInfo info;                 // transport "simulated"
@@ -32,4 +32,4 @@ RunInfo simRunInfo(const schedule::AlgorithmSpec& spec, const std::string& topol
 // count, time_us, algbw_GBps, busbw_GBps and simulated_steps.
 nlohmann::json simRecordJson(const SimRun& run, const std::vector<sim::SimRow>& rows);
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

@@ -1,4 +1,4 @@
-#include "ringlab/measure/record.hpp"
+#include "ringlab/record/record.hpp"
 
 #include <unistd.h>
 
@@ -14,12 +14,12 @@
 #include "ringlab/core/json_text.hpp"
 #include "ringlab/core/limits.hpp"
 #include "ringlab/core/text.hpp"
-#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/cost.hpp"
+#include "ringlab/record/run_logs.hpp"
 #include "ringlab/version.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 namespace {
 
 using nlohmann::json;
@@ -411,4 +411,4 @@ RunRecord readRecord(const std::string& path, const std::string& what) {
   return parseRecord(readTextFile(path, what, kRecordInput), what + " " + path);
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

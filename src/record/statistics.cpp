@@ -1,4 +1,4 @@
-#include "ringlab/measure/statistics.hpp"
+#include "ringlab/record/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/student_t.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 Timing summarise(const std::vector<double>& seconds, bool keepSamples) {
   if (seconds.empty()) throwInvalid("no iterations to summarise: at least one is needed");
@@ -108,4 +108,4 @@ RatioInterval pairedRatioInterval(const std::vector<double>& a, const std::vecto
   return out;
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

@@ -1,4 +1,4 @@
-#include "ringlab/measure/comparison.hpp"
+#include "ringlab/record/comparison.hpp"
 
 #include <cmath>
 #include <limits>
@@ -9,7 +9,7 @@
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 double predictedMicros(const schedule::AlgorithmSpec& spec, int ranks, std::uint64_t bytes,
                        DataType type, const model::ModelParams& params) {
@@ -157,4 +157,4 @@ model::MeasuredAllReduce measuredAllReduce(const RunRecord& record, const std::s
           record.run.transport.empty() ? std::string("unnamed transport") : record.run.transport};
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

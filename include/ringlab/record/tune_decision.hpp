@@ -1,7 +1,7 @@
 #pragma once
 // tune's decision, from measurements given as data: per size, an algorithm replaces the default
 // only where it was ahead beyond the noise, i.e. where the interval of its time over the
-// default's (paired by interleaved round, measure/statistics.hpp) lies wholly below 1, at a level
+// default's (paired by interleaved round, record/statistics.hpp) lies wholly below 1, at a level
 // corrected for the number of challengers so that the size as a whole keeps 95%. A lead the rounds
 // cannot tell from noise keeps the default (and the size is said to be undecided), so that the
 // table does not flip between algorithms on luck; two winners within the noise of each other are
@@ -17,7 +17,15 @@
 
 #include "ringlab/model/decision_table.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
+
+// How tune measured, as its text states it: the algorithms in their order, the iterations per
+// size and the interleaved rounds (measure::tuneMethod fills it from a TuneConfig).
+struct TuneMethod {
+  std::vector<std::string> algorithms;
+  int iterations = 0;
+  int rounds = 0;
+};
 
 // The confidence of each interval at a size with `challengers` algorithms besides the default:
 // Bonferroni's 1 - (1 - model::kTuneConfidence) / challengers (0.95 for one, 0.9833 for three).
@@ -42,4 +50,4 @@ SizeDecision decideSize(const std::map<std::string, std::vector<double>>& rounds
 // smallest size up (each preferring the choice below it).
 void decide(model::DecisionTable& table);
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

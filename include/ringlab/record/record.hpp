@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 // The run's identity. Strings a producer does not know stay empty (a log of nccl-tests names no
 // algorithm); the JSON writer writes them all, the reader takes whatever is there.
@@ -139,11 +139,11 @@ RunRecord recordFromJson(const nlohmann::json& json, const std::string& name);
 void checkRecordValues(const RunRecord& record, const std::string& name);
 
 // A `ringlab bench --json` record, or a log of one run of one case in a format that
-// measure/run_logs.hpp reads (nccl-tests text or -J JSON, OSU osu_allreduce), detected from the
+// record/run_logs.hpp reads (nccl-tests text or -J JSON, OSU osu_allreduce), detected from the
 // content; `name` appears in error messages. Throws InvalidArgument for a log of several runs.
 RunRecord parseRecord(const std::string& text, const std::string& name);
 
 // The same from a file (bounded read); messages start "<what> <path>:" ("measured times x.json:").
 RunRecord readRecord(const std::string& path, const std::string& what);
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

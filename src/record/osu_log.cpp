@@ -13,9 +13,9 @@
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/text.hpp"
-#include "ringlab/measure/run_logs.hpp"
+#include "ringlab/record/run_logs.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 namespace {
 
 [[noreturn]] void failOsu(const std::string& name, const std::string& what) {
@@ -132,4 +132,4 @@ std::vector<LoggedRun> runsFromOsu(const std::string& text, const std::string& n
   return logs::namedRuns(std::move(out));
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

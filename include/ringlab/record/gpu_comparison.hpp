@@ -10,9 +10,9 @@
 #include "ringlab/gpu/nccl_model.hpp"
 #include "ringlab/gpu/system.hpp"
 #include "ringlab/gpu/verdict.hpp"
-#include "ringlab/measure/run_logs.hpp"
+#include "ringlab/record/run_logs.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 struct GpuComparison {
   std::string label;   // "p = 16" with the run's name in a file of several
@@ -44,4 +44,4 @@ std::string noSystemSentence(const LoggedRun& run, const std::string& howToGive)
 // predicted_busbw_GBps, bound_us}], "bands", "findings", "flagged", "notes"}.
 nlohmann::json toJson(const GpuComparison& comparison);
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

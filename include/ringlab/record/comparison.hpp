@@ -8,14 +8,14 @@
 
 #include "ringlab/core/dtype.hpp"
 #include "ringlab/io/model_files.hpp"
-#include "ringlab/measure/record.hpp"
-#include "ringlab/measure/run_logs.hpp"
 #include "ringlab/model/measured_curve.hpp"
 #include "ringlab/model/memory_regime.hpp"
 #include "ringlab/model/profile.hpp"
+#include "ringlab/record/record.hpp"
+#include "ringlab/record/run_logs.hpp"
 #include "ringlab/schedule/algorithms.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 // The model prices the two modes apart where the profile measured the out-of-place kernel
 // (model::forOutOfPlace), and alike otherwise.
@@ -86,4 +86,4 @@ double medianAbsoluteError(const Comparison& c, std::uint64_t fromBytes);
 // row with neither, or too few or disordered sizes.
 model::MeasuredAllReduce measuredAllReduce(const RunRecord& record, const std::string& name);
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

@@ -4,9 +4,9 @@
 #include <string_view>
 #include <vector>
 
-#include "ringlab/measure/record.hpp"
+#include "ringlab/record/record.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 // Median, min, max and mean of `seconds` (one time per iteration, already reduced over ranks), in
 // microseconds; the per-iteration times too when `keepSamples`. Throws InvalidArgument when empty.
@@ -38,4 +38,4 @@ struct RatioInterval {
 RatioInterval pairedRatioInterval(const std::vector<double>& a, const std::vector<double>& b,
                                   double confidence = 0.95);
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

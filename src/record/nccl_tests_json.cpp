@@ -10,9 +10,9 @@
 #include "ringlab/core/error.hpp"
 #include "ringlab/core/json_text.hpp"
 #include "ringlab/core/limits.hpp"
-#include "ringlab/measure/run_logs.hpp"
+#include "ringlab/record/run_logs.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 namespace {
 
 using nlohmann::json;
@@ -128,4 +128,4 @@ std::vector<LoggedRun> runsFromNcclTestsJson(const json& j, const std::string& n
   return logs::namedRuns({std::move(cases)});
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

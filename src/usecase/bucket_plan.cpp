@@ -1,8 +1,8 @@
-#include "ringlab/measure/bucket_plan.hpp"
+#include "ringlab/usecase/bucket_plan.hpp"
 
 #include "ringlab/plan/execution.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::usecase {
 
 BucketPlan planBuckets(const plan::Timeline& recorded, const BucketPlanRequest& request) {
   PricedBuckets priced =
@@ -17,4 +17,4 @@ BucketPlan planBuckets(const plan::Timeline& recorded, const BucketPlanRequest& 
   return {std::move(timeline), std::move(priced), std::move(comparison), std::move(context)};
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::usecase

@@ -5,7 +5,7 @@
 
 #include "ringlab/core/text.hpp"
 
-namespace ringlab::measure::logs {
+namespace ringlab::record::logs {
 namespace {
 
 // Slack for the floating-point sums below: far under any printed digit.
@@ -49,4 +49,4 @@ RanksAllowed allReduceRanksAllowed(const Figure& algbw, const Figure& busbw) {
   return allowed;
 }
 
-}  // namespace ringlab::measure::logs
+}  // namespace ringlab::record::logs

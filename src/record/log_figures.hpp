@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace ringlab::measure::logs {
+namespace ringlab::record::logs {
 
 // A figure as printed, and half the unit of its last digit: the true value lies within
 // value +- rounding ("12.34": 0.005; "10094": 0.5; "5e-07": 5e-08).
@@ -33,4 +33,4 @@ struct RanksAllowed {
 };
 RanksAllowed allReduceRanksAllowed(const Figure& algbw, const Figure& busbw);
 
-}  // namespace ringlab::measure::logs
+}  // namespace ringlab::record::logs

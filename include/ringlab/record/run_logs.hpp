@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ringlab/measure/record.hpp"
+#include "ringlab/record/record.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 // What the user can add that a log may not say.
 struct LogOptions {
@@ -70,4 +70,4 @@ std::vector<LoggedRun> readRuns(const std::string& path, const std::string& what
 // A record's rows split by (datatype, op), in order of first appearance.
 std::vector<RunRecord> splitCases(const RunRecord& record);
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

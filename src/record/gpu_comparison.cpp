@@ -1,4 +1,4 @@
-#include "ringlab/measure/gpu_comparison.hpp"
+#include "ringlab/record/gpu_comparison.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include "ringlab/gpu/nccl_model.hpp"
 #include "ringlab/gpu/system_spec.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 namespace {
 
 // The model's GPU kind for a device string, by the presets' GPUs: the first preset whose GPU
@@ -159,4 +159,4 @@ nlohmann::json toJson(const GpuComparison& c) {
           {"notes", c.notes}};
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

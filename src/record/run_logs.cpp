@@ -1,5 +1,5 @@
 // Which reader a measurement file needs, from its content, and a record split into its cases.
-#include "ringlab/measure/run_logs.hpp"
+#include "ringlab/record/run_logs.hpp"
 
 #include <algorithm>
 
@@ -12,7 +12,7 @@
 #include "ringlab/core/limits.hpp"
 #include "ringlab/core/text.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 namespace {
 
 using nlohmann::json;
@@ -98,4 +98,4 @@ std::vector<LoggedRun> readRuns(const std::string& path, const std::string& what
   return parseRuns(readTextFile(path, what, kRecordInput), what + " " + path, options);
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record

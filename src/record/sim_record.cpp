@@ -1,8 +1,8 @@
-#include "ringlab/measure/sim_record.hpp"
+#include "ringlab/record/sim_record.hpp"
 
 #include "ringlab/schedule/ring_shape.hpp"
 
-namespace ringlab::measure {
+namespace ringlab::record {
 
 RunInfo simRunInfo(const schedule::AlgorithmSpec& spec, const std::string& topology,
                    const std::string& placement, int p, DataType type, ReduceOp op) {
@@ -38,4 +38,4 @@ nlohmann::json simRecordJson(const SimRun& run, const std::vector<sim::SimRow>& 
           {"rows", out}};
 }
 
-}  // namespace ringlab::measure
+}  // namespace ringlab::record
