@@ -28,6 +28,7 @@
 #include "ringlab/model/bandwidth.hpp"
 #include "ringlab/model/fit.hpp"
 #include "ringlab/model/predict.hpp"
+#include "ringlab/model/registry.hpp"
 #include "ringlab/model/student_t.hpp"
 #include "ringlab/record/comparison.hpp"
 #include "ringlab/record/record.hpp"
@@ -215,6 +216,46 @@ TEST(MeasureRecord, TcpRanksAreNotSaidToShareAHost) {
   EXPECT_EQ(describeLaunch("shm").topology, "single host");
   EXPECT_EQ(describeLaunch("inproc").placement, "ranks as threads of one process");
   EXPECT_EQ(describeLaunch("mpi").topology, "as mpirun placed the ranks");
+}
+
+// The preamble is rendered from what benchSettings takes of the configuration: every value it
+// states reaches the text.
+TEST(MeasureBench, PreambleStatesTheSettingsTakenFromTheConfiguration) {
+  BenchConfig config;
+  config.collective.exec.segmentBytes = 65536;
+  config.iterations = 7;
+  config.secondsPerSize = 0.5;
+  config.warmup = 3;
+  config.check = 0;
+  config.peer = [](const void*, void*, std::uint64_t, DataType, ReduceOp) {};
+  config.peerLibrary = "Open MPI 4.1";
+  config.overRanks = record::OverRanks::Mean;
+  config.collective.algorithm.name = model::kAutoAlgorithm;
+  config.profile = model::Profile{};
+  config.profile->transport = "shm";
+  config.profile->host = "h1";
+  const record::BenchSettings settings = benchSettings(config);
+  EXPECT_EQ(settings.segmentBytes, 65536u);
+  EXPECT_EQ(settings.iterations, 7);
+  EXPECT_EQ(settings.secondsPerSize, 0.5);
+  EXPECT_EQ(settings.warmup, 3);
+  EXPECT_EQ(settings.check, 0);
+  EXPECT_TRUE(settings.peer);
+  EXPECT_EQ(settings.overRanks, record::OverRanks::Mean);
+  const std::string text =
+      report::benchPreamble(settings, record::RunInfo{}, {record::Statistic::Median}, "", "p.json");
+  EXPECT_NE(text.find("iters ~0.5s per size  warmup 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("# peer: MPI_Allreduce of Open MPI 4.1, out of place"), std::string::npos);
+  EXPECT_NE(
+      text.find("# auto: each size runs the algorithm chosen by the model with profile p.json"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# model: profile p.json (transport shm, host h1)"), std::string::npos);
+  config.secondsPerSize = 0;
+  EXPECT_NE(report::benchPreamble(benchSettings(config), record::RunInfo{},
+                                  {record::Statistic::Median}, "", "p.json")
+                .find("iters 7  warmup 3"),
+            std::string::npos);
 }
 
 TEST(MeasureStatistics, MedianMinMaxMeanOfKnownSamples) {
