@@ -36,8 +36,8 @@ double concurrencyValue(const std::string& text, const std::string& what) {
   return model::checkedParam(model::kConcurrencyRange, value, what + " '" + text + "'");
 }
 
-// A quantity typed for the input `what`, its error naming it (for the CLI: --alpha 5: a time
-// needs a unit).
+// A quantity typed for the input `what`, its error naming it (the CLI passes its flag, so a bare 5
+// for a time is refused under that flag's name: a time needs a unit).
 double quantity(const std::string& what, const std::string& text,
                 double (*parse)(std::string_view)) {
   try {

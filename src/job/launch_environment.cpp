@@ -71,7 +71,7 @@ std::string firstTransport(const Accepts& accepts) {
 }
 
 // The launcher's transport, or throws saying which transport to choose (`option`: how the front
-// end names that choice, "--transport" on the command line). `threads`: the command's transport
+// end names that choice: the CLI its transport option). `threads`: the command's transport
 // of threads, offered to run separately in each process; "" where the command has none.
 std::string launcherTransport(const LaunchEnvironment& env, std::string_view mpiBuiltFor,
                               std::string_view command, std::string_view option,
