@@ -19,7 +19,7 @@ std::string tableHelp() {
 }  // namespace
 
 void TransportOption::add(CLI::App& app, const std::string& purpose) {
-  name = job::transports().front().name;
+  name = job::defaultTransport();
   app.add_option(kOption, name, purpose + ": " + tableHelp());
 }
 

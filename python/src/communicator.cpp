@@ -22,7 +22,6 @@
 #include "ringlab/job/rank_world.hpp"
 #include "ringlab/measure/rank_threads.hpp"
 #include "ringlab/transport/inproc.hpp"
-#include "ringlab/transport/mpi.hpp"
 
 namespace ringlab::python {
 namespace {
@@ -250,22 +249,14 @@ class PyInprocWorld {
 };
 
 // This process as one rank of the job the rank environment (shm, tcp) or mpirun (mpi) describes:
-// over `kind`, else the transport the launcher's ranks take (job::chooseTransport, as the CLI's
-// measuring commands without --transport).
+// over `kind`, else the transport the launcher's ranks take (job::connectThisRank).
 std::shared_ptr<PyCommunicator> connect(const std::optional<std::string>& kind,
                                         const CollectiveOptions& options) {
-  std::vector<std::string> processes;
-  for (const job::TransportEntry& t : job::transports()) {
-    if (t.start != job::RankStart::Threads) processes.push_back(t.name);
-  }
-  const std::string chosen =
-      job::chooseTransport(kind, job::detectLaunchEnvironment(), transport::mpiImplementation(),
-                           "ringlab.connect", processes, "transport");
   std::shared_ptr<job::RankWorld> world;
   {
     py::gil_scoped_release released;
     world = std::make_shared<job::RankWorld>(
-        job::connectRankWorld(job::findTransport(chosen, "transport"), options.exec.timeout));
+        job::connectThisRank(kind, "ringlab.connect", "transport", options.exec.timeout));
   }
   transport::Transport& transport = *world->transport;
   return std::make_shared<PyCommunicator>(std::move(world), transport, options);

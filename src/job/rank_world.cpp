@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string_view>
+#include <vector>
 
 #include "exec/attribution.hpp"
 #include "ringlab/core/error.hpp"
@@ -64,6 +65,18 @@ RankWorld connectRankWorld(const TransportEntry& entry, std::chrono::millisecond
                                    .bindHost = env->bindHost,
                                    .timeout = setup});
   return world;
+}
+
+RankWorld connectThisRank(const std::optional<std::string>& transport, std::string_view command,
+                          std::string_view label, std::chrono::milliseconds timeout) {
+  std::vector<std::string> processes;
+  for (const TransportEntry& t : transports()) {
+    if (t.start != RankStart::Threads) processes.push_back(t.name);
+  }
+  const std::string chosen =
+      chooseTransport(transport, detectLaunchEnvironment(), transport::mpiImplementation(), command,
+                      processes, label);
+  return connectRankWorld(findTransport(chosen, label), timeout);
 }
 
 Participation join(const JobRequest& request) {

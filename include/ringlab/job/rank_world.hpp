@@ -26,6 +26,12 @@ struct RankWorld {
 // rank environment must be set; throws InvalidArgument otherwise, saying how to launch.
 RankWorld connectRankWorld(const TransportEntry& entry, std::chrono::milliseconds timeout);
 
+// This process as one rank of its job, for a program whose ranks are always processes (Python's
+// connect): over `transport` when given, else the one the launcher's ranks take; `command` and
+// `label` (how the program names the transport) word the refusals.
+RankWorld connectThisRank(const std::optional<std::string>& transport, std::string_view command,
+                          std::string_view label, std::chrono::milliseconds timeout);
+
 // What a command that measures asks of the job it runs in. The labels are how the front end
 // names these inputs, for its messages ("--transport", "-p" on the command line).
 struct JobRequest {
