@@ -427,6 +427,32 @@ TEST(NcclTestsLogs, PerIterationColumns) {
   EXPECT_TRUE(run.notes.empty());
 }
 
+// Ours, from a finding of the file-format fuzzer: a header cut after the in-place "time" still
+// makes a row complete only with that pass's four words; a shorter row is a row cut short.
+TEST(NcclTestsLogs, AHeaderCutInsideThePassNeedsTheWholePass) {
+  const std::string head =
+      "#  Rank  0 Group  0 Pid      1 on          h device  0 [0000:01:00] GPU A\n"
+      "#  Rank  1 Group  0 Pid      1 on          h device  1 [0000:02:00] GPU A\n"
+      "#       size         count      type   redop    root     time   algbw   busbw  #wrong  "
+      "   time\n";
+  test::expectInvalid(
+      [&] {
+        parseRuns(head +
+                      "     1048576        262144     float     sum      -1   100.00   "
+                      "10.49   10.49       0   101.00\n",
+                  "cut.log", {});
+      },
+      {"no complete row; line 4 is a row cut short"});
+  const LoggedRun run =
+      parseRuns(head +
+                    "     1048576        262144     float     sum      -1   100.00   10.49   "
+                    "10.49       0   101.00   10.38   10.38       0\n",
+                "cut.log", {})
+          .at(0);
+  ASSERT_EQ(run.record.rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(run.record.rows[0].inPlace->timeUs, 101.0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // nccl-tests -J
 

@@ -52,6 +52,9 @@ std::optional<Columns> columnsFromHeader(const std::vector<std::string>& w) {
   }
   if (w.size() < 2 || (w[1] != "count" && w[1] != "N") || c.outOfPlace < 0 || c.inPlace < 0)
     return std::nullopt;
+  // A pass is four words (time, algbw, busbw, #wrong or res), whether or not a header cut short
+  // names them all: a row is complete only when it holds the in-place pass's four.
+  c.fields = std::max(c.fields, static_cast<std::size_t>(c.inPlace) + 4);
   return c;
 }
 
