@@ -202,6 +202,26 @@ TEST(Registry, ASchedulesNameIsItsEntrys) {
   EXPECT_EQ(model::buildSchedule(Collective::AllReduce, 4, spec).algorithm, "ring");
 }
 
+// A run-time builder that answers another p or collective than it was asked for is refused
+// before its schedule is verified or run.
+TEST(Registry, AScheduleOfAnotherPOrCollectiveIsRefused) {
+  model::Algorithm off = model::findAlgorithm("ring");
+  off.name = "ring_off_by_one";
+  off.build = [](Collective collective, int p, const AlgorithmSpec&) {
+    AlgorithmSpec ring;
+    ring.name = "ring";
+    return model::buildSchedule(collective, p + 1, ring);
+  };
+  model::registerAlgorithm(off);
+  AlgorithmSpec spec;
+  spec.name = off.name;
+  const auto refused = [&] { model::buildSchedule(Collective::AllReduce, 4, spec); };
+  test::expectInvalid(refused,
+                      "algorithm 'ring_off_by_one' built a schedule of allreduce at "
+                      "p = 5 when asked for allreduce at p = 4");
+  model::unregisterAlgorithm(off.name);
+}
+
 // verify's request: an unnamed algorithm is the collective's default, with the choice's other
 // fields; a named one keeps its ring order.
 TEST(VerifyRequest, AnUnnamedAlgorithmIsTheCollectivesDefault) {

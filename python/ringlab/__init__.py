@@ -24,7 +24,7 @@ import os
 
 from ringlab import _ringlab
 from ringlab._ringlab import (AlgorithmSpec, Collective, DataType, ErrorCode, ReduceOp, Schedule,
-                              __version__)
+                              Step, Transfer, __version__)
 from ringlab.errors import (Error, InternalError, InvalidArgumentError, MismatchError,
                             PeerLostError, TimeoutError, TransportError, UnreliableError)
 
@@ -35,7 +35,8 @@ __all__ = [
     "write_record", "gpu_presets", "predict_gpu", "compare_gpu", "ErrorCode", "Error",
     "InvalidArgumentError", "MismatchError", "TimeoutError", "PeerLostError", "TransportError",
     "InternalError", "UnreliableError", "DataType", "ReduceOp", "Collective", "AlgorithmSpec",
-    "Schedule", "algorithm_spec", "schedule",
+    "Schedule", "Step", "Transfer", "algorithm_spec", "schedule", "register_algorithm",
+    "unregister_algorithm",
 ]
 
 DEFAULT_TIMEOUT = 60.0  # seconds: the deadline of each collective call, from its start
@@ -214,6 +215,35 @@ def algorithms():
     return _ringlab.algorithm_names()
 
 
+def _collective(collective):
+    return collective if isinstance(collective, Collective) else _ringlab.parse_collective(
+        collective)
+
+
+def register_algorithm(name, build, *, collectives=("allreduce",), min_ranks=1, reads=(),
+                       candidate=False):
+    """Adds an algorithm whose schedules a Python function builds: build(collective, ranks, spec)
+    returns a ringlab.Schedule(collective, ranks, blocks, steps, block_owner=[], ring_order=[])
+    of Step(transfers, phase) and Transfer(src, dst, first_block, last_block, mode="copy" or
+    "reduce"). spec is the AlgorithmSpec resolved for that call; reads names the fields of it the
+    algorithm takes (ring_order, channels, ranks_per_node), the others being refused as they are
+    for the built-ins.
+
+    The library verifies every schedule it builds, so a wrong one raises InvalidArgumentError
+    naming the first fault before any rank runs it. In this process the algorithm is then one
+    like the built-ins: algo=name in the collectives of the collectives it builds, schedule,
+    verify, predict and simulate (priced by walking its schedule), and algo="auto" when
+    candidate=True. Each process of a job registers it for itself (as it imports the same code);
+    the torch backend's algorithms are the built-ins."""
+    _ringlab.register_algorithm(name, build, [_collective(c) for c in collectives], min_ranks,
+                                list(reads), candidate)
+
+
+def unregister_algorithm(name):
+    """Removes an algorithm register_algorithm added; built-ins stay."""
+    _ringlab.unregister_algorithm(name)
+
+
 def _model(profile=None, alpha=None, bw=None, gamma=None, concurrency=None, bw_counts="send",
            volume="send"):
     """The model's parameters as the CLI's --profile, --alpha, --bw, --gamma, --concurrency,
@@ -251,9 +281,8 @@ def schedule(ranks=8, *, collective="allreduce", algo="ring", **algorithm):
     """The verified Schedule the library runs, typed: algorithm, collective (a Collective),
     ranks, blocks, ring_order, block_owner and steps (each a phase and its transfers: src, dst,
     first_block, last_block, mode)."""
-    if not isinstance(collective, Collective):
-        collective = _ringlab.parse_collective(collective)
-    return _ringlab.build_schedule(collective, ranks, algorithm_spec(ranks, algo, **algorithm))
+    return _ringlab.build_schedule(_collective(collective), ranks,
+                                   algorithm_spec(ranks, algo, **algorithm))
 
 
 def verify(ranks=8, *, collective="allreduce", algo="ring", offset=0, size="1M",

@@ -19,6 +19,9 @@ void bindPlanAnalysis(py::module_& module);
 void bindGpuAnalysis(py::module_& module);
 // DataType, ReduceOp, Collective, AlgorithmSpec, Schedule and their builders (typed_objects.cpp).
 void bindTypedObjects(py::module_& module);
+// register_algorithm and unregister_algorithm: algorithms built by a Python function
+// (algorithm_registration.cpp).
+void bindAlgorithmRegistration(py::module_& module);
 
 // A JSON document of the library as Python dicts, lists, numbers and strings, through Python's
 // json module: nlohmann writes the shortest text that reads back to the same double, so every

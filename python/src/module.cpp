@@ -13,4 +13,5 @@ PYBIND11_MODULE(_ringlab, module) {
   ringlab::python::bindPlanAnalysis(module);
   ringlab::python::bindGpuAnalysis(module);
   ringlab::python::bindTypedObjects(module);
+  ringlab::python::bindAlgorithmRegistration(module);
 }

@@ -1,6 +1,7 @@
 // Typed objects beside the dict-returning helpers: the datatype, reduction op and collective
 // enums (named as the library names them), an algorithm spec and a schedule, read-only, as the
-// library holds them.
+// library holds them. A schedule, its steps and transfers can also be built, for a Python
+// algorithm's builder (algorithm_registration.cpp).
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
@@ -49,7 +50,15 @@ void bindTypedObjects(py::module_& module) {
       [](int ranks, const AlgorithmArgs& algorithm) { return algorithm.spec(ranks); },
       py::arg("ranks"), py::arg("algorithm"));
 
+  // Constructible, so that a Python algorithm's builder (register_algorithm) can return one.
   py::class_<schedule::Transfer>(module, "Transfer")
+      .def(py::init([](int src, int dst, std::uint32_t firstBlock, std::uint32_t lastBlock,
+                       const std::string& mode) {
+             return schedule::Transfer{src, dst, firstBlock, lastBlock,
+                                       schedule::parseRecvMode(mode, "transfer mode")};
+           }),
+           py::arg("src"), py::arg("dst"), py::arg("first_block"), py::arg("last_block"),
+           py::arg("mode") = "copy")
       .def_readonly("src", &schedule::Transfer::src)
       .def_readonly("dst", &schedule::Transfer::dst)
       .def_readonly("first_block", &schedule::Transfer::firstBlock)
@@ -57,9 +66,27 @@ void bindTypedObjects(py::module_& module) {
       .def_property_readonly(
           "mode", [](const schedule::Transfer& t) { return schedule::recvModeName(t.mode); });
   py::class_<schedule::Step>(module, "Step")
+      .def(py::init([](std::vector<schedule::Transfer> transfers, std::string phase) {
+             return schedule::Step{std::move(phase), std::move(transfers)};
+           }),
+           py::arg("transfers"), py::arg("phase") = "")
       .def_readonly("phase", &schedule::Step::phase)
       .def_readonly("transfers", &schedule::Step::transfers);
   py::class_<schedule::Schedule>(module, "Schedule", "a verified schedule: steps of transfers")
+      .def(py::init([](Collective collective, int ranks, std::uint32_t blocks,
+                       std::vector<schedule::Step> steps, std::vector<int> blockOwner,
+                       std::vector<int> ringOrder) {
+             schedule::Schedule s;
+             s.collective = collective;
+             s.ranks = ranks;
+             s.blocks = blocks;
+             s.steps = std::move(steps);
+             s.blockOwner = std::move(blockOwner);
+             s.ringOrder = std::move(ringOrder);
+             return s;
+           }),
+           py::arg("collective"), py::arg("ranks"), py::arg("blocks"), py::arg("steps"),
+           py::arg("block_owner") = std::vector<int>{}, py::arg("ring_order") = std::vector<int>{})
       .def_readonly("algorithm", &schedule::Schedule::algorithm)
       .def_readonly("collective", &schedule::Schedule::collective)
       .def_readonly("ranks", &schedule::Schedule::ranks)

@@ -287,6 +287,12 @@ schedule::Schedule buildSchedule(Collective collective, int ranks, const Algorit
                  " has no root; roots apply to reduce and broadcast");
   }
   schedule::Schedule s = a.build(collective, ranks, spec);
+  // A run-time builder (one written in Python, say) may answer another question than was asked.
+  if (s.ranks != ranks || s.collective != collective) {
+    throwInvalid("algorithm '" + a.name + "' built a schedule of " + collectiveName(s.collective) +
+                 " at p = " + std::to_string(s.ranks) + " when asked for " +
+                 collectiveName(collective) + " at p = " + std::to_string(ranks));
+  }
   // The schedule carries the name it was built under: the entry's, whatever its builder wrote (a
   // builder registered again under a new name builds schedules of that name).
   s.algorithm = a.name;

@@ -1,5 +1,8 @@
 #include "ringlab/schedule/schedule.hpp"
 
+#include <array>
+
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/partition.hpp"
 
 namespace ringlab::schedule {
@@ -37,8 +40,19 @@ std::uint64_t spanElements(const Schedule& s, std::uint64_t count, std::uint32_t
   return elements;
 }
 
+namespace {
+constexpr std::array<EnumName<RecvMode>, 2> kRecvModeNames{{
+    {RecvMode::Reduce, "reduce"},
+    {RecvMode::Copy, "copy"},
+}};
+}  // namespace
+
 const char* recvModeName(RecvMode mode) {
-  return mode == RecvMode::Reduce ? "reduce" : "copy";
+  return enumName(std::span{kRecvModeNames}, mode).data();
+}
+
+RecvMode parseRecvMode(std::string_view name, std::string_view what) {
+  return parseEnum(std::span{kRecvModeNames}, name, what);
 }
 
 }  // namespace ringlab::schedule

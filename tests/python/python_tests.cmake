@@ -15,6 +15,7 @@ ringlab_add_pytest(python_errors ${dir}/test_errors.py)
 ringlab_add_pytest(python_tensors ${dir}/test_tensors.py)
 ringlab_add_pytest(python_analysis ${dir}/test_analysis.py)
 ringlab_add_pytest(python_typed_objects ${dir}/test_typed_objects.py)
+ringlab_add_pytest(python_algorithm_registration ${dir}/test_algorithm_registration.py)
 ringlab_add_pytest(python_gpu ${dir}/test_gpu.py)
 ringlab_add_pytest(python_processes ${dir}/test_processes.py PROCESSORS 3)
 # The MPI rank runs under Open MPI's launcher, the implementation the package links (ringlab_mpi).

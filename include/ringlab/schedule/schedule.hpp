@@ -8,6 +8,7 @@
 // receives are applied after. A step's transfers run concurrently; steps run in order.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ringlab/core/collective.hpp"
@@ -24,6 +25,8 @@ using ringlab::parseCollective;
 
 enum class RecvMode { Reduce, Copy };
 const char* recvModeName(RecvMode mode);  // "reduce", "copy"
+// The mode named "reduce" or "copy"; throws InvalidArgument naming `what` for another name.
+RecvMode parseRecvMode(std::string_view name, std::string_view what);
 
 struct Transfer {
   int src = 0;
