@@ -51,30 +51,38 @@ std::function<schedule::AlgorithmSpec(int)> algorithmFor(const SimArgs& args,
   return [spec](int) { return spec; };
 }
 
-// The reduction cost as sim_run reads it (a rate or a cost per byte); "" for free.
-std::string reductionCost(const SimArgs& args) {
-  if (!args.gamma.empty()) return args.gamma;
-  if (!args.reduceBandwidth.empty()) return args.reduceBandwidth;
-  if (args.profile.empty()) return "";
+// The reduction cost as given: --gamma, --reduce-bw or the profile's gamma; none for free.
+struct ReductionCost {
+  std::optional<double> gammaSPerByte;
+  std::string given;
+};
+ReductionCost reductionCost(const SimArgs& args) {
+  for (const std::string& given : {args.gamma, args.reduceBandwidth}) {
+    if (!given.empty()) return {parseSecondsPerByte(given), given};  // a rate or a cost
+  }
+  if (args.profile.empty()) return {};
   const model::Profile profile = readProfile(args.profile);
   warnIfUnstable(profile, args.profile);
-  return fmt::format("{}ns/B", profile.params.reduce.gamma_s_per_byte * 1e9);
+  const double gamma = profile.params.reduce.gamma_s_per_byte;
+  return {gamma, fmt::format("{}ns/B", gamma * 1e9)};
 }
 
 int runSim(const SimArgs& args) {
   TopologyOptions where = args.where;
   const std::optional<gpu::GpuSystem> system = drawSystem(args.system, where);
-  const usecase::SimRequest request{
-      .where = where,
-      .algorithm = algorithmFor(args, system),
-      .sizes = args.sweep.sizes(),  // refused before anything else is read
-      .maxBytes = args.sweep.max(),
-      .type = args.sweep.type(),
-      .op = args.sweep.reduceOp(),
-      .reduceBandwidth = reductionCost(args),
-      .maxMemory = args.maxMemory,
-      .maxMemoryWhat = "--max-memory",
-      .search = args.search};
+  std::vector<std::uint64_t> sizes = args.sweep.sizes();  // refused before anything else is read
+  const ReductionCost reduction = reductionCost(args);
+  const usecase::SimRequest request{.where = where,
+                                    .algorithm = algorithmFor(args, system),
+                                    .sizes = std::move(sizes),
+                                    .maxBytes = args.sweep.max(),
+                                    .type = args.sweep.type(),
+                                    .op = args.sweep.reduceOp(),
+                                    .gammaSPerByte = reduction.gammaSPerByte,
+                                    .reductionGiven = reduction.given,
+                                    .maxMemoryBytes = parseSize(args.maxMemory),
+                                    .maxMemoryWhat = "--max-memory",
+                                    .search = args.search};
   ProgressLine line("sim");
   if (!args.svg.empty()) io::writeTextFile(args.svg, "", "--svg");  // refused before simulating
   const auto print = [&](const std::string& text) {

@@ -70,8 +70,11 @@ py::object simulate(io::TopologySource where, const io::GpuSystemSource& system,
       .maxBytes = max,
       .type = parseDataType(dtype),
       .op = parseReduceOp(op),
-      .reduceBandwidth = reduceBandwidth,
-      .maxMemory = maxMemory,
+      .gammaSPerByte = reduceBandwidth.empty()
+                           ? std::nullopt
+                           : std::optional<double>(parseSecondsPerByte(reduceBandwidth)),
+      .reductionGiven = reduceBandwidth,
+      .maxMemoryBytes = parseSize(maxMemory),
       .maxMemoryWhat = "max_memory",
       .search = search};
   usecase::SimOutcome out;

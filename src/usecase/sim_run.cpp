@@ -14,18 +14,17 @@ SimOutcome simulateRun(const SimRequest& request,
   record::SimRun& run = out.run;
   run.topology = out.placed.topologyText();
   run.placement = out.placed.placementText();
-  run.reduceBandwidth = request.reduceBandwidth;
-  if (!request.reduceBandwidth.empty()) {
-    run.gammaSPerByte = parseSecondsPerByte(request.reduceBandwidth);  // a rate or a cost
-  }
+  run.reduceBandwidth = request.reductionGiven;
+  run.gammaSPerByte = request.gammaSPerByte.value_or(0);
   schedule::AlgorithmSpec spec = request.algorithm(p);
   if (request.search) {
     spec =
         sim::withSearchedRings(spec, *out.placed.topology, *out.placed.placement,
                                static_cast<double>(request.maxBytes), run.searchMethod, progress);
   }
-  const sim::AllReduceSim allReduce(spec, p, parseSize(request.maxMemory),
-                                    request.maxMemoryWhat + " " + request.maxMemory);
+  const sim::AllReduceSim allReduce(
+      spec, p, request.maxMemoryBytes,
+      request.maxMemoryWhat + " " + formatSize(request.maxMemoryBytes));
   run.info = record::simRunInfo(spec, run.topology, run.placement, p, request.type, request.op);
   onStart(run);
   out.rows = sim::simulateSizes(

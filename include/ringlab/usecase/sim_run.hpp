@@ -4,6 +4,7 @@
 // package (ringlab.simulate) both call it.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,11 +22,13 @@ struct SimRequest {
   std::uint64_t maxBytes = 64ull << 20;  // the size the ring-order search prices
   DataType type = DataType::Float32;
   ReduceOp op = ReduceOp::Sum;
-  // The reduction's cost as the user wrote it: a rate (10GB/s) or a cost per byte (0.1ns/B);
-  // empty: free. The links' costs come from the topology.
-  std::string reduceBandwidth;
-  std::string maxMemory = "4G";
-  std::string maxMemoryWhat = "the memory limit";  // the caller's name for it, in errors
+  // The reduction's cost on the receiving rank, in s/B (none: free), and how it was given, as the
+  // record states it ("10GB/s", "0.1ns/B"). The links' costs come from the topology.
+  std::optional<double> gammaSPerByte;
+  std::string reductionGiven;
+  // A schedule estimated larger is refused, in a message that names the limit by its label.
+  std::uint64_t maxMemoryBytes = 4ull << 30;
+  std::string maxMemoryWhat = "the memory limit";
   bool search = false;  // simulate the ring orders topo::searchRings finds
 };
 
