@@ -1536,10 +1536,14 @@ TEST(CliCalibrate, ProfileFeedsModelAndBench) {
     ASSERT_EQ(row.size(), 15u) << "12 bench columns + model(us), oop/model, ip/model";
     const double modelUs = number(row[12]);
     EXPECT_GT(modelUs, 0);
-    // ratio x model = time, within the rounding of the printed figures.
-    for (const auto& [time, ratio] : {std::pair{4, 13}, std::pair{8, 14}}) {
+    // ratio x model = time, within the rounding of the printed figures. model(us) is the in-place
+    // prediction; oop/model is against the out-of-place one, which the table does not print and
+    // which differs by the two gammas over the bytes reduced: under 1% at these sizes (a ratio in
+    // the hundreds, as on a loaded machine, makes that visible).
+    for (const auto& [time, ratio, unprinted] : {std::tuple{4, 13, 0.01}, std::tuple{8, 14, 0.0}}) {
       const double t = number(row[time]), q = number(row[ratio]);
-      EXPECT_NEAR(q * modelUs, t, 0.05 * q + 0.005 * modelUs + 0.06) << "row " << row[0];
+      EXPECT_NEAR(q * modelUs, t, 0.05 * q + 0.005 * modelUs + 0.06 + unprinted * t)
+          << "row " << row[0];
     }
   }
 }
