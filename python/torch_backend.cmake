@@ -41,7 +41,8 @@ target_link_libraries(ringlab_torch_backend PRIVATE "$<LINK_GROUP:RESCAN,ringlab
 if(RINGLAB_BUILD_TESTS AND RINGLAB_PYTHON_HAS_PYTEST)
   # Each file starts its jobs with torchrun (2 or 3 processes) or torch.multiprocessing.
   foreach(test IN ITEMS test_torch_backend test_torch_backend_ddp test_torch_shared
-                       test_torch_operations test_torch_ddp_hook test_torch_faults)
+                       test_torch_operations test_torch_ddp_hook test_torch_faults
+                       test_torch_public_patterns)
     ringlab_add_pytest(${test} ${PROJECT_SOURCE_DIR}/tests/python/${test}.py PROCESSORS 2
                        TIMEOUT 300 LABELS torch)
   endforeach()

@@ -39,24 +39,28 @@ void RinglabWork::complete(std::exception_ptr failure) {
   }
 }
 
-ProgressThread::ProgressThread(std::string describe)
-    : describe_(std::move(describe)), thread_([this] { loop(); }) {}
+ProgressThread::ProgressThread(std::string describe) : describe_(std::move(describe)) {
+  for (int i = 0; i < kThreads; ++i) threads_.emplace_back([this] { loop(); });
+}
 
 ProgressThread::~ProgressThread() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
   }
-  ready_.notify_one();
+  ready_.notify_all();
   // The last reference to a group may go on a Python thread that holds the GIL (DDP's Reducer,
   // destroyed at exit), while the progress thread releases a finished task's tensors, which takes
   // the GIL to free their Python objects: joining with the GIL held deadlocks (seen about one run
   // in three of examples/python/ddp_ringlab.py), so the join lets it go.
+  const auto join = [this] {
+    for (std::thread& thread : threads_) thread.join();
+  };
   if (Py_IsInitialized() && PyGILState_Check()) {
     pybind11::gil_scoped_release release;
-    thread_.join();
+    join();
   } else {
-    thread_.join();
+    join();
   }
 }
 
@@ -74,10 +78,12 @@ void ProgressThread::loop() {
     Task task;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      ready_.wait(
+          lock, [this] { return (stopping_ && queue_.empty()) || (!running_ && !queue_.empty()); });
       if (queue_.empty()) return;
       task = std::move(queue_.front());
       queue_.pop_front();
+      running_ = true;
     }
     std::exception_ptr failure;
     if (!failure_.empty()) {
@@ -99,6 +105,14 @@ void ProgressThread::loop() {
             std::make_exception_ptr(std::runtime_error("ringlab: " + describe_ + ": " + failure_));
       }
     }
+    bool wake = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      running_ = false;
+      wake = !queue_.empty() || stopping_;
+    }
+    // The other thread may take the next collective while this one runs the Future's callbacks.
+    if (wake) ready_.notify_all();
     task.work->complete(failure);
   }
 }

@@ -1,8 +1,9 @@
 #pragma once
 // The asynchronous side of the backend. Every collective a ProcessGroupRinglab is asked for is
-// checked on the caller's thread, then queued with a Work object and returned at once; one
-// progress thread per process group runs the queue in order (ringlab's Communicator is one
-// rank's sequence of calls, the same on every rank) and completes each Work and its Future.
+// checked on the caller's thread, then queued with a Work object and returned at once; the
+// process group's progress threads run the queue in order, one collective at a time (ringlab's
+// Communicator is one rank's sequence of calls, the same on every rank), and complete each Work
+// and its Future.
 // As ProcessGroupGloo's AsyncWork does, a Work's Future completes with the output tensors, which
 // is what DDP's reducer waits on.
 #include <torch/csrc/distributed/c10d/Work.hpp>
@@ -42,6 +43,12 @@ class RinglabWork final : public c10d::Work {
   std::atomic<int> sourceRank_{-1};
 };
 
+// Two threads take turns: whichever is free runs the next queued collective, and then completes
+// its Work outside its turn, so that the other may run the next one meanwhile. A Future's callbacks
+// run on the thread that completes it, and a callback may queue a collective and wait for it:
+// torch's PowerSGD hook does, inside the callback of the AllReduce before. With one thread that
+// wait would never end; with two the other runs the collective waited for (gloo runs its work on
+// two threads by default, and has the same depth).
 class ProgressThread {
  public:
   // `describe` names this rank for error messages ("rank 1 of 2 (shm)").
@@ -58,15 +65,17 @@ class ProgressThread {
     std::string what;
     std::function<void()> run;
   };
+  static constexpr int kThreads = 2;
   void loop();
 
   std::string describe_;
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Task> queue_;
+  bool running_ = false;  // a thread is running a collective: the others wait their turn
   bool stopping_ = false;
-  std::string failure_;  // the first failure's message; only the progress thread touches it
-  std::thread thread_;
+  std::string failure_;  // the first failure's message; only the thread whose turn it is touches it
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace ringlab::torch_backend
