@@ -5,6 +5,7 @@ Debian's torch 1.13 on Python 3.11 fails in torchrun's default ``--redirects 0 -
 ``--redirects 1 --tee 1``: stdout also goes to a log file, and every stream still reaches us.
 """
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -27,10 +28,19 @@ def torchrun(job, ranks, *args, env=None, timeout=240, wrapper=(), script=JOBS):
     torchrun with `ranks` processes; `wrapper`: a command that runs torchrun (and so its ranks),
     such as a seccomp filter's."""
     command = [*wrapper, *torchrun_command(ranks, script, *([] if job is None else [job]), *args)]
-    result = subprocess.run(command, env=environment(env), capture_output=True, text=True,
-                            timeout=timeout)
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, f"{' '.join(command)} failed:\n{output[-6000:]}"
+    # In a session of its own, so that a job past its time goes whole: killing torchrun alone
+    # leaves its ranks running (a hung rank spins, slowing every test after it).
+    with subprocess.Popen(command, env=environment(env), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, start_new_session=True) as job_process:
+        try:
+            stdout, stderr = job_process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(job_process.pid, signal.SIGKILL)
+            stdout, stderr = job_process.communicate()
+            raise AssertionError(f"{' '.join(command)} ran past {timeout} s:\n"
+                                 f"{(stdout + stderr)[-6000:]}") from None
+    output = stdout + stderr
+    assert job_process.returncode == 0, f"{' '.join(command)} failed:\n{output[-6000:]}"
     return output
 
 
