@@ -231,8 +231,8 @@ def register_algorithm(name, build, *, collectives=("allreduce",), min_ranks=1, 
 
     The library verifies every schedule it builds, so a wrong one raises InvalidArgumentError
     naming the first fault before any rank runs it. In this process the algorithm is then one
-    like the built-ins: algo=name in the collectives of the collectives it builds, schedule,
-    verify, predict and simulate (priced by walking its schedule), and algo="auto" when
+    like the built-ins: algo=name in a Communicator's calls of the collectives it builds, in
+    schedule, verify, predict and simulate (priced by walking its schedule), and algo="auto" when
     candidate=True. Each process of a job registers it for itself (as it imports the same code);
     the torch backend's algorithms are the built-ins."""
     _ringlab.register_algorithm(name, build, [_collective(c) for c in collectives], min_ranks,

@@ -5,11 +5,15 @@
 // communicators then take it like one.
 #include <pybind11/stl.h>
 
+#include <array>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "bindings.hpp"
+#include "ringlab/core/enum_names.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/model/registry.hpp"
 
@@ -45,20 +49,22 @@ model::ScheduleBuilder pythonBuilder(std::shared_ptr<py::object> build, std::str
   };
 }
 
-// The spec fields the algorithm reads, by their keyword names.
+// The spec fields an algorithm can read, by their keyword names.
+constexpr std::array<EnumName<model::SpecField>, 3> kSpecFieldNames{{
+    {model::kRingOrderField, "ring_order"},
+    {model::kChannelsField, "channels"},
+    {model::kRanksPerNodeField, "ranks_per_node"},
+}};
+
 unsigned specFieldsNamed(const std::vector<std::string>& reads) {
   unsigned fields = 0;
   for (const std::string& field : reads) {
-    if (field == "ring_order") {
-      fields |= model::kRingOrderField;
-    } else if (field == "channels") {
-      fields |= model::kChannelsField;
-    } else if (field == "ranks_per_node") {
-      fields |= model::kRanksPerNodeField;
-    } else {
+    const std::optional<model::SpecField> named = findEnum(std::span{kSpecFieldNames}, field);
+    if (!named) {
       throwInvalid("reads: '" + field + "' is not a field an algorithm can read; valid are " +
-                   "ring_order, channels, ranks_per_node");
+                   enumNameList(std::span{kSpecFieldNames}));
     }
+    fields |= *named;
   }
   return fields;
 }
