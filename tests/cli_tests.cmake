@@ -1,7 +1,7 @@
 # CLI tests: run the real `ringlab` binary as a child process (bad input and a few good runs).
 # Included from tests/CMakeLists.txt, after include(GoogleTest).
 add_executable(ringlab_cli_tests cli_test.cpp)
-target_link_libraries(ringlab_cli_tests PRIVATE GTest::gtest_main)
+target_link_libraries(ringlab_cli_tests PRIVATE ringlab_test_main)
 target_compile_definitions(ringlab_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
 target_compile_definitions(ringlab_cli_tests PRIVATE RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 add_dependencies(ringlab_cli_tests ringlab_cli)
@@ -9,7 +9,7 @@ gtest_discover_tests(ringlab_cli_tests DISCOVERY_TIMEOUT 60)
 
 # Ranks as processes: the launcher, bench over shm and tcp, and their faults.
 add_executable(ringlab_launch_tests launch_test.cpp)
-target_link_libraries(ringlab_launch_tests PRIVATE GTest::gtest_main)
+target_link_libraries(ringlab_launch_tests PRIVATE ringlab_test_main)
 target_compile_definitions(ringlab_launch_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
 target_compile_definitions(ringlab_launch_tests PRIVATE RINGLAB_MPI_FLAVOUR="${RINGLAB_DEFAULT_MPI}")
 add_dependencies(ringlab_launch_tests ringlab_cli)
@@ -17,7 +17,7 @@ gtest_discover_tests(ringlab_launch_tests DISCOVERY_TIMEOUT 60)
 
 # One command-line language: every command's --help walked (docs/cli.md's table).
 add_executable(ringlab_vocabulary_tests vocabulary_test.cpp)
-target_link_libraries(ringlab_vocabulary_tests PRIVATE GTest::gtest_main)
+target_link_libraries(ringlab_vocabulary_tests PRIVATE ringlab_test_main)
 target_compile_definitions(ringlab_vocabulary_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
 add_dependencies(ringlab_vocabulary_tests ringlab_cli)
 gtest_discover_tests(ringlab_vocabulary_tests DISCOVERY_TIMEOUT 60)
@@ -32,7 +32,7 @@ set_tests_properties(cli_progress_on_a_terminal_only PROPERTIES TIMEOUT 600)
 
 # Inputs bounded before they are read: files, fields, shapes (docs/reliability.md).
 add_executable(ringlab_inputs_cli_tests inputs_cli_test.cpp)
-target_link_libraries(ringlab_inputs_cli_tests PRIVATE GTest::gtest_main)
+target_link_libraries(ringlab_inputs_cli_tests PRIVATE ringlab_test_main)
 target_compile_definitions(ringlab_inputs_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
 target_compile_definitions(ringlab_inputs_cli_tests PRIVATE RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 add_dependencies(ringlab_inputs_cli_tests ringlab_cli)
@@ -41,7 +41,7 @@ gtest_discover_tests(ringlab_inputs_cli_tests DISCOVERY_TIMEOUT 60)
 # Faults made on purpose (RINGLAB_FAULT): the checks catch them, the right rank is blamed, by the
 # deadline.
 add_executable(ringlab_fault_tests fault_test.cpp)
-target_link_libraries(ringlab_fault_tests PRIVATE GTest::gtest_main)
+target_link_libraries(ringlab_fault_tests PRIVATE ringlab_test_main)
 target_compile_definitions(ringlab_fault_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>")
 add_dependencies(ringlab_fault_tests ringlab_cli)
 gtest_discover_tests(ringlab_fault_tests DISCOVERY_TIMEOUT 60)

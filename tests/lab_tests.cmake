@@ -9,7 +9,7 @@
 # node, chromium and tests/browser/node_modules come from scripts/install-deps.
 add_executable(ringlab_lab_tests lab_api_test.cpp)
 # The lab links the layers up to report: no transport table, and so no MPI transport either.
-target_link_libraries(ringlab_lab_tests PRIVATE ringlab_lab GTest::gtest_main)
+target_link_libraries(ringlab_lab_tests PRIVATE ringlab_lab ringlab_test_main)
 target_compile_definitions(ringlab_lab_tests PRIVATE RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 target_include_directories(ringlab_lab_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 gtest_discover_tests(ringlab_lab_tests DISCOVERY_TIMEOUT 60)

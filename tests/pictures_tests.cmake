@@ -4,7 +4,7 @@
 #   pictures_browser            each picture rendered in headless Chromium: parsed, not blank, tick
 #                               labels apart; screenshots land in <build>/picture-screenshots
 add_executable(ringlab_pictures_cli_tests pictures_cli_test.cpp)
-target_link_libraries(ringlab_pictures_cli_tests PRIVATE GTest::gtest_main)
+target_link_libraries(ringlab_pictures_cli_tests PRIVATE ringlab_test_main)
 target_compile_definitions(ringlab_pictures_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>"
                                                               RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 add_dependencies(ringlab_pictures_cli_tests ringlab_cli)

@@ -1,6 +1,6 @@
 # `ringlab plan` end to end: the real binary on the fixtures in tests/data/plan_*.
 add_executable(ringlab_plan_cli_tests plan_cli_test.cpp)
-target_link_libraries(ringlab_plan_cli_tests PRIVATE GTest::gtest_main)
+target_link_libraries(ringlab_plan_cli_tests PRIVATE ringlab_test_main)
 target_compile_definitions(ringlab_plan_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>"
                                                           RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")
 add_dependencies(ringlab_plan_cli_tests ringlab_cli)

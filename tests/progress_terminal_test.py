@@ -8,6 +8,7 @@ Usage: progress_terminal_test.py RINGLAB_BINARY TEST_DATA_DIR  (Debian's /usr/bi
 import os
 import pty
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -158,4 +159,7 @@ class OnATerminal(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(argv=[sys.argv[0]], verbosity=2)
+    try:
+        unittest.main(argv=[sys.argv[0]], verbosity=2)
+    finally:
+        shutil.rmtree(TMP, ignore_errors=True)

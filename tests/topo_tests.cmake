@@ -1,7 +1,7 @@
 # `ringlab topo` and `ringlab sim` through the real binary, and the emulated-network proof.
 # Included from tests/CMakeLists.txt, after include(GoogleTest).
 add_executable(ringlab_topo_cli_tests topo_cli_test.cpp)
-target_link_libraries(ringlab_topo_cli_tests PRIVATE GTest::gtest_main)
+target_link_libraries(ringlab_topo_cli_tests PRIVATE ringlab_test_main)
 target_compile_definitions(ringlab_topo_cli_tests PRIVATE RINGLAB_BINARY="$<TARGET_FILE:ringlab_cli>"
                            RINGLAB_EXAMPLES="${PROJECT_SOURCE_DIR}/examples/topologies"
                            RINGLAB_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")

@@ -31,8 +31,8 @@ s = socket.socket()
 s.bind(("127.0.0.1", 0))
 print(s.getsockname()[1])')
   RINGLAB_TOKEN=tune-under-torchrun OMP_NUM_THREADS=1 timeout 120 "$torchrun" -r 1 -t 1 \
-    --monitor_interval 0.2 --nproc_per_node 2 --master_port "$port" --no_python "$binary" $tune \
-    >"$out" 2>"$err"
+    --monitor_interval 0.2 --log_dir "$dir/logs" --nproc_per_node 2 --master_port "$port" \
+    --no_python "$binary" $tune >"$out" 2>"$err"
 fi
 status=$?
 failures=0

@@ -34,12 +34,14 @@ set_tests_properties(plan_torch_recorder_and_trace plan_trace_ground_truth plan_
 set_tests_properties(plan_ddp_check_smoke bucket_apply_check_smoke PROPERTIES TIMEOUT 300 PROCESSORS 2)
 
 # The examples at their smallest, under torchrun (`-r 1 -t 1`: Debian's torch 1.13 torchrun fails
-# on Python 3.11 with its default redirects). Not `--standalone`, whose rendezvous port is fixed
+# on Python 3.11 with its default redirects; --log_dir: the logs those redirects write go in the
+# build tree, not in a new directory of /tmp per job). Not `--standalone`, whose rendezvous port is fixed
 # (29400): two jobs at once (ctest -j) collide; port 0 lets the rendezvous store take a free one.
 # The DDP example needs ringlab's backend: where it is not built, the example says so and the
 # test is reported as skipped.
 set(_ringlab_torchrun ${Python3_EXECUTABLE} -m torch.distributed.run --nnodes 1 --rdzv_backend c10d
-    --rdzv_endpoint localhost:0 --nproc_per_node 2 -r 1 -t 1 --monitor_interval 0.2)
+    --rdzv_endpoint localhost:0 --nproc_per_node 2 -r 1 -t 1 --monitor_interval 0.2
+    --log_dir ${CMAKE_CURRENT_BINARY_DIR}/torchrun-logs)
 add_test(NAME example_python_record_plan_apply
          COMMAND ${_ringlab_torchrun} ${CMAKE_CURRENT_LIST_DIR}/record_plan_apply.py --width 64 --steps 3
                  --record-iterations 2 --rounds 2)

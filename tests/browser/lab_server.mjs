@@ -3,15 +3,25 @@
 // prints. stop() sends a signal and resolves to the exit code and everything printed. Also the
 // one-shot runs of the binary, and the headless Chromium every browser test drives.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export const binary = process.env.RINGLAB_BINARY;
 if (!binary) throw new Error('RINGLAB_BINARY must name the ringlab executable (CTest sets it)');
 
+// A directory of this test's own, removed when the test's process ends (passed or failed), so
+// that a run leaves nothing in /tmp; what must outlive the run goes to RINGLAB_SCREENSHOTS.
 export function scratchDir(tag) {
-  return mkdtempSync(path.join(tmpdir(), `ringlab-${tag}-`));
+  const dir = mkdtempSync(path.join(tmpdir(), `ringlab-${tag}-`));
+  process.on('exit', () => {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // a browser still writing its profile: the directory stays, the test's verdict stands
+    }
+  });
+  return dir;
 }
 
 export function startLab(args = ['--port', '0']) {

@@ -70,7 +70,7 @@ class Job:
         out_dir.mkdir()
         self.log = open(out_dir / "torchrun.log", "w+")
         command = torchrun_jobs.torchrun_command(RANKS, JOBS, fault, victim, TIMEOUT_S, out_dir,
-                                                 grace_s=GRACE_S)
+                                                 log_dir=out_dir, grace_s=GRACE_S)
         self.started = time.monotonic()
         self.process = subprocess.Popen(
             command, stdout=self.log, stderr=subprocess.STDOUT,
