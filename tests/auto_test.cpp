@@ -4,6 +4,7 @@
 
 #include <thread>
 
+#include "expect_error.hpp"
 #include "ringlab/communicator.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/model/decision_table.hpp"
@@ -160,6 +161,27 @@ TEST(AutoChoice, CommunicatorReportsTheAlgorithmItResolved) {
     comm.reduce(data.data(), data.data(), small, DataType::Float32, ReduceOp::Max, 1);
     EXPECT_EQ(comm.resolvedAlgorithm().name, defaultAlgorithm(schedule::Collective::Reduce).name);
     EXPECT_EQ(comm.resolvedAlgorithm().root, 1);
+  });
+}
+
+// The default options stand for reduce's own algorithm; a ring the caller named is refused, as any
+// other algorithm that does not build reduce is, even right after a call with the default options
+// (whose plan the Communicator keeps for the next call alike).
+TEST(AutoChoice, ANamedRingIsRefusedWhereTheDefaultStandsForTheCollectivesOwn) {
+  test::runRanks(2, [&](int, Communicator& comm) {
+    std::vector<float> data(8, 1.0f);
+    comm.reduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum, 0);
+    EXPECT_EQ(comm.resolvedAlgorithm().name, defaultAlgorithm(schedule::Collective::Reduce).name);
+    CollectiveOptions named;
+    named.algorithmNamed = true;  // its algorithm is the default spec: the ring
+    test::expectInvalid(
+        [&] {
+          comm.reduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum, 0,
+                      named);
+        },
+        {"'ring'", "not reduce", "binomial_tree"});
+    comm.allreduce(data.data(), data.data(), data.size(), DataType::Float32, ReduceOp::Sum, named);
+    EXPECT_EQ(comm.resolvedAlgorithm().name, "ring");
   });
 }
 

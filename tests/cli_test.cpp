@@ -527,6 +527,15 @@ TEST(CliBenchBadInput, RingOrderWithRingStride) {
 TEST(CliBenchBadInput, UnknownAlgorithm) {
   expectCleanError(runRinglab({"bench", "--algo", "foo"}), {"foo"});
 }
+// The library says "ranks per node"; every command that takes --algo names the flag.
+TEST(CliBenchBadInput, HierarchicalWithoutRanksPerNodeNamesTheFlag) {
+  for (const char* command : {"bench", "verify"}) {
+    expectCleanError(runRinglab({command, "-p", "4", "--algo", "hierarchical"}),
+                     {"--algo hierarchical", "--ranks-per-node", "divisor of -p"});
+  }
+  expectCleanError(runRinglab({"sim", "--topo", "nodes=2,ranks=4", "--algo", "hierarchical"}),
+                   {"--algo hierarchical", "--ranks-per-node", "divisor of -p"});
+}
 TEST(CliBenchBadInput, UnknownTransport) {
   expectCleanError(runRinglab({"bench", "--transport", "carrier-pigeon"}), {"carrier-pigeon"});
 }

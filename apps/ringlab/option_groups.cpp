@@ -209,6 +209,12 @@ void AlgorithmOptions::add(CLI::App& app) {
 }
 
 schedule::AlgorithmChoice AlgorithmOptions::choice() const {
+  // The library says "needs ranks per node"; here that value is an option.
+  if (name == "hierarchical" && ranksPerNode == 0) {
+    throwInvalid(
+        "--algo hierarchical needs --ranks-per-node N: the consecutive ranks on one node, "
+        "a divisor of -p");
+  }
   schedule::AlgorithmChoice choice = *this;
   if (!ringOrderList.empty()) choice.ringOrder = schedule::RingOrder::parseList(ringOrderList);
   return choice;

@@ -34,6 +34,10 @@ struct CollectiveOptions {
   // ring, in rank order, by default (for reduce, broadcast and alltoall: their own default,
   // model::defaultAlgorithm); "auto" chooses per call
   schedule::AlgorithmSpec algorithm;
+  // Whether the caller named `algorithm`: then a ring is run where it builds the collective and
+  // refused elsewhere (reduce with the ring), as every other name is. Left false, a default
+  // `algorithm` stands for each collective's own default.
+  bool algorithmNamed = false;
   exec::ExecOptions exec;  // segment size, pipeline depth, timeout
   // The model "auto" chooses with: a calibrated profile's parameters, or the stated defaults.
   model::ModelParams autoModel = model::defaultModelParams();
@@ -122,6 +126,7 @@ class Communicator {
     double factor = 1;  // a premultiplied sum's
     int root = 0;
     schedule::AlgorithmSpec requested;
+    bool requestedNamed = false;
     schedule::AlgorithmSpec resolved;  // what `requested` ran as
     model::ModelParams autoModel;
     const model::DecisionTable* autoTable = nullptr;

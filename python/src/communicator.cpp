@@ -137,6 +137,7 @@ class PyCommunicator {
   CollectiveOptions withAlgorithm(const AlgorithmArgs& algorithm) const {
     CollectiveOptions options = options_;
     options.algorithm = algorithm.spec(size());
+    options.algorithmNamed = true;  // every call's algo is named: its default is in its signature
     return options;
   }
 

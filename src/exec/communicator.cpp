@@ -102,8 +102,8 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
   const double factor = how.premultiply.factor;
   if (last.plan && last.collective == collective && last.count == count && last.type == how.type &&
       last.op == how.op && last.factor == factor && last.root == root &&
-      last.requested == options.algorithm && last.autoModel == options.autoModel &&
-      last.autoTable == options.autoTable.get()) {
+      last.requested == options.algorithm && last.requestedNamed == options.algorithmNamed &&
+      last.autoModel == options.autoModel && last.autoTable == options.autoTable.get()) {
     transport_.setCallStamp(last.stamp);
     return *last.plan;
   }
@@ -114,8 +114,9 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
   schedule::AlgorithmSpec requested = options.algorithm;
   requested.root = root;
   // The default options name ring, which builds allreduce, reduce_scatter and allgather; for the
-  // other collectives they stand for the collective's own default algorithm.
-  if (options.algorithm == schedule::AlgorithmSpec{} &&
+  // other collectives they stand for the collective's own default algorithm, unless the caller
+  // named the ring.
+  if (!options.algorithmNamed && options.algorithm == schedule::AlgorithmSpec{} &&
       !(model::findAlgorithm(options.algorithm.name).collectives &
         model::collectiveBit(collective))) {
     requested.name = model::defaultAlgorithm(collective).name;
@@ -142,6 +143,7 @@ const exec::RankPlan& Communicator::planFor(schedule::Collective collective, std
           factor,
           root,
           options.algorithm,
+          options.algorithmNamed,
           spec,
           options.autoModel,
           options.autoTable.get(),

@@ -160,3 +160,8 @@ def test_an_algorithm_that_does_not_build_the_collective_names_those_that_do():
     assert "binomial_tree" in str(e)
     e = raised(2, lambda c: c.alltoall(np.zeros(4), algo="binomial_tree"))
     assert "not alltoall" in str(e) and "pairwise_exchange" in str(e)
+    # The ring is refused like any other name: it once ran reduce's default instead, silently.
+    e = raised(2, lambda c: c.reduce(np.zeros(4), algo="ring"))
+    assert "'ring'" in str(e) and "not reduce" in str(e) and "binomial_tree" in str(e)
+    e = raised(2, lambda c: c.broadcast(np.zeros(4), algo="ring"))
+    assert "'ring'" in str(e) and "not broadcast" in str(e)
