@@ -24,7 +24,9 @@ turns in the order given (A B A B ...), each one warm-up step and `--iterations`
 rank's; the table gives each round's median, their median, and the ratio to gloo's median and
 to gloo's time in the same round (per round and the largest), and the median CPU time all ranks'
 threads spent per step (progress threads and spinning waits included), which a machine busy with
-other work inflates less than the time.
+other work inflates less than the time. With the floor among the backends, a second table gives
+what communication adds to each step: the time over the floor's in the same round, and that as a
+share of what gloo's adds.
 """
 import argparse
 import statistics
@@ -140,6 +142,27 @@ def main():
                   f"{statistics.median(medians[key]) / statistics.median(gloo):.2f}x | "
                   f"{', '.join(f'{r:.2f}' for r in ratios)} | {max(ratios):.2f}x | "
                   f"{statistics.median(cpu[key]) * 1e3:.0f} |")
+        if "floor" in backends:
+            print_over_the_floor(backends, medians)
+
+
+def print_over_the_floor(backends, medians):
+    """What communication adds to a step: each backend's time over the floor's in the same round,
+    and that as a share of what gloo adds. The host's state moves the whole step (the floor
+    itself took 0.60x to 0.93x of gloo's step over the rounds of one run here), which a ratio of whole
+    steps inherits and this measure mostly does not."""
+    floor, gloo = medians["floor"], medians["gloo"]
+    print("| backend | ms over the floor, per round | median ms | / gloo's, per round | median |")
+    print("|---|---|---|---|---|")
+    for key in backends:
+        if key == "floor":
+            continue
+        over = [t - f for t, f in zip(medians[key], floor)]
+        shares = [o / (g - f) for o, g, f in zip(over, gloo, floor) if g > f]
+        share = f"{statistics.median(shares):.2f}x" if shares else "-"
+        print(f"| {BACKENDS[key]} | {', '.join(f'{o * 1e3:.0f}' for o in over)} | "
+              f"{statistics.median(over) * 1e3:.0f} | {', '.join(f'{r:.2f}' for r in shares)} | "
+              f"{share} |")
 
 
 if __name__ == "__main__":
