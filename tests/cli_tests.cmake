@@ -30,6 +30,13 @@ add_test(NAME cli_progress_on_a_terminal_only
                  $<TARGET_FILE:ringlab_cli> ${CMAKE_CURRENT_SOURCE_DIR}/data)
 set_tests_properties(cli_progress_on_a_terminal_only PROPERTIES TIMEOUT 600)
 
+# The README's examples that print the same on every machine (verify, model, topo show, plan)
+# print what the README shows.
+add_test(NAME readme_examples
+         COMMAND ${RINGLAB_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/readme_examples_test.py
+                 ${PROJECT_SOURCE_DIR} $<TARGET_FILE_DIR:ringlab_cli>)
+set_tests_properties(readme_examples PROPERTIES TIMEOUT 300)
+
 # Inputs bounded before they are read: files, fields, shapes (docs/reliability.md).
 add_executable(ringlab_inputs_cli_tests inputs_cli_test.cpp)
 target_link_libraries(ringlab_inputs_cli_tests PRIVATE ringlab_test_main)
