@@ -264,8 +264,12 @@ TEST_P(CollectiveCalls, ReduceGivesTheRootTheClosedFormAndLeavesTheOthersAlone) 
             sum += contribution(q, i);
             most = std::max(most, contribution(q, i));
           }
-          if (r == root) ASSERT_EQ(data[i], sum / p) << "avg p=" << p << " i=" << i;
-          if (r != root) ASSERT_EQ(data[i], contribution(r, i)) << "p=" << p << " i=" << i;
+          if (r == root) {
+            ASSERT_EQ(data[i], sum / p) << "avg p=" << p << " i=" << i;
+          }
+          if (r != root) {
+            ASSERT_EQ(data[i], contribution(r, i)) << "p=" << p << " i=" << i;
+          }
           if (r == 0) {
             ASSERT_EQ(maxima[i], static_cast<std::int64_t>(most) * 1000000007LL) << i;
           }

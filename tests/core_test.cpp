@@ -423,6 +423,8 @@ T refIntOp(ReduceOp op, T x, T y) {
       return std::min(x, y);
     case ReduceOp::Max:
       return std::max(x, y);
+    case ReduceOp::PreMulSum:  // needs the factor: premul_sum_test.cpp checks it
+      ADD_FAILURE() << "no integer reference for a premultiplied sum";
   }
   return T{};
 }
@@ -439,6 +441,8 @@ F refFloatOp(ReduceOp op, F x, F y) {
       return std::min(x, y);
     case ReduceOp::Max:
       return std::max(x, y);
+    case ReduceOp::PreMulSum:  // needs the factor: premul_sum_test.cpp checks it
+      ADD_FAILURE() << "no reference without the factor for a premultiplied sum";
   }
   return F{};
 }

@@ -473,7 +473,7 @@ TEST(LabRecord, ARecordIsBoundedInSizes) {
   EXPECT_EQ(read["rows"].size(), kMaxRecordRows);
   EXPECT_TRUE(read["gpu"].contains("sentence"));
   const std::string tooMany = logOfRows(kMaxRecordRows + 1);
-  for (const std::string& system : {"", "dgx-h100"}) {
+  for (const char* system : {"", "dgx-h100"}) {
     EXPECT_NE(refusal(recordApi(tooMany, query({{"name", "big.log"}, {"system", system}})))
                   .find("big.log: 4097 sizes; the lab shows at most 4096"),
               std::string::npos)

@@ -53,8 +53,9 @@ void expectNodeLinks(const NcclImport& in, double intra, double nicLink) {
   ASSERT_EQ(static_cast<int>(n.slots.size()), in.summary.gpus);
   for (std::size_t s = 0; s < n.slots.size(); ++s) {
     EXPECT_DOUBLE_EQ(linkBandwidth(in.topology, n.slots[s], n.fabric), intra) << "slot " << s;
-    if (!n.nics.empty())
+    if (!n.nics.empty()) {
       EXPECT_DOUBLE_EQ(linkBandwidth(in.topology, n.slots[s], n.nics[n.slotNic[s]]), nicLink);
+    }
   }
 }
 

@@ -108,7 +108,9 @@ TEST(CliVocabulary, EveryCommandIsWalked) {
         "ringlab topo detect", "ringlab sim", "ringlab plan"}) {
     const Command* c = findCommand(name);
     ASSERT_NE(c, nullptr) << name << " not found in the help texts";
-    if (std::string(name) != "ringlab lab") EXPECT_GE(c->options.size(), 2u) << name;
+    if (std::string(name) != "ringlab lab") {
+      EXPECT_GE(c->options.size(), 2u) << name;
+    }
   }
 }
 
@@ -181,8 +183,12 @@ TEST(CliVocabulary, TheOldNamesAreGone) {
       for (const std::string& name : o.names)
         EXPECT_FALSE(old.count(name)) << c.name() << " " << name;
       // Machine output and pictures name a file; "-o" is the reduction op alone.
-      if (o.names.count("--json") || o.names.count("--svg")) EXPECT_EQ(o.type, "FILE") << c.name();
-      if (o.names.count("-o")) EXPECT_TRUE(o.names.count("--op")) << c.name();
+      if (o.names.count("--json") || o.names.count("--svg")) {
+        EXPECT_EQ(o.type, "FILE") << c.name();
+      }
+      if (o.names.count("-o")) {
+        EXPECT_TRUE(o.names.count("--op")) << c.name();
+      }
     }
   }
 }
@@ -266,7 +272,9 @@ TEST(CliVocabulary, HelpReadsTheSameEverywhere) {
     bool profile = false, gamma = false;
     for (const HelpOption& o : c.options) {
       const std::string name = *o.names.rbegin();
-      if (files.count(name)) EXPECT_EQ(o.type, "FILE") << c.name() << " " << name;
+      if (files.count(name)) {
+        EXPECT_EQ(o.type, "FILE") << c.name() << " " << name;
+      }
       profile = profile || o.names.count("--profile");
       gamma = gamma || o.names.count("--gamma");
     }
@@ -275,8 +283,9 @@ TEST(CliVocabulary, HelpReadsTheSameEverywhere) {
     args.push_back("--help");
     const CliResult r = runRinglab(args);
     EXPECT_EQ(r.out.find(" in ["), std::string::npos) << c.name() << ": " << r.out;
-    if (c.name() == "ringlab compare")
+    if (c.name() == "ringlab compare") {
       EXPECT_NE(r.out.find("  files FILE"), std::string::npos) << r.out;
+    }
   }
   for (const char* name :
        {"ringlab sim", "ringlab model", "ringlab compare", "ringlab plan", "ringlab bench"}) {
