@@ -53,8 +53,9 @@ def torchrun_command(ranks, script, *args, log_dir, options=(), grace_s=None):
     port; `log_dir`: where torchrun writes the ranks' logs (left to itself it makes a directory in
     /tmp for each job and never removes it); `options`: more of torchrun's own options;
     `grace_s`: how long torchrun lets the ranks of a failed job outlive its SIGTERM before it
-    kills them (torchrun_with_grace.py; default torchrun's 30 s). torchrun sleeps --monitor_interval between looks at its ranks, so a job
-    ends up to that long after its ranks have: 0.2 s here, as in the examples' tests, not 5."""
+    kills them (torchrun_with_grace.py; default torchrun's 30 s). torchrun sleeps
+    --monitor_interval between looks at its ranks, so a job ends up to that long after its ranks
+    have: 0.2 s here, as in the examples' tests, not 5."""
     launcher = (["-m", "torch.distributed.run"] if grace_s is None
                 else [GRACE_LAUNCHER, str(grace_s)])
     return [PYTHON, *launcher, "--redirects", "1", "--tee", "1", "--monitor_interval", "0.2",
