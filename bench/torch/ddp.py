@@ -149,8 +149,8 @@ def main():
 def print_over_the_floor(backends, medians):
     """What communication adds to a step: each backend's time over the floor's in the same round,
     and that as a share of what gloo adds. The host's state moves the whole step (the floor
-    itself took 0.60x to 0.93x of gloo's step over the rounds of one run here), which a ratio of whole
-    steps inherits and this measure mostly does not."""
+    itself took 0.60x to 0.93x of gloo's step over the rounds of one run here), which a ratio of
+    whole steps inherits and this measure mostly does not."""
     floor, gloo = medians["floor"], medians["gloo"]
     print("| backend | ms over the floor, per round | median ms | / gloo's, per round | median |")
     print("|---|---|---|---|---|")
