@@ -12,7 +12,9 @@
 #include "transport/wait_policy.hpp"
 
 namespace ringlab::transport {
-namespace {
+// Named, not anonymous: InprocWorld::Shared (declared in the public header) holds these types, and
+// a type with external linkage may not hold types of an anonymous namespace.
+namespace inproc_detail {
 
 enum SlotState : std::uint32_t { kPending = 0, kDone = 1, kSleeping = 2 };
 
@@ -54,7 +56,10 @@ struct Channel {
 
 class InprocTransport;
 
-}  // namespace
+}  // namespace inproc_detail
+
+using inproc_detail::Channel;
+using inproc_detail::InprocTransport;
 
 static void InprocWorldAbort(InprocWorld::Shared& shared, ErrorCode code,
                              const std::string& reason);
@@ -72,7 +77,7 @@ struct InprocWorld::Shared {
   }
 };
 
-namespace {
+namespace inproc_detail {
 
 class InprocTransport final : public Transport {
  public:
@@ -228,7 +233,7 @@ class InprocTransport final : public Transport {
   WaitPolicy waitPolicy_;  // each rank learns on its own whether its core is shared
 };
 
-}  // namespace
+}  // namespace inproc_detail
 
 InprocWorld::InprocWorld(int ranks) : shared_(std::make_unique<Shared>()) {
   if (ranks < 1)
