@@ -472,6 +472,19 @@ TEST(Launch, KilledLauncherLeavesNoRendezvousDirectory) {
   std::filesystem::remove_all(tmp);
 }
 
+// A TMPDIR where no directory can be made: one line naming it, and no process left behind (the
+// rendezvous directory is made by the process that cleans up after the launcher).
+TEST(Launch, TmpdirWhereNoDirectoryCanBeMadeIsOneLine) {
+  const std::string missing = ::testing::TempDir() + "ringlab_no_such_dir/below";
+  Child launch({"launch", "-p", "2", "--", "true"}, {{"TMPDIR", missing}});
+  ASSERT_TRUE(launch.waitFor(std::chrono::seconds(10))) << "hung";
+  EXPECT_NE(launch.exitCode(), 0);
+  EXPECT_EQ(countLines(launch.err(), "ringlab: error: cannot create a rendezvous directory " +
+                                         missing + "/ringlab-"),
+            1)
+      << launch.err();
+}
+
 // Ended and reaped: the launcher adopts what its ranks leave behind and waits for it, so not even a
 // zombie is left when it has exited.
 bool processGone(pid_t pid) {

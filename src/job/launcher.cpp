@@ -73,40 +73,57 @@ void removeSharedMemoryNames(const std::string& job) {
 
 // A process that outlives the launcher only to clean up after it, however it ends (SIGKILL too):
 // it waits on a pipe whose write end only the launcher holds, which the kernel closes when the
-// launcher dies, then removes the rendezvous directory and the job's /dev/shm names. After a
-// normal end there is nothing left, and finish() closes the pipe and reaps it. It leads a session
-// of its own, so that a signal to the launcher's process group does not end it first.
+// launcher dies, then removes the rendezvous directory and the job's /dev/shm names. It makes the
+// directory itself and sends its name back, so that there is no moment when the directory exists
+// and nothing would remove it (a launcher killed between its own mkdtemp and this fork left one
+// behind). After a normal end there is nothing left, and finish() closes the pipe and reaps it. It
+// leads a session of its own, so that a signal to the launcher's process group does not end it
+// first.
 class LeftoverCleaner {
  public:
-  LeftoverCleaner(const std::string& directory, const std::string& job) {
-    int ends[2];
+  explicit LeftoverCleaner(const std::string& job) {
+    int ends[2], named[2];
     if (pipe2(ends, O_CLOEXEC) != 0)
       throw Error(ErrorCode::Internal, std::string("pipe failed: ") + std::strerror(errno));
+    if (pipe2(named, O_CLOEXEC) != 0) {
+      const int error = errno;
+      for (int fd : ends) close(fd);
+      throw Error(ErrorCode::Internal, std::string("pipe failed: ") + std::strerror(error));
+    }
     pid_ = fork();
     if (pid_ < 0) {
-      close(ends[0]);
-      close(ends[1]);
-      throw Error(ErrorCode::Internal, std::string("fork failed: ") + std::strerror(errno));
+      const int error = errno;
+      for (int fd : {ends[0], ends[1], named[0], named[1]}) close(fd);
+      throw Error(ErrorCode::Internal, std::string("fork failed: ") + std::strerror(error));
     }
-    if (pid_ == 0) {
-      setsid();
-      close(ends[1]);
-      const int null = open("/dev/null", O_RDWR);
-      for (int fd : {0, 1, 2}) dup2(null, fd);  // holds no reader's pipe open after the launcher
-      char byte;
-      while (read(ends[0], &byte, 1) < 0 && errno == EINTR) {
-      }
-      removeSharedMemoryNames(job);
-      std::error_code ignored;
-      std::filesystem::remove_all(directory, ignored);
-      _exit(0);
-    }
+    if (pid_ == 0) cleanAfter(job, ends, named);
     close(ends[0]);
+    close(named[1]);
     writeEnd_ = ends[1];
+    // '+' and the directory's name, or '-' and why it could not be made; nothing if it died.
+    std::string report;
+    char chunk[256];
+    for (ssize_t n; (n = read(named[0], chunk, sizeof chunk)) != 0;) {
+      if (n > 0)
+        report.append(chunk, static_cast<std::size_t>(n));
+      else if (errno != EINTR)
+        break;
+    }
+    close(named[0]);
+    if (report.size() < 2 || report[0] != '+') {
+      finish();
+      throw Error(report.empty() ? ErrorCode::Internal : ErrorCode::Transport,
+                  report.empty() ? "the process that cleans up after the launcher ended at once"
+                                 : report.substr(1));
+    }
+    directory_ = report.substr(1);
   }
   LeftoverCleaner(const LeftoverCleaner&) = delete;
   LeftoverCleaner& operator=(const LeftoverCleaner&) = delete;
   ~LeftoverCleaner() { finish(); }
+
+  // The rendezvous directory it made.
+  const std::string& directory() const { return directory_; }
 
   void finish() {
     if (writeEnd_ < 0) return;
@@ -116,8 +133,41 @@ class LeftoverCleaner {
   }
 
  private:
+  // The cleaner's side: make the directory, say its name, wait for the launcher's end, clean up.
+  [[noreturn]] static void cleanAfter(const std::string& job, const int ends[2],
+                                      const int named[2]) {
+    setsid();
+    close(ends[1]);
+    close(named[0]);
+    std::string directory, report;
+    try {
+      directory = temporaryDirectory(job);
+      report = "+" + directory;
+    } catch (const Error& e) {
+      report = std::string("-") + e.what();
+    }
+    for (std::size_t at = 0; at < report.size();) {
+      const ssize_t n = write(named[1], report.data() + at, report.size() - at);
+      if (n > 0)
+        at += static_cast<std::size_t>(n);
+      else if (errno != EINTR)
+        break;
+    }
+    close(named[1]);
+    const int null = open("/dev/null", O_RDWR);
+    for (int fd : {0, 1, 2}) dup2(null, fd);  // holds no reader's pipe open after the launcher
+    char byte;
+    while (read(ends[0], &byte, 1) < 0 && errno == EINTR) {
+    }
+    removeSharedMemoryNames(job);
+    std::error_code ignored;
+    if (!directory.empty()) std::filesystem::remove_all(directory, ignored);
+    _exit(0);
+  }
+
   pid_t pid_ = -1;
   int writeEnd_ = -1;
+  std::string directory_;
 };
 
 pid_t startRank(const LaunchConfig& config, int rank, const std::string& rendezvous,
@@ -218,8 +268,8 @@ int launch(const LaunchConfig& config) {
   if (config.command.empty()) throwInvalid("no command to launch: give it after --");
   const std::string token = environmentOrRandom("RINGLAB_TOKEN", 16);
   const std::string job = environmentOrRandom("RINGLAB_JOB", 6);
-  const std::string directory = temporaryDirectory(job);
-  LeftoverCleaner cleaner(directory, job);
+  LeftoverCleaner cleaner(job);
+  const std::string directory = cleaner.directory();
 
   // A reader of the launcher's output that exits (`ringlab launch ... | head`) must not kill it
   // before it has stopped the ranks and cleaned up: its writes then fail with EPIPE instead.
