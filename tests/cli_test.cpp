@@ -142,6 +142,20 @@ RunResult runRinglab(std::vector<std::string> args, int timeoutSeconds = 60) {
   return result;
 }
 
+// `ringlab calibrate ARGS`, run again (up to 3 times in all) where it refused its measurement as
+// too noisy to fit: at the small sizes these tests calibrate with, a test beside it on the other
+// core can slope the line down, and calibrate then rightly writes nothing. Any other outcome is
+// returned as it is.
+RunResult runCalibrate(std::vector<std::string> args) {
+  args.insert(args.begin(), "calibrate");
+  RunResult r = runRinglab(args);
+  for (int again = 0; again < 2 && r.exitCode != 0 &&
+                      r.err.find("the measurement was too noisy to fit") != std::string::npos;
+       ++again)
+    r = runRinglab(args);
+  return r;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checking the output
 
@@ -1313,7 +1327,7 @@ TEST(CliCompare, ProfileMeasuredAtAnotherPIsSaid) {
   const std::string profile = dir.file("p2.json");
   // Such a quick profile may be flagged UNSTABLE (a warning on stderr): only its p matters here.
   const RunResult cal =
-      runRinglab({"calibrate", "-p", "2", "-b", "8", "-e", "64K", "-n", "5", "--json", profile});
+      runCalibrate({"-p", "2", "-b", "8", "-e", "64K", "-n", "5", "--json", profile});
   ASSERT_EQ(cal.exitCode, 0) << cal.describe();
   const std::string log = dataFile("nccl_tests/h100_16ranks_mpirun.log");
   const RunResult c = runRinglab({"compare", log, "--profile", profile});
@@ -1505,8 +1519,7 @@ TEST(CliModel, VersusRanks) {
 TEST(CliCalibrate, ProfileFeedsModelAndBench) {
   ScratchDir dir;
   const std::string profile = dir.file("profile.json");
-  const RunResult cal =
-      runRinglab({"calibrate", "-b", "8", "-e", "4M", "-n", "20", "--json", profile});
+  const RunResult cal = runCalibrate({"-b", "8", "-e", "4M", "-n", "20", "--json", profile});
   expectSuccess(cal);
   const std::string text = slurp(profile);
   {
@@ -1990,8 +2003,7 @@ TEST(CliFirstContact, CompareJsonWritesTheComparison) {
 TEST(CliFirstContact, AnUnstableProfileIsFlaggedWhereverItIsUsed) {
   ScratchDir dir;
   const std::string written = dir.file("profile.json"), unstable = dir.file("unstable.json");
-  expectSuccess(
-      runRinglab({"calibrate", "-e", "64K", "-n", "3", "--rounds", "2", "--json", written}));
+  expectSuccess(runCalibrate({"-e", "64K", "-n", "3", "--rounds", "2", "--json", written}));
   auto profile = nlohmann::json::parse(slurp(written));
   profile["unstable"] = {"ping-pong: alpha +-80% of its value (95% interval)"};
   std::ofstream(unstable) << profile.dump(2);
