@@ -11,6 +11,7 @@
 #include "expect_error.hpp"
 #include "ringlab/core/error.hpp"
 #include "ringlab/job/launch_environment.hpp"
+#include "ringlab/job/launcher.hpp"
 
 namespace ringlab::job {
 namespace {
@@ -155,6 +156,13 @@ TEST(UsableCores, ProcessesCountTheHostsCoresNotTheirOwnPinning) {
   ASSERT_EQ(sched_setaffinity(0, sizeof before, &before), 0);
   EXPECT_EQ(threads, 1);
   EXPECT_EQ(processes, online);
+}
+
+// The launcher's own checks speak of its values, not of a front end's flags: every front end has
+// checked its input already, in its own words.
+TEST(Launcher, RefusesNoRanksAndNoCommandInItsOwnWords) {
+  expectInvalid([] { launch({0, {"true"}}); }, "the launch's ranks 0: need at least 1");
+  expectInvalid([] { launch({2, {}}); }, "the launch's command is empty: nothing to run");
 }
 
 }  // namespace

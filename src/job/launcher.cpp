@@ -264,8 +264,8 @@ std::vector<std::string> selfCommand() {
 
 int launch(const LaunchConfig& config) {
   if (config.ranks < 1)
-    throwInvalid("-p " + std::to_string(config.ranks) + ": need at least 1 rank");
-  if (config.command.empty()) throwInvalid("no command to launch: give it after --");
+    throwInvalid("the launch's ranks " + std::to_string(config.ranks) + ": need at least 1");
+  if (config.command.empty()) throwInvalid("the launch's command is empty: nothing to run");
   const std::string token = environmentOrRandom("RINGLAB_TOKEN", 16);
   const std::string job = environmentOrRandom("RINGLAB_JOB", 6);
   LeftoverCleaner cleaner(job);
