@@ -137,6 +137,9 @@ class LeftoverCleaner {
   [[noreturn]] static void cleanAfter(const std::string& job, const int ends[2],
                                       const int named[2]) {
     setsid();
+    // A launcher killed before it read the name leaves no reader: the write must fail, not kill
+    // the one process that can still remove the directory.
+    signal(SIGPIPE, SIG_IGN);
     close(ends[1]);
     close(named[0]);
     std::string directory, report;
