@@ -472,8 +472,8 @@ TEST(Launch, KilledLauncherLeavesNoRendezvousDirectory) {
   std::filesystem::remove_all(tmp);
 }
 
-// A TMPDIR where no directory can be made: one line naming it, and no process left behind (the
-// rendezvous directory is made by the process that cleans up after the launcher).
+// A TMPDIR where no directory can be made: one line naming it, as before the rendezvous directory
+// was made by the process that cleans up after the launcher, which now reports the failure.
 TEST(Launch, TmpdirWhereNoDirectoryCanBeMadeIsOneLine) {
   const std::string missing = ::testing::TempDir() + "ringlab_no_such_dir/below";
   Child launch({"launch", "-p", "2", "--", "true"}, {{"TMPDIR", missing}});
