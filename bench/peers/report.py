@@ -11,7 +11,10 @@
       round. Goals on the roofline read the `ringlab bench --json --roofline` files in json/
       beside RESULTS.csv; the busbw goal compares with ringlab's shm busbw in OLD_RESULTS.csv (a
       run of the ringlab before single copy), and says "no data" without one. Open MPI's
-      algorithm per size comes from OPENMPI_ALLREDUCE_RULE below (its fixed decision rule).
+      algorithm per size comes from OPENMPI_ALLREDUCE_RULE below (its fixed decision rule). With a
+      floor.csv beside RESULTS.csv (run.sh's `floor` family: a bare ring over loopback, bytes only),
+      each tcp goal against Gloo gets a ceiling line: Gloo's time over the floor's per round, the
+      most any AllReduce over tcp could reach against it.
 
 CSV columns: peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,loop_us[,round]
 
@@ -311,6 +314,18 @@ def roofline_fractions(results_dir):
     return fractions
 
 
+def floor_times(results_dir):
+    """{(p, size): {round: time_us}} from floor.csv (run.sh's `floor` family), if it is there."""
+    path = os.path.join(results_dir, "floor.csv")
+    if not os.path.exists(path):
+        return {}
+    floors = defaultdict(dict)
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            floors[(int(r["p"]), int(r["size_bytes"]))][int(r["round"])] = float(r["time_us"])
+    return floors
+
+
 def busbw_by_size(path, variant, p):
     """size -> ringlab's busbw (median over rounds) of one variant at one p, from a results.csv."""
     rows = [r for r in read_rows(path) if is_measured(r) and is_right(r) and r["peer"] == RINGLAB
@@ -418,6 +433,7 @@ def goals(rows, results_dir, baseline=None, stat="median"):
     worst round: met or MISSED with the figure."""
     cell = cell_map(rows, lambda r: (int(r["p"]), int(r["size_bytes"]), label(r)))
     roofs = roofline_fractions(results_dir)
+    floors = floor_times(results_dir)
     mpi = ["openmpi:MPI_Allreduce", "mpich:MPI_Allreduce"]
     gloo = ["gloo:ring", "gloo:ring_chunked", "gloo:allreduce"]
     sizes = sorted({int(r["size_bytes"]) for r in rows})
@@ -430,18 +446,37 @@ def goals(rows, results_dir, baseline=None, stat="median"):
 
     def against(goal, p, size, variant, references, wanted):
         """ringlab's variant against the best right reference of each round, like for like: the ringlab
-        column names the mode compared (NAME/in-place against peers that reduce in place)."""
+        column names the mode compared (NAME/in-place against peers that reduce in place). Returns the
+        reference compared with, if any."""
         modes = {variant} | {like_for_like(variant, v) for v in references}
         if not any((p, size, f"{RINGLAB}:{name}") in cell for name in modes):
-            return  # not run at this size (PEERS_ONLY, the sweep); a failed run is listed below
+            return None  # not run at this size (PEERS_ONLY, the sweep); a failed run is listed below
         present = {v: cell[(p, size, v)] for v in references if (p, size, v) in cell}
         peer, ratios, mine = compared(variant, present, lambda name: cell.get((p, size, f"{RINGLAB}:{name}")))
         if peer is None:
             line(goal, variant, size, time_text(merged(cell.get((p, size, f"{RINGLAB}:{variant}")))),
                  "missing", None, wanted)
-            return
+            return None
         line(goal, like_for_like(variant, peer), size, time_text(merged(mine)),
              f"{peer} {time_text(merged(present[peer]))}", min(ratios)[0], wanted)
+        return peer
+
+    def ceiling(p, size, peer, wanted):
+        """What the floor (a bare ring over loopback, no reduction) allows against the same reference: no
+        AllReduce over tcp can beat the floor, so a goal whose ceiling is below what it asks is out of reach
+        on this host in that round, whatever the code does."""
+        by_round = floors.get((p, size))
+        if peer is None or not by_round:
+            return
+        theirs = {round_of(r): float(r["time_us"]) for r in cell[(p, size, peer)].values() if is_right(r)}
+        ratios = [theirs[k] / by_round[k] for k in sorted(theirs.keys() & by_round.keys())]
+        if not ratios:
+            return
+        worst = min(ratios)
+        lines.append(f"| ceiling of the above: the floor against the same reference | floor (bare ring) | "
+                     f"{size_text(size)} | {statistics.median(by_round.values()):.1f} | "
+                     f"{peer} {time_text(merged(cell[(p, size, peer)]))} | {worst:.2f} | {wanted:.2f} | "
+                     f"{'within reach' if worst >= wanted else 'OUT OF REACH'} |")
 
     def of_roofline(goal, p, size, variant, wanted):
         ours = cell.get((p, size, f"{RINGLAB}:{variant}"))
@@ -494,11 +529,13 @@ def goals(rows, results_dir, baseline=None, stat="median"):
     for p in (2, 4):
         for size in sizes:
             if size >= 1 << 20:
-                against(f"tcp p={p}, >= 1 MiB: >= 1.5x the best Gloo variant", p, size, "tcp", gloo, 1.5)
+                peer = against(f"tcp p={p}, >= 1 MiB: >= 1.5x the best Gloo variant", p, size, "tcp", gloo, 1.5)
+                ceiling(p, size, peer, 1.5)
         if p == 4:  # issue 35: in place against Gloo's in-place AllReduce, with two ranks to a core
             for size in sizes:
                 if 4 << 20 <= size <= 64 << 20:
-                    against("tcp p=4, 4-64 MiB: >= 1.4x the best Gloo variant", 4, size, "tcp", gloo, 1.4)
+                    peer = against("tcp p=4, 4-64 MiB: >= 1.4x the best Gloo variant", 4, size, "tcp", gloo, 1.4)
+                    ceiling(4, size, peer, 1.4)
         for size in sizes:
             if size >= 64 << 20:
                 of_roofline(f"tcp p={p}, >= 64 MiB: >= 70% of the loopback roofline", p, size, "tcp", 0.70)

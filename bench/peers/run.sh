@@ -17,11 +17,16 @@
 #                --roofline for them); all by the median statistic
 #   table-loop.md  the same, by the loop statistic
 #   busbw.svg    busbw against size, log-log, one line per variant, one panel per p
+#   floor.csv    (family `floor`, with the tcp transport) p,size_bytes,time_us,rate_GBps,round: a
+#                bare ring of p processes over loopback TCP, buffers of each size from 1 MiB,
+#                moving a ring AllReduce's bytes with no reduction (bench/tcp/loopback_rate.py):
+#                the floor under any AllReduce over tcp here. Each tcp goal against Gloo gets a
+#                ceiling line from it: Gloo's time over the floor's, in the same round
 #   versions.txt, host.txt, logs/, json/
 #
 # Settings (environment variables; defaults are the full benchmark):
 #   PEERS_P="2 4"  PEERS_MIN=4  PEERS_MAX=256M  PEERS_FACTOR=4  PEERS_TIME=0.3  PEERS_WARMUP=2
-#   PEERS_ONLY="ringlab openmpi mpich gloo torch"   which families to run
+#   PEERS_ONLY="ringlab openmpi mpich gloo torch floor"   which families to run
 #   PEERS_TRANSPORTS="inproc shm tcp mpi"          which of ringlab's transports to run
 #   PEERS_TUNABLES=1    also run each MPI with the malloc tunables below (0: skip)
 #   PEERS_ROUNDS=1      interleaved rounds: round 1 runs every variant at every p, then round 2...
@@ -45,7 +50,7 @@ max=${PEERS_MAX:-256M}
 factor=${PEERS_FACTOR:-4}
 seconds=${PEERS_TIME:-0.3}
 warmup=${PEERS_WARMUP:-2}
-only=${PEERS_ONLY:-"ringlab openmpi mpich gloo torch"}
+only=${PEERS_ONLY:-"ringlab openmpi mpich gloo torch floor"}
 transports=${PEERS_TRANSPORTS:-"inproc shm tcp mpi"}
 tunables=${PEERS_TUNABLES:-1}
 run_timeout=${PEERS_TIMEOUT:-1800}
@@ -135,6 +140,7 @@ cat "$out/versions.txt" "$out/host.txt" >&3
 
 csv="$out/results.csv"
 echo "peer,variant,p,size_bytes,time_us,busbw_GBps,wrong,version,iterations,note,loop_us,round" >"$csv"
+if wants floor && wants_transport tcp; then echo "p,size_bytes,time_us,rate_GBps,round" >"$out/floor.csv"; fi
 round=1
 tag=""  # log and JSON names carry the round when there are several
 
@@ -168,6 +174,7 @@ record_failure() {  # peer variant p version note
 # CSV rows on stdin with the round appended as the 12th field (a program that prints no note or
 # loop_us column gets empty ones first).
 with_round() { awk -F, -v OFS=, -v round="$round" '{ while (NF < 11) $(NF + 1) = ""; print $0, round }'; }
+with_round_last() { awk -v round="$round" '{ print $0 "," round }'; }
 run_rows() {
   local peer=$1 variant=$2 p=$3 version=$4 log=$5
   shift 6
@@ -262,6 +269,14 @@ for round in $(seq "$rounds"); do
         rm -rf "$store"
         store=""
       done
+    fi
+    if wants floor && wants_transport tcp; then
+      # A throughput: at least 2 s per size, so that even 64 MiB buffers go round several times.
+      say "floor (bare ring over loopback) p=$p round $round"
+      supervised "$python" "$root/bench/tcp/loopback_rate.py" --ring "$p" --allreduce-sweep "$min" "$max" "$factor" \
+        --seconds "$(awk -v t="$seconds" 'BEGIN { print (t > 2 ? t : 2) }')" >"$out/logs/floor-p$p$tag.log" 2>&1 ||
+        record_failure floor bare-ring "$p" "" "exit $?; see logs/floor-p$p$tag.log"
+      grep -E '^[0-9]+,' "$out/logs/floor-p$p$tag.log" | with_round_last >>"$out/floor.csv"
     fi
     if wants torch; then
       run_rows torch all_reduce "$p" "torch (python3-torch $torch_package)" "$out/logs/torch-p$p$tag.log" -- \

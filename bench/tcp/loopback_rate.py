@@ -2,7 +2,7 @@
 """This host's TCP loopback rate: the ceiling under ringlab's tcp transport on one host.
 
 Usage: bench/tcp/loopback_rate.py [--streams 1,2,4] [--seconds 2] [--chunk 4M] [--both] [--zerocopy]
-                                  [--ring 4]
+                                  [--ring 4 [--allreduce-sweep MIN MAX FACTOR]]
 
 For each number of streams it starts that many connected pairs of processes over 127.0.0.1; each
 sender writes `chunk`-byte buffers (allocated and touched once) for `seconds`, each receiver
@@ -12,7 +12,11 @@ ring do (the rate is then per direction: what each of the two ranks receives per
 --zerocopy the senders use MSG_ZEROCOPY (and drain its completions), to see what it buys here.
 With --ring P, P processes in a ring instead, each sending to the next (a thread) while it
 receives from the one before, as the ranks of a ring AllReduce over tcp do; the rate is then the
-total over the P connections. Each line also gives the CPU time (user + system, all the line's processes) per 100 MB received:
+total over the P connections. With --allreduce-sweep as well, one ring per size from MIN (at least
+1M) to MAX, its buffers that size, printed as CSV rows `p,size_bytes,time_us,rate_GBps`: time_us
+is what a ring AllReduce of that size would take only to move its bytes (2 (P - 1) x size over all
+connections) at the rate measured, no reduction: the floor under any AllReduce over tcp on this
+host (bench/peers/run.sh judges its tcp goals against it). Each line also gives the CPU time (user + system, all the line's processes) per 100 MB received:
 on a host whose cores all take part, a transport that moves its bytes through loopback sockets
 cannot spend less than that on them, whatever it does around the transfers.
 """
@@ -135,6 +139,22 @@ def run(procs, receivers, result, directions):
     return total / longest / directions, cpu / total
 
 
+def allreduce_rows(ranks, sweep, seconds, parser):
+    low, high, factor = parse_size(sweep[0]), parse_size(sweep[1]), int(sweep[2])
+    if factor < 2 or low < 1 or high < low:
+        parser.error(f"--allreduce-sweep {' '.join(sweep)}: want MIN <= MAX and a whole FACTOR >= 2")
+    size = low
+    while size < 1 << 20:  # below 1 MiB a call's time is not its bytes
+        size *= factor
+    print(f"# loopback 127.0.0.1, a ring of {ranks} processes, {seconds} s per size; time_us: 2 (p - 1) x size"
+          " at the rate measured, buffers of the size")
+    print("p,size_bytes,time_us,rate_GBps")
+    while size <= high:
+        rate, _ = measure_ring(ranks, size, seconds)
+        print(f"{ranks},{size},{2 * (ranks - 1) * size / rate * 1e6:.1f},{rate / 1e9:.3f}", flush=True)
+        size *= factor
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", default="1,2,4")
@@ -143,11 +163,18 @@ def main():
     parser.add_argument("--both", action="store_true")
     parser.add_argument("--zerocopy", action="store_true")
     parser.add_argument("--ring", type=int, default=0, help="P ranks in a ring instead of --streams")
+    parser.add_argument("--allreduce-sweep", nargs=3, metavar=("MIN", "MAX", "FACTOR"),
+                        help="with --ring: CSV rows, one ring per size")
     args = parser.parse_args()
     chunk = parse_size(args.chunk)
+    if args.allreduce_sweep and not args.ring:
+        parser.error("--allreduce-sweep: give --ring P too")
     if args.ring:
         if args.ring < 2:
             parser.error(f"--ring {args.ring}: a ring needs at least 2 processes")
+        if args.allreduce_sweep:
+            allreduce_rows(args.ring, args.allreduce_sweep, args.seconds, parser)
+            return
         rate, cpu = measure_ring(args.ring, chunk, args.seconds)
         print(f"# loopback 127.0.0.1, chunk {chunk} B, {args.seconds} s, a ring of {args.ring} processes")
         print(f"ring of {args.ring}: {rate / 1e9:.2f} GB/s in all, CPU {cpu * 1e11:.1f} ms per 100 MB")
