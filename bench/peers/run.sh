@@ -19,9 +19,9 @@
 #   busbw.svg    busbw against size, log-log, one line per variant, one panel per p
 #   floor.csv    (family `floor`, with the tcp transport) p,size_bytes,time_us,rate_GBps,round: a
 #                bare ring of p processes over loopback TCP, buffers of each size from 1 MiB,
-#                moving a ring AllReduce's bytes with no reduction (bench/tcp/loopback_rate.py):
-#                the floor under any AllReduce over tcp here. Each tcp goal against Gloo gets a
-#                ceiling line from it: Gloo's time over the floor's, in the same round
+#                moving a ring AllReduce's bytes with no reduction (bench/tcp/loopback_rate.py).
+#                Each tcp goal against Gloo is followed by the floor's line: Gloo's time over the
+#                floor's, in the same round
 #   versions.txt, host.txt, logs/, json/
 #
 # Settings (environment variables; defaults are the full benchmark):

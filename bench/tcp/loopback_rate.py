@@ -15,8 +15,8 @@ receives from the one before, as the ranks of a ring AllReduce over tcp do; the 
 total over the P connections. With --allreduce-sweep as well, one ring per size from MIN (at least
 1M) to MAX, its buffers that size, printed as CSV rows `p,size_bytes,time_us,rate_GBps`: time_us
 is what a ring AllReduce of that size would take only to move its bytes (2 (P - 1) x size over all
-connections) at the rate measured, no reduction: the floor under any AllReduce over tcp on this
-host (bench/peers/run.sh judges its tcp goals against it). Each line also gives the CPU time (user + system, all the line's processes) per 100 MB received:
+connections) at the rate measured, no reduction: the floor that bench/peers/run.sh sets beside its
+tcp goals. Each line also gives the CPU time (user + system, all the line's processes) per 100 MB received:
 on a host whose cores all take part, a transport that moves its bytes through loopback sockets
 cannot spend less than that on them, whatever it does around the transfers.
 """
