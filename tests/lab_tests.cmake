@@ -17,7 +17,8 @@ gtest_discover_tests(ringlab_lab_tests DISCOVERY_TIMEOUT 60)
 # The lab server under slow and hostile clients over real sockets (python's standard library).
 add_test(NAME lab_server_hostile
          COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/lab_server_test.py $<TARGET_FILE:ringlab_cli>)
-set_tests_properties(lab_server_hostile PROPERTIES TIMEOUT 120)
+# COST: seconds, the costliest tests start first (python/torch_backend.cmake says why).
+set_tests_properties(lab_server_hostile PROPERTIES TIMEOUT 120 COST 15)
 
 find_program(RINGLAB_NODE node)
 find_program(RINGLAB_CHROMIUM NAMES chromium chromium-browser)
@@ -30,6 +31,8 @@ if(RINGLAB_NODE)
     ENVIRONMENT "RINGLAB_BINARY=$<TARGET_FILE:ringlab_cli>")
   set_tests_properties(lab_browser lab_visitor PROPERTIES TIMEOUT 300
     ENVIRONMENT "RINGLAB_BINARY=$<TARGET_FILE:ringlab_cli>;RINGLAB_CHROMIUM=${RINGLAB_CHROMIUM};RINGLAB_SCREENSHOTS=${PROJECT_BINARY_DIR}/lab-screenshots")
+  set_tests_properties(lab_visitor PROPERTIES COST 25)
+  set_tests_properties(lab_browser PROPERTIES COST 10)
 else()
   # Registered anyway, failing with the fix, so that a missing tool is never a silent skip.
   foreach(name lab_http lab_browser lab_visitor)

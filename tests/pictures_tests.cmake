@@ -13,7 +13,8 @@ gtest_discover_tests(ringlab_pictures_cli_tests DISCOVERY_TIMEOUT 60)
 if(RINGLAB_NODE)
   add_test(NAME pictures_browser COMMAND ${RINGLAB_NODE} --test ${CMAKE_CURRENT_SOURCE_DIR}/browser/pictures.test.mjs)
   set_tests_properties(pictures_browser PROPERTIES TIMEOUT 300
-    ENVIRONMENT "RINGLAB_BINARY=$<TARGET_FILE:ringlab_cli>;RINGLAB_CHROMIUM=${RINGLAB_CHROMIUM};RINGLAB_SCREENSHOTS=${PROJECT_BINARY_DIR}/picture-screenshots")
+    ENVIRONMENT "RINGLAB_BINARY=$<TARGET_FILE:ringlab_cli>;RINGLAB_CHROMIUM=${RINGLAB_CHROMIUM};RINGLAB_SCREENSHOTS=${PROJECT_BINARY_DIR}/picture-screenshots"
+    COST 8)
 else()
   add_test(NAME pictures_browser COMMAND sh -c "echo 'pictures_browser: node is not installed; run scripts/install-deps' >&2; exit 1")
 endif()

@@ -11,4 +11,5 @@ gtest_discover_tests(ringlab_topo_cli_tests DISCOVERY_TIMEOUT 60)
 # Needs root (network namespaces); exits 77, reported by CTest as skipped, elsewhere. Runs alone:
 # it measures, and other tests on the same cores would distort the measurement.
 add_test(NAME netns_two_level_proof COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/netns/two_level.sh $<TARGET_FILE:ringlab_cli>)
-set_tests_properties(netns_two_level_proof PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180 RUN_SERIAL TRUE)
+set_tests_properties(netns_two_level_proof PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180 RUN_SERIAL TRUE
+                     COST 46)

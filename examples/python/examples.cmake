@@ -32,6 +32,10 @@ add_test(NAME bucket_apply_check_smoke
 set_tests_properties(plan_torch_recorder_and_trace plan_trace_ground_truth plan_ddp_check_smoke bucket_apply_check_smoke PROPERTIES
                      ENVIRONMENT "${_ringlab_python_env}")
 set_tests_properties(plan_ddp_check_smoke bucket_apply_check_smoke PROPERTIES TIMEOUT 300 PROCESSORS 2)
+# Seconds in a fresh clone's make test: the costliest start first (python/torch_backend.cmake).
+set_tests_properties(plan_ddp_check_smoke PROPERTIES COST 14)
+set_tests_properties(plan_torch_recorder_and_trace PROPERTIES COST 10)
+set_tests_properties(bucket_apply_check_smoke PROPERTIES COST 9)
 
 # The examples at their smallest, under torchrun (`-r 1 -t 1`: Debian's torch 1.13 torchrun fails
 # on Python 3.11 with its default redirects; --log_dir: the logs those redirects write go in the
