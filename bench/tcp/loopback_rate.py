@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""This host's TCP loopback rate: the ceiling under ringlab's tcp transport on one host.
+"""This host's TCP loopback rate: what processes that only move bytes over it get on one host.
 
 Usage: bench/tcp/loopback_rate.py [--streams 1,2,4] [--seconds 2] [--chunk 4M] [--both] [--zerocopy]
                                   [--ring 4 [--allreduce-sweep MIN MAX FACTOR]]
