@@ -140,9 +140,12 @@ def run(procs, receivers, result, directions):
 
 
 def allreduce_rows(ranks, sweep, seconds, parser):
-    low, high, factor = parse_size(sweep[0]), parse_size(sweep[1]), int(sweep[2])
+    try:
+        low, high, factor = parse_size(sweep[0]), parse_size(sweep[1]), int(sweep[2])
+    except ValueError:
+        low = high = factor = 0
     if factor < 2 or low < 1 or high < low:
-        parser.error(f"--allreduce-sweep {' '.join(sweep)}: want MIN <= MAX and a whole FACTOR >= 2")
+        parser.error(f"--allreduce-sweep {' '.join(sweep)}: want sizes MIN <= MAX (such as 4 and 64M) and a whole FACTOR >= 2")
     size = low
     while size < 1 << 20:  # below 1 MiB a call's time is not its bytes
         size *= factor
