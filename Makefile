@@ -26,7 +26,7 @@ run: configure
 # and browsers, and the ones that reserve two (PROCESSORS 2: torch's jobs of two ranks) keep only
 # 1.1-1.6 cores busy. In a fresh clone's build on two cores (the longest tests first, no recorded
 # costs), ctest -j3 took 409 s and 429 s (1.6 cores busy), -j4 384 s and 381 s (1.8), every test
-# passing each time; earlier, -j3 took 426 s where -j2 took 485 s.
+# passing each time.
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$$(($$(nproc) + 2)) --timeout 600
 
